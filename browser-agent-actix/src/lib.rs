@@ -1,0 +1,1 @@
+//! browser-agent for actix-web.

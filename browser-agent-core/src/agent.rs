@@ -1,0 +1,416 @@
+//! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
+
+use std::path::PathBuf;
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use serde_json::Value;
+
+use crate::assets::ClientAssets;
+use crate::clients::ClientRegistry;
+use crate::config::{Config, DEFAULT_NDJSON_MAX_BYTES};
+use crate::error::ConfigError;
+use crate::inject::{gate, tag};
+use crate::logs::{self, LogBuffer};
+use crate::protocol::{self, TagConfig};
+use crate::sinks::{self, ClientState, NdjsonSink};
+use crate::util;
+
+/// The host's shared state: log ring, page registry, configuration, page key. Clone it freely
+/// (one `Arc`); every clone sees the same state, so create it once and hand clones to the layer,
+/// to your handlers and to your agent-facing code.
+///
+/// ```
+/// use browser_agent_core::{BrowserAgent, LogQuery};
+/// let agent = BrowserAgent::builder().max_logs(100).enabled(true).build();
+/// let handle = agent.clone();
+/// agent.ingest_dsh(&serde_json::json!({"text": "hello"}), "");
+/// assert_eq!(handle.logs().query(&LogQuery::default()).len(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct BrowserAgent {
+    pub(crate) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) config: Config,
+    pub(crate) logs: LogBuffer,
+    pub(crate) clients: ClientRegistry,
+    pub(crate) key: String,
+    pub(crate) assets: &'static ClientAssets,
+    pub(crate) tag_config: TagConfig,
+    pub(crate) plain_tag: Bytes,
+    pub(crate) ndjson: Option<NdjsonSink>,
+    pub(crate) restored: Option<ClientState>,
+    pub(crate) probe_scope: String,
+    pub(crate) prefix_slash: String,
+}
+
+/// Builds a [`BrowserAgent`]; every setting has the design's default.
+///
+/// ```
+/// use browser_agent_core::BrowserAgent;
+/// let agent = BrowserAgent::builder()
+///     .prefix("/__agent")
+///     .allow_host("devbox.local")
+///     .page_key("0123456789abcdef")
+///     .ndjson_file(std::env::temp_dir().join("browser.ndjson"))
+///     .enabled(true)
+///     .build();
+/// assert_eq!(agent.config().prefix(), "/__agent");
+/// assert!(BrowserAgent::builder().prefix("no-slash").try_build().is_err());
+/// ```
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct Builder {
+    config: Config,
+}
+
+impl Builder {
+    /// Turns the agent on or off. Default: on in debug builds, off in release builds (then every
+    /// request passes through untouched).
+    pub fn enabled(mut self, on: bool) -> Self {
+        self.config.enabled = on;
+        self
+    }
+    /// Entries kept in memory (default 500).
+    pub fn max_logs(mut self, n: usize) -> Self {
+        self.config.max_logs = n;
+        self
+    }
+    /// Byte budget of the log ring (default 4 MiB).
+    pub fn max_log_bytes(mut self, n: usize) -> Self {
+        self.config.max_log_bytes = n;
+        self
+    }
+    /// Cut for an entry's text, in chars (default 800).
+    pub fn max_text(mut self, n: usize) -> Self {
+        self.config.max_text = n;
+        self
+    }
+    /// Cut for other string fields of an entry, in chars (default 4000).
+    pub fn max_field(mut self, n: usize) -> Self {
+        self.config.max_field = n;
+        self
+    }
+    /// Liveness TTL of a page (default 60 s, [`protocol::CLIENT_TTL_MS`]).
+    pub fn client_ttl(mut self, ttl: Duration) -> Self {
+        self.config.client_ttl = ttl;
+        self
+    }
+    /// Request body limit of our routes (default 1 MiB).
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.config.body_limit = bytes;
+        self
+    }
+    /// Page records kept (default 256).
+    pub fn max_clients(mut self, n: usize) -> Self {
+        self.config.max_clients = n;
+        self
+    }
+    /// Route prefix (default `/__mindstudio_dev__`).
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.config.prefix = prefix.into();
+        self
+    }
+    /// Also answer requests addressed to this host (`name` or `name:port`), besides loopback.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.config.allowed_hosts.push(host.into());
+        self
+    }
+    /// A fixed page key (at least 8 chars of `[A-Za-z0-9_-]`). Default: read from, or created in,
+    /// a key file, so pages keep working across dev-server restarts.
+    pub fn page_key(mut self, key: impl Into<String>) -> Self {
+        self.config.page_key = Some(key.into());
+        self
+    }
+    /// Where the page key is kept (default: `$TMPDIR/browser-agent/<hash of cwd and prefix>.key`).
+    pub fn key_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.key_file = Some(path.into());
+        self
+    }
+    /// Require `Authorization: Bearer <token>` on agent routes.
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.config.bearer_token = Some(token.into());
+        self
+    }
+    /// Also append every stored entry to this NDJSON file (e.g. `.logs/browser.ndjson`), rotated at 2 MiB.
+    pub fn ndjson_file(self, path: impl Into<PathBuf>) -> Self {
+        self.ndjson_file_rotated(path, DEFAULT_NDJSON_MAX_BYTES)
+    }
+    /// Like [`ndjson_file`](Self::ndjson_file) with a rotation size.
+    pub fn ndjson_file_rotated(mut self, path: impl Into<PathBuf>, max_bytes: u64) -> Self {
+        self.config.ndjson = Some((path.into(), max_bytes));
+        self
+    }
+    /// Persist the heartbeat state `{lastSeenAt, page}` to this file (atomic writes).
+    pub fn state_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.state_file = Some(path.into());
+        self
+    }
+    /// Show the agent cursor even when the page is not in an iframe.
+    pub fn cursor(mut self, on: bool) -> Self {
+        self.config.cursor = on;
+        self
+    }
+
+    /// Builds the agent, or says which setting is invalid.
+    pub fn try_build(self) -> Result<BrowserAgent, ConfigError> {
+        let config = self.config;
+        config.validate()?;
+        if !config.enabled {
+            static NOTICE: Once = Once::new();
+            NOTICE.call_once(|| {
+                eprintln!("browser-agent: disabled (release build); every request passes through untouched. Enable it with BrowserAgent::builder().enabled(true).");
+            });
+        }
+        let key = config
+            .page_key
+            .clone()
+            .unwrap_or_else(|| load_or_create_key(&config));
+        let assets = ClientAssets::embedded();
+        let asset_url = |a: &Option<crate::assets::Asset>| {
+            a.as_ref()
+                .map(|a| format!("{}{}{}", config.prefix, protocol::ASSETS_DIR, a.name))
+                .unwrap_or_default()
+        };
+        let tag_config = TagConfig {
+            key: key.clone(),
+            prefix: config.prefix.clone(),
+            rev: assets.rev.clone(),
+            client: asset_url(&assets.js),
+            wasm: asset_url(&assets.wasm),
+            cursor: config.cursor,
+        };
+        let restored = config
+            .state_file
+            .as_deref()
+            .and_then(sinks::load_client_state);
+        Ok(BrowserAgent {
+            inner: Arc::new(Inner {
+                logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
+                clients: ClientRegistry::new(
+                    config.max_clients,
+                    config.client_ttl.as_millis() as u64,
+                ),
+                plain_tag: tag::build_tag(&tag_config, None),
+                ndjson: config
+                    .ndjson
+                    .as_ref()
+                    .map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
+                prefix_slash: format!("{}/", config.prefix),
+                probe_scope: protocol::PROBE_SCOPE.to_owned(),
+                key,
+                assets,
+                tag_config,
+                restored,
+                config,
+            }),
+        })
+    }
+
+    /// Builds the agent; panics with the reason on an invalid setting (see [`try_build`](Self::try_build)).
+    pub fn build(self) -> BrowserAgent {
+        match self.try_build() {
+            Ok(agent) => agent,
+            Err(err) => panic!("browser-agent: {err}"),
+        }
+    }
+}
+
+/// Reads the key file, or creates it with a fresh random key; a random key if neither works.
+fn load_or_create_key(config: &Config) -> String {
+    let path = config.key_file.clone().unwrap_or_else(|| {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let id = util::fnv1a64(&[cwd.as_os_str().as_encoded_bytes(), config.prefix.as_bytes()]);
+        std::env::temp_dir()
+            .join("browser-agent")
+            .join(format!("{id:016x}.key"))
+    });
+    if let Ok(existing) = std::fs::read_to_string(&path) {
+        let existing = existing.trim();
+        if existing.len() >= 16 && existing.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return existing.to_owned();
+        }
+    }
+    let key = util::random_hex(16);
+    if sinks::write_atomic(&path, key.as_bytes()).is_ok() {
+        restrict_permissions(&path);
+    }
+    key
+}
+
+#[cfg(unix)]
+fn restrict_permissions(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+}
+#[cfg(not(unix))]
+fn restrict_permissions(_: &std::path::Path) {}
+
+/// What to do with a response the app produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Injection {
+    /// Leave it alone.
+    None,
+    /// Its headers were adjusted (HEAD: `Content-Length` grew); the body stays as it is.
+    HeadersOnly,
+    /// Stream the body through an [`Injector`](crate::inject::Injector) with this tag.
+    Body(Bytes),
+}
+
+impl Default for BrowserAgent {
+    fn default() -> Self {
+        BrowserAgent::new()
+    }
+}
+
+impl BrowserAgent {
+    /// An agent with every default (enabled in debug builds).
+    pub fn new() -> Self {
+        Builder::default().build()
+    }
+
+    /// A builder with every default.
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// Whether the agent is active.
+    pub fn enabled(&self) -> bool {
+        self.inner.config.enabled
+    }
+
+    /// The log ring.
+    pub fn logs(&self) -> &LogBuffer {
+        &self.inner.logs
+    }
+
+    /// The page registry.
+    pub fn clients(&self) -> &ClientRegistry {
+        &self.inner.clients
+    }
+
+    /// The page key the injected tag carries.
+    pub fn page_key(&self) -> &str {
+        &self.inner.key
+    }
+
+    /// The client revision this host serves.
+    pub fn client_rev(&self) -> &str {
+        &self.inner.tag_config.rev
+    }
+
+    /// Whether `path` is one of ours (prefix routes or `/browser/…`); false when disabled.
+    /// Adapters send these to [`BrowserAgent::handle`] and everything else to the app.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.is_ours("/__mindstudio_dev__/console"));
+    /// assert!(agent.is_ours("/browser/probe"));
+    /// assert!(!agent.is_ours("/__mindstudio_dev__x"));
+    /// assert!(!agent.is_ours("/api/items"));
+    /// ```
+    pub fn is_ours(&self, path: &str) -> bool {
+        let inner = &self.inner;
+        inner.config.enabled
+            && (path.starts_with(&inner.probe_scope)
+                || path.starts_with(&inner.prefix_slash)
+                || path == inner.config.prefix)
+    }
+
+    /// Whether a request for a page may get the client tag (method, fetch headers, and a Host we answer;
+    /// a page served to another Host must not carry the key).
+    pub fn wants_injection(
+        &self,
+        method: &Method,
+        parts_headers: &HeaderMap,
+        uri: &http::Uri,
+    ) -> bool {
+        if !self.enabled() || !gate::request_wants_injection(method, parts_headers) {
+            return false;
+        }
+        crate::security::check_host(parts_headers, uri, &self.inner.config.allowed_hosts).is_ok()
+    }
+
+    /// Decides injection for a response to a request that [`wants_injection`](Self::wants_injection),
+    /// adjusting its headers (`Content-Length` grows by the tag; `ETag` and `Accept-Ranges` go).
+    pub fn plan_injection(
+        &self,
+        status: StatusCode,
+        headers: &mut HeaderMap,
+        is_head: bool,
+    ) -> Injection {
+        let Some(length) = gate::response_accepts_injection(status, headers) else {
+            return Injection::None;
+        };
+        let tag = match gate::csp_nonce(headers) {
+            Some(nonce) => tag::build_tag(&self.inner.tag_config, Some(&nonce)),
+            None => self.inner.plain_tag.clone(),
+        };
+        if let Some(length) = length {
+            headers.insert(
+                header::CONTENT_LENGTH,
+                HeaderValue::from(length + tag.len() as u64),
+            );
+        }
+        headers.remove(header::ETAG);
+        headers.remove(header::ACCEPT_RANGES);
+        if is_head {
+            Injection::HeadersOnly
+        } else {
+            Injection::Body(tag)
+        }
+    }
+
+    /// The tag injected into pages without a CSP nonce.
+    pub fn tag(&self) -> &Bytes {
+        &self.inner.plain_tag
+    }
+
+    /// Stores dsh-style `{t?, level?, text?}` items under `page` (from Rust code, tests, or tools).
+    pub fn ingest_dsh(&self, item: &Value, page: &str) -> usize {
+        let now = util::now_ms();
+        let entry = logs::normalize_dsh(item, self.limits(), page, now);
+        self.store(entry.into_iter().collect())
+    }
+
+    pub(crate) fn limits(&self) -> logs::Limits {
+        let c = &self.inner.config;
+        logs::Limits {
+            max_text: c.max_text,
+            max_field: c.max_field,
+            max_page: crate::config::PAGE_MAX,
+        }
+    }
+
+    /// Stores entries (already normalized and de-duplicated) in the ring and the sinks.
+    pub(crate) fn store(&self, entries: Vec<crate::LogEntry>) -> usize {
+        let n = entries.len();
+        if n == 0 {
+            return 0;
+        }
+        let mut stored = Vec::with_capacity(if self.inner.ndjson.is_some() { n } else { 0 });
+        for entry in entries {
+            if self.inner.ndjson.is_some() {
+                let mut copy = entry.clone();
+                copy.seq = self.inner.logs.push(entry);
+                stored.push(copy);
+            } else {
+                self.inner.logs.push(entry);
+            }
+        }
+        if let Some(sink) = &self.inner.ndjson {
+            sink.write(&stored);
+        }
+        n
+    }
+}

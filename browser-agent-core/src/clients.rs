@@ -1,0 +1,340 @@
+//! [`ClientRegistry`]: one record per page load, heartbeats, liveness, the default target, and
+//! the `(clientId, seq)` window that makes retried log batches count once.
+
+use std::collections::{BTreeSet, HashMap};
+
+use parking_lot::Mutex;
+use serde::Serialize;
+
+use crate::protocol::Phase;
+use crate::util::truncate_chars;
+
+/// Seqs remembered above the contiguous prefix, per client, for de-duplication.
+const SEEN_WINDOW: usize = 4096;
+/// The id dsh-style clients (no `client` parameter) are recorded under.
+pub const ANONYMOUS_CLIENT: &str = "";
+
+/// Whether a page last seen at `last_seen` is alive at `now`: seen within `ttl`, closed interval.
+/// Fails closed: never seen (≤ 0) or seen in the future is not alive.
+///
+/// ```
+/// use browser_agent_core::clients::is_fresh;
+/// assert!(is_fresh(1_000, 61_000, 60_000));   // exactly the TTL: alive
+/// assert!(!is_fresh(1_000, 61_001, 60_000));
+/// assert!(!is_fresh(5_000, 4_000, 60_000));   // a future timestamp is never alive
+/// assert!(!is_fresh(0, 10, 60_000));
+/// ```
+pub fn is_fresh(last_seen: u64, now: u64, ttl: u64) -> bool {
+    last_seen > 0 && now >= last_seen && now - last_seen <= ttl
+}
+
+/// What a heartbeat says about a page.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Heartbeat {
+    /// Page load id (empty for dsh clients).
+    pub client: String,
+    /// `location.href` (dsh sends `href | title`).
+    pub page: String,
+    /// `document.title`.
+    pub title: String,
+    /// Life-cycle phase, when sent.
+    pub phase: Option<Phase>,
+    /// `document.visibilityState == "visible"`.
+    pub visible: Option<bool>,
+    /// `document.hasFocus()`.
+    pub focused: Option<bool>,
+    /// The page runs in an iframe.
+    pub in_iframe: Option<bool>,
+    /// The client revision the page runs.
+    pub rev: Option<String>,
+}
+
+/// The record of one page load.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientRecord {
+    /// Page load id.
+    pub client_id: String,
+    /// Page URL (≤ 300 chars).
+    pub page: String,
+    /// Page title (≤ 300 chars).
+    pub title: String,
+    /// Life-cycle phase.
+    pub phase: Phase,
+    /// First heartbeat or log, epoch ms.
+    pub first_seen_at: u64,
+    /// Last heartbeat or log, epoch ms.
+    pub last_seen_at: u64,
+    /// The tab is visible.
+    pub visible: bool,
+    /// The page has focus.
+    pub focused: bool,
+    /// The page runs in an iframe.
+    pub in_iframe: bool,
+    /// The client revision the page runs.
+    pub rev: String,
+    #[serde(skip)]
+    seen: SeenSeqs,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct SeenSeqs {
+    contiguous: u64,
+    above: BTreeSet<u64>,
+}
+
+impl SeenSeqs {
+    /// Records `seq`; false when it was seen before.
+    fn insert(&mut self, seq: u64) -> bool {
+        if seq <= self.contiguous || !self.above.insert(seq) {
+            return false;
+        }
+        while self.above.remove(&(self.contiguous + 1)) {
+            self.contiguous += 1;
+        }
+        while self.above.len() > SEEN_WINDOW {
+            // Too many gaps: treat the oldest gap as lost for good.
+            if let Some(first) = self.above.pop_first() {
+                self.contiguous = first;
+                while self.above.remove(&(self.contiguous + 1)) {
+                    self.contiguous += 1;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Pages that talked to the host.
+///
+/// ```
+/// use browser_agent_core::clients::{ClientRegistry, Heartbeat};
+/// let pages = ClientRegistry::new(8, 60_000);
+/// pages.heartbeat(&Heartbeat { client: "c1".into(), page: "http://127.0.0.1:3000/".into(), ..Default::default() }, 1_000);
+/// assert!(pages.get("c1").is_some());
+/// assert_eq!(pages.default_target(2_000).unwrap().client_id, "c1");
+/// assert!(pages.default_target(100_000).is_none()); // gone quiet for longer than the TTL
+/// ```
+#[derive(Debug)]
+pub struct ClientRegistry {
+    inner: Mutex<HashMap<String, ClientRecord>>,
+    max_clients: usize,
+    ttl_ms: u64,
+}
+
+impl ClientRegistry {
+    /// A registry of at most `max_clients` records with the given liveness TTL.
+    pub fn new(max_clients: usize, ttl_ms: u64) -> Self {
+        ClientRegistry {
+            inner: Mutex::new(HashMap::new()),
+            max_clients: max_clients.max(1),
+            ttl_ms,
+        }
+    }
+
+    /// The liveness TTL in milliseconds.
+    pub fn ttl_ms(&self) -> u64 {
+        self.ttl_ms
+    }
+
+    /// Records a (keyed) heartbeat at `now`; returns the updated record.
+    pub fn heartbeat(&self, hb: &Heartbeat, now: u64) -> ClientRecord {
+        let mut map = self.inner.lock();
+        let record = self.entry(&mut map, &hb.client, now);
+        if !hb.page.is_empty() {
+            record.page = bounded(&hb.page);
+        }
+        if !hb.title.is_empty() {
+            record.title = bounded(&hb.title);
+        }
+        if let Some(phase) = hb.phase {
+            record.phase = phase;
+        }
+        if let Some(v) = hb.visible {
+            record.visible = v;
+        }
+        if let Some(f) = hb.focused {
+            record.focused = f;
+        }
+        if let Some(i) = hb.in_iframe {
+            record.in_iframe = i;
+        }
+        if let Some(rev) = &hb.rev {
+            record.rev = bounded(rev);
+        }
+        record.clone()
+    }
+
+    /// Marks `client` as seen at `now` (a keyed log batch is proof of life too), setting its page if unknown.
+    pub fn touch(&self, client: &str, page: &str, now: u64) {
+        let mut map = self.inner.lock();
+        let record = self.entry(&mut map, client, now);
+        if record.page.is_empty() && !page.is_empty() {
+            record.page = bounded(page);
+        }
+    }
+
+    /// Records that `(client, seq)` was stored; false when it already was (a retried batch).
+    pub fn first_delivery(&self, client: &str, seq: u64, now: u64) -> bool {
+        let mut map = self.inner.lock();
+        self.entry(&mut map, client, now).seen.insert(seq)
+    }
+
+    /// The record of `client`.
+    pub fn get(&self, client: &str) -> Option<ClientRecord> {
+        self.inner.lock().get(client).cloned()
+    }
+
+    /// The page URL of `client`, if known.
+    pub fn page_of(&self, client: &str) -> Option<String> {
+        self.inner
+            .lock()
+            .get(client)
+            .map(|r| r.page.clone())
+            .filter(|p| !p.is_empty())
+    }
+
+    /// Every record, most recently seen first.
+    pub fn all(&self) -> Vec<ClientRecord> {
+        let mut all: Vec<_> = self.inner.lock().values().cloned().collect();
+        all.sort_by(|a, b| {
+            b.last_seen_at
+                .cmp(&a.last_seen_at)
+                .then_with(|| a.client_id.cmp(&b.client_id))
+        });
+        all
+    }
+
+    /// Whether `record` is alive at `now`.
+    pub fn is_alive(&self, record: &ClientRecord, now: u64) -> bool {
+        is_fresh(record.last_seen_at, now, self.ttl_ms)
+    }
+
+    /// The page commands go to by default: among live pages, visible before hidden, focused before
+    /// not, then the most recently seen.
+    pub fn default_target(&self, now: u64) -> Option<ClientRecord> {
+        self.inner
+            .lock()
+            .values()
+            .filter(|r| self.is_alive(r, now))
+            .max_by(|a, b| {
+                (a.visible, a.focused, a.last_seen_at)
+                    .cmp(&(b.visible, b.focused, b.last_seen_at))
+                    .then_with(|| b.client_id.cmp(&a.client_id))
+            })
+            .cloned()
+    }
+
+    /// The most recently seen page, alive or not.
+    pub fn most_recent(&self) -> Option<ClientRecord> {
+        self.all().into_iter().next()
+    }
+
+    fn entry<'a>(
+        &self,
+        map: &'a mut HashMap<String, ClientRecord>,
+        client: &str,
+        now: u64,
+    ) -> &'a mut ClientRecord {
+        if !map.contains_key(client) && map.len() >= self.max_clients {
+            // Evict the page silent the longest.
+            if let Some(oldest) = map
+                .values()
+                .min_by_key(|r| r.last_seen_at)
+                .map(|r| r.client_id.clone())
+            {
+                map.remove(&oldest);
+            }
+        }
+        let record = map
+            .entry(client.to_owned())
+            .or_insert_with(|| ClientRecord {
+                client_id: client.to_owned(),
+                page: String::new(),
+                title: String::new(),
+                phase: Phase::Loading,
+                first_seen_at: now,
+                last_seen_at: now,
+                visible: true,
+                focused: false,
+                in_iframe: false,
+                rev: String::new(),
+                seen: SeenSeqs::default(),
+            });
+        record.last_seen_at = record.last_seen_at.max(now);
+        record
+    }
+}
+
+fn bounded(s: &str) -> String {
+    let mut s = s.to_owned();
+    truncate_chars(&mut s, crate::config::PAGE_MAX);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ttl_is_a_closed_interval_and_fails_closed() {
+        assert!(is_fresh(100, 100, 60_000));
+        assert!(is_fresh(100, 60_100, 60_000));
+        assert!(!is_fresh(100, 60_101, 60_000));
+        assert!(!is_fresh(0, 1, 60_000));
+        assert!(!is_fresh(200, 100, 60_000));
+    }
+
+    #[test]
+    fn default_target_prefers_visible_then_recent() {
+        let reg = ClientRegistry::new(8, 60_000);
+        let hb = |client: &str, visible: bool| Heartbeat {
+            client: client.into(),
+            visible: Some(visible),
+            ..Default::default()
+        };
+        reg.heartbeat(&hb("a", true), 1_000);
+        reg.heartbeat(&hb("b", false), 2_000);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "a");
+        reg.heartbeat(&hb("c", true), 2_500);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "c");
+        assert_eq!(reg.most_recent().unwrap().client_id, "c");
+        assert!(reg.default_target(70_000).is_none());
+    }
+
+    #[test]
+    fn dedup_window() {
+        let reg = ClientRegistry::new(8, 60_000);
+        assert!(reg.first_delivery("c", 1, 1));
+        assert!(reg.first_delivery("c", 3, 1));
+        assert!(!reg.first_delivery("c", 1, 1));
+        assert!(!reg.first_delivery("c", 3, 1));
+        assert!(reg.first_delivery("c", 2, 1));
+        assert!(!reg.first_delivery("c", 2, 1));
+        assert!(reg.first_delivery("d", 1, 1), "per client");
+        let mut seen = SeenSeqs::default();
+        for s in (2..=(SEEN_WINDOW as u64 + 10) * 2).step_by(2) {
+            assert!(seen.insert(s));
+        }
+        assert!(seen.above.len() <= SEEN_WINDOW);
+        assert!(!seen.insert(2));
+    }
+
+    #[test]
+    fn registry_is_bounded_and_pages_are_cut() {
+        let reg = ClientRegistry::new(2, 60_000);
+        for (i, c) in ["a", "b", "c"].iter().enumerate() {
+            reg.heartbeat(
+                &Heartbeat {
+                    client: (*c).into(),
+                    page: "x".repeat(400),
+                    ..Default::default()
+                },
+                10 + i as u64,
+            );
+        }
+        assert_eq!(reg.all().len(), 2);
+        assert!(reg.get("a").is_none());
+        assert_eq!(reg.get("c").unwrap().page.len(), 300);
+    }
+}

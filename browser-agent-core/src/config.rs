@@ -1,0 +1,135 @@
+//! [`Config`]: every limit and switch of the host, with the defaults the design names.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::ConfigError;
+use crate::protocol;
+
+/// Default number of log entries kept in memory.
+pub const DEFAULT_MAX_LOGS: usize = 500;
+/// Default byte budget of the in-memory log ring.
+pub const DEFAULT_MAX_LOG_BYTES: usize = 4 * 1024 * 1024;
+/// Default cut for an entry's `text`, in chars.
+pub const DEFAULT_MAX_TEXT: usize = 800;
+/// Default cut for any other string field of an entry (stacks, bodies, args), in chars.
+pub const DEFAULT_MAX_FIELD: usize = 4000;
+/// Cut for page URLs and titles, in chars.
+pub const PAGE_MAX: usize = 300;
+/// Default request body limit of our routes.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// Default number of page records kept.
+pub const DEFAULT_MAX_CLIENTS: usize = 256;
+/// Default size at which the NDJSON sink rotates.
+pub const DEFAULT_NDJSON_MAX_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The host's configuration. Build it with [`BrowserAgent::builder`](crate::BrowserAgent::builder).
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub(crate) enabled: bool,
+    pub(crate) max_logs: usize,
+    pub(crate) max_log_bytes: usize,
+    pub(crate) max_text: usize,
+    pub(crate) max_field: usize,
+    pub(crate) client_ttl: Duration,
+    pub(crate) body_limit: usize,
+    pub(crate) max_clients: usize,
+    pub(crate) prefix: String,
+    pub(crate) allowed_hosts: Vec<String>,
+    pub(crate) page_key: Option<String>,
+    pub(crate) key_file: Option<PathBuf>,
+    pub(crate) bearer_token: Option<String>,
+    pub(crate) ndjson: Option<(PathBuf, u64)>,
+    pub(crate) state_file: Option<PathBuf>,
+    pub(crate) cursor: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            enabled: cfg!(debug_assertions),
+            max_logs: DEFAULT_MAX_LOGS,
+            max_log_bytes: DEFAULT_MAX_LOG_BYTES,
+            max_text: DEFAULT_MAX_TEXT,
+            max_field: DEFAULT_MAX_FIELD,
+            client_ttl: Duration::from_millis(protocol::CLIENT_TTL_MS),
+            body_limit: DEFAULT_BODY_LIMIT,
+            max_clients: DEFAULT_MAX_CLIENTS,
+            prefix: protocol::DEFAULT_PREFIX.to_owned(),
+            allowed_hosts: Vec::new(),
+            page_key: None,
+            key_file: None,
+            bearer_token: None,
+            ndjson: None,
+            state_file: None,
+            cursor: false,
+        }
+    }
+}
+
+impl Config {
+    /// Whether the agent is active (debug builds by default; release only when enabled).
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+    /// Route prefix, e.g. `/__mindstudio_dev__`.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+    /// Request body limit of our routes, in bytes.
+    pub fn body_limit(&self) -> usize {
+        self.body_limit
+    }
+    /// Number of log entries kept.
+    pub fn max_logs(&self) -> usize {
+        self.max_logs
+    }
+    /// Cut for an entry's text, in chars.
+    pub fn max_text(&self) -> usize {
+        self.max_text
+    }
+    /// Liveness TTL of a page.
+    pub fn client_ttl(&self) -> Duration {
+        self.client_ttl
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), ConfigError> {
+        let p = &self.prefix;
+        let valid_chars = p
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'-' | b'.'));
+        if !p.starts_with('/')
+            || p.len() < 2
+            || p.ends_with('/')
+            || !valid_chars
+            || p.contains("//")
+        {
+            return Err(ConfigError::Prefix(p.clone()));
+        }
+        if p == "/browser" || p.starts_with(protocol::PROBE_SCOPE) {
+            return Err(ConfigError::Prefix(p.clone()));
+        }
+        for (name, value) in [
+            ("max_logs", self.max_logs),
+            ("max_log_bytes", self.max_log_bytes),
+            ("max_text", self.max_text),
+            ("max_field", self.max_field),
+            ("body_limit", self.body_limit),
+            ("max_clients", self.max_clients),
+        ] {
+            if value == 0 {
+                return Err(ConfigError::Zero(name));
+            }
+        }
+        if let Some(key) = &self.page_key {
+            if key.len() < 8
+                || !key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            {
+                return Err(ConfigError::PageKey);
+            }
+        }
+        Ok(())
+    }
+}

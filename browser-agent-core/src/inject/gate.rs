@@ -1,0 +1,265 @@
+//! Which requests and responses get the client tag.
+//!
+//! Requests: `GET` or `HEAD`; when `Sec-Fetch-Dest` is present it must be `document`, `iframe`
+//! or `frame`; never htmx (`HX-Request`), Turbo frames (`Turbo-Frame`) or `X-Requested-With`
+//! fragments. Responses: an HTML document (`text/html`, not UTF-16), not 1xx/204/206/304, no
+//! `Content-Range`, no `Content-Encoding` other than `identity`, a parseable `Content-Length` if any.
+
+use http::{header, HeaderMap, Method, StatusCode};
+
+/// Whether a request may receive an injected page (the Host check is the agent's, see
+/// [`BrowserAgent::injection_for`](crate::BrowserAgent::injection_for)).
+///
+/// ```
+/// use browser_agent_core::inject::gate::request_wants_injection;
+/// use http::{HeaderMap, Method};
+/// let mut h = HeaderMap::new();
+/// assert!(request_wants_injection(&Method::GET, &h));
+/// h.insert("sec-fetch-dest", "script".parse().unwrap());
+/// assert!(!request_wants_injection(&Method::GET, &h));
+/// ```
+pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
+    if method != Method::GET && method != Method::HEAD {
+        return false;
+    }
+    if let Some(dest) = headers.get("sec-fetch-dest") {
+        let dest = dest.as_bytes();
+        if !(dest.eq_ignore_ascii_case(b"document")
+            || dest.eq_ignore_ascii_case(b"iframe")
+            || dest.eq_ignore_ascii_case(b"frame"))
+        {
+            return false;
+        }
+    }
+    !(headers.contains_key("hx-request")
+        || headers.contains_key("turbo-frame")
+        || headers.contains_key("x-requested-with"))
+}
+
+/// Whether a response is an HTML document we may rewrite. Returns the declared length when there is one.
+///
+/// ```
+/// use browser_agent_core::inject::gate::response_accepts_injection;
+/// use http::{HeaderMap, StatusCode};
+/// let mut h = HeaderMap::new();
+/// h.insert("content-type", "text/html; charset=utf-8".parse().unwrap());
+/// assert_eq!(response_accepts_injection(StatusCode::OK, &h), Some(None));
+/// h.insert("content-encoding", "gzip".parse().unwrap());
+/// assert_eq!(response_accepts_injection(StatusCode::OK, &h), None);
+/// ```
+pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Option<Option<u64>> {
+    if status.is_informational()
+        || matches!(
+            status,
+            StatusCode::NO_CONTENT | StatusCode::PARTIAL_CONTENT | StatusCode::NOT_MODIFIED
+        )
+        || headers.contains_key(header::CONTENT_RANGE)
+    {
+        return None;
+    }
+    if let Some(enc) = headers.get(header::CONTENT_ENCODING) {
+        if !enc
+            .as_bytes()
+            .trim_ascii()
+            .eq_ignore_ascii_case(b"identity")
+        {
+            return None;
+        }
+    }
+    let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let mut params = content_type.split(';');
+    let media = params.next()?.trim();
+    if !media.eq_ignore_ascii_case("text/html") {
+        return None;
+    }
+    for param in params {
+        if let Some((name, value)) = param.split_once('=') {
+            let value = value.trim().trim_matches('"');
+            if name.trim().eq_ignore_ascii_case("charset")
+                && value.len() >= 6
+                && value[..6].eq_ignore_ascii_case("utf-16")
+            {
+                return None;
+            }
+        }
+    }
+    match headers.get(header::CONTENT_LENGTH) {
+        None => Some(None),
+        Some(v) => v.to_str().ok()?.trim().parse::<u64>().ok().map(Some),
+    }
+}
+
+/// The `'nonce-…'` that the response's CSP grants to scripts, if any (`script-src-elem`, else
+/// `script-src`, else `default-src`, across every CSP header).
+///
+/// ```
+/// use browser_agent_core::inject::gate::csp_nonce;
+/// use http::HeaderMap;
+/// let mut h = HeaderMap::new();
+/// h.insert("content-security-policy", "default-src 'self'; script-src 'nonce-abc123' 'strict-dynamic'".parse().unwrap());
+/// assert_eq!(csp_nonce(&h).as_deref(), Some("abc123"));
+/// ```
+pub fn csp_nonce(headers: &HeaderMap) -> Option<String> {
+    let policies: Vec<&str> = headers
+        .get_all(header::CONTENT_SECURITY_POLICY)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    for directive_name in ["script-src-elem", "script-src", "default-src"] {
+        for policy in &policies {
+            for directive in policy.split(';') {
+                let mut tokens = directive.split_ascii_whitespace();
+                if !tokens
+                    .next()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(directive_name))
+                {
+                    continue;
+                }
+                let nonce = tokens
+                    .filter_map(|t| t.strip_prefix("'nonce-").and_then(|t| t.strip_suffix('\'')))
+                    .find(|n| {
+                        !n.is_empty()
+                            && n.bytes()
+                                .all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
+                    });
+                if let Some(nonce) = nonce {
+                    return Some(nonce.to_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, v.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn request_rules() {
+        assert!(request_wants_injection(&Method::HEAD, &HeaderMap::new()));
+        assert!(!request_wants_injection(&Method::POST, &HeaderMap::new()));
+        for (k, v, want) in [
+            ("sec-fetch-dest", "document", true),
+            ("sec-fetch-dest", "iframe", true),
+            ("sec-fetch-dest", "empty", false),
+            ("hx-request", "true", false),
+            ("turbo-frame", "x", false),
+            ("x-requested-with", "XMLHttpRequest", false),
+        ] {
+            assert_eq!(
+                request_wants_injection(&Method::GET, &headers(&[(k, v)])),
+                want,
+                "{k}: {v}"
+            );
+        }
+    }
+
+    #[test]
+    fn response_rules() {
+        let html = [("content-type", "text/html")];
+        assert_eq!(
+            response_accepts_injection(StatusCode::OK, &headers(&html)),
+            Some(None)
+        );
+        assert_eq!(
+            response_accepts_injection(StatusCode::INTERNAL_SERVER_ERROR, &headers(&html)),
+            Some(None),
+            "error pages get the agent too"
+        );
+        for status in [
+            StatusCode::NO_CONTENT,
+            StatusCode::PARTIAL_CONTENT,
+            StatusCode::NOT_MODIFIED,
+            StatusCode::CONTINUE,
+        ] {
+            assert_eq!(response_accepts_injection(status, &headers(&html)), None);
+        }
+        let cases: [(&[(&str, &str)], Option<Option<u64>>); 8] = [
+            (
+                &[
+                    ("content-type", "TEXT/HTML; charset=ISO-8859-1"),
+                    ("content-length", "12"),
+                ],
+                Some(Some(12)),
+            ),
+            (&[("content-type", "text/html; charset=\"UTF-16LE\"")], None),
+            (&[("content-type", "application/json")], None),
+            (&[("content-type", "text/htmlx")], None),
+            (&[], None),
+            (
+                &[("content-type", "text/html"), ("content-encoding", "br")],
+                None,
+            ),
+            (
+                &[
+                    ("content-type", "text/html"),
+                    ("content-encoding", "identity"),
+                ],
+                Some(None),
+            ),
+            (
+                &[("content-type", "text/html"), ("content-length", "nope")],
+                None,
+            ),
+        ];
+        for (h, want) in cases {
+            let mut map = HeaderMap::new();
+            for (k, v) in h {
+                map.append(http::HeaderName::from_static(k), v.parse().unwrap());
+            }
+            assert_eq!(
+                response_accepts_injection(StatusCode::OK, &map),
+                want,
+                "{h:?}"
+            );
+        }
+        assert_eq!(
+            response_accepts_injection(
+                StatusCode::OK,
+                &headers(&[
+                    ("content-type", "text/html"),
+                    ("content-range", "bytes 0-1/2")
+                ])
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn nonce_rules() {
+        assert_eq!(csp_nonce(&HeaderMap::new()), None);
+        assert_eq!(
+            csp_nonce(&headers(&[(
+                "content-security-policy",
+                "style-src 'nonce-s'; default-src 'nonce-d'"
+            )]))
+            .as_deref(),
+            Some("d")
+        );
+        assert_eq!(
+            csp_nonce(&headers(&[(
+                "content-security-policy",
+                "script-src 'nonce-a\"b'"
+            )])),
+            None,
+            "unsafe chars refused"
+        );
+        assert_eq!(
+            csp_nonce(&headers(&[
+                ("content-security-policy", "default-src 'nonce-d'"),
+                ("content-security-policy", "script-src-elem 'nonce-e'")
+            ]))
+            .as_deref(),
+            Some("e")
+        );
+    }
+}

@@ -1,0 +1,8 @@
+//! HTML injection, shared by every adapter: which requests and responses get the client tag
+//! ([`gate`]), the tag itself ([`tag`]), and the streaming byte scanner that places it ([`Injector`]).
+
+pub mod gate;
+mod scanner;
+pub mod tag;
+
+pub use scanner::{Injector, Output};

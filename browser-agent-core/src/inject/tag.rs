@@ -1,0 +1,78 @@
+//! The injected tag: one `<script>` carrying its config as JSON in an attribute and the tiny
+//! bootstrap inline (it starts capturing before the page's own scripts, then loads the client).
+
+use bytes::Bytes;
+
+use crate::protocol::{TagConfig, CONFIG_ATTR};
+
+/// The bootstrap: tiny, ASCII-only JS that captures from the first millisecond into a bounded
+/// queue and loads the wasm client, which drains it.
+pub const BOOTSTRAP_JS: &str = include_str!("../../assets/bootstrap.js");
+
+/// Builds the tag for `config`, with `nonce` copied from the page's CSP when it has one.
+///
+/// ```
+/// use browser_agent_core::inject::tag::build_tag;
+/// use browser_agent_core::protocol::TagConfig;
+/// let cfg = TagConfig { key: "k3y".into(), prefix: "/__mindstudio_dev__".into(), rev: "r1".into(), client: String::new(), wasm: String::new(), cursor: false };
+/// let tag = build_tag(&cfg, Some("n0nce"));
+/// let html = std::str::from_utf8(&tag).unwrap();
+/// assert!(html.starts_with(r#"<script data-browser-agent='{"key":"k3y","prefix":"/__mindstudio_dev__","rev":"r1""#));
+/// assert!(html.contains(r#" nonce="n0nce">"#) && html.ends_with("</script>"));
+/// ```
+pub fn build_tag(config: &TagConfig, nonce: Option<&str>) -> Bytes {
+    let json = serde_json::to_string(config).expect("TagConfig always serializes");
+    // The JSON sits in a single-quoted attribute: escape what could end it or start an entity.
+    let json = json
+        .replace('&', "&amp;")
+        .replace('\'', "&#39;")
+        .replace('<', "&lt;");
+    let mut tag = format!("<script {CONFIG_ATTR}='{json}'");
+    if let Some(nonce) = nonce {
+        tag.push_str(&format!(" nonce=\"{nonce}\""));
+    }
+    tag.push('>');
+    tag.push_str(BOOTSTRAP_JS.trim_end());
+    tag.push_str("</script>");
+    Bytes::from(tag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bootstrap_is_safe_to_inline() {
+        assert!(
+            BOOTSTRAP_JS.is_ascii(),
+            "any page charset must read it the same"
+        );
+        let lower = BOOTSTRAP_JS.to_ascii_lowercase();
+        assert!(
+            !lower.contains("</script") && !lower.contains("<!--"),
+            "would break the inline script"
+        );
+    }
+
+    #[test]
+    fn config_is_readable_back_from_the_attribute() {
+        let cfg = TagConfig {
+            key: "abc".into(),
+            prefix: "/p".into(),
+            rev: "it's<&>".into(),
+            client: "/p/a.js".into(),
+            wasm: String::new(),
+            cursor: true,
+        };
+        let tag = build_tag(&cfg, None);
+        let html = std::str::from_utf8(&tag).unwrap();
+        let start = html.find("='").unwrap() + 2;
+        let end = html[start..].find('\'').unwrap() + start;
+        let attr = html[start..end]
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&amp;", "&");
+        let back: TagConfig = serde_json::from_str(&attr).unwrap();
+        assert_eq!(back, cfg);
+    }
+}

@@ -1,0 +1,168 @@
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::{LogEntry, LogQuery};
+
+/// A bounded ring of [`LogEntry`]s: bounded by count and by bytes, O(1) push, monotonic `seq`,
+/// non-destructive reads.
+///
+/// ```
+/// use browser_agent_core::{LogBuffer, LogQuery};
+/// let ring = LogBuffer::new(2, 1 << 20);
+/// for text in ["a", "b", "c"] {
+///     ring.push_text(text);
+/// }
+/// let texts: Vec<_> = ring.query(&LogQuery::default()).iter().map(|e| e.text.clone()).collect();
+/// assert_eq!(texts, ["b", "c"]); // the newest are kept
+/// assert_eq!(ring.last_seq(), 3);
+/// ```
+#[derive(Debug)]
+pub struct LogBuffer {
+    ring: Mutex<Ring>,
+}
+
+#[derive(Debug)]
+struct Ring {
+    entries: VecDeque<Arc<LogEntry>>,
+    bytes: usize,
+    last_seq: u64,
+    evicted: u64,
+    max_count: usize,
+    max_bytes: usize,
+}
+
+impl LogBuffer {
+    /// A ring keeping at most `max_count` entries and about `max_bytes` of their content.
+    pub fn new(max_count: usize, max_bytes: usize) -> Self {
+        LogBuffer {
+            ring: Mutex::new(Ring {
+                entries: VecDeque::with_capacity(max_count.min(4096)),
+                bytes: 0,
+                last_seq: 0,
+                evicted: 0,
+                max_count: max_count.max(1),
+                max_bytes: max_bytes.max(1),
+            }),
+        }
+    }
+
+    /// Stores `entry`, assigning it the next `seq` (returned); evicts the oldest beyond the bounds.
+    pub fn push(&self, mut entry: LogEntry) -> u64 {
+        let mut ring = self.ring.lock();
+        ring.last_seq += 1;
+        entry.seq = ring.last_seq;
+        ring.bytes += entry.approx_bytes;
+        ring.entries.push_back(Arc::new(entry));
+        // Always keep the newest entry, even when it alone is over the byte budget.
+        while ring.entries.len() > ring.max_count
+            || (ring.bytes > ring.max_bytes && ring.entries.len() > 1)
+        {
+            if let Some(old) = ring.entries.pop_front() {
+                ring.bytes -= old.approx_bytes;
+                ring.evicted += 1;
+            }
+        }
+        ring.last_seq
+    }
+
+    /// Stores a plain info line (for tests, examples and host-side notes).
+    pub fn push_text(&self, text: &str) -> u64 {
+        self.push(LogEntry {
+            seq: 0,
+            t: crate::util::now_ms(),
+            client_id: String::new(),
+            kind: crate::protocol::entry_type::CONSOLE.to_owned(),
+            level: crate::protocol::Level::Info,
+            text: text.to_owned(),
+            page: String::new(),
+            fields: Default::default(),
+            approx_bytes: text.len() + 64,
+        })
+    }
+
+    /// The entries matching `query`, oldest first. Never removes anything.
+    pub fn query(&self, query: &LogQuery) -> Vec<Arc<LogEntry>> {
+        let ring = self.ring.lock();
+        query.select(ring.entries.iter())
+    }
+
+    /// Every entry after `seq`, oldest first.
+    pub fn since_seq(&self, seq: u64) -> Vec<Arc<LogEntry>> {
+        let ring = self.ring.lock();
+        // Entries are in seq order: find the first newer one by binary search.
+        let start = ring.entries.partition_point(|e| e.seq <= seq);
+        ring.entries.range(start..).cloned().collect()
+    }
+
+    /// Number of entries held.
+    pub fn len(&self) -> usize {
+        self.ring.lock().entries.len()
+    }
+
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `seq` of the newest entry ever stored (0 before the first).
+    pub fn last_seq(&self) -> u64 {
+        self.ring.lock().last_seq
+    }
+
+    /// How many entries the bounds have evicted so far.
+    pub fn evicted(&self) -> u64 {
+        self.ring.lock().evicted
+    }
+
+    /// Approximate bytes held.
+    pub fn bytes(&self) -> usize {
+        self.ring.lock().bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_bound_keeps_newest_and_seq_is_monotonic() {
+        let ring = LogBuffer::new(3, usize::MAX);
+        for i in 0..10 {
+            assert_eq!(ring.push_text(&format!("m{i}")), i + 1);
+        }
+        let all = ring.query(&LogQuery::all());
+        assert_eq!(all.iter().map(|e| e.seq).collect::<Vec<_>>(), [8, 9, 10]);
+        assert_eq!(ring.evicted(), 7);
+        assert_eq!(ring.len(), 3);
+    }
+
+    #[test]
+    fn byte_bound_evicts_oldest_but_keeps_one() {
+        let ring = LogBuffer::new(100, 300);
+        ring.push_text(&"a".repeat(100));
+        ring.push_text(&"b".repeat(100));
+        ring.push_text(&"c".repeat(100));
+        assert!(ring.bytes() <= 300);
+        assert_eq!(ring.query(&LogQuery::all()).last().unwrap().text.len(), 100);
+        ring.push_text(&"d".repeat(1000));
+        assert_eq!(ring.len(), 1);
+        assert!(ring.query(&LogQuery::all())[0].text.starts_with('d'));
+    }
+
+    #[test]
+    fn reads_are_non_destructive_and_since_seq_works() {
+        let ring = LogBuffer::new(10, usize::MAX);
+        for i in 0..5 {
+            ring.push_text(&i.to_string());
+        }
+        assert_eq!(ring.query(&LogQuery::all()).len(), 5);
+        assert_eq!(ring.query(&LogQuery::all()).len(), 5);
+        assert_eq!(
+            ring.since_seq(3).iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [4, 5]
+        );
+        assert!(ring.since_seq(5).is_empty());
+    }
+}

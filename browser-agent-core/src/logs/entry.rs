@@ -1,0 +1,48 @@
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::protocol::Level;
+
+/// One stored browser log entry.
+///
+/// Serialized flat: `{seq, t, clientId, type, level, text, page, …the entry's own fields}`, so
+/// both seed clients' fields (`args`, `stack`, `status`, …) stay where a reader expects them.
+///
+/// ```
+/// use browser_agent_core::{BrowserAgent, LogQuery};
+/// let agent = BrowserAgent::builder().enabled(true).build();
+/// agent.ingest_dsh(&serde_json::json!({"level": "error", "text": "boom"}), "http://127.0.0.1:3000/");
+/// let entry = &agent.logs().query(&LogQuery::default())[0];
+/// assert_eq!((entry.seq, entry.text.as_str()), (1, "boom"));
+/// ```
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LogEntry {
+    /// Monotonic sequence number assigned by the host (never reused in a process).
+    pub seq: u64,
+    /// When it happened, epoch milliseconds (the page's clock; the host's when missing).
+    pub t: u64,
+    /// The page load that sent it (empty for dsh-style entries without one).
+    #[serde(rename = "clientId", skip_serializing_if = "String::is_empty")]
+    pub client_id: String,
+    /// `console`, `error`, `network`, `interaction`, `navigation`, `dropped`, or what a client sent.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Given or inferred level.
+    pub level: Level,
+    /// One readable line (console args joined; `GET /api → 500 Internal Server Error (12 ms)`).
+    pub text: String,
+    /// The page URL the entry came from (≤ 300 chars).
+    pub page: String,
+    /// Every other field the client sent, bounded.
+    #[serde(flatten)]
+    pub fields: Map<String, Value>,
+    #[serde(skip)]
+    pub(crate) approx_bytes: usize,
+}
+
+impl LogEntry {
+    /// The field `name` as a string, if the client sent one.
+    pub fn field_str(&self, name: &str) -> Option<&str> {
+        self.fields.get(name).and_then(Value::as_str)
+    }
+}

@@ -1,0 +1,495 @@
+//! Turning what the seed clients send into [`LogEntry`]s: MindStudio's typed entries and dsh's
+//! `{t, level, text}` items. Pure functions: no clock, no I/O (the caller passes `now`).
+
+use serde_json::{Map, Value};
+
+use super::LogEntry;
+use crate::protocol::{entry_type, Level};
+use crate::util::{truncate_chars, truncate_marked};
+
+/// Fields the host owns: taken from the entry into the stored entry's own slots.
+const RESERVED: [&str; 7] = ["type", "level", "t", "clientId", "seq", "text", "page"];
+const MAX_DEPTH: usize = 6;
+const MAX_ITEMS: usize = 100;
+const MAX_CLIENT_ID: usize = 64;
+
+/// The cuts applied at ingestion.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub(crate) max_text: usize,
+    pub(crate) max_field: usize,
+    pub(crate) max_page: usize,
+}
+
+/// A typed entry, normalized, with its `(clientId, seq)` when the client sent both.
+pub(crate) struct Normalized {
+    pub(crate) entry: LogEntry,
+    pub(crate) origin: Option<(String, u64)>,
+}
+
+/// Normalizes one element of a `POST {prefix}/logs` array. `Err` names what is wrong with it;
+/// `Ok(None)` means it is valid but carries no text (dropped, as the dsh host does).
+pub(crate) fn normalize_typed(
+    raw: &Value,
+    limits: Limits,
+    page_of_client: impl Fn(&str) -> Option<String>,
+    now: u64,
+) -> Result<Option<Normalized>, String> {
+    let obj = raw.as_object().ok_or("is not an object")?;
+    let kind = match obj.get("type") {
+        None | Some(Value::Null) => entry_type::CONSOLE.to_owned(),
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s.clone(),
+        Some(_) => return Err("has an invalid \"type\" (expected a short string)".into()),
+    };
+    let client_id =
+        match obj.get("clientId") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s.clone(),
+            Some(_) => return Err(format!(
+                "has an invalid \"clientId\" (expected a string of at most {MAX_CLIENT_ID} chars)"
+            )),
+        };
+    let seq = match obj.get("seq") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or("has an invalid \"seq\" (expected a non-negative integer)")?,
+        ),
+    };
+
+    let mut fields = Map::new();
+    for (k, v) in obj {
+        if !RESERVED.contains(&k.as_str()) && fields.len() < MAX_ITEMS {
+            fields.insert(k.clone(), bound(v, 0, limits.max_field));
+        }
+    }
+
+    let own_level = obj
+        .get("level")
+        .and_then(Value::as_str)
+        .and_then(Level::parse);
+    let (level, text) = describe(&kind, obj, &fields, own_level);
+    let mut text = text;
+    truncate_chars(&mut text, limits.max_text);
+    if text.is_empty() {
+        return Ok(None);
+    }
+
+    let mut page = match obj.get("page").and_then(Value::as_str) {
+        Some(p) => p.to_owned(),
+        // A network entry's `url` is the request's, not the page's.
+        None if kind != entry_type::NETWORK => obj
+            .get("url")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_default(),
+        None => String::new(),
+    };
+    if page.is_empty() && !client_id.is_empty() {
+        page = page_of_client(&client_id).unwrap_or_default();
+    }
+    truncate_chars(&mut page, limits.max_page);
+
+    let origin = match (client_id.is_empty(), seq) {
+        (false, Some(seq)) => Some((client_id.clone(), seq)),
+        _ => None,
+    };
+    let entry = finish(LogEntry {
+        seq: 0,
+        t: time_of(obj.get("t"), now),
+        client_id,
+        kind,
+        level,
+        text,
+        page,
+        fields,
+        approx_bytes: 0,
+    });
+    Ok(Some(Normalized { entry, origin }))
+}
+
+/// Normalizes one dsh `{t?, level?, text?}` item (`POST /browser/probe`), with dsh's rules:
+/// a non-string text is stringified, an empty text drops the item, a non-string level is `info`,
+/// a missing or non-finite `t` is now, `page` is the host's current page.
+pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -> Option<LogEntry> {
+    let empty = Map::new();
+    let obj = raw.as_object().unwrap_or(&empty);
+    let mut text = match obj.get("text") {
+        Some(Value::String(s)) => s.clone(),
+        None | Some(Value::Null) => String::new(),
+        Some(other) => other.to_string(),
+    };
+    truncate_chars(&mut text, limits.max_text);
+    if text.is_empty() {
+        return None;
+    }
+    let level = obj
+        .get("level")
+        .and_then(Value::as_str)
+        .and_then(Level::parse)
+        .unwrap_or_default();
+    let mut page = page.to_owned();
+    truncate_chars(&mut page, limits.max_page);
+    Some(finish(LogEntry {
+        seq: 0,
+        t: time_of(obj.get("t"), now),
+        client_id: String::new(),
+        kind: entry_type::CONSOLE.to_owned(),
+        level,
+        text,
+        page,
+        fields: Map::new(),
+        approx_bytes: 0,
+    }))
+}
+
+fn finish(mut entry: LogEntry) -> LogEntry {
+    entry.approx_bytes = 96
+        + entry.text.len()
+        + entry.page.len()
+        + entry.client_id.len()
+        + entry.kind.len()
+        + entry
+            .fields
+            .iter()
+            .map(|(k, v)| k.len() + value_bytes(v))
+            .sum::<usize>();
+    entry
+}
+
+fn time_of(t: Option<&Value>, now: u64) -> u64 {
+    match t.and_then(Value::as_f64) {
+        Some(t) if t.is_finite() && t >= 0.0 && t < 1e16 => t as u64,
+        _ => now,
+    }
+}
+
+/// Level and one-line text of a typed entry.
+fn describe(
+    kind: &str,
+    obj: &Map<String, Value>,
+    fields: &Map<String, Value>,
+    own: Option<Level>,
+) -> (Level, String) {
+    let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
+    match kind {
+        entry_type::CONSOLE => {
+            let text = match obj.get("args") {
+                Some(Value::Array(args)) => args.iter().map(arg_text).collect::<Vec<_>>().join(" "),
+                _ => first_text(obj),
+            };
+            (own.unwrap_or(Level::Log), text)
+        }
+        entry_type::ERROR => {
+            let message = first_line(if s("message").is_empty() {
+                s("stack")
+            } else {
+                s("message")
+            });
+            let mut text = if s("kind") == "unhandledrejection" {
+                format!("Unhandled rejection: {message}")
+            } else {
+                message.to_owned()
+            };
+            if !s("source").is_empty() {
+                let at = |name: &str| {
+                    obj.get(name)
+                        .and_then(Value::as_u64)
+                        .map(|n| format!(":{n}"))
+                        .unwrap_or_default()
+                };
+                text.push_str(&format!(" ({}{}{})", s("source"), at("line"), at("column")));
+            }
+            (Level::Error, text)
+        }
+        entry_type::NETWORK => network_line(obj, own),
+        entry_type::INTERACTION => {
+            let event = if s("event").is_empty() {
+                "click"
+            } else {
+                s("event")
+            };
+            let target = if s("target").is_empty() {
+                s("text")
+            } else {
+                s("target")
+            };
+            (
+                own.unwrap_or(Level::Info),
+                format!("{event} {target}").trim_end().to_owned(),
+            )
+        }
+        entry_type::NAVIGATION => {
+            let via = if s("via").is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", s("via"))
+            };
+            (
+                own.unwrap_or(Level::Info),
+                format!("navigated to {}{via}", s("url")),
+            )
+        }
+        entry_type::DROPPED => {
+            let count = obj.get("count").and_then(Value::as_u64).unwrap_or(0);
+            (
+                Level::Warn,
+                format!("the page dropped {count} log entries (its local queue was full)"),
+            )
+        }
+        _ => {
+            let text = first_text(obj);
+            let text = if text.is_empty() && !fields.is_empty() {
+                Value::Object(fields.clone()).to_string()
+            } else {
+                text
+            };
+            (own.unwrap_or(Level::Info), text)
+        }
+    }
+}
+
+fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String) {
+    let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
+    let method = if s("method").is_empty() {
+        "GET".to_owned()
+    } else {
+        s("method").to_ascii_uppercase()
+    };
+    let duration = obj
+        .get("duration")
+        .and_then(Value::as_f64)
+        .filter(|d| d.is_finite() && *d >= 0.0)
+        .map(|d| format!(" ({} ms)", d.round() as u64))
+        .unwrap_or_default();
+    let status = obj.get("status").and_then(Value::as_u64);
+    let (level, outcome) = match (status, s("error")) {
+        (_, err) if !err.is_empty() => (Level::Error, format!("failed: {}", first_line(err))),
+        (Some(0) | None, _) => (Level::Error, "failed (no response)".to_owned()),
+        (Some(code), _) => {
+            let level = match code {
+                500.. => Level::Error,
+                400..=499 => Level::Warn,
+                _ if obj.get("ok") == Some(&Value::Bool(false)) => Level::Warn,
+                _ => Level::Info,
+            };
+            (
+                level,
+                format!("{code} {}", s("statusText")).trim_end().to_owned(),
+            )
+        }
+    };
+    (
+        own.filter(|l| *l > level).unwrap_or(level),
+        format!("{method} {} → {outcome}{duration}", s("url")),
+    )
+}
+
+fn first_text(obj: &Map<String, Value>) -> String {
+    ["text", "message"]
+        .iter()
+        .find_map(|k| match obj.get(*k) {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(v.to_string()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("").trim_end()
+}
+
+fn arg_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Copies `v` within bounds: strings cut (marked `…`), arrays and objects to [`MAX_ITEMS`],
+/// nesting to [`MAX_DEPTH`].
+fn bound(v: &Value, depth: usize, max_field: usize) -> Value {
+    match v {
+        Value::String(s) => {
+            let mut s = s.clone();
+            truncate_marked(&mut s, max_field);
+            Value::String(s)
+        }
+        Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => Value::String("[…]".into()),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .take(MAX_ITEMS)
+                .map(|i| bound(i, depth + 1, max_field))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .take(MAX_ITEMS)
+                .map(|(k, v)| (k.clone(), bound(v, depth + 1, max_field)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn value_bytes(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => 2 + items.iter().map(value_bytes).sum::<usize>(),
+        Value::Object(map) => {
+            2 + map
+                .iter()
+                .map(|(k, v)| k.len() + 4 + value_bytes(v))
+                .sum::<usize>()
+        }
+        _ => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const LIMITS: Limits = Limits {
+        max_text: 800,
+        max_field: 4000,
+        max_page: 300,
+    };
+
+    fn typed(v: Value) -> LogEntry {
+        normalize_typed(&v, LIMITS, |_| Some("http://from-registry/".into()), 42)
+            .unwrap()
+            .unwrap()
+            .entry
+    }
+
+    #[test]
+    fn mindstudio_entries_get_levels_and_one_line_text() {
+        let e = typed(
+            json!({"type":"network","method":"get","url":"/api/items","status":500,"statusText":"Internal Server Error","duration":12.4,"ok":false,"body":"oops"}),
+        );
+        assert_eq!(e.text, "GET /api/items → 500 Internal Server Error (12 ms)");
+        assert_eq!(e.level, Level::Error);
+        assert_eq!(e.field_str("body"), Some("oops"));
+        assert_eq!(e.page, "", "a network url is not the page");
+        let e = typed(
+            json!({"type":"network","method":"POST","url":"/x","status":404,"statusText":"Not Found","duration":3,"ok":false}),
+        );
+        assert_eq!(
+            (e.level, e.text.as_str()),
+            (Level::Warn, "POST /x → 404 Not Found (3 ms)")
+        );
+        let e = typed(
+            json!({"type":"network","method":"GET","url":"/y","error":"Failed to fetch","duration":1,"ok":false}),
+        );
+        assert_eq!(
+            (e.level, e.text.as_str()),
+            (Level::Error, "GET /y → failed: Failed to fetch (1 ms)")
+        );
+        let e = typed(
+            json!({"type":"network","method":"GET","url":"/z","status":200,"statusText":"OK","duration":1,"ok":true}),
+        );
+        assert_eq!(e.level, Level::Info);
+        let e = typed(
+            json!({"type":"console","level":"warn","args":["a", {"b":1}, 3],"url":"http://127.0.0.1/p"}),
+        );
+        assert_eq!(
+            (e.level, e.text.as_str(), e.page.as_str()),
+            (Level::Warn, "a {\"b\":1} 3", "http://127.0.0.1/p")
+        );
+        let e = typed(
+            json!({"type":"error","message":"TypeError: x is undefined\nmore","stack":"s","source":"http://h/app.js","line":12,"column":5}),
+        );
+        assert_eq!(
+            (e.level, e.text.as_str()),
+            (
+                Level::Error,
+                "TypeError: x is undefined (http://h/app.js:12:5)"
+            )
+        );
+        let e =
+            typed(json!({"type":"error","kind":"unhandledrejection","message":"nope","stack":""}));
+        assert_eq!(e.text, "Unhandled rejection: nope");
+        let e = typed(
+            json!({"type":"interaction","event":"click","target":"button \"Save\"","text":"Save"}),
+        );
+        assert_eq!(e.text, "click button \"Save\"");
+        let e = typed(json!({"type":"dropped","count":7,"clientId":"c1","seq":9}));
+        assert_eq!(
+            (e.level, e.page.as_str()),
+            (Level::Warn, "http://from-registry/")
+        );
+        let e = typed(json!({"type":"custom","message":"hi","extra":{"deep":[1,2]}}));
+        assert_eq!((e.level, e.text.as_str()), (Level::Info, "hi"));
+        assert_eq!(e.fields["extra"], json!({"deep":[1,2]}));
+    }
+
+    #[test]
+    fn time_level_and_text_defaults() {
+        let e = typed(json!({"type":"console","args":["x"],"t":"soon"}));
+        assert_eq!((e.t, e.level), (42, Level::Log));
+        let e = typed(json!({"type":"console","args":["x"],"t":1700000000123.7}));
+        assert_eq!(e.t, 1700000000123);
+        assert!(
+            normalize_typed(&json!({"type":"console","args":[]}), LIMITS, |_| None, 1)
+                .unwrap()
+                .is_none()
+        );
+        let long = "é".repeat(1000);
+        let e = typed(json!({"type":"console","args":[long]}));
+        assert_eq!(e.text.chars().count(), 800);
+    }
+
+    #[test]
+    fn wrong_shapes_are_named() {
+        for (v, needle) in [
+            (json!(3), "not an object"),
+            (json!({"type": 5}), "\"type\""),
+            (json!({"type": "console", "clientId": 5}), "\"clientId\""),
+            (json!({"type": "console", "seq": -1}), "\"seq\""),
+        ] {
+            let err = normalize_typed(&v, LIMITS, |_| None, 1).err().unwrap();
+            assert!(err.contains(needle), "{err}");
+        }
+    }
+
+    #[test]
+    fn fields_are_bounded() {
+        let e = typed(
+            json!({"type":"console","args":["x"],"body":"b".repeat(10_000),"list":(0..500).collect::<Vec<_>>()}),
+        );
+        assert_eq!(e.field_str("body").unwrap().chars().count(), 4000);
+        assert_eq!(e.fields["list"].as_array().unwrap().len(), MAX_ITEMS);
+        let mut deep = json!("leaf");
+        for _ in 0..20 {
+            deep = json!([deep]);
+        }
+        let e = typed(json!({"type":"console","args":["x"],"deep":deep}));
+        assert!(e.fields["deep"].to_string().contains("[…]"));
+    }
+
+    #[test]
+    fn dsh_rules() {
+        let page = "http://127.0.0.1:3080/ | App";
+        let e = normalize_dsh(&json!({"text": 42}), LIMITS, page, 7).unwrap();
+        assert_eq!(
+            (e.text.as_str(), e.level, e.t, e.page.as_str()),
+            ("42", Level::Info, 7, page)
+        );
+        assert!(normalize_dsh(&json!({"text": ""}), LIMITS, page, 7).is_none());
+        assert!(normalize_dsh(&json!({"level": "error"}), LIMITS, page, 7).is_none());
+        let e = normalize_dsh(&json!({"text": "  ", "level": 3, "t": 5}), LIMITS, page, 7).unwrap();
+        assert_eq!((e.text.as_str(), e.level, e.t), ("  ", Level::Info, 5));
+        let e = normalize_dsh(
+            &json!({"text": "x", "level": "warn"}),
+            LIMITS,
+            &"p".repeat(500),
+            7,
+        )
+        .unwrap();
+        assert_eq!((e.level, e.page.len()), (Level::Warn, 300));
+    }
+}

@@ -1,0 +1,11 @@
+//! Browser logs: the stored [`LogEntry`], the bounded [`LogBuffer`] ring and its [`LogQuery`].
+
+mod buffer;
+mod entry;
+mod ingest;
+mod query;
+
+pub use buffer::LogBuffer;
+pub use entry::LogEntry;
+pub(crate) use ingest::{normalize_dsh, normalize_typed, Limits};
+pub use query::{LogQuery, DEFAULT_LIMIT};

@@ -1,0 +1,196 @@
+use std::sync::Arc;
+
+use super::LogEntry;
+use crate::protocol::Level;
+
+/// Entries returned when a query names no `limit`.
+pub const DEFAULT_LIMIT: usize = 50;
+
+/// Which entries to read. Filters apply in this order: `level`, `type`, client and `after_seq`,
+/// then `since_ms` (t ≥ since_ms), then the last `limit` (default 50; `0` returns none).
+///
+/// ```
+/// use browser_agent_core::{LogQuery, protocol::Level};
+/// let q = LogQuery::parse(Some("level=warn,error&sinceMs=1700000000000&limit=10")).unwrap();
+/// assert_eq!(q.levels, vec![Level::Warn, Level::Error]);
+/// assert_eq!(q.limit, Some(10));
+/// assert!(LogQuery::parse(Some("limit=ten")).is_err());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LogQuery {
+    /// Keep only these levels (empty: all).
+    pub levels: Vec<Level>,
+    /// Keep entries with `t ≥ since_ms`.
+    pub since_ms: Option<u64>,
+    /// Keep the last `limit` (None: [`DEFAULT_LIMIT`]; `usize::MAX`: all).
+    pub limit: Option<usize>,
+    /// Keep only this entry type.
+    pub kind: Option<String>,
+    /// Keep only this page load.
+    pub client: Option<String>,
+    /// Keep entries with `seq > after_seq`.
+    pub after_seq: Option<u64>,
+}
+
+impl LogQuery {
+    /// A query returning everything held.
+    pub fn all() -> Self {
+        LogQuery {
+            limit: Some(usize::MAX),
+            ..LogQuery::default()
+        }
+    }
+
+    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (unknown parameters are ignored).
+    /// The error names the parameter and what it accepts.
+    pub fn parse(query: Option<&str>) -> Result<Self, String> {
+        let mut q = LogQuery::default();
+        for (name, value) in crate::util::query_pairs(query) {
+            if value.is_empty() {
+                continue;
+            }
+            match name.as_str() {
+                "level" => {
+                    for part in value.split(',').filter(|p| !p.trim().is_empty()) {
+                        let level = Level::parse(part).ok_or_else(|| {
+                            format!("invalid level {part:?}: use debug, log, info, warn or error (comma-separated for several)")
+                        })?;
+                        q.levels.push(level);
+                    }
+                }
+                "sinceMs" | "since" => q.since_ms = Some(parse_number(&name, &value)?),
+                "limit" => q.limit = Some(parse_number(&name, &value)? as usize),
+                "afterSeq" => q.after_seq = Some(parse_number(&name, &value)?),
+                "type" => q.kind = Some(value),
+                "client" | "clientId" => q.client = Some(value),
+                _ => {}
+            }
+        }
+        Ok(q)
+    }
+
+    fn matches(&self, e: &LogEntry) -> bool {
+        (self.levels.is_empty() || self.levels.contains(&e.level))
+            && self.kind.as_deref().is_none_or(|k| e.kind == k)
+            && self.client.as_deref().is_none_or(|c| e.client_id == c)
+            && self.after_seq.is_none_or(|s| e.seq > s)
+            && self.since_ms.is_none_or(|s| e.t >= s)
+    }
+
+    pub(crate) fn select<'a>(
+        &self,
+        entries: impl DoubleEndedIterator<Item = &'a Arc<LogEntry>>,
+    ) -> Vec<Arc<LogEntry>> {
+        let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
+        if limit == 0 {
+            return Vec::new();
+        }
+        // Walk from the newest and stop at `limit`: a query costs what it returns, not the ring size.
+        let mut picked: Vec<Arc<LogEntry>> = entries
+            .rev()
+            .filter(|e| self.matches(e))
+            .take(limit)
+            .cloned()
+            .collect();
+        picked.reverse();
+        picked
+    }
+}
+
+fn parse_number(name: &str, value: &str) -> Result<u64, String> {
+    let value = value.trim();
+    if let Ok(n) = value.parse::<u64>() {
+        return Ok(n);
+    }
+    // Accept finite non-negative floats (JS clients send `Date.now()` and sometimes `performance` times).
+    match value.parse::<f64>() {
+        Ok(f) if f.is_finite() && f >= 0.0 => Ok(f as u64),
+        _ => Err(format!(
+            "invalid {name} {value:?}: expected a non-negative number"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::LogBuffer;
+
+    fn ring_with(entries: &[(Level, u64, &str, &str)]) -> LogBuffer {
+        let ring = LogBuffer::new(100, usize::MAX);
+        for (level, t, kind, client) in entries {
+            ring.push(LogEntry {
+                seq: 0,
+                t: *t,
+                client_id: client.to_string(),
+                kind: kind.to_string(),
+                level: *level,
+                text: format!("{kind}@{t}"),
+                page: String::new(),
+                fields: Default::default(),
+                approx_bytes: 10,
+            });
+        }
+        ring
+    }
+
+    #[test]
+    fn filter_order_is_level_then_since_then_limit() {
+        use Level::*;
+        let ring = ring_with(&[
+            (Error, 10, "error", "a"),
+            (Info, 20, "console", "a"),
+            (Error, 30, "error", "b"),
+            (Error, 40, "network", "a"),
+            (Warn, 50, "network", "b"),
+        ]);
+        let q = |s: &str| {
+            ring.query(&LogQuery::parse(Some(s)).unwrap())
+                .iter()
+                .map(|e| e.t)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(q("level=error"), [10, 30, 40]);
+        assert_eq!(q("level=error&sinceMs=30"), [30, 40]);
+        assert_eq!(q("level=error&limit=1"), [40]);
+        assert_eq!(q("level=error&sinceMs=10&limit=2"), [30, 40]);
+        assert_eq!(q("sinceMs=50"), [50]);
+        assert_eq!(q("sinceMs=51"), Vec::<u64>::new());
+        assert_eq!(q("limit=0"), Vec::<u64>::new());
+        assert_eq!(q("type=network"), [40, 50]);
+        assert_eq!(q("client=b"), [30, 50]);
+        assert_eq!(q("afterSeq=3"), [40, 50]);
+        assert_eq!(q("level=warn,error&type=network"), [40, 50]);
+        assert_eq!(q(""), [10, 20, 30, 40, 50]);
+    }
+
+    #[test]
+    fn default_limit_is_fifty_newest() {
+        let ring = LogBuffer::new(500, usize::MAX);
+        for i in 0..120 {
+            ring.push_text(&i.to_string());
+        }
+        let got = ring.query(&LogQuery::default());
+        assert_eq!(got.len(), DEFAULT_LIMIT);
+        assert_eq!(got[0].text, "70");
+        assert_eq!(got[49].text, "119");
+    }
+
+    #[test]
+    fn bad_parameters_name_themselves() {
+        assert!(LogQuery::parse(Some("level=fatal"))
+            .unwrap_err()
+            .contains("level"));
+        assert!(LogQuery::parse(Some("sinceMs=-5"))
+            .unwrap_err()
+            .contains("sinceMs"));
+        assert!(LogQuery::parse(Some("afterSeq=x"))
+            .unwrap_err()
+            .contains("afterSeq"));
+        assert_eq!(LogQuery::parse(Some("limit=2.0")).unwrap().limit, Some(2));
+        assert_eq!(
+            LogQuery::parse(Some("unknown=1&level=")).unwrap(),
+            LogQuery::default()
+        );
+    }
+}

@@ -1,0 +1,524 @@
+//! Our routes, implemented once: [`BrowserAgent`] is a tower `Service` over `http::Request<Bytes>`.
+//! Adapters call [`BrowserAgent::preflight`] on the head (so a refused or oversized request is
+//! answered without reading its body), read the body up to [`Config::body_limit`](crate::Config::body_limit),
+//! then call the service.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{header, request::Parts, HeaderValue, Method, Request, Response, StatusCode};
+use serde_json::{json, Value};
+
+use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
+use crate::logs::{normalize_dsh, normalize_typed, LogQuery};
+use crate::protocol::{self, Phase};
+use crate::security;
+use crate::sinks::{self, ClientState};
+use crate::util::{self, now_ms};
+use crate::BrowserAgent;
+
+/// Who a route serves, which decides its checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Called by the injected client: loopback Host; writes need the page key.
+    Browser,
+    /// Called by the agent: loopback Host, same-origin Origin, bearer token when configured.
+    Agent,
+    /// Content-hashed client assets: public.
+    Public,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Route {
+    Probe,
+    Logs,
+    Console,
+    Page,
+    Asset(String),
+}
+
+impl Route {
+    fn methods(&self) -> &'static [Method] {
+        match self {
+            Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
+            Route::Logs => &[Method::POST],
+            Route::Console | Route::Page => &[Method::GET, Method::HEAD],
+            Route::Asset(_) => &[Method::GET, Method::HEAD],
+        }
+    }
+
+    fn access(&self) -> Access {
+        match self {
+            Route::Probe | Route::Logs => Access::Browser,
+            Route::Console | Route::Page => Access::Agent,
+            Route::Asset(_) => Access::Public,
+        }
+    }
+}
+
+/// The future of a route. Named, so adapters can store it.
+#[derive(Debug)]
+pub struct RouteFuture {
+    response: Option<Response<Bytes>>,
+}
+
+impl Future for RouteFuture {
+    type Output = Result<Response<Bytes>, Infallible>;
+    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
+        Poll::Ready(Ok(self
+            .response
+            .take()
+            .expect("RouteFuture polled after completion")))
+    }
+}
+
+impl tower_service::Service<Request<Bytes>> for BrowserAgent {
+    type Response = Response<Bytes>;
+    type Error = Infallible;
+    type Future = RouteFuture;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<Bytes>) -> RouteFuture {
+        self.handle(req)
+    }
+}
+
+/// A JSON error response `{"error": message}`.
+pub(crate) fn error(status: StatusCode, message: impl Into<String>) -> Response<Bytes> {
+    json_response(status, &json!({ "error": message.into() }))
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response<Bytes> {
+    let mut res = Response::new(Bytes::from(body.to_string()));
+    *res.status_mut() = status;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    res
+}
+
+fn empty(status: StatusCode) -> Response<Bytes> {
+    let mut res = Response::new(Bytes::new());
+    *res.status_mut() = status;
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+impl BrowserAgent {
+    fn route_of(&self, path: &str) -> Option<Route> {
+        if path.starts_with(&self.inner.probe_scope) {
+            return (path == protocol::PROBE_PATH).then_some(Route::Probe);
+        }
+        let rest = path.strip_prefix(&self.inner.config.prefix)?;
+        match rest {
+            protocol::LOGS_PATH => Some(Route::Logs),
+            protocol::CONSOLE_PATH => Some(Route::Console),
+            protocol::PAGE_PATH => Some(Route::Page),
+            _ => rest
+                .strip_prefix(protocol::ASSETS_DIR)
+                .filter(|name| self.inner.assets.get(name).is_some())
+                .map(|name| Route::Asset(name.to_owned())),
+        }
+    }
+
+    /// Checks a request's head: route (404), method (405 with `Allow`), Host/Origin/key/token (403),
+    /// declared length (413). `Err` is the response to send without reading the body.
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let req = http::Request::builder().method("DELETE").uri("/__mindstudio_dev__/console")
+    ///     .header("host", "127.0.0.1:3000").body(()).unwrap();
+    /// let res = agent.preflight(&req.into_parts().0).unwrap_err();
+    /// assert_eq!(res.status(), 405);
+    /// assert_eq!(res.headers()["allow"], "GET, HEAD");
+    /// ```
+    pub fn preflight(&self, parts: &Parts) -> Result<(), Response<Bytes>> {
+        let route = self.route_of(parts.uri.path()).ok_or_else(|| {
+            error(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "no browser-agent route {} {}",
+                    parts.method,
+                    parts.uri.path()
+                ),
+            )
+        })?;
+        self.check(&route, parts)
+    }
+
+    fn check(&self, route: &Route, parts: &Parts) -> Result<(), Response<Bytes>> {
+        let methods = route.methods();
+        if !methods.contains(&parts.method) {
+            let allow = methods
+                .iter()
+                .map(Method::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut res = error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!(
+                    "method {} is not allowed on {}; allowed: {allow}",
+                    parts.method,
+                    parts.uri.path()
+                ),
+            );
+            res.headers_mut().insert(
+                header::ALLOW,
+                HeaderValue::from_str(&allow).expect("method names are valid"),
+            );
+            return Err(res);
+        }
+        let config = &self.inner.config;
+        let forbidden = |m: String| error(StatusCode::FORBIDDEN, m);
+        match route.access() {
+            Access::Public => {}
+            Access::Browser => {
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)
+                    .map_err(forbidden)?;
+                if parts.method == Method::POST && !self.key_ok(parts) {
+                    return Err(forbidden(format!(
+                        "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
+                        protocol::KEY_HEADER,
+                        protocol::KEY_PARAM
+                    )));
+                }
+            }
+            Access::Agent => {
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)
+                    .map_err(forbidden)?;
+                security::check_origin(parts).map_err(forbidden)?;
+                security::check_bearer(parts, config.bearer_token.as_deref())
+                    .map_err(|m| error(StatusCode::UNAUTHORIZED, m))?;
+            }
+        }
+        let declared = parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > config.body_limit as u64) {
+            return Err(self.payload_too_large());
+        }
+        Ok(())
+    }
+
+    fn key_ok(&self, parts: &Parts) -> bool {
+        security::presented_key(parts).is_some_and(|k| security::same_secret(&k, &self.inner.key))
+    }
+
+    /// The 413 answer for a body over the limit (adapters send it when reading passes the limit).
+    pub fn payload_too_large(&self) -> Response<Bytes> {
+        error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "request body is larger than the limit of {} bytes",
+                self.inner.config.body_limit
+            ),
+        )
+    }
+
+    /// Answers one of our requests (see [`is_ours`](Self::is_ours)). Never panics; every error is JSON.
+    pub fn handle(&self, req: Request<Bytes>) -> RouteFuture {
+        let (parts, body) = req.into_parts();
+        let response = match self.preflight(&parts) {
+            Err(res) => res,
+            Ok(()) if body.len() > self.inner.config.body_limit => self.payload_too_large(),
+            Ok(()) => {
+                let route = self.route_of(parts.uri.path()).expect("preflight found it");
+                let mut res = self.dispatch(route, &parts, &body);
+                if parts.method == Method::HEAD {
+                    *res.body_mut() = Bytes::new();
+                }
+                res
+            }
+        };
+        RouteFuture {
+            response: Some(response),
+        }
+    }
+
+    fn dispatch(&self, route: Route, parts: &Parts, body: &Bytes) -> Response<Bytes> {
+        match route {
+            Route::Probe if parts.method == Method::POST => self.probe_post(parts, body),
+            Route::Probe => self.probe_get(parts),
+            Route::Logs => self.logs_post(parts, body),
+            Route::Console => self.console(parts),
+            Route::Page => self.page(),
+            Route::Asset(name) => self.asset(&name),
+        }
+    }
+
+    fn probe_ok(&self) -> Response<Bytes> {
+        let mut res = json_response(StatusCode::OK, &json!({ "ok": true }));
+        res.headers_mut().insert(
+            protocol::REV_HEADER,
+            HeaderValue::from_str(&self.inner.tag_config.rev).expect("hex rev"),
+        );
+        res
+    }
+
+    fn heartbeat_from_query(&self, parts: &Parts) -> Heartbeat {
+        let mut hb = Heartbeat::default();
+        let flag = |v: &str| Some(v == "1" || v.eq_ignore_ascii_case("true"));
+        for (name, value) in util::query_pairs(parts.uri.query()) {
+            match name.as_str() {
+                "client" => hb.client = value,
+                "page" => hb.page = value,
+                "title" => hb.title = value,
+                "phase" => hb.phase = Phase::parse(&value),
+                "visible" => hb.visible = flag(&value),
+                "focused" => hb.focused = flag(&value),
+                "iframe" => hb.in_iframe = flag(&value),
+                "rev" => hb.rev = Some(value),
+                _ => {}
+            }
+        }
+        util::truncate_chars(&mut hb.client, 64);
+        hb
+    }
+
+    /// GET heartbeat: always `200 {"ok":true}`; only a keyed one marks a page alive (fixes dsh's U1).
+    fn probe_get(&self, parts: &Parts) -> Response<Bytes> {
+        if self.key_ok(parts) {
+            let hb = self.heartbeat_from_query(parts);
+            self.record_heartbeat(&hb);
+        }
+        self.probe_ok()
+    }
+
+    fn record_heartbeat(&self, hb: &Heartbeat) -> ClientRecord {
+        let now = now_ms();
+        let record = self.inner.clients.heartbeat(hb, now);
+        if let Some(path) = &self.inner.config.state_file {
+            sinks::store_client_state(
+                path,
+                &ClientState {
+                    last_seen_at: now,
+                    page: record.page.clone(),
+                },
+            );
+        }
+        record
+    }
+
+    /// dsh's fallback upload: `{"logs":[{t,level,text}],"page","phase"}` → heartbeat, then store.
+    fn probe_post(&self, parts: &Parts, body: &Bytes) -> Response<Bytes> {
+        let value: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    format!("body is not valid JSON: {e}"),
+                )
+            }
+        };
+        let Some(obj) = value.as_object() else {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "body must be a JSON object {\"logs\":[…],\"page\":\"…\",\"phase\":\"…\"}",
+            );
+        };
+        let items = match obj.get("logs") {
+            None | Some(Value::Null) => &[][..],
+            Some(Value::Array(items)) => items.as_slice(),
+            Some(_) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "field \"logs\" must be an array of {t, level, text}",
+                )
+            }
+        };
+        let text_field = |name: &str| match obj.get(name) {
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(_) => Err(error(
+                StatusCode::BAD_REQUEST,
+                format!("field \"{name}\" must be a string"),
+            )),
+        };
+        let (page, phase) = match (text_field("page"), text_field("phase")) {
+            (Ok(p), Ok(ph)) => (p, ph),
+            (Err(res), _) | (_, Err(res)) => return res,
+        };
+        let mut hb = self.heartbeat_from_query(parts);
+        if !page.is_empty() {
+            hb.page = page;
+        }
+        hb.phase = Phase::parse(&phase).or(hb.phase);
+        let record = self.record_heartbeat(&hb);
+        let now = now_ms();
+        let limits = self.limits();
+        let entries: Vec<_> = items
+            .iter()
+            .filter_map(|item| normalize_dsh(item, limits, &record.page, now))
+            .map(|mut e| {
+                if hb.client != ANONYMOUS_CLIENT {
+                    e.client_id = hb.client.clone();
+                }
+                e
+            })
+            .collect();
+        self.store(entries);
+        self.probe_ok()
+    }
+
+    /// MindStudio's bare array (our client adds clientId/seq): validate all, then store, each `(clientId, seq)` once.
+    fn logs_post(&self, _parts: &Parts, body: &Bytes) -> Response<Bytes> {
+        let value: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    format!("body is not valid JSON: {e}"),
+                )
+            }
+        };
+        let Value::Array(items) = value else {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "body must be a JSON array of log entries ({\"type\":\"console\",…})",
+            );
+        };
+        let now = now_ms();
+        let limits = self.limits();
+        let clients = &self.inner.clients;
+        let mut normalized = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            match normalize_typed(item, limits, |c| clients.page_of(c), now) {
+                Ok(Some(n)) => normalized.push(n),
+                Ok(None) => {}
+                Err(why) => return error(StatusCode::BAD_REQUEST, format!("entry {index} {why}")),
+            }
+        }
+        let mut fresh = Vec::with_capacity(normalized.len());
+        for n in normalized {
+            if let Some((client, seq)) = &n.origin {
+                clients.touch(client, &n.entry.page, now);
+                if !clients.first_delivery(client, *seq, now) {
+                    continue;
+                }
+            }
+            fresh.push(n.entry);
+        }
+        self.store(fresh);
+        empty(StatusCode::NO_CONTENT)
+    }
+
+    fn target(&self, client: Option<&str>, now: u64) -> Option<ClientRecord> {
+        let clients = &self.inner.clients;
+        match client {
+            Some(id) => clients.get(id),
+            None => clients
+                .default_target(now)
+                .or_else(|| clients.most_recent()),
+        }
+    }
+
+    fn liveness(&self, record: Option<&ClientRecord>, now: u64) -> (String, bool, u64, u64) {
+        let (page, last) = match (record, &self.inner.restored) {
+            (Some(r), _) => (r.page.clone(), r.last_seen_at),
+            (None, Some(restored)) => (restored.page.clone(), restored.last_seen_at),
+            (None, None) => (String::new(), 0),
+        };
+        let alive = crate::clients::is_fresh(last, now, self.inner.clients.ttl_ms());
+        let ago = if last == 0 {
+            0
+        } else {
+            (now.saturating_sub(last) + 500) / 1000
+        };
+        (page, alive, last, ago)
+    }
+
+    fn console(&self, parts: &Parts) -> Response<Bytes> {
+        let query = match LogQuery::parse(parts.uri.query()) {
+            Ok(q) => q,
+            Err(why) => return error(StatusCode::BAD_REQUEST, why),
+        };
+        let logs = self.inner.logs.query(&query);
+        let now = now_ms();
+        let record = self.target(query.client.as_deref(), now);
+        let (page, alive, last, ago) = self.liveness(record.as_ref(), now);
+        let body = json!({
+            "count": logs.len(),
+            "logs": logs.iter().map(|e| &**e).collect::<Vec<_>>(),
+            "page": page,
+            "clientId": record.as_ref().map(|r| r.client_id.as_str()),
+            "clientPhase": record.as_ref().map_or("", |r| r.phase.as_str()),
+            "clientAlive": alive,
+            "lastSeenAt": last,
+            "lastSeenAgoSec": ago,
+            "lastSeq": self.inner.logs.last_seq(),
+            "evicted": self.inner.logs.evicted(),
+        });
+        json_response(StatusCode::OK, &body)
+    }
+
+    fn page(&self) -> Response<Bytes> {
+        let now = now_ms();
+        let target = self.inner.clients.default_target(now);
+        let pages: Vec<Value> = self
+            .inner
+            .clients
+            .all()
+            .into_iter()
+            .map(|r| {
+                let (_, alive, _, ago) = self.liveness(Some(&r), now);
+                let current = r.rev.is_empty() || r.rev == self.inner.tag_config.rev;
+                let mut v = serde_json::to_value(&r).expect("record serializes");
+                v["alive"] = json!(alive);
+                v["lastSeenAgoSec"] = json!(ago);
+                v["currentRev"] = json!(current);
+                v["target"] = json!(target.as_ref().is_some_and(|t| t.client_id == r.client_id));
+                v
+            })
+            .collect();
+        let shown = target.clone().or_else(|| self.inner.clients.most_recent());
+        let (page, alive, last, ago) = self.liveness(shown.as_ref(), now);
+        json_response(
+            StatusCode::OK,
+            &json!({
+                "page": page,
+                "clientAlive": alive,
+                "lastSeenAt": last,
+                "lastSeenAgoSec": ago,
+                "defaultTarget": target.map(|t| t.client_id),
+                "rev": self.inner.tag_config.rev,
+                "pages": pages,
+            }),
+        )
+    }
+
+    fn asset(&self, name: &str) -> Response<Bytes> {
+        let asset = self.inner.assets.get(name).expect("route_of checked it");
+        let mut res = Response::new(asset.body.clone());
+        let h = res.headers_mut();
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(asset.content_type),
+        );
+        h.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+        h.insert(
+            "x-content-type-options",
+            HeaderValue::from_static("nosniff"),
+        );
+        res
+    }
+}

@@ -1,0 +1,207 @@
+//! Who may talk to which route: loopback (or configured) `Host`, same-origin `Origin`, the page
+//! key on browser writes, the optional bearer token on agent routes. Every refusal says why.
+
+use http::{header, request::Parts, HeaderMap, Uri};
+
+/// Hosts answered without configuration.
+const LOOPBACK: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+/// The request's authority (`Host`, else the URI's), lower-cased.
+fn authority(headers: &HeaderMap, uri: &Uri) -> Option<String> {
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| uri.authority().map(|a| a.as_str().to_owned()))
+        .map(|a| a.trim().to_ascii_lowercase())
+}
+
+/// `host[:port]` → `host` (keeping IPv6 brackets).
+fn host_only(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        return authority
+            .find(']')
+            .map_or(authority, |end| &authority[..=end]);
+    }
+    authority.rsplit_once(':').map_or(authority, |(h, port)| {
+        if port.bytes().all(|b| b.is_ascii_digit()) {
+            h
+        } else {
+            authority
+        }
+    })
+}
+
+/// Checks `Host` against loopback and `allowed` (entries are host or host:port, case-insensitive).
+pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> Result<(), String> {
+    let Some(auth) = authority(headers, uri) else {
+        return Err("refused: the request has no Host header; browser-agent answers only requests addressed to loopback or a configured host".into());
+    };
+    let host = host_only(&auth);
+    let ok = LOOPBACK.contains(&host)
+        || host.ends_with(".localhost")
+        || allowed
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(&auth));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "refused: Host {auth:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") if this dev server is reached by that name (this check blocks DNS rebinding)"
+        ))
+    }
+}
+
+/// When `Origin` is present it must be the page's own origin (same authority as `Host`).
+pub(crate) fn check_origin(parts: &Parts) -> Result<(), String> {
+    let Some(origin) = parts.headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = origin.to_str().unwrap_or("").trim().to_ascii_lowercase();
+    let own = authority(&parts.headers, &parts.uri).unwrap_or_default();
+    let (scheme, rest) = origin.split_once("://").unwrap_or(("", ""));
+    let strip_default = |a: &str, scheme: &str| -> String {
+        let default = if scheme == "https" { ":443" } else { ":80" };
+        a.strip_suffix(default).unwrap_or(a).to_owned()
+    };
+    if (scheme == "http" || scheme == "https")
+        && !own.is_empty()
+        && strip_default(rest, scheme) == strip_default(&own, scheme)
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "refused: Origin {origin:?} is not this server's own origin; agent routes answer only same-origin pages and non-browser clients (this check blocks cross-site requests)"
+        ))
+    }
+}
+
+/// The page key from the `x-browser-agent-key` header or the `key` query parameter.
+pub(crate) fn presented_key(parts: &Parts) -> Option<String> {
+    if let Some(v) = parts
+        .headers
+        .get(crate::protocol::KEY_HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        return Some(v.trim().to_owned());
+    }
+    crate::util::query_pairs(parts.uri.query())
+        .find(|(k, _)| k == crate::protocol::KEY_PARAM)
+        .map(|(_, v)| v)
+}
+
+/// Compares without an early exit, so timing does not reveal how much of a guess was right.
+pub(crate) fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Checks `Authorization: Bearer <token>` when a token is configured.
+pub(crate) fn check_bearer(parts: &Parts, token: Option<&str>) -> Result<(), String> {
+    let Some(token) = token else { return Ok(()) };
+    let given = parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    match given {
+        Some(g) if same_secret(g, token) => Ok(()),
+        _ => Err("refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…)".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(headers: &[(&str, &str)]) -> Parts {
+        let mut b = http::Request::builder().uri("/x");
+        for (k, v) in headers {
+            b = b.header(*k, *v);
+        }
+        b.body(()).unwrap().into_parts().0
+    }
+
+    fn host_of(h: &[(&str, &str)], allowed: &[String]) -> Result<(), String> {
+        let p = parts(h);
+        check_host(&p.headers, &p.uri, allowed)
+    }
+
+    #[test]
+    fn hosts() {
+        for ok in [
+            "localhost:3000",
+            "127.0.0.1",
+            "[::1]:8080",
+            "LOCALHOST",
+            "app.localhost:1",
+        ] {
+            assert!(host_of(&[("host", ok)], &[]).is_ok(), "{ok}");
+        }
+        for bad in [
+            "evil.com",
+            "127.0.0.1.evil.com:3000",
+            "192.168.1.5:3000",
+            "localhost.evil",
+        ] {
+            let err = host_of(&[("host", bad)], &[]).unwrap_err();
+            assert!(err.contains("not loopback"), "{bad}: {err}");
+        }
+        assert!(host_of(&[], &[]).unwrap_err().contains("no Host"));
+        assert!(host_of(&[("host", "dev.box:3000")], &["dev.box".into()]).is_ok());
+        assert!(host_of(&[("host", "dev.box:3000")], &["dev.box:3000".into()]).is_ok());
+        assert!(host_of(&[("host", "dev.box:4000")], &["dev.box:3000".into()]).is_err());
+    }
+
+    #[test]
+    fn origins() {
+        assert!(check_origin(&parts(&[("host", "127.0.0.1:3000")])).is_ok());
+        assert!(check_origin(&parts(&[
+            ("host", "127.0.0.1:3000"),
+            ("origin", "http://127.0.0.1:3000")
+        ]))
+        .is_ok());
+        assert!(check_origin(&parts(&[
+            ("host", "localhost"),
+            ("origin", "http://localhost:80")
+        ]))
+        .is_ok());
+        for bad in [
+            "http://evil.com",
+            "null",
+            "http://127.0.0.1:3001",
+            "file://",
+            "http://127.0.0.1:3000.evil.com",
+        ] {
+            assert!(
+                check_origin(&parts(&[("host", "127.0.0.1:3000"), ("origin", bad)])).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn keys_and_tokens() {
+        let p = http::Request::builder()
+            .uri("/x?a=1&key=abc")
+            .body(())
+            .unwrap()
+            .into_parts()
+            .0;
+        assert_eq!(presented_key(&p).as_deref(), Some("abc"));
+        assert_eq!(
+            presented_key(&parts(&[("x-browser-agent-key", "h")])).as_deref(),
+            Some("h")
+        );
+        assert!(
+            same_secret("abc", "abc") && !same_secret("abc", "abd") && !same_secret("abc", "ab")
+        );
+        assert!(check_bearer(&parts(&[]), None).is_ok());
+        assert!(check_bearer(&parts(&[("authorization", "Bearer t0k")]), Some("t0k")).is_ok());
+        assert!(check_bearer(&parts(&[("authorization", "Bearer nope")]), Some("t0k")).is_err());
+    }
+}

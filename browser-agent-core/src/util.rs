@@ -1,0 +1,142 @@
+//! Small helpers shared by the modules: clock, truncation, hashing, randomness.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+
+/// Milliseconds since the Unix epoch, from `time` (std's clock panics on wasm, core's host part never runs there).
+pub(crate) fn now_ms() -> u64 {
+    let nanos = time::OffsetDateTime::now_utc().unix_timestamp_nanos();
+    u64::try_from(nanos / 1_000_000).unwrap_or(0)
+}
+
+/// Cuts `s` to at most `max` chars, on a char boundary; returns whether it cut.
+pub(crate) fn truncate_chars(s: &mut String, max: usize) -> bool {
+    match s.char_indices().nth(max) {
+        Some((byte_index, _)) => {
+            s.truncate(byte_index);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Like [`truncate_chars`] but marks the cut with `…`, keeping the total within `max` chars.
+pub(crate) fn truncate_marked(s: &mut String, max: usize) {
+    if max > 0 && s.char_indices().nth(max).is_some() {
+        truncate_chars(s, max - 1);
+        s.push('…');
+    }
+}
+
+/// FNV-1a, 64 bits: content hashes for cache-busting asset names (not a security boundary).
+pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// 32 hex chars of randomness: from the OS when it has `/dev/urandom`, else from std's
+/// per-process random hasher keys mixed with the clock.
+pub(crate) fn random_hex(bytes_wanted: usize) -> String {
+    let mut buf = vec![0u8; bytes_wanted];
+    let from_os = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut buf))
+        .is_ok();
+    if !from_os {
+        for (i, chunk) in buf.chunks_mut(8).enumerate() {
+            let mut h = RandomState::new().build_hasher();
+            h.write_u64(now_ms());
+            h.write_usize(i);
+            let v = h.finish().to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+    }
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Decodes `%XX` and `+` of a query component; invalid escapes are kept as they are.
+pub(crate) fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex_val(bytes[i + 1]), hex_val(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(h * 16 + l);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Iterates `name=value` pairs of a query string, decoded.
+pub(crate) fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (String, String)> + '_ {
+    query
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_never_splits_a_char() {
+        let mut s = "héllo wörld".to_string();
+        assert!(truncate_chars(&mut s, 2));
+        assert_eq!(s, "hé");
+        let mut s = "日本語テキスト".to_string();
+        truncate_chars(&mut s, 3);
+        assert_eq!(s, "日本語");
+        let mut s = "short".to_string();
+        assert!(!truncate_chars(&mut s, 5));
+        let mut s = "abcdef".to_string();
+        truncate_marked(&mut s, 4);
+        assert_eq!(s, "abc…");
+    }
+
+    #[test]
+    fn query_decoding() {
+        let pairs: Vec<_> =
+            query_pairs(Some("a=1&page=http%3A%2F%2Fx%2F%3Fq&b=%zz&c=x+y&flag")).collect();
+        assert_eq!(pairs[1].1, "http://x/?q");
+        assert_eq!(pairs[2].1, "%zz");
+        assert_eq!(pairs[3].1, "x y");
+        assert_eq!(pairs[4], ("flag".to_string(), String::new()));
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%4"), "%4");
+    }
+
+    #[test]
+    fn random_keys_differ() {
+        let a = random_hex(16);
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, random_hex(16));
+    }
+}
