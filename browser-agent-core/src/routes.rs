@@ -522,3 +522,10 @@ impl BrowserAgent {
         res
     }
 }
+
+impl BrowserAgent {
+    /// A 400 answer with `message` (for adapters that fail to read a body).
+    pub fn bad_request(&self, message: &str) -> Response<Bytes> {
+        error(StatusCode::BAD_REQUEST, message)
+    }
+}

@@ -41,14 +41,15 @@ pub(crate) fn normalize_typed(
         Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s.clone(),
         Some(_) => return Err("has an invalid \"type\" (expected a short string)".into()),
     };
-    let client_id =
-        match obj.get("clientId") {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s.clone(),
-            Some(_) => return Err(format!(
+    let client_id = match obj.get("clientId") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s.clone(),
+        Some(_) => {
+            return Err(format!(
                 "has an invalid \"clientId\" (expected a string of at most {MAX_CLIENT_ID} chars)"
-            )),
-        };
+            ))
+        }
+    };
     let seq = match obj.get("seq") {
         None | Some(Value::Null) => None,
         Some(v) => Some(

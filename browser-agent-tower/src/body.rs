@@ -1,0 +1,170 @@
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use browser_agent_core::inject::Injector;
+use bytes::Bytes;
+use http::HeaderMap;
+use http_body::{Body, Frame, SizeHint};
+use pin_project_lite::pin_project;
+
+pin_project! {
+    /// The response body of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers,
+    /// the app's body untouched, or the app's HTML with the client tag streamed in.
+    pub struct ResponseBody<B> {
+        #[pin]
+        kind: Kind<B>,
+    }
+}
+
+pin_project! {
+    #[project = KindProj]
+    enum Kind<B> {
+        Full { data: Option<Bytes> },
+        Passthrough { #[pin] body: B },
+        Inject {
+            #[pin] body: B,
+            injector: Injector,
+            ready: VecDeque<Bytes>,
+            trailers: Option<HeaderMap>,
+            inner_done: bool,
+        },
+    }
+}
+
+impl<B> std::fmt::Debug for ResponseBody<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match &self.kind {
+            Kind::Full { .. } => "Full",
+            Kind::Passthrough { .. } => "Passthrough",
+            Kind::Inject { .. } => "Inject",
+        };
+        f.debug_struct("ResponseBody").field("kind", &kind).finish()
+    }
+}
+
+impl<B> ResponseBody<B> {
+    pub(crate) fn full(data: Bytes) -> Self {
+        ResponseBody {
+            kind: Kind::Full {
+                data: (!data.is_empty()).then_some(data),
+            },
+        }
+    }
+
+    pub(crate) fn passthrough(body: B) -> Self {
+        ResponseBody {
+            kind: Kind::Passthrough { body },
+        }
+    }
+
+    pub(crate) fn inject(body: B, tag: Bytes) -> Self {
+        ResponseBody {
+            kind: Kind::Inject {
+                body,
+                injector: Injector::new(tag),
+                ready: VecDeque::new(),
+                trailers: None,
+                inner_done: false,
+            },
+        }
+    }
+}
+
+impl<B> Body for ResponseBody<B>
+where
+    B: Body<Data = Bytes>,
+{
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        match self.project().kind.project() {
+            KindProj::Full { data } => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
+            KindProj::Passthrough { body } => body.poll_frame(cx),
+            KindProj::Inject {
+                mut body,
+                injector,
+                ready,
+                trailers,
+                inner_done,
+            } => loop {
+                if let Some(chunk) = ready.pop_front() {
+                    return Poll::Ready(Some(Ok(Frame::data(chunk))));
+                }
+                if *inner_done {
+                    return Poll::Ready(trailers.take().map(|t| Ok(Frame::trailers(t))));
+                }
+                match body.as_mut().poll_frame(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                    Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
+                        Ok(data) => ready.extend(injector.push(data)),
+                        Err(frame) => {
+                            // Trailers end the data: place the tag first, send them last.
+                            *trailers = frame.into_trailers().ok();
+                            ready.extend(injector.finish());
+                            *inner_done = true;
+                        }
+                    },
+                    Poll::Ready(None) => {
+                        ready.extend(injector.finish());
+                        *inner_done = true;
+                    }
+                }
+            },
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match &self.kind {
+            Kind::Full { data } => data.is_none(),
+            Kind::Passthrough { body } => body.is_end_stream(),
+            Kind::Inject {
+                ready,
+                inner_done,
+                trailers,
+                injector,
+                body,
+            } => {
+                ready.is_empty()
+                    && trailers.is_none()
+                    && injector.is_done()
+                    && (*inner_done || body.is_end_stream())
+            }
+        }
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match &self.kind {
+            Kind::Full { data } => {
+                SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64))
+            }
+            Kind::Passthrough { body } => body.size_hint(),
+            Kind::Inject {
+                body,
+                injector,
+                ready,
+                inner_done,
+                ..
+            } => {
+                let extra =
+                    (injector.pending_len() + ready.iter().map(Bytes::len).sum::<usize>()) as u64;
+                let inner = if *inner_done {
+                    SizeHint::with_exact(0)
+                } else {
+                    body.size_hint()
+                };
+                let mut hint = SizeHint::new();
+                hint.set_lower(inner.lower() + extra);
+                if let Some(upper) = inner.upper() {
+                    hint.set_upper(upper + extra);
+                }
+                hint
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+use std::task::{Context, Poll};
+
+use browser_agent_core::BrowserAgent;
+use bytes::Bytes;
+use http::{Method, Request, Response};
+use http_body::Body;
+use tower_service::Service;
+
+use crate::future::{self, ResponseFuture};
+use crate::ResponseBody;
+
+/// The service [`BrowserAgentLayer`](crate::BrowserAgentLayer) makes: answers our routes through
+/// core, passes everything else to `S`, and streams the client tag into `S`'s HTML documents.
+///
+/// ```
+/// use browser_agent_tower::{BrowserAgent, BrowserAgentService};
+/// use tower::{service_fn, ServiceExt};
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let app = service_fn(|_req: http::Request<String>| async {
+///     let res = http::Response::builder()
+///         .header("content-type", "text/html")
+///         .body("<!doctype html><html><head><title>t</title></head></html>".to_string())
+///         .unwrap();
+///     Ok::<_, std::convert::Infallible>(res)
+/// });
+/// let agent = BrowserAgent::builder().enabled(true).page_key("docs-key-123").build();
+/// let svc = BrowserAgentService::new(app, agent);
+/// let req = http::Request::get("/").header("host", "127.0.0.1").body(String::new()).unwrap();
+/// let res = svc.oneshot(req).await.unwrap();
+/// let html = http_body_util::BodyExt::collect(res.into_body()).await.unwrap().to_bytes();
+/// assert!(std::str::from_utf8(&html).unwrap().contains("<head><script data-browser-agent="));
+/// # });
+/// ```
+#[derive(Debug, Clone)]
+pub struct BrowserAgentService<S> {
+    inner: S,
+    agent: BrowserAgent,
+}
+
+impl<S> BrowserAgentService<S> {
+    /// Wraps `inner` with `agent`.
+    pub fn new(inner: S, agent: BrowserAgent) -> Self {
+        BrowserAgentService { inner, agent }
+    }
+
+    /// The shared agent.
+    pub fn agent(&self) -> &BrowserAgent {
+        &self.agent
+    }
+
+    /// The wrapped service.
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+
+    /// The wrapped service, mutably.
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+
+    /// Unwraps the inner service.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+}
+
+impl<S, ReqBody, ResBody> Service<Request<ReqBody>> for BrowserAgentService<S>
+where
+    S: Service<Request<ReqBody>, Response = Response<ResBody>>,
+    ReqBody: Body + Send + 'static,
+    ReqBody::Data: Send,
+    ResBody: Body<Data = Bytes>,
+{
+    type Response = Response<ResponseBody<ResBody>>;
+    type Error = S::Error;
+    type Future = ResponseFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request<ReqBody>) -> Self::Future {
+        let agent = &self.agent;
+        if agent.is_ours(req.uri().path()) {
+            return ResponseFuture::ours(future::answer(agent.clone(), req));
+        }
+        let inject = agent.wants_injection(req.method(), req.headers(), req.uri());
+        let head = req.method() == Method::HEAD;
+        let agent = inject.then(|| agent.clone());
+        ResponseFuture::app(self.inner.call(req), agent, head)
+    }
+}
