@@ -1,5 +1,7 @@
-//! A streaming scanner that inserts the tag once: right after `<head…>`; with no `<head>`, before
-//! the first content after the doctype, comments and `<html>`; at the end when the page has none.
+//! A streaming scanner that inserts the tag once: right after `<head…>` (after a `<meta charset>`
+//! that opens the head, so the charset declaration stays within the browser's 1024-byte prescan);
+//! with no `<head>`, before the first content after the doctype, comments and `<html>`; at the end
+//! when the page has none.
 //! It works on bytes (any ASCII-compatible charset survives untouched), finds tags across chunk
 //! boundaries, and holds back only the undecided prefix of the document.
 
@@ -77,6 +79,11 @@ pub struct Injector {
     tag_start: usize,
     name: [u8; 8],
     name_len: usize,
+    /// Inside `<head>`: the position right after it, while only `<meta>` tags have followed.
+    head_end: Option<usize>,
+    /// Progress matching `charset` inside the current tag's attributes, and whether it matched.
+    charset_progress: usize,
+    saw_charset: bool,
     /// Gave up placing early: the tag goes at the end.
     at_end: bool,
 }
@@ -97,6 +104,9 @@ impl Injector {
             tag_start: 0,
             name: [0; 8],
             name_len: 0,
+            head_end: None,
+            charset_progress: 0,
+            saw_charset: false,
             at_end: false,
         }
     }
@@ -154,92 +164,123 @@ impl Injector {
         out
     }
 
+    /// Where the tag goes when the element starting at `tag_start` (or text at `at`) comes next.
+    fn content_starts(&self, at: usize) -> Decision {
+        match self.head_end {
+            Some(after_head) => Decision::After(after_head),
+            None => Decision::Before(at),
+        }
+    }
+
+    /// A start tag's name ended (at byte `b`, index `i`): decide, or keep scanning its attributes.
+    fn name_ended(&mut self, b: u8, i: usize) -> Result<State, Decision> {
+        let name = &self.name[..self.name_len.min(self.name.len())];
+        let known = self.name_len <= self.name.len();
+        let skippable = known
+            && (name == b"html" || name == b"head" || (name == b"meta" && self.head_end.is_some()));
+        if !skippable {
+            return Err(self.content_starts(self.tag_start));
+        }
+        self.charset_progress = 0;
+        self.saw_charset = false;
+        if b == b'>' {
+            self.tag_closed(i)
+        } else {
+            Ok(State::Attrs(None))
+        }
+    }
+
+    /// The `>` at `i` closed an `html`, `head` or `meta` start tag.
+    fn tag_closed(&mut self, i: usize) -> Result<State, Decision> {
+        match &self.name[..self.name_len] {
+            b"head" if self.head_end.is_none() => self.head_end = Some(i + 1),
+            b"meta" if self.saw_charset => return Err(Decision::After(i + 1)),
+            _ => {}
+        }
+        Ok(State::Text)
+    }
+
     fn scan(&mut self) -> Option<Decision> {
+        const CHARSET: &[u8] = b"charset";
         while self.pos < self.held.len() {
             let i = self.pos;
             let b = self.held[i];
             self.pos += 1;
-            self.state = match self.state {
+            let next = match self.state {
                 State::Text => match b {
                     b'<' => {
                         self.tag_start = i;
-                        State::Open
+                        Ok(State::Open)
                     }
-                    b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => State::Text,
+                    b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => Ok(State::Text),
                     // A UTF-8 byte order mark at the very start is not content.
-                    0xEF | 0xBB | 0xBF if i < 3 => State::Text,
-                    _ => return Some(Decision::Before(i)),
+                    0xEF | 0xBB | 0xBF if i < 3 => Ok(State::Text),
+                    _ => Err(self.content_starts(i)),
                 },
                 State::Open => match b {
-                    b'!' => State::Bang,
-                    b'?' | b'/' => State::Skip,
+                    b'!' => Ok(State::Bang),
+                    b'?' => Ok(State::Skip),
+                    // An end tag inside the head (`</head>`, `</title>`) ends our look-ahead.
+                    b'/' if self.head_end.is_some() => Err(self.content_starts(self.tag_start)),
+                    b'/' => Ok(State::Skip),
                     b if b.is_ascii_alphabetic() => {
                         self.name_len = 1;
                         self.name[0] = b.to_ascii_lowercase();
-                        State::Name
+                        Ok(State::Name)
                     }
                     // `<` followed by anything else is text content.
-                    _ => return Some(Decision::Before(self.tag_start)),
+                    _ => Err(self.content_starts(self.tag_start)),
                 },
                 State::Bang => match b {
-                    b'-' => State::BangDash,
-                    b'>' => State::Text,
-                    _ => State::Skip,
+                    b'-' => Ok(State::BangDash),
+                    b'>' => Ok(State::Text),
+                    _ => Ok(State::Skip),
                 },
                 State::BangDash => match b {
-                    b'-' => State::Comment(0),
-                    b'>' => State::Text,
-                    _ => State::Skip,
+                    b'-' => Ok(State::Comment(0)),
+                    b'>' => Ok(State::Text),
+                    _ => Ok(State::Skip),
                 },
                 State::Comment(dashes) => match b {
-                    b'-' => State::Comment(dashes.saturating_add(1)),
-                    b'>' if dashes >= 2 => State::Text,
-                    _ => State::Comment(0),
+                    b'-' => Ok(State::Comment(dashes.saturating_add(1))),
+                    b'>' if dashes >= 2 => Ok(State::Text),
+                    _ => Ok(State::Comment(0)),
                 },
                 State::Skip => match b {
-                    b'>' => State::Text,
-                    _ => State::Skip,
+                    b'>' => Ok(State::Text),
+                    _ => Ok(State::Skip),
                 },
                 State::Name => match b {
-                    b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>' => {
-                        let name = &self.name[..self.name_len];
-                        if name == b"html" || name == b"head" {
-                            if b == b'>' {
-                                if name == b"head" {
-                                    return Some(Decision::After(i + 1));
-                                }
-                                State::Text
-                            } else {
-                                State::Attrs(None)
-                            }
-                        } else {
-                            return Some(Decision::Before(self.tag_start));
-                        }
-                    }
+                    b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>' => self.name_ended(b, i),
                     _ => {
                         if self.name_len < self.name.len() {
                             self.name[self.name_len] = b.to_ascii_lowercase();
                         }
                         self.name_len += 1;
-                        if self.name_len > 4 {
-                            // Longer than `html`/`head`: some other element starts here.
-                            return Some(Decision::Before(self.tag_start));
-                        }
-                        State::Name
+                        Ok(State::Name)
                     }
                 },
-                State::Attrs(quote) => match (quote, b) {
-                    (None, b'"' | b'\'') => State::Attrs(Some(b)),
-                    (Some(q), _) if b == q => State::Attrs(None),
-                    (None, b'>') => {
-                        if &self.name[..self.name_len] == b"head" {
-                            return Some(Decision::After(i + 1));
-                        }
-                        State::Text
+                State::Attrs(quote) => {
+                    if self.charset_progress < CHARSET.len()
+                        && b.to_ascii_lowercase() == CHARSET[self.charset_progress]
+                    {
+                        self.charset_progress += 1;
+                        self.saw_charset |= self.charset_progress == CHARSET.len();
+                    } else {
+                        self.charset_progress = usize::from(b.eq_ignore_ascii_case(&b'c'));
                     }
-                    _ => State::Attrs(quote),
-                },
+                    match (quote, b) {
+                        (None, b'"' | b'\'') => Ok(State::Attrs(Some(b))),
+                        (Some(q), _) if b == q => Ok(State::Attrs(None)),
+                        (None, b'>') => self.tag_closed(i),
+                        _ => Ok(State::Attrs(quote)),
+                    }
+                }
             };
+            match next {
+                Ok(state) => self.state = state,
+                Err(decision) => return Some(decision),
+            }
         }
         None
     }
@@ -270,7 +311,12 @@ mod tests {
     fn placement_rules() {
         let cases = [
             ("<!DOCTYPE html><html><head><title>x</title></head>", "<!DOCTYPE html><html><head><!--T--><title>x</title></head>"),
-            ("<!doctype html>\n<HTML lang=\"en\">\n<HEAD data-x=\"a>b\">\n<meta charset=utf-8>", "<!doctype html>\n<HTML lang=\"en\">\n<HEAD data-x=\"a>b\"><!--T-->\n<meta charset=utf-8>"),
+            ("<!doctype html>\n<HTML lang=\"en\">\n<HEAD data-x=\"a>b\">\n<title>t</title>", "<!doctype html>\n<HTML lang=\"en\">\n<HEAD data-x=\"a>b\"><!--T-->\n<title>t</title>"),
+            ("<head>\n<meta charset=\"utf-8\">\n<title>", "<head>\n<meta charset=\"utf-8\"><!--T-->\n<title>"),
+            ("<head><meta name=viewport content=x><META HTTP-EQUIV=content-type CONTENT='text/html; CHARSET=latin1'><title>", "<head><meta name=viewport content=x><META HTTP-EQUIV=content-type CONTENT='text/html; CHARSET=latin1'><!--T--><title>"),
+            ("<head><meta name=\"chars\"><link rel=x>", "<head><!--T--><meta name=\"chars\"><link rel=x>"),
+            ("<head></head><meta charset=x>", "<head><!--T--></head><meta charset=x>"),
+            ("<head>text", "<head><!--T-->text"),
             ("<!doctype html><title>no head</title><p>x", "<!doctype html><!--T--><title>no head</title><p>x"),
             ("<html><body><p>hi</p></body></html>", "<html><!--T--><body><p>hi</p></body></html>"),
             ("<!-- <head> in a comment --><head></head>", "<!-- <head> in a comment --><head><!--T--></head>"),
@@ -278,6 +324,7 @@ mod tests {
             ("<header>x</header>", "<!--T--><header>x</header>"),
             ("<headx>", "<!--T--><headx>"),
             ("<html><head/><body>", "<html><head/><!--T--><body>"),
+            ("<meta charset=utf-8><title>x", "<!--T--><meta charset=utf-8><title>x"),
             ("", "<!--T-->"),
             ("<!doctype html>", "<!doctype html><!--T-->"),
             ("\u{feff}<head>", "\u{feff}<head><!--T-->"),
@@ -321,6 +368,8 @@ mod tests {
                 "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>T</title></head><body><p>x</p></body></html>",
                 "<!-- c --> <!doctype html><html><body>no head</body></html>",
                 "<html><head data-a=\"x > y\" data-b='<head>'><script>1</script></head></html>",
+                "<html><head>\n  <meta name=\"viewport\" content=\"w\">\n  <meta charset=\"utf-8\">\n</head></html>",
+                "<html><head><meta cha rset=x><!-- c --><meta charSET=y></head>",
                 "plain text page",
                 "<!doctype html>",
             ]),

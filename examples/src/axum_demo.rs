@@ -1,0 +1,155 @@
+//! The demo app on axum, with [`BrowserAgentLayer`] added in one line.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use browser_agent_core::BrowserAgent;
+use browser_agent_tower::BrowserAgentLayer;
+use bytes::Bytes;
+use http_body::Frame;
+
+use crate::{demo, fixtures, static_files, Reply};
+
+/// The demo app with the agent: `/`, `/api/items`, `/api/fail`, `/fixtures/{name}`, and the files of
+/// `dir` (if any) for every other path.
+///
+/// ```
+/// let app = browser_agent_examples::axum_demo::router(browser_agent_core::BrowserAgent::new(), None);
+/// # let _ = app;
+/// ```
+pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
+    Router::new()
+        .route("/", get(|| async { reply(demo::page()) }))
+        .route(
+            "/api/items",
+            get(|| async { reply(demo::items()) })
+                .post(|body: Bytes| async move { reply(demo::add_item(&body)) }),
+        )
+        .route("/api/fail", get(|| async { reply(demo::fail()) }))
+        .route("/fixtures/{name}", get(fixture).head(fixture))
+        .fallback(fallback)
+        .with_state(dir)
+        // The one line: last, so it wraps every route and the fallback.
+        .layer(BrowserAgentLayer::with_agent(agent))
+}
+
+async fn fixture(Path(name): Path<String>) -> Response {
+    match fixtures::fixture(&name) {
+        Some(r) => reply(r),
+        None => reply(demo::not_found(&format!("/fixtures/{name}"))),
+    }
+}
+
+async fn fallback(State(dir): State<Option<PathBuf>>, uri: Uri) -> Response {
+    let found = dir
+        .as_deref()
+        .and_then(|d| static_files::serve(d, uri.path()));
+    reply(found.unwrap_or_else(|| demo::not_found(uri.path())))
+}
+
+/// Turns a framework-free [`Reply`] into an axum response (streamed replies as a body of unknown length).
+pub fn reply(r: Reply) -> Response {
+    let body = if r.streamed {
+        Body::new(Chunks(r.chunks.into_iter().collect()))
+    } else {
+        Body::from(r.chunks.concat())
+    };
+    let mut res = body.into_response();
+    *res.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (name, value) in r.headers {
+        if let Ok(v) = value.parse() {
+            res.headers_mut().append(name, v);
+        }
+    }
+    res
+}
+
+/// A body sent as separate frames with no declared length.
+struct Chunks(VecDeque<Bytes>);
+
+impl http_body::Body for Chunks {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        Poll::Ready(self.0.pop_front().map(|c| Ok(Frame::data(c))))
+    }
+}
+
+/// A demo server running on its own runtime thread; [`stop`](Self::stop) ends it and every
+/// connection at once, as a dev server's restart does.
+#[derive(Debug)]
+pub struct RunningServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// Stops the server and waits for its thread.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Serves `router(agent, dir)` on `addr` (port 0 picks one) from a background thread.
+pub fn spawn(
+    agent: BrowserAgent,
+    dir: Option<PathBuf>,
+    addr: SocketAddr,
+) -> std::io::Result<RunningServer> {
+    let listener = std::net::TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    let addr = listener.local_addr()?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::Builder::new()
+        .name(format!("axum-demo-{}", addr.port()))
+        .spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .expect("tokio runtime");
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+                let server = axum::serve(listener, router(agent, dir));
+                tokio::select! {
+                    _ = server => {}
+                    _ = rx => {}
+                }
+            });
+            rt.shutdown_timeout(std::time::Duration::from_secs(1));
+        })?;
+    Ok(RunningServer {
+        addr,
+        stop: Some(tx),
+        thread: Some(thread),
+    })
+}

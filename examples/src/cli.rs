@@ -1,0 +1,76 @@
+//! The demos' command line: `PORT` (default 3000), `--dir PATH`, `--stdio`.
+
+use std::path::PathBuf;
+
+/// Parsed options.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// Port on 127.0.0.1 (`PORT`, default 3000).
+    pub port: u16,
+    /// Folder of static files to serve with the agent injected.
+    pub dir: Option<PathBuf>,
+}
+
+/// Parses `args` (without the program name) and the `PORT` value.
+///
+/// ```
+/// use browser_agent_examples::cli::parse;
+/// let o = parse(["--dir".to_string(), "site".to_string()], Some("8080".into())).unwrap();
+/// assert_eq!((o.port, o.dir.unwrap().to_str().unwrap()), (8080, "site"));
+/// assert!(parse(["--bogus".to_string()], None).is_err());
+/// ```
+pub fn parse(
+    args: impl IntoIterator<Item = String>,
+    port: Option<String>,
+) -> Result<Options, String> {
+    let port = match port {
+        None => 3000,
+        Some(p) => p
+            .trim()
+            .parse()
+            .map_err(|_| format!("PORT={p:?} is not a port number"))?,
+    };
+    let mut options = Options { port, dir: None };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--dir" => {
+                let dir = args.next().ok_or("--dir needs a folder: --dir PATH")?;
+                let dir = PathBuf::from(dir);
+                if !dir.is_dir() {
+                    return Err(format!("--dir {}: not a folder", dir.display()));
+                }
+                options.dir = Some(dir);
+            }
+            "-h" | "--help" => return Err(usage().into()),
+            other => return Err(format!("unknown argument {other:?}\n{}", usage())),
+        }
+    }
+    Ok(options)
+}
+
+/// The usage line.
+pub fn usage() -> &'static str {
+    "usage: [PORT=3000] cargo run --example axum_demo -- [--dir PATH]"
+}
+
+/// What the demos print at start.
+pub fn banner(
+    framework: &str,
+    port: u16,
+    agent: &browser_agent_core::BrowserAgent,
+    dir: Option<&std::path::Path>,
+) -> String {
+    let base = format!("http://127.0.0.1:{port}");
+    let prefix = agent.config().prefix();
+    let mut s = format!(
+        "browser-agent {framework} demo\n  open the page:   {base}/\n  read logs:       curl '{base}{prefix}/console?limit=20'\n  open pages:      curl '{base}{prefix}/page'\n  heartbeat probe: curl '{base}/browser/probe'\n"
+    );
+    if let Some(dir) = dir {
+        s.push_str(&format!(
+            "  static files:    {} at {base}/<file>\n",
+            dir.display()
+        ));
+    }
+    s
+}
