@@ -167,10 +167,7 @@ impl Builder {
                 eprintln!("browser-agent: disabled (release build); every request passes through untouched. Enable it with BrowserAgent::builder().enabled(true).");
             });
         }
-        let key = config
-            .page_key
-            .clone()
-            .unwrap_or_else(|| load_or_create_key(&config));
+        let key = config.page_key.clone().unwrap_or_else(|| load_or_create_key(&config));
         let assets = ClientAssets::embedded();
         let asset_url = |a: &Option<crate::assets::Asset>| {
             a.as_ref()
@@ -185,22 +182,13 @@ impl Builder {
             wasm: asset_url(&assets.wasm),
             cursor: config.cursor,
         };
-        let restored = config
-            .state_file
-            .as_deref()
-            .and_then(sinks::load_client_state);
+        let restored = config.state_file.as_deref().and_then(sinks::load_client_state);
         Ok(BrowserAgent {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
-                clients: ClientRegistry::new(
-                    config.max_clients,
-                    config.client_ttl.as_millis() as u64,
-                ),
+                clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64),
                 plain_tag: tag::build_tag(&tag_config, None),
-                ndjson: config
-                    .ndjson
-                    .as_ref()
-                    .map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
+                ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
                 prefix_slash: format!("{}/", config.prefix),
                 probe_scope: protocol::PROBE_SCOPE.to_owned(),
                 key,
@@ -329,12 +317,7 @@ impl BrowserAgent {
 
     /// Whether a request for a page may get the client tag (method, fetch headers, and a Host we answer;
     /// a page served to another Host must not carry the key).
-    pub fn wants_injection(
-        &self,
-        method: &Method,
-        parts_headers: &HeaderMap,
-        uri: &http::Uri,
-    ) -> bool {
+    pub fn wants_injection(&self, method: &Method, parts_headers: &HeaderMap, uri: &http::Uri) -> bool {
         if !self.enabled() || !gate::request_wants_injection(method, parts_headers) {
             return false;
         }
@@ -343,24 +326,35 @@ impl BrowserAgent {
 
     /// Decides injection for a response to a request that [`wants_injection`](Self::wants_injection),
     /// adjusting its headers (`Content-Length` grows by the tag; `ETag` and `Accept-Ranges` go).
+    /// `body_len` is the body's exact length when the adapter knows it (a sized body without a
+    /// `Content-Length` header): it lets a `HEAD` answer announce the same length as `GET`.
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, Injection};
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let mut headers = http::HeaderMap::new();
+    /// headers.insert("content-type", "text/html".parse().unwrap());
+    /// let plan = agent.plan_injection(http::StatusCode::OK, &mut headers, true, Some(100));
+    /// assert_eq!(plan, Injection::HeadersOnly);
+    /// assert_eq!(headers["content-length"], (100 + agent.tag().len()).to_string());
+    /// ```
     pub fn plan_injection(
         &self,
         status: StatusCode,
         headers: &mut HeaderMap,
         is_head: bool,
+        body_len: Option<u64>,
     ) -> Injection {
         let Some(length) = gate::response_accepts_injection(status, headers) else {
             return Injection::None;
         };
+        let length = length.or(body_len);
         let tag = match gate::csp_nonce(headers) {
             Some(nonce) => tag::build_tag(&self.inner.tag_config, Some(&nonce)),
             None => self.inner.plain_tag.clone(),
         };
         if let Some(length) = length {
-            headers.insert(
-                header::CONTENT_LENGTH,
-                HeaderValue::from(length + tag.len() as u64),
-            );
+            headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length + tag.len() as u64));
         }
         headers.remove(header::ETAG);
         headers.remove(header::ACCEPT_RANGES);

@@ -42,16 +42,10 @@ impl ClientAssets {
     /// ```
     pub fn embedded() -> &'static ClientAssets {
         static ASSETS: OnceLock<ClientAssets> = OnceLock::new();
-        ASSETS.get_or_init(|| {
-            ClientAssets::from_parts(BOOTSTRAP_JS.as_bytes(), CLIENT_JS, CLIENT_WASM)
-        })
+        ASSETS.get_or_init(|| ClientAssets::from_parts(BOOTSTRAP_JS.as_bytes(), CLIENT_JS, CLIENT_WASM))
     }
 
-    pub(crate) fn from_parts(
-        bootstrap: &[u8],
-        js: &'static [u8],
-        wasm: &'static [u8],
-    ) -> ClientAssets {
+    pub(crate) fn from_parts(bootstrap: &[u8], js: &'static [u8], wasm: &'static [u8]) -> ClientAssets {
         let rev = format!("{:016x}", fnv1a64(&[bootstrap, js, wasm]));
         let built = !js.is_empty() && !wasm.is_empty();
         let short = &rev[..12];
@@ -72,9 +66,6 @@ impl ClientAssets {
 
     /// The asset called `name`, if any.
     pub fn get(&self, name: &str) -> Option<&Asset> {
-        [&self.js, &self.wasm]
-            .into_iter()
-            .flatten()
-            .find(|a| a.name == name)
+        [&self.js, &self.wasm].into_iter().flatten().find(|a| a.name == name)
     }
 }

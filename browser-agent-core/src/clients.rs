@@ -230,37 +230,26 @@ impl ClientRegistry {
         self.all().into_iter().next()
     }
 
-    fn entry<'a>(
-        &self,
-        map: &'a mut HashMap<String, ClientRecord>,
-        client: &str,
-        now: u64,
-    ) -> &'a mut ClientRecord {
+    fn entry<'a>(&self, map: &'a mut HashMap<String, ClientRecord>, client: &str, now: u64) -> &'a mut ClientRecord {
         if !map.contains_key(client) && map.len() >= self.max_clients {
             // Evict the page silent the longest.
-            if let Some(oldest) = map
-                .values()
-                .min_by_key(|r| r.last_seen_at)
-                .map(|r| r.client_id.clone())
-            {
+            if let Some(oldest) = map.values().min_by_key(|r| r.last_seen_at).map(|r| r.client_id.clone()) {
                 map.remove(&oldest);
             }
         }
-        let record = map
-            .entry(client.to_owned())
-            .or_insert_with(|| ClientRecord {
-                client_id: client.to_owned(),
-                page: String::new(),
-                title: String::new(),
-                phase: Phase::Loading,
-                first_seen_at: now,
-                last_seen_at: now,
-                visible: true,
-                focused: false,
-                in_iframe: false,
-                rev: String::new(),
-                seen: SeenSeqs::default(),
-            });
+        let record = map.entry(client.to_owned()).or_insert_with(|| ClientRecord {
+            client_id: client.to_owned(),
+            page: String::new(),
+            title: String::new(),
+            phase: Phase::Loading,
+            first_seen_at: now,
+            last_seen_at: now,
+            visible: true,
+            focused: false,
+            in_iframe: false,
+            rev: String::new(),
+            seen: SeenSeqs::default(),
+        });
         record.last_seen_at = record.last_seen_at.max(now);
         record
     }

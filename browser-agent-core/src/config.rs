@@ -98,12 +98,7 @@ impl Config {
         let valid_chars = p
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'-' | b'.'));
-        if !p.starts_with('/')
-            || p.len() < 2
-            || p.ends_with('/')
-            || !valid_chars
-            || p.contains("//")
-        {
+        if !p.starts_with('/') || p.len() < 2 || p.ends_with('/') || !valid_chars || p.contains("//") {
             return Err(ConfigError::Prefix(p.clone()));
         }
         if p == "/browser" || p.starts_with(protocol::PROBE_SCOPE) {
@@ -122,11 +117,7 @@ impl Config {
             }
         }
         if let Some(key) = &self.page_key {
-            if key.len() < 8
-                || !key
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-            {
+            if key.len() < 8 || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
                 return Err(ConfigError::PageKey);
             }
         }

@@ -64,8 +64,8 @@ mod util;
 pub use agent::{BrowserAgent, Builder, Injection};
 #[cfg(feature = "host")]
 pub use config::{
-    Config, DEFAULT_BODY_LIMIT, DEFAULT_MAX_CLIENTS, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOGS,
-    DEFAULT_MAX_LOG_BYTES, DEFAULT_MAX_TEXT, DEFAULT_NDJSON_MAX_BYTES, PAGE_MAX,
+    Config, DEFAULT_BODY_LIMIT, DEFAULT_MAX_CLIENTS, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOGS, DEFAULT_MAX_LOG_BYTES,
+    DEFAULT_MAX_TEXT, DEFAULT_NDJSON_MAX_BYTES, PAGE_MAX,
 };
 #[cfg(feature = "host")]
 pub use error::ConfigError;

@@ -109,9 +109,7 @@ impl Phase {
 }
 
 /// Log level. Both seeds' names are accepted (`log` is MindStudio's console level).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// `console.debug`.

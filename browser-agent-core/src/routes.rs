@@ -3,6 +3,9 @@
 //! answered without reading its body), read the body up to [`Config::body_limit`](crate::Config::body_limit),
 //! then call the service.
 
+// A refusal is a whole response, built on the cold path; boxing it would only move the cost.
+#![allow(clippy::result_large_err)]
+
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
@@ -68,10 +71,7 @@ pub struct RouteFuture {
 impl Future for RouteFuture {
     type Output = Result<Response<Bytes>, Infallible>;
     fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
-        Poll::Ready(Ok(self
-            .response
-            .take()
-            .expect("RouteFuture polled after completion")))
+        Poll::Ready(Ok(self.response.take().expect("RouteFuture polled after completion")))
     }
 }
 
@@ -98,15 +98,9 @@ fn json_response(status: StatusCode, body: &Value) -> Response<Bytes> {
     let mut res = Response::new(Bytes::from(body.to_string()));
     *res.status_mut() = status;
     let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
-    );
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
     res
 }
 
@@ -151,11 +145,7 @@ impl BrowserAgent {
         let route = self.route_of(parts.uri.path()).ok_or_else(|| {
             error(
                 StatusCode::NOT_FOUND,
-                format!(
-                    "no browser-agent route {} {}",
-                    parts.method,
-                    parts.uri.path()
-                ),
+                format!("no browser-agent route {} {}", parts.method, parts.uri.path()),
             )
         })?;
         self.check(&route, parts)
@@ -164,11 +154,7 @@ impl BrowserAgent {
     fn check(&self, route: &Route, parts: &Parts) -> Result<(), Response<Bytes>> {
         let methods = route.methods();
         if !methods.contains(&parts.method) {
-            let allow = methods
-                .iter()
-                .map(Method::as_str)
-                .collect::<Vec<_>>()
-                .join(", ");
+            let allow = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
             let mut res = error(
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!(
@@ -188,8 +174,7 @@ impl BrowserAgent {
         match route.access() {
             Access::Public => {}
             Access::Browser => {
-                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)
-                    .map_err(forbidden)?;
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts).map_err(forbidden)?;
                 if parts.method == Method::POST && !self.key_ok(parts) {
                     return Err(forbidden(format!(
                         "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
@@ -199,8 +184,7 @@ impl BrowserAgent {
                 }
             }
             Access::Agent => {
-                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)
-                    .map_err(forbidden)?;
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts).map_err(forbidden)?;
                 security::check_origin(parts).map_err(forbidden)?;
                 security::check_bearer(parts, config.bearer_token.as_deref())
                     .map_err(|m| error(StatusCode::UNAUTHORIZED, m))?;
@@ -320,12 +304,7 @@ impl BrowserAgent {
     fn probe_post(&self, parts: &Parts, body: &Bytes) -> Response<Bytes> {
         let value: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
-            Err(e) => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    format!("body is not valid JSON: {e}"),
-                )
-            }
+            Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
         };
         let Some(obj) = value.as_object() else {
             return error(
@@ -381,12 +360,7 @@ impl BrowserAgent {
     fn logs_post(&self, _parts: &Parts, body: &Bytes) -> Response<Bytes> {
         let value: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
-            Err(e) => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    format!("body is not valid JSON: {e}"),
-                )
-            }
+            Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
         };
         let Value::Array(items) = value else {
             return error(
@@ -398,9 +372,17 @@ impl BrowserAgent {
         let limits = self.limits();
         let clients = &self.inner.clients;
         let mut normalized = Vec::with_capacity(items.len());
+        // Pages named earlier in this batch, for entries (network, dropped) that name none.
+        let mut batch_pages: std::collections::HashMap<String, String> = Default::default();
         for (index, item) in items.iter().enumerate() {
-            match normalize_typed(item, limits, |c| clients.page_of(c), now) {
-                Ok(Some(n)) => normalized.push(n),
+            let page_of = |c: &str| batch_pages.get(c).cloned().or_else(|| clients.page_of(c));
+            match normalize_typed(item, limits, page_of, now) {
+                Ok(Some(n)) => {
+                    if !n.entry.client_id.is_empty() && !n.entry.page.is_empty() {
+                        batch_pages.insert(n.entry.client_id.clone(), n.entry.page.clone());
+                    }
+                    normalized.push(n);
+                }
                 Ok(None) => {}
                 Err(why) => return error(StatusCode::BAD_REQUEST, format!("entry {index} {why}")),
             }
@@ -423,9 +405,7 @@ impl BrowserAgent {
         let clients = &self.inner.clients;
         match client {
             Some(id) => clients.get(id),
-            None => clients
-                .default_target(now)
-                .or_else(|| clients.most_recent()),
+            None => clients.default_target(now).or_else(|| clients.most_recent()),
         }
     }
 
@@ -507,18 +487,12 @@ impl BrowserAgent {
         let asset = self.inner.assets.get(name).expect("route_of checked it");
         let mut res = Response::new(asset.body.clone());
         let h = res.headers_mut();
-        h.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(asset.content_type),
-        );
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(asset.content_type));
         h.insert(
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
         );
-        h.insert(
-            "x-content-type-options",
-            HeaderValue::from_static("nosniff"),
-        );
+        h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
         res
     }
 }

@@ -19,9 +19,7 @@ fn authority(headers: &HeaderMap, uri: &Uri) -> Option<String> {
 /// `host[:port]` → `host` (keeping IPv6 brackets).
 fn host_only(authority: &str) -> &str {
     if authority.starts_with('[') {
-        return authority
-            .find(']')
-            .map_or(authority, |end| &authority[..=end]);
+        return authority.find(']').map_or(authority, |end| &authority[..=end]);
     }
     authority.rsplit_once(':').map_or(authority, |(h, port)| {
         if port.bytes().all(|b| b.is_ascii_digit()) {
@@ -92,11 +90,7 @@ pub(crate) fn presented_key(parts: &Parts) -> Option<String> {
 
 /// Compares without an early exit, so timing does not reveal how much of a guess was right.
 pub(crate) fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Checks `Authorization: Bearer <token>` when a token is configured.
@@ -165,11 +159,7 @@ mod tests {
             ("origin", "http://127.0.0.1:3000")
         ]))
         .is_ok());
-        assert!(check_origin(&parts(&[
-            ("host", "localhost"),
-            ("origin", "http://localhost:80")
-        ]))
-        .is_ok());
+        assert!(check_origin(&parts(&[("host", "localhost"), ("origin", "http://localhost:80")])).is_ok());
         for bad in [
             "http://evil.com",
             "null",
@@ -197,9 +187,7 @@ mod tests {
             presented_key(&parts(&[("x-browser-agent-key", "h")])).as_deref(),
             Some("h")
         );
-        assert!(
-            same_secret("abc", "abc") && !same_secret("abc", "abd") && !same_secret("abc", "ab")
-        );
+        assert!(same_secret("abc", "abc") && !same_secret("abc", "abd") && !same_secret("abc", "ab"));
         assert!(check_bearer(&parts(&[]), None).is_ok());
         assert!(check_bearer(&parts(&[("authorization", "Bearer t0k")]), Some("t0k")).is_ok());
         assert!(check_bearer(&parts(&[("authorization", "Bearer nope")]), Some("t0k")).is_err());

@@ -43,15 +43,10 @@ impl NdjsonSink {
         for entry in entries {
             let mut line = serde_json::to_value(entry).map_err(io::Error::other)?;
             if let Value::Object(map) = &mut line {
-                let ts = time::OffsetDateTime::from_unix_timestamp_nanos(
-                    i128::from(entry.t) * 1_000_000,
-                )
-                .ok()
-                .and_then(|t| {
-                    t.format(&time::format_description::well_known::Rfc3339)
-                        .ok()
-                })
-                .unwrap_or_default();
+                let ts = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(entry.t) * 1_000_000)
+                    .ok()
+                    .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+                    .unwrap_or_default();
                 map.insert("ts".into(), Value::from(entry.t));
                 map.insert("timestamp".into(), Value::from(ts));
             }
@@ -63,10 +58,7 @@ impl NdjsonSink {
             if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 fs::create_dir_all(dir)?;
             }
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)?;
+            let file = OpenOptions::new().create(true).append(true).open(&self.path)?;
             let len = file.metadata()?.len();
             *guard = Some((file, len));
         }
@@ -75,10 +67,7 @@ impl NdjsonSink {
         *len += buf.len() as u64;
         if *len > self.max_bytes {
             let kept = rotate(&self.path, self.max_bytes / 2)?;
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)?;
+            let file = OpenOptions::new().create(true).append(true).open(&self.path)?;
             *guard = Some((file, kept));
         }
         Ok(())
@@ -139,10 +128,7 @@ pub fn parse_client_state(raw: &str) -> Option<ClientState> {
     }
     let value: Value = serde_json::from_str(raw).ok()?;
     let obj = value.as_object()?;
-    let last = obj
-        .get("lastSeenAt")?
-        .as_f64()
-        .filter(|f| f.is_finite() && *f >= 0.0)?;
+    let last = obj.get("lastSeenAt")?.as_f64().filter(|f| f.is_finite() && *f >= 0.0)?;
     let mut page = obj.get("page")?.as_str()?.to_owned();
     crate::util::truncate_chars(&mut page, crate::config::PAGE_MAX);
     Some(ClientState {
@@ -153,16 +139,12 @@ pub fn parse_client_state(raw: &str) -> Option<ClientState> {
 
 /// Reads the state file; a missing, unreadable or malformed file gives `None`.
 pub(crate) fn load_client_state(path: &Path) -> Option<ClientState> {
-    fs::read_to_string(path)
-        .ok()
-        .as_deref()
-        .and_then(parse_client_state)
+    fs::read_to_string(path).ok().as_deref().and_then(parse_client_state)
 }
 
 /// Writes the state file atomically; errors are reported to stderr and otherwise ignored.
 pub(crate) fn store_client_state(path: &Path, state: &ClientState) {
-    let body =
-        serde_json::json!({"lastSeenAt": state.last_seen_at, "page": state.page}).to_string();
+    let body = serde_json::json!({"lastSeenAt": state.last_seen_at, "page": state.page}).to_string();
     if let Err(err) = write_atomic(path, body.as_bytes()) {
         eprintln!("browser-agent: cannot write {}: {err}", path.display());
     }
@@ -173,10 +155,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "browser-agent-test-{name}-{}",
-            crate::util::random_hex(4)
-        ));
+        let dir = std::env::temp_dir().join(format!("browser-agent-test-{name}-{}", crate::util::random_hex(4)));
         fs::create_dir_all(&dir).unwrap();
         dir
     }
@@ -197,11 +176,7 @@ mod tests {
         ] {
             assert!(parse_client_state(bad).is_none(), "{bad:?}");
         }
-        let ok = parse_client_state(&format!(
-            r#"{{"lastSeenAt":12.0,"page":"{}"}}"#,
-            "p".repeat(400)
-        ))
-        .unwrap();
+        let ok = parse_client_state(&format!(r#"{{"lastSeenAt":12.0,"page":"{}"}}"#, "p".repeat(400))).unwrap();
         assert_eq!((ok.last_seen_at, ok.page.len()), (12, 300));
 
         let dir = temp_dir("state");
@@ -238,11 +213,7 @@ mod tests {
             sink.write(chunk);
         }
         let content = fs::read_to_string(&path).unwrap();
-        assert!(
-            content.len() as u64 <= 4096 + 200,
-            "bounded: {}",
-            content.len()
-        );
+        assert!(content.len() as u64 <= 4096 + 200, "bounded: {}", content.len());
         let last = content.lines().last().unwrap();
         assert!(last.contains("line 0199"), "{last}");
         for line in content.lines() {

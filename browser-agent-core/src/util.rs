@@ -92,14 +92,10 @@ fn hex_val(b: u8) -> Option<u8> {
 
 /// Iterates `name=value` pairs of a query string, decoded.
 pub(crate) fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (String, String)> + '_ {
-    query
-        .unwrap_or("")
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            (percent_decode(k), percent_decode(v))
-        })
+    query.unwrap_or("").split('&').filter(|p| !p.is_empty()).map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (percent_decode(k), percent_decode(v))
+    })
 }
 
 #[cfg(test)]
@@ -123,8 +119,7 @@ mod tests {
 
     #[test]
     fn query_decoding() {
-        let pairs: Vec<_> =
-            query_pairs(Some("a=1&page=http%3A%2F%2Fx%2F%3Fq&b=%zz&c=x+y&flag")).collect();
+        let pairs: Vec<_> = query_pairs(Some("a=1&page=http%3A%2F%2Fx%2F%3Fq&b=%zz&c=x+y&flag")).collect();
         assert_eq!(pairs[1].1, "http://x/?q");
         assert_eq!(pairs[2].1, "%zz");
         assert_eq!(pairs[3].1, "x y");

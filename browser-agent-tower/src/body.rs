@@ -78,10 +78,7 @@ where
     type Data = Bytes;
     type Error = B::Error;
 
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
         match self.project().kind.project() {
             KindProj::Full { data } => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
             KindProj::Passthrough { body } => body.poll_frame(cx),
@@ -129,20 +126,13 @@ where
                 trailers,
                 injector,
                 body,
-            } => {
-                ready.is_empty()
-                    && trailers.is_none()
-                    && injector.is_done()
-                    && (*inner_done || body.is_end_stream())
-            }
+            } => ready.is_empty() && trailers.is_none() && injector.is_done() && (*inner_done || body.is_end_stream()),
         }
     }
 
     fn size_hint(&self) -> SizeHint {
         match &self.kind {
-            Kind::Full { data } => {
-                SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64))
-            }
+            Kind::Full { data } => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
             Kind::Passthrough { body } => body.size_hint(),
             Kind::Inject {
                 body,
@@ -151,8 +141,7 @@ where
                 inner_done,
                 ..
             } => {
-                let extra =
-                    (injector.pending_len() + ready.iter().map(Bytes::len).sum::<usize>()) as u64;
+                let extra = (injector.pending_len() + ready.iter().map(Bytes::len).sum::<usize>()) as u64;
                 let inner = if *inner_done {
                     SizeHint::with_exact(0)
                 } else {

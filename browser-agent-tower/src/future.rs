@@ -68,7 +68,8 @@ where
                     return Poll::Ready(Ok(res.map(ResponseBody::passthrough)));
                 };
                 let (mut parts, body) = res.into_parts();
-                let body = match agent.plan_injection(parts.status, &mut parts.headers, *head) {
+                let body_len = body.size_hint().exact();
+                let body = match agent.plan_injection(parts.status, &mut parts.headers, *head, body_len) {
                     Injection::Body(tag) => ResponseBody::inject(body, tag),
                     Injection::None | Injection::HeadersOnly => ResponseBody::passthrough(body),
                 };

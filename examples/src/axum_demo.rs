@@ -31,8 +31,7 @@ pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
         .route("/", get(|| async { reply(demo::page()) }))
         .route(
             "/api/items",
-            get(|| async { reply(demo::items()) })
-                .post(|body: Bytes| async move { reply(demo::add_item(&body)) }),
+            get(|| async { reply(demo::items()) }).post(|body: Bytes| async move { reply(demo::add_item(&body)) }),
         )
         .route("/api/fail", get(|| async { reply(demo::fail()) }))
         .route("/fixtures/{name}", get(fixture).head(fixture))
@@ -50,9 +49,7 @@ async fn fixture(Path(name): Path<String>) -> Response {
 }
 
 async fn fallback(State(dir): State<Option<PathBuf>>, uri: Uri) -> Response {
-    let found = dir
-        .as_deref()
-        .and_then(|d| static_files::serve(d, uri.path()));
+    let found = dir.as_deref().and_then(|d| static_files::serve(d, uri.path()));
     reply(found.unwrap_or_else(|| demo::not_found(uri.path())))
 }
 
@@ -79,10 +76,7 @@ struct Chunks(VecDeque<Bytes>);
 impl http_body::Body for Chunks {
     type Data = Bytes;
     type Error = std::convert::Infallible;
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+    fn poll_frame(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         Poll::Ready(self.0.pop_front().map(|c| Ok(Frame::data(c))))
     }
 }
@@ -120,11 +114,7 @@ impl Drop for RunningServer {
 }
 
 /// Serves `router(agent, dir)` on `addr` (port 0 picks one) from a background thread.
-pub fn spawn(
-    agent: BrowserAgent,
-    dir: Option<PathBuf>,
-    addr: SocketAddr,
-) -> std::io::Result<RunningServer> {
+pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std::io::Result<RunningServer> {
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;

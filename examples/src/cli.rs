@@ -19,10 +19,7 @@ pub struct Options {
 /// assert_eq!((o.port, o.dir.unwrap().to_str().unwrap()), (8080, "site"));
 /// assert!(parse(["--bogus".to_string()], None).is_err());
 /// ```
-pub fn parse(
-    args: impl IntoIterator<Item = String>,
-    port: Option<String>,
-) -> Result<Options, String> {
+pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Result<Options, String> {
     let port = match port {
         None => 3000,
         Some(p) => p
@@ -67,10 +64,7 @@ pub fn banner(
         "browser-agent {framework} demo\n  open the page:   {base}/\n  read logs:       curl '{base}{prefix}/console?limit=20'\n  open pages:      curl '{base}{prefix}/page'\n  heartbeat probe: curl '{base}/browser/probe'\n"
     );
     if let Some(dir) = dir {
-        s.push_str(&format!(
-            "  static files:    {} at {base}/<file>\n",
-            dir.display()
-        ));
+        s.push_str(&format!("  static files:    {} at {base}/<file>\n", dir.display()));
     }
     s
 }

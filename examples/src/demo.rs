@@ -104,11 +104,7 @@ pub fn add_item(body: &[u8]) -> Reply {
         Some(name) if !name.trim().is_empty() => {
             let mut items: Vec<String> = ITEMS.iter().map(|s| s.to_string()).collect();
             items.push(name);
-            Reply::new(
-                200,
-                "application/json",
-                serde_json::to_vec(&items).expect("strings"),
-            )
+            Reply::new(200, "application/json", serde_json::to_vec(&items).expect("strings"))
         }
         _ => Reply::new(
             400,
@@ -120,11 +116,7 @@ pub fn add_item(body: &[u8]) -> Reply {
 
 /// `GET /api/fail`: fails on purpose, so the agent has a failed request to find.
 pub fn fail() -> Reply {
-    Reply::new(
-        500,
-        "application/json",
-        r#"{"error":"this route fails on purpose"}"#,
-    )
+    Reply::new(500, "application/json", r#"{"error":"this route fails on purpose"}"#)
 }
 
 /// 404 for anything else.

@@ -29,8 +29,7 @@ pub const NAMES: [&str; 14] = [
 /// A 200 KB HTML page (for injection benchmarks).
 pub fn big_page() -> String {
     let mut s = String::from("<!doctype html><html><head><title>big</title></head><body>\n");
-    let row =
-        "<div class=\"row\"><span>item</span> <a href=\"/x\">link</a> <button>Act</button></div>\n";
+    let row = "<div class=\"row\"><span>item</span> <a href=\"/x\">link</a> <button>Act</button></div>\n";
     while s.len() < 200 * 1024 {
         s.push_str(row);
     }
@@ -51,11 +50,7 @@ pub fn fixture(name: &str) -> Option<Reply> {
         "chunked" => Reply {
             status: 200,
             headers: vec![("content-type", html.into())],
-            chunks: HTML
-                .as_bytes()
-                .chunks(7)
-                .map(Bytes::copy_from_slice)
-                .collect(),
+            chunks: HTML.as_bytes().chunks(7).map(Bytes::copy_from_slice).collect(),
             streamed: true,
         },
         "latin1" => Reply::new(
@@ -63,13 +58,8 @@ pub fn fixture(name: &str) -> Option<Reply> {
             "text/html; charset=iso-8859-1",
             &b"<html><head><title>caf\xe9</title></head><body>\xe9t\xe9</body></html>"[..],
         ),
-        "nohead" => Reply::new(
-            200,
-            html,
-            "<!doctype html><title>no head</title><p>body text</p>",
-        ),
-        "gzip" => Reply::new(200, html, &b"\x1f\x8b\x08\x00not really gzip"[..])
-            .header("content-encoding", "gzip"),
+        "nohead" => Reply::new(200, html, "<!doctype html><title>no head</title><p>body text</p>"),
+        "gzip" => Reply::new(200, html, &b"\x1f\x8b\x08\x00not really gzip"[..]).header("content-encoding", "gzip"),
         "json" => Reply::new(200, "application/json", r#"{"html":"<head></head>"}"#),
         "nonce" => Reply::new(200, html, HTML).header(
             "content-security-policy",
@@ -87,8 +77,9 @@ pub fn fixture(name: &str) -> Option<Reply> {
             chunks: vec![],
             streamed: false,
         },
-        "partial" => Reply::new(206, html, &HTML.as_bytes()[..20])
-            .header("content-range", format!("bytes 0-19/{}", HTML.len())),
+        "partial" => {
+            Reply::new(206, html, &HTML.as_bytes()[..20]).header("content-range", format!("bytes 0-19/{}", HTML.len()))
+        }
         "error" => Reply::new(
             500,
             html,

@@ -58,11 +58,7 @@ pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Op
         return None;
     }
     if let Some(enc) = headers.get(header::CONTENT_ENCODING) {
-        if !enc
-            .as_bytes()
-            .trim_ascii()
-            .eq_ignore_ascii_case(b"identity")
-        {
+        if !enc.as_bytes().trim_ascii().eq_ignore_ascii_case(b"identity") {
             return None;
         }
     }
@@ -109,19 +105,12 @@ pub fn csp_nonce(headers: &HeaderMap) -> Option<String> {
         for policy in &policies {
             for directive in policy.split(';') {
                 let mut tokens = directive.split_ascii_whitespace();
-                if !tokens
-                    .next()
-                    .is_some_and(|n| n.eq_ignore_ascii_case(directive_name))
-                {
+                if !tokens.next().is_some_and(|n| n.eq_ignore_ascii_case(directive_name)) {
                     continue;
                 }
                 let nonce = tokens
                     .filter_map(|t| t.strip_prefix("'nonce-").and_then(|t| t.strip_suffix('\'')))
-                    .find(|n| {
-                        !n.is_empty()
-                            && n.bytes()
-                                .all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
-                    });
+                    .find(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b)));
                 if let Some(nonce) = nonce {
                     return Some(nonce.to_owned());
                 }
@@ -166,10 +155,7 @@ mod tests {
     #[test]
     fn response_rules() {
         let html = [("content-type", "text/html")];
-        assert_eq!(
-            response_accepts_injection(StatusCode::OK, &headers(&html)),
-            Some(None)
-        );
+        assert_eq!(response_accepts_injection(StatusCode::OK, &headers(&html)), Some(None));
         assert_eq!(
             response_accepts_injection(StatusCode::INTERNAL_SERVER_ERROR, &headers(&html)),
             Some(None),
@@ -183,7 +169,8 @@ mod tests {
         ] {
             assert_eq!(response_accepts_injection(status, &headers(&html)), None);
         }
-        let cases: [(&[(&str, &str)], Option<Option<u64>>); 8] = [
+        type Case<'a> = (&'a [(&'a str, &'a str)], Option<Option<u64>>);
+        let cases: [Case<'_>; 8] = [
             (
                 &[
                     ("content-type", "TEXT/HTML; charset=ISO-8859-1"),
@@ -195,40 +182,24 @@ mod tests {
             (&[("content-type", "application/json")], None),
             (&[("content-type", "text/htmlx")], None),
             (&[], None),
+            (&[("content-type", "text/html"), ("content-encoding", "br")], None),
             (
-                &[("content-type", "text/html"), ("content-encoding", "br")],
-                None,
-            ),
-            (
-                &[
-                    ("content-type", "text/html"),
-                    ("content-encoding", "identity"),
-                ],
+                &[("content-type", "text/html"), ("content-encoding", "identity")],
                 Some(None),
             ),
-            (
-                &[("content-type", "text/html"), ("content-length", "nope")],
-                None,
-            ),
+            (&[("content-type", "text/html"), ("content-length", "nope")], None),
         ];
         for (h, want) in cases {
             let mut map = HeaderMap::new();
             for (k, v) in h {
                 map.append(http::HeaderName::from_static(k), v.parse().unwrap());
             }
-            assert_eq!(
-                response_accepts_injection(StatusCode::OK, &map),
-                want,
-                "{h:?}"
-            );
+            assert_eq!(response_accepts_injection(StatusCode::OK, &map), want, "{h:?}");
         }
         assert_eq!(
             response_accepts_injection(
                 StatusCode::OK,
-                &headers(&[
-                    ("content-type", "text/html"),
-                    ("content-range", "bytes 0-1/2")
-                ])
+                &headers(&[("content-type", "text/html"), ("content-range", "bytes 0-1/2")])
             ),
             None
         );
@@ -246,10 +217,7 @@ mod tests {
             Some("d")
         );
         assert_eq!(
-            csp_nonce(&headers(&[(
-                "content-security-policy",
-                "script-src 'nonce-a\"b'"
-            )])),
+            csp_nonce(&headers(&[("content-security-policy", "script-src 'nonce-a\"b'")])),
             None,
             "unsafe chars refused"
         );

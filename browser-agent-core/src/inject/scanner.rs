@@ -176,8 +176,7 @@ impl Injector {
     fn name_ended(&mut self, b: u8, i: usize) -> Result<State, Decision> {
         let name = &self.name[..self.name_len.min(self.name.len())];
         let known = self.name_len <= self.name.len();
-        let skippable = known
-            && (name == b"html" || name == b"head" || (name == b"meta" && self.head_end.is_some()));
+        let skippable = known && (name == b"html" || name == b"head" || (name == b"meta" && self.head_end.is_some()));
         if !skippable {
             return Err(self.content_starts(self.tag_start));
         }
@@ -261,8 +260,7 @@ impl Injector {
                     }
                 },
                 State::Attrs(quote) => {
-                    if self.charset_progress < CHARSET.len()
-                        && b.to_ascii_lowercase() == CHARSET[self.charset_progress]
+                    if self.charset_progress < CHARSET.len() && b.to_ascii_lowercase() == CHARSET[self.charset_progress]
                     {
                         self.charset_progress += 1;
                         self.saw_charset |= self.charset_progress == CHARSET.len();

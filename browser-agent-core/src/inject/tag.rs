@@ -23,10 +23,7 @@ pub const BOOTSTRAP_JS: &str = include_str!("../../assets/bootstrap.js");
 pub fn build_tag(config: &TagConfig, nonce: Option<&str>) -> Bytes {
     let json = serde_json::to_string(config).expect("TagConfig always serializes");
     // The JSON sits in a single-quoted attribute: escape what could end it or start an entity.
-    let json = json
-        .replace('&', "&amp;")
-        .replace('\'', "&#39;")
-        .replace('<', "&lt;");
+    let json = json.replace('&', "&amp;").replace('\'', "&#39;").replace('<', "&lt;");
     let mut tag = format!("<script {CONFIG_ATTR}='{json}'");
     if let Some(nonce) = nonce {
         tag.push_str(&format!(" nonce=\"{nonce}\""));
@@ -43,10 +40,7 @@ mod tests {
 
     #[test]
     fn bootstrap_is_safe_to_inline() {
-        assert!(
-            BOOTSTRAP_JS.is_ascii(),
-            "any page charset must read it the same"
-        );
+        assert!(BOOTSTRAP_JS.is_ascii(), "any page charset must read it the same");
         let lower = BOOTSTRAP_JS.to_ascii_lowercase();
         assert!(
             !lower.contains("</script") && !lower.contains("<!--"),

@@ -56,9 +56,7 @@ impl LogBuffer {
         ring.bytes += entry.approx_bytes;
         ring.entries.push_back(Arc::new(entry));
         // Always keep the newest entry, even when it alone is over the byte budget.
-        while ring.entries.len() > ring.max_count
-            || (ring.bytes > ring.max_bytes && ring.entries.len() > 1)
-        {
+        while ring.entries.len() > ring.max_count || (ring.bytes > ring.max_bytes && ring.entries.len() > 1) {
             if let Some(old) = ring.entries.pop_front() {
                 ring.bytes -= old.approx_bytes;
                 ring.evicted += 1;
@@ -159,10 +157,7 @@ mod tests {
         }
         assert_eq!(ring.query(&LogQuery::all()).len(), 5);
         assert_eq!(ring.query(&LogQuery::all()).len(), 5);
-        assert_eq!(
-            ring.since_seq(3).iter().map(|e| e.seq).collect::<Vec<_>>(),
-            [4, 5]
-        );
+        assert_eq!(ring.since_seq(3).iter().map(|e| e.seq).collect::<Vec<_>>(), [4, 5]);
         assert!(ring.since_seq(5).is_empty());
     }
 }

@@ -65,10 +65,7 @@ pub(crate) fn normalize_typed(
         }
     }
 
-    let own_level = obj
-        .get("level")
-        .and_then(Value::as_str)
-        .and_then(Level::parse);
+    let own_level = obj.get("level").and_then(Value::as_str).and_then(Level::parse);
     let (level, text) = describe(&kind, obj, &fields, own_level);
     let mut text = text;
     truncate_chars(&mut text, limits.max_text);
@@ -160,18 +157,13 @@ fn finish(mut entry: LogEntry) -> LogEntry {
 
 fn time_of(t: Option<&Value>, now: u64) -> u64 {
     match t.and_then(Value::as_f64) {
-        Some(t) if t.is_finite() && t >= 0.0 && t < 1e16 => t as u64,
+        Some(t) if (0.0..1e16).contains(&t) => t as u64,
         _ => now,
     }
 }
 
 /// Level and one-line text of a typed entry.
-fn describe(
-    kind: &str,
-    obj: &Map<String, Value>,
-    fields: &Map<String, Value>,
-    own: Option<Level>,
-) -> (Level, String) {
+fn describe(kind: &str, obj: &Map<String, Value>, fields: &Map<String, Value>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
     match kind {
         entry_type::CONSOLE => {
@@ -205,16 +197,8 @@ fn describe(
         }
         entry_type::NETWORK => network_line(obj, own),
         entry_type::INTERACTION => {
-            let event = if s("event").is_empty() {
-                "click"
-            } else {
-                s("event")
-            };
-            let target = if s("target").is_empty() {
-                s("text")
-            } else {
-                s("target")
-            };
+            let event = if s("event").is_empty() { "click" } else { s("event") };
+            let target = if s("target").is_empty() { s("text") } else { s("target") };
             (
                 own.unwrap_or(Level::Info),
                 format!("{event} {target}").trim_end().to_owned(),
@@ -226,10 +210,7 @@ fn describe(
             } else {
                 format!(" ({})", s("via"))
             };
-            (
-                own.unwrap_or(Level::Info),
-                format!("navigated to {}{via}", s("url")),
-            )
+            (own.unwrap_or(Level::Info), format!("navigated to {}{via}", s("url")))
         }
         entry_type::DROPPED => {
             let count = obj.get("count").and_then(Value::as_u64).unwrap_or(0);
@@ -274,10 +255,7 @@ fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String)
                 _ if obj.get("ok") == Some(&Value::Bool(false)) => Level::Warn,
                 _ => Level::Info,
             };
-            (
-                level,
-                format!("{code} {}", s("statusText")).trim_end().to_owned(),
-            )
+            (level, format!("{code} {}", s("statusText")).trim_end().to_owned())
         }
     };
     (
@@ -339,12 +317,7 @@ fn value_bytes(v: &Value) -> usize {
     match v {
         Value::String(s) => s.len() + 2,
         Value::Array(items) => 2 + items.iter().map(value_bytes).sum::<usize>(),
-        Value::Object(map) => {
-            2 + map
-                .iter()
-                .map(|(k, v)| k.len() + 4 + value_bytes(v))
-                .sum::<usize>()
-        }
+        Value::Object(map) => 2 + map.iter().map(|(k, v)| k.len() + 4 + value_bytes(v)).sum::<usize>(),
         _ => 8,
     }
 }
@@ -394,9 +367,7 @@ mod tests {
             json!({"type":"network","method":"GET","url":"/z","status":200,"statusText":"OK","duration":1,"ok":true}),
         );
         assert_eq!(e.level, Level::Info);
-        let e = typed(
-            json!({"type":"console","level":"warn","args":["a", {"b":1}, 3],"url":"http://127.0.0.1/p"}),
-        );
+        let e = typed(json!({"type":"console","level":"warn","args":["a", {"b":1}, 3],"url":"http://127.0.0.1/p"}));
         assert_eq!(
             (e.level, e.text.as_str(), e.page.as_str()),
             (Level::Warn, "a {\"b\":1} 3", "http://127.0.0.1/p")
@@ -406,23 +377,14 @@ mod tests {
         );
         assert_eq!(
             (e.level, e.text.as_str()),
-            (
-                Level::Error,
-                "TypeError: x is undefined (http://h/app.js:12:5)"
-            )
+            (Level::Error, "TypeError: x is undefined (http://h/app.js:12:5)")
         );
-        let e =
-            typed(json!({"type":"error","kind":"unhandledrejection","message":"nope","stack":""}));
+        let e = typed(json!({"type":"error","kind":"unhandledrejection","message":"nope","stack":""}));
         assert_eq!(e.text, "Unhandled rejection: nope");
-        let e = typed(
-            json!({"type":"interaction","event":"click","target":"button \"Save\"","text":"Save"}),
-        );
+        let e = typed(json!({"type":"interaction","event":"click","target":"button \"Save\"","text":"Save"}));
         assert_eq!(e.text, "click button \"Save\"");
         let e = typed(json!({"type":"dropped","count":7,"clientId":"c1","seq":9}));
-        assert_eq!(
-            (e.level, e.page.as_str()),
-            (Level::Warn, "http://from-registry/")
-        );
+        assert_eq!((e.level, e.page.as_str()), (Level::Warn, "http://from-registry/"));
         let e = typed(json!({"type":"custom","message":"hi","extra":{"deep":[1,2]}}));
         assert_eq!((e.level, e.text.as_str()), (Level::Info, "hi"));
         assert_eq!(e.fields["extra"], json!({"deep":[1,2]}));
@@ -459,9 +421,8 @@ mod tests {
 
     #[test]
     fn fields_are_bounded() {
-        let e = typed(
-            json!({"type":"console","args":["x"],"body":"b".repeat(10_000),"list":(0..500).collect::<Vec<_>>()}),
-        );
+        let e =
+            typed(json!({"type":"console","args":["x"],"body":"b".repeat(10_000),"list":(0..500).collect::<Vec<_>>()}));
         assert_eq!(e.field_str("body").unwrap().chars().count(), 4000);
         assert_eq!(e.fields["list"].as_array().unwrap().len(), MAX_ITEMS);
         let mut deep = json!("leaf");
@@ -484,13 +445,7 @@ mod tests {
         assert!(normalize_dsh(&json!({"level": "error"}), LIMITS, page, 7).is_none());
         let e = normalize_dsh(&json!({"text": "  ", "level": 3, "t": 5}), LIMITS, page, 7).unwrap();
         assert_eq!((e.text.as_str(), e.level, e.t), ("  ", Level::Info, 5));
-        let e = normalize_dsh(
-            &json!({"text": "x", "level": "warn"}),
-            LIMITS,
-            &"p".repeat(500),
-            7,
-        )
-        .unwrap();
+        let e = normalize_dsh(&json!({"text": "x", "level": "warn"}), LIMITS, &"p".repeat(500), 7).unwrap();
         assert_eq!((e.level, e.page.len()), (Level::Warn, 300));
     }
 }

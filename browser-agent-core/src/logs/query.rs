@@ -77,21 +77,13 @@ impl LogQuery {
             && self.since_ms.is_none_or(|s| e.t >= s)
     }
 
-    pub(crate) fn select<'a>(
-        &self,
-        entries: impl DoubleEndedIterator<Item = &'a Arc<LogEntry>>,
-    ) -> Vec<Arc<LogEntry>> {
+    pub(crate) fn select<'a>(&self, entries: impl DoubleEndedIterator<Item = &'a Arc<LogEntry>>) -> Vec<Arc<LogEntry>> {
         let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
         if limit == 0 {
             return Vec::new();
         }
         // Walk from the newest and stop at `limit`: a query costs what it returns, not the ring size.
-        let mut picked: Vec<Arc<LogEntry>> = entries
-            .rev()
-            .filter(|e| self.matches(e))
-            .take(limit)
-            .cloned()
-            .collect();
+        let mut picked: Vec<Arc<LogEntry>> = entries.rev().filter(|e| self.matches(e)).take(limit).cloned().collect();
         picked.reverse();
         picked
     }
@@ -105,9 +97,7 @@ fn parse_number(name: &str, value: &str) -> Result<u64, String> {
     // Accept finite non-negative floats (JS clients send `Date.now()` and sometimes `performance` times).
     match value.parse::<f64>() {
         Ok(f) if f.is_finite() && f >= 0.0 => Ok(f as u64),
-        _ => Err(format!(
-            "invalid {name} {value:?}: expected a non-negative number"
-        )),
+        _ => Err(format!("invalid {name} {value:?}: expected a non-negative number")),
     }
 }
 
@@ -178,19 +168,10 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_themselves() {
-        assert!(LogQuery::parse(Some("level=fatal"))
-            .unwrap_err()
-            .contains("level"));
-        assert!(LogQuery::parse(Some("sinceMs=-5"))
-            .unwrap_err()
-            .contains("sinceMs"));
-        assert!(LogQuery::parse(Some("afterSeq=x"))
-            .unwrap_err()
-            .contains("afterSeq"));
+        assert!(LogQuery::parse(Some("level=fatal")).unwrap_err().contains("level"));
+        assert!(LogQuery::parse(Some("sinceMs=-5")).unwrap_err().contains("sinceMs"));
+        assert!(LogQuery::parse(Some("afterSeq=x")).unwrap_err().contains("afterSeq"));
         assert_eq!(LogQuery::parse(Some("limit=2.0")).unwrap().limit, Some(2));
-        assert_eq!(
-            LogQuery::parse(Some("unknown=1&level=")).unwrap(),
-            LogQuery::default()
-        );
+        assert_eq!(LogQuery::parse(Some("unknown=1&level=")).unwrap(), LogQuery::default());
     }
 }

@@ -1,0 +1,608 @@
+//! The HTTP conformance suite, written once and run against every adapter: each case runs on a
+//! real loopback server started by that adapter's demo (`axum_demo::spawn`, `actix_demo::spawn`).
+//! A difference between adapters is a failing test.
+
+mod raw_http;
+
+use std::net::SocketAddr;
+
+use browser_agent_core::protocol::TagConfig;
+use browser_agent_core::BrowserAgent;
+use browser_agent_examples::{demo, fixtures};
+use raw_http::{send, send_chunked, send_partial, Resp};
+use serde_json::{json, Value};
+
+const KEY: &str = "conformance-key-0001";
+const P: &str = "/__mindstudio_dev__";
+
+fn agent() -> BrowserAgent {
+    BrowserAgent::builder()
+        .enabled(true)
+        .page_key(KEY)
+        .body_limit(64 * 1024)
+        .build()
+}
+
+fn keyed() -> [(&'static str, &'static str); 2] {
+    [("x-browser-agent-key", KEY), ("content-type", "application/json")]
+}
+
+async fn console(addr: SocketAddr, query: &str) -> Value {
+    let r = send(addr, "GET", &format!("{P}/console?{query}"), &[], b"").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.json()
+}
+
+async fn stored(addr: SocketAddr) -> u64 {
+    console(addr, "limit=0").await["lastSeq"].as_u64().unwrap()
+}
+
+async fn post_logs(addr: SocketAddr, body: Value) -> Resp {
+    send(
+        addr,
+        "POST",
+        &format!("{P}/logs"),
+        &keyed(),
+        body.to_string().as_bytes(),
+    )
+    .await
+}
+
+fn no_wildcard_cors(r: &Resp) {
+    assert_ne!(r.header("access-control-allow-origin"), Some("*"), "never ACAO *");
+}
+
+/// The tag config read back from an injected page, as a tool would.
+fn tag_config(html: &str) -> TagConfig {
+    let start = html.find("data-browser-agent='").expect("tag present") + "data-browser-agent='".len();
+    let end = start + html[start..].find('\'').unwrap();
+    let attr = html[start..end]
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&amp;", "&");
+    serde_json::from_str(&attr).unwrap()
+}
+
+/// `page` with `tag` inserted right after `marker` (which must occur once).
+fn with_tag_after(page: &[u8], marker: &[u8], tag: &[u8]) -> Vec<u8> {
+    let at = page.windows(marker.len()).position(|w| w == marker).expect("marker") + marker.len();
+    [&page[..at], tag, &page[at..]].concat()
+}
+
+pub mod cases {
+    use super::*;
+
+    pub async fn probe_get_answers_but_only_a_keyed_one_proves_a_page(addr: SocketAddr) {
+        let r = send(addr, "GET", "/browser/probe?page=alice-check&phase=probe", &[], b"").await;
+        assert_eq!((r.status, r.json()), (200, json!({"ok": true})));
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert!(r.header("x-browser-agent-rev").is_some_and(|v| v.len() == 16));
+        no_wildcard_cors(&r);
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        assert_eq!(page["pages"], json!([]), "a keyless heartbeat never makes a page alive");
+        assert_eq!(page["clientAlive"], json!(false));
+
+        let url = format!("/browser/probe?key={KEY}&client=c1&page=http%3A%2F%2F127.0.0.1%2Fa&title=A&phase=ready&visible=1&focused=1&iframe=0");
+        assert_eq!(send(addr, "GET", &url, &[], b"").await.json(), json!({"ok": true}));
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        assert_eq!(page["defaultTarget"], "c1");
+        assert_eq!(page["clientAlive"], true);
+        assert_eq!(page["page"], "http://127.0.0.1/a");
+        let p0 = &page["pages"][0];
+        assert_eq!(
+            (p0["clientId"].as_str(), p0["phase"].as_str(), p0["title"].as_str()),
+            (Some("c1"), Some("ready"), Some("A"))
+        );
+        assert_eq!(
+            (
+                p0["alive"].as_bool(),
+                p0["visible"].as_bool(),
+                p0["focused"].as_bool(),
+                p0["inIframe"].as_bool()
+            ),
+            (Some(true), Some(true), Some(true), Some(false))
+        );
+        let c = console(addr, "").await;
+        assert_eq!(
+            (
+                c["clientAlive"].as_bool(),
+                c["clientPhase"].as_str(),
+                c["lastSeenAgoSec"].as_u64()
+            ),
+            (Some(true), Some("ready"), Some(0))
+        );
+        assert!(c["lastSeenAt"].as_u64().unwrap() > 1_600_000_000_000);
+        for field in [
+            "count",
+            "logs",
+            "page",
+            "clientPhase",
+            "clientAlive",
+            "lastSeenAt",
+            "lastSeenAgoSec",
+        ] {
+            assert!(c.get(field).is_some(), "console answer has {field}");
+        }
+    }
+
+    pub async fn other_paths_under_browser_are_404(addr: SocketAddr) {
+        for path in ["/browser/nope", "/browser/probe/", "/browser/probe/x"] {
+            let r = send(addr, "GET", path, &[], b"").await;
+            assert_eq!(r.status, 404, "{path}");
+            assert!(r.error().contains(path), "{}", r.text());
+        }
+    }
+
+    pub async fn probe_post_stores_dsh_logs(addr: SocketAddr) {
+        let body = json!({"logs": [{"t": 5, "level": "error", "text": "probe-x"}, {"text": ""}, {"level": 7, "text": 42}], "page": "http://127.0.0.1/dsh | Title", "phase": "hooked"});
+        let r = send(addr, "POST", "/browser/probe", &keyed(), body.to_string().as_bytes()).await;
+        assert_eq!((r.status, r.json()), (200, json!({"ok": true})));
+        let c = console(addr, "level=error").await;
+        assert_eq!(c["count"], 1);
+        let e = &c["logs"][0];
+        assert_eq!(
+            (e["text"].as_str(), e["t"].as_u64(), e["page"].as_str()),
+            (Some("probe-x"), Some(5), Some("http://127.0.0.1/dsh | Title"))
+        );
+        let all = console(addr, "").await;
+        assert_eq!(all["count"], 2, "the empty text is dropped");
+        assert_eq!(
+            (all["logs"][1]["text"].as_str(), all["logs"][1]["level"].as_str()),
+            (Some("42"), Some("info"))
+        );
+    }
+
+    pub async fn probe_post_refusals_store_nothing(addr: SocketAddr) {
+        post_logs(addr, json!([{"type": "console", "level": "log", "args": ["kept"]}])).await;
+        let before = stored(addr).await;
+        let r = send(addr, "POST", "/browser/probe", &keyed(), b"{not json").await;
+        assert_eq!(r.status, 400);
+        assert!(r.error().contains("not valid JSON"), "{}", r.text());
+        let r = send(addr, "POST", "/browser/probe", &keyed(), br#"{"logs":"nope"}"#).await;
+        assert_eq!(r.status, 400);
+        assert!(r.error().contains("\"logs\""));
+        let r = send(addr, "POST", "/browser/probe", &keyed(), br#"{"page":5}"#).await;
+        assert!(r.status == 400 && r.error().contains("\"page\""));
+        let r = send(
+            addr,
+            "POST",
+            "/browser/probe",
+            &[("content-type", "application/json")],
+            br#"{"logs":[{"text":"forged"}]}"#,
+        )
+        .await;
+        assert_eq!(r.status, 403);
+        assert!(r.error().contains("page key"), "{}", r.text());
+        assert_eq!(stored(addr).await, before);
+        assert_eq!(console(addr, "").await["logs"][0]["text"], "kept");
+    }
+
+    pub async fn logs_accept_both_seed_shapes_with_readable_text(addr: SocketAddr) {
+        let batch = json!([
+            {"type": "console", "level": "warn", "args": ["careful", {"n": 1}], "url": "http://127.0.0.1/p", "clientId": "c9", "seq": 1},
+            {"type": "error", "message": "TypeError: x is undefined", "stack": "TypeError…", "source": "http://127.0.0.1/app.js", "line": 3, "column": 7, "clientId": "c9", "seq": 2},
+            {"type": "network", "method": "GET", "url": "/api/items", "status": 500, "statusText": "Internal Server Error", "duration": 12, "ok": false, "body": "{\"error\":1}", "clientId": "c9", "seq": 3},
+            {"type": "interaction", "event": "click", "target": "button \"Save\"", "text": "Save", "clientId": "c9", "seq": 4},
+            {"t": 7, "level": "info", "text": "dsh style"},
+            {"type": "custom", "message": "kept as is", "extra": true}
+        ]);
+        let r = post_logs(addr, batch).await;
+        assert_eq!(r.status, 204, "{}", r.text());
+        assert!(r.body.is_empty());
+        let c = console(addr, "").await;
+        let texts: Vec<&str> = c["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "careful {\"n\":1}",
+                "TypeError: x is undefined (http://127.0.0.1/app.js:3:7)",
+                "GET /api/items → 500 Internal Server Error (12 ms)",
+                "click button \"Save\"",
+                "dsh style",
+                "kept as is",
+            ]
+        );
+        let levels: Vec<&str> = c["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["level"].as_str().unwrap())
+            .collect();
+        assert_eq!(levels, ["warn", "error", "error", "info", "info", "info"]);
+        let net = &c["logs"][2];
+        assert_eq!(
+            (
+                net["body"].as_str(),
+                net["clientId"].as_str(),
+                net["type"].as_str(),
+                net["page"].as_str()
+            ),
+            (
+                Some("{\"error\":1}"),
+                Some("c9"),
+                Some("network"),
+                Some("http://127.0.0.1/p")
+            )
+        );
+        assert_eq!(c["logs"][5]["extra"], true, "unknown fields are kept");
+        let seqs: Vec<u64> = c["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["seq"].as_u64().unwrap())
+            .collect();
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1));
+    }
+
+    pub async fn retried_batches_are_stored_once(addr: SocketAddr) {
+        let batch = json!([{"type": "console", "level": "log", "args": ["a"], "clientId": "r1", "seq": 1}, {"type": "console", "level": "log", "args": ["b"], "clientId": "r1", "seq": 2}]);
+        assert_eq!(post_logs(addr, batch.clone()).await.status, 204);
+        assert_eq!(post_logs(addr, batch).await.status, 204);
+        let overlap = json!([{"type": "console", "level": "log", "args": ["b"], "clientId": "r1", "seq": 2}, {"type": "console", "level": "log", "args": ["c"], "clientId": "r1", "seq": 3}]);
+        assert_eq!(post_logs(addr, overlap).await.status, 204);
+        let c = console(addr, "client=r1").await;
+        let texts: Vec<&str> = c["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(texts, ["a", "b", "c"]);
+    }
+
+    pub async fn logs_refusals_store_nothing(addr: SocketAddr) {
+        post_logs(addr, json!([{"type": "console", "args": ["first"]}])).await;
+        let before = stored(addr).await;
+        let cases: [(&[u8], &str); 4] = [
+            (b"{\"type\":\"console\"}", "JSON array"),
+            (
+                b"[{\"type\":\"console\",\"args\":[\"ok\"]}, 5]",
+                "entry 1 is not an object",
+            ),
+            (
+                b"[{\"type\":\"console\",\"args\":[\"ok\"]},{\"type\":\"console\",\"seq\":\"x\"}]",
+                "entry 1 has an invalid \"seq\"",
+            ),
+            (b"not json", "not valid JSON"),
+        ];
+        for (body, needle) in cases {
+            let r = send(addr, "POST", &format!("{P}/logs"), &keyed(), body).await;
+            assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(body));
+            assert!(r.error().contains(needle), "{} lacks {needle}", r.text());
+        }
+        let body = br#"[{"type":"console","args":["forged"]}]"#;
+        for headers in [vec![], vec![("x-browser-agent-key", "wrong-key-0000")]] {
+            let r = send(addr, "POST", &format!("{P}/logs"), &headers, body).await;
+            assert_eq!(r.status, 403);
+            assert!(r.error().contains("page key"));
+        }
+        let r = send(addr, "POST", &format!("{P}/logs"), &[("host", "evil.example")], body).await;
+        assert_eq!(r.status, 403);
+        assert_eq!(stored(addr).await, before, "refused requests change nothing");
+        // sendBeacon cannot set headers: the key goes in the query, the body may be text/plain.
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/logs?key={KEY}"),
+            &[("content-type", "text/plain;charset=UTF-8")],
+            br#"[{"type":"console","args":["beacon"]}]"#,
+        )
+        .await;
+        assert_eq!(r.status, 204);
+        assert_eq!(stored(addr).await, before + 1);
+    }
+
+    pub async fn console_filters_and_errors(addr: SocketAddr) {
+        let entries: Vec<Value> = (0..6)
+            .map(|i| {
+                let kind = if i % 2 == 0 { "console" } else { "network" };
+                let level = ["log", "error", "warn"][i % 3];
+                let client = if i < 3 { "a" } else { "b" };
+                json!({"type": kind, "level": level, "args": [format!("m{i}")], "t": 1000 + i * 10, "clientId": client, "method": "GET", "url": format!("/u{i}"), "status": 200, "statusText": "OK", "duration": 1})
+            })
+            .collect();
+        assert_eq!(post_logs(addr, Value::Array(entries)).await.status, 204);
+        let ts = |v: Value| {
+            v["logs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["t"].as_u64().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ts(console(addr, "level=error").await), [1010, 1040]);
+        assert_eq!(ts(console(addr, "sinceMs=1030").await), [1030, 1040, 1050]);
+        assert_eq!(ts(console(addr, "limit=2").await), [1040, 1050]);
+        assert_eq!(console(addr, "limit=0").await["count"], 0);
+        assert_eq!(ts(console(addr, "type=console").await), [1000, 1020, 1040]);
+        assert_eq!(ts(console(addr, "client=b&type=console").await), [1040]);
+        assert_eq!(ts(console(addr, "afterSeq=4").await), [1040, 1050]);
+        for (query, needle) in [
+            ("level=fatal", "level"),
+            ("limit=-1", "limit"),
+            ("sinceMs=soon", "sinceMs"),
+            ("afterSeq=x", "afterSeq"),
+        ] {
+            let r = send(addr, "GET", &format!("{P}/console?{query}"), &[], b"").await;
+            assert_eq!(r.status, 400, "{query}");
+            assert!(r.error().contains(needle), "{}", r.text());
+        }
+    }
+
+    pub async fn unknown_paths_and_methods(addr: SocketAddr) {
+        for path in [
+            format!("{P}/nope"),
+            format!("{P}/"),
+            P.to_string(),
+            format!("{P}/assets/client-0000.js"),
+        ] {
+            let r = send(addr, "GET", &path, &[], b"").await;
+            assert_eq!(r.status, 404, "{path}");
+            r.error();
+        }
+        for (method, path, allow) in [
+            ("DELETE", format!("{P}/console"), "GET, HEAD"),
+            ("POST", format!("{P}/page"), "GET, HEAD"),
+            ("GET", format!("{P}/logs"), "POST"),
+            ("PUT", "/browser/probe".to_string(), "GET, HEAD, POST"),
+            ("OPTIONS", format!("{P}/logs"), "POST"),
+        ] {
+            let r = send(addr, method, &path, &[("origin", "http://evil.example")], b"").await;
+            assert_eq!(r.status, 405, "{method} {path}");
+            assert_eq!(r.header("allow"), Some(allow));
+            assert!(r.error().contains(method));
+            no_wildcard_cors(&r);
+        }
+    }
+
+    pub async fn host_and_origin_refusals(addr: SocketAddr) {
+        for host in ["evil.example", "127.0.0.1.evil.example:80", "192.168.0.10:3000"] {
+            for path in [format!("{P}/console"), format!("{P}/page")] {
+                let r = send(addr, "GET", &path, &[("host", host)], b"").await;
+                assert_eq!(r.status, 403, "{host} {path}");
+                assert!(r.error().contains("not loopback"));
+            }
+        }
+        let own = format!("http://{addr}");
+        let r = send(addr, "GET", &format!("{P}/console"), &[("origin", own.as_str())], b"").await;
+        assert_eq!(r.status, 200, "same-origin pages may read");
+        for origin in ["http://evil.example", "null", "http://localhost:1"] {
+            let r = send(addr, "GET", &format!("{P}/console"), &[("origin", origin)], b"").await;
+            assert_eq!(r.status, 403, "{origin}");
+            assert!(r.error().contains("Origin"));
+            no_wildcard_cors(&r);
+        }
+        for host in ["localhost", "[::1]:9", "app.localhost"] {
+            assert_eq!(
+                send(addr, "GET", &format!("{P}/page"), &[("host", host)], b"")
+                    .await
+                    .status,
+                200,
+                "{host}"
+            );
+        }
+    }
+
+    pub async fn bodies_over_the_limit_are_refused_without_reading_them(addr: SocketAddr) {
+        post_logs(addr, json!([{"type": "console", "args": ["before"]}])).await;
+        let before = stored(addr).await;
+        let r = send_partial(
+            addr,
+            &format!("{P}/logs"),
+            &[("x-browser-agent-key", KEY)],
+            50 * 1024 * 1024,
+            1024,
+        )
+        .await;
+        assert_eq!(r.status, 413);
+        assert!(r.error().contains("65536 bytes"), "{}", r.text());
+        let r = send_chunked(addr, &format!("{P}/logs"), &[("x-browser-agent-key", KEY)], 1024 * 1024).await;
+        assert_eq!(r.status, 413);
+        let r = send_partial(
+            addr,
+            "/browser/probe",
+            &[("x-browser-agent-key", KEY)],
+            10 * 1024 * 1024,
+            10,
+        )
+        .await;
+        assert_eq!(r.status, 413);
+        assert_eq!(stored(addr).await, before);
+    }
+
+    pub async fn assets_are_content_hashed_and_immutable(addr: SocketAddr) {
+        let page = send(addr, "GET", "/", &[], b"").await;
+        let cfg = tag_config(&page.text());
+        assert_eq!((cfg.key.as_str(), cfg.prefix.as_str()), (KEY, P));
+        assert_eq!(
+            cfg.rev,
+            send(addr, "GET", "/browser/probe", &[], b"")
+                .await
+                .header("x-browser-agent-rev")
+                .unwrap()
+        );
+        for (url, ty) in [(&cfg.client, "text/javascript"), (&cfg.wasm, "application/wasm")] {
+            if url.is_empty() {
+                continue;
+            }
+            assert!(url.contains(&cfg.rev[..12]), "{url} is content-hashed");
+            let r = send(addr, "GET", url, &[("host", "anything.example")], b"").await;
+            assert_eq!(r.status, 200, "{url}");
+            assert!(r.header("content-type").unwrap().starts_with(ty));
+            assert_eq!(r.header("cache-control"), Some("public, max-age=31536000, immutable"));
+            assert!(!r.body.is_empty());
+            let head = send(addr, "HEAD", url, &[], b"").await;
+            assert_eq!(head.status, 200);
+        }
+    }
+
+    pub async fn html_gets_the_tag_once_in_the_right_place(addr: SocketAddr, tag: &[u8]) {
+        let html = fixtures::HTML.as_bytes();
+        let want = with_tag_after(html, b"<meta charset=\"utf-8\">", tag);
+        let sized = send(addr, "GET", "/fixtures/sized", &[], b"").await;
+        assert_eq!(sized.status, 200);
+        assert_eq!(sized.header("content-length"), Some(want.len().to_string().as_str()));
+        assert_eq!(sized.body, want);
+        let chunked = send(addr, "GET", "/fixtures/chunked", &[], b"").await;
+        assert_eq!(
+            chunked.body, want,
+            "the same page streamed in 7-byte chunks gives the same bytes"
+        );
+        assert!(chunked.chunked || chunked.header("content-length").is_some());
+
+        let latin1 = send(addr, "GET", "/fixtures/latin1", &[], b"").await;
+        assert_eq!(
+            latin1.body,
+            with_tag_after(
+                b"<html><head><title>caf\xe9</title></head><body>\xe9t\xe9</body></html>",
+                b"<head>",
+                tag
+            ),
+            "non-UTF-8 bytes survive"
+        );
+        let nohead = send(addr, "GET", "/fixtures/nohead", &[], b"").await;
+        assert_eq!(
+            nohead.body,
+            with_tag_after(
+                b"<!doctype html><title>no head</title><p>body text</p>",
+                b"<!doctype html>",
+                tag
+            )
+        );
+        let error = send(addr, "GET", "/fixtures/error", &[], b"").await;
+        assert_eq!(
+            (
+                error.status,
+                error.body.windows(tag.len()).filter(|w| *w == tag).count()
+            ),
+            (500, 1),
+            "error pages get the agent too"
+        );
+        let etag = send(addr, "GET", "/fixtures/etag", &[], b"").await;
+        assert_eq!((etag.header("etag"), etag.header("accept-ranges")), (None, None));
+        let page = send(addr, "GET", "/", &[("sec-fetch-dest", "document")], b"").await;
+        assert_eq!(page.body.windows(tag.len()).filter(|w| *w == tag).count(), 1);
+        assert!(page.body.starts_with(b"<!doctype html>"), "nothing before the doctype");
+    }
+
+    pub async fn csp_nonce_is_copied(addr: SocketAddr) {
+        let r = send(addr, "GET", "/fixtures/nonce", &[], b"").await;
+        let text = r.text();
+        assert!(text.contains("nonce=\"fixture123\">"), "{text}");
+        assert_eq!(
+            r.header("content-length").map(|l| l.parse::<usize>().unwrap()),
+            Some(r.body.len())
+        );
+    }
+
+    pub async fn head_grows_only_the_length(addr: SocketAddr, tag: &[u8]) {
+        let get = send(addr, "GET", "/fixtures/sized", &[], b"").await;
+        let head = send(addr, "HEAD", "/fixtures/sized", &[], b"").await;
+        assert_eq!(head.status, 200);
+        assert_eq!(head.header("content-length"), get.header("content-length"));
+        assert_eq!(get.body.len(), fixtures::HTML.len() + tag.len());
+    }
+
+    pub async fn what_is_not_ours_passes_untouched(addr: SocketAddr, tag: &[u8]) {
+        let items = send(addr, "GET", "/api/items", &[], b"").await;
+        assert_eq!(items.body, demo::items().chunks.concat());
+        let fail = send(addr, "GET", "/api/fail", &[], b"").await;
+        assert_eq!((fail.status, fail.body), (500, demo::fail().chunks.concat()));
+        let posted = send(
+            addr,
+            "POST",
+            "/api/items",
+            &[("content-type", "application/json")],
+            br#"{"name":"x"}"#,
+        )
+        .await;
+        assert_eq!(posted.json().as_array().unwrap().len(), 4);
+        for (path, want) in [
+            ("/fixtures/gzip", fixtures::fixture("gzip").unwrap().chunks.concat()),
+            ("/fixtures/json", fixtures::fixture("json").unwrap().chunks.concat()),
+            ("/fixtures/xhtml", fixtures::HTML.as_bytes().to_vec()),
+            ("/fixtures/partial", fixtures::HTML.as_bytes()[..20].to_vec()),
+        ] {
+            let r = send(addr, "GET", path, &[], b"").await;
+            assert_eq!(r.body, want, "{path} untouched");
+        }
+        assert_eq!(send(addr, "GET", "/fixtures/partial", &[], b"").await.status, 206);
+        let empty = send(addr, "GET", "/fixtures/empty", &[], b"").await;
+        assert_eq!((empty.status, empty.body.len()), (204, 0));
+        let not_modified = send(addr, "GET", "/fixtures/notmodified", &[], b"").await;
+        assert_eq!((not_modified.status, not_modified.body.len()), (304, 0));
+        for headers in [
+            vec![("hx-request", "true")],
+            vec![("turbo-frame", "main")],
+            vec![("sec-fetch-dest", "empty")],
+            vec![("x-requested-with", "XMLHttpRequest")],
+            vec![("host", "evil.example")],
+        ] {
+            let r = send(addr, "GET", "/fixtures/sized", &headers, b"").await;
+            assert_eq!(
+                r.body,
+                fixtures::HTML.as_bytes(),
+                "{headers:?}: fragments and foreign hosts get no tag"
+            );
+        }
+        let post = send(addr, "POST", "/fixtures/sized", &[], b"").await;
+        assert!(!post.body.windows(tag.len()).any(|w| w == tag));
+    }
+}
+
+/// Instantiates every case against one adapter: `$spawn(agent, dir, addr) -> io::Result<Server>`.
+macro_rules! conformance_suite {
+    ($spawn:path) => {
+        use super::*;
+
+        fn start() -> (impl Sized, SocketAddr, BrowserAgent) {
+            let agent = agent();
+            let server = $spawn(agent.clone(), None, SocketAddr::from(([127, 0, 0, 1], 0))).expect("server starts");
+            let addr = server.addr;
+            (server, addr, agent)
+        }
+
+        macro_rules! case {
+            ($name:ident) => {
+                #[tokio::test]
+                async fn $name() {
+                    let (_server, addr, _agent) = start();
+                    cases::$name(addr).await;
+                }
+            };
+            ($name:ident, tag) => {
+                #[tokio::test]
+                async fn $name() {
+                    let (_server, addr, agent) = start();
+                    cases::$name(addr, agent.tag()).await;
+                }
+            };
+        }
+
+        case!(probe_get_answers_but_only_a_keyed_one_proves_a_page);
+        case!(other_paths_under_browser_are_404);
+        case!(probe_post_stores_dsh_logs);
+        case!(probe_post_refusals_store_nothing);
+        case!(logs_accept_both_seed_shapes_with_readable_text);
+        case!(retried_batches_are_stored_once);
+        case!(logs_refusals_store_nothing);
+        case!(console_filters_and_errors);
+        case!(unknown_paths_and_methods);
+        case!(host_and_origin_refusals);
+        case!(bodies_over_the_limit_are_refused_without_reading_them);
+        case!(assets_are_content_hashed_and_immutable);
+        case!(html_gets_the_tag_once_in_the_right_place, tag);
+        case!(csp_nonce_is_copied);
+        case!(head_grows_only_the_length, tag);
+        case!(what_is_not_ours_passes_untouched, tag);
+    };
+}
+
+mod axum_adapter {
+    conformance_suite!(browser_agent_examples::axum_demo::spawn);
+}
