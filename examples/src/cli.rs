@@ -15,8 +15,10 @@ pub struct Options {
 ///
 /// ```
 /// use browser_agent_examples::cli::parse;
-/// let o = parse(["--dir".to_string(), "site".to_string()], Some("8080".into())).unwrap();
-/// assert_eq!((o.port, o.dir.unwrap().to_str().unwrap()), (8080, "site"));
+/// let tmp = std::env::temp_dir().to_string_lossy().into_owned();
+/// let o = parse(["--dir".to_string(), tmp.clone()], Some("8080".into())).unwrap();
+/// assert_eq!((o.port, o.dir.unwrap().to_string_lossy().into_owned()), (8080, tmp));
+/// assert!(parse(["--dir".to_string(), "/no/such/folder".to_string()], None).unwrap_err().contains("not a folder"));
 /// assert!(parse(["--bogus".to_string()], None).is_err());
 /// ```
 pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Result<Options, String> {
