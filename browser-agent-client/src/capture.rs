@@ -152,15 +152,14 @@ pub(crate) fn install(global: &JsValue) {
             continue;
         }
         let this = history.clone();
-        let wrapper =
-            Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
-                move |state: JsValue, title: JsValue, url: JsValue| {
-                    let r = original.call3(&this, &state, &title, &url)?;
-                    navigated(via, false);
-                    Ok(r)
-                },
-            )
-            .into_js_value();
+        let wrapper = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+            move |state: JsValue, title: JsValue, url: JsValue| {
+                let r = original.call3(&this, &state, &title, &url)?;
+                navigated(via, false);
+                Ok(r)
+            },
+        )
+        .into_js_value();
         set(&wrapper, "__ba", &JsValue::TRUE);
         set(&history, via, &wrapper);
     }

@@ -5,8 +5,7 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// Elements a click is attributed to when it lands inside them.
-const INTERACTIVE: &str =
-    "button,a[href],input,select,textarea,summary,label,[role],[onclick],[tabindex]";
+const INTERACTIVE: &str = "button,a[href],input,select,textarea,summary,label,[role],[onclick],[tabindex]";
 
 /// The element a click on `target` means: the nearest interactive ancestor, else the target.
 pub(crate) fn click_target(target: &Element) -> Element {
@@ -191,7 +190,5 @@ pub(crate) fn element_of(target: &wasm_bindgen::JsValue) -> Option<Element> {
     if let Some(el) = target.dyn_ref::<Element>() {
         return Some(el.clone());
     }
-    target
-        .dyn_ref::<web_sys::Node>()
-        .and_then(|n| n.parent_element())
+    target.dyn_ref::<web_sys::Node>().and_then(|n| n.parent_element())
 }

@@ -147,11 +147,7 @@ impl Writer {
             self.out.push_str("null");
         } else if let Some(s) = v.dyn_ref::<JsString>() {
             let cut = s.length() > MAX_INNER;
-            let s: String = if cut {
-                s.slice(0, MAX_INNER).into()
-            } else {
-                s.into()
-            };
+            let s: String = if cut { s.slice(0, MAX_INNER).into() } else { s.into() };
             if top {
                 self.out.push_str(&s);
             } else {
@@ -201,9 +197,7 @@ impl Writer {
             } else {
                 "[Set("
             });
-            s.push_str(&string_of(
-                &Reflect::get(v, &"size".into()).unwrap_or_default(),
-            ));
+            s.push_str(&string_of(&Reflect::get(v, &"size".into()).unwrap_or_default()));
             s.push_str(")]");
             self.text(&s, top);
         } else if is_array(v) {
@@ -230,8 +224,7 @@ impl Writer {
             }
             if len > MAX_ITEMS && !self.full() {
                 self.out.push_str(",\"… ");
-                self.out
-                    .push_str(&string_of(&JsValue::from(len - MAX_ITEMS)));
+                self.out.push_str(&string_of(&JsValue::from(len - MAX_ITEMS)));
                 self.out.push_str(" more\"");
             }
             self.out.push(']');
@@ -269,8 +262,7 @@ impl Writer {
             }
             if len > MAX_ITEMS && !self.full() {
                 self.out.push_str(",\"…\":\"");
-                self.out
-                    .push_str(&string_of(&JsValue::from(len - MAX_ITEMS)));
+                self.out.push_str(&string_of(&JsValue::from(len - MAX_ITEMS)));
                 self.out.push_str(" more\"");
             }
             self.out.push('}');

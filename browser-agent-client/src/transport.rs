@@ -64,10 +64,9 @@ pub(crate) fn schedule(ms: i32) {
         return;
     }
     let handle = FLUSH_CB.with(|cb| {
-        cb.borrow().as_ref().and_then(|f| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(f, ms)
-                .ok()
-        })
+        cb.borrow()
+            .as_ref()
+            .and_then(|f| w.set_timeout_with_callback_and_timeout_and_arguments_0(f, ms).ok())
     });
     with_state(|s| s.timer = handle);
 }
@@ -146,16 +145,8 @@ async fn flush() {
     let init = Object::new();
     set(&init, "method", &JsValue::from_str("POST"));
     let headers = Object::new();
-    set(
-        &headers,
-        "content-type",
-        &JsValue::from_str("application/json"),
-    );
-    set(
-        &headers,
-        protocol::KEY_HEADER,
-        &JsValue::from_str(&batch.key),
-    );
+    set(&headers, "content-type", &JsValue::from_str("application/json"));
+    set(&headers, protocol::KEY_HEADER, &JsValue::from_str(&batch.key));
     set(&init, "headers", &headers);
     set(&init, "body", &JsValue::from_str(&batch.body));
     let status = match raw_fetch(&batch.url, &init) {
@@ -169,11 +160,7 @@ async fn flush() {
     let next = with_state(|s| {
         s.sending = false;
         let current = s.epoch == batch.epoch;
-        let count = if current {
-            batch.count.min(s.pending.len())
-        } else {
-            0
-        };
+        let count = if current { batch.count.min(s.pending.len()) } else { 0 };
         s.in_flight = 0;
         match status {
             200..=299 => {
@@ -248,10 +235,7 @@ fn beacon() {
         while sent < s.pending.len() {
             let end = (sent + BEACON_CHUNK).min(s.pending.len());
             let body = stringify(s.pending.range(sent..end).cloned());
-            if !nav
-                .send_beacon_with_opt_str(&url, Some(&body))
-                .unwrap_or(false)
-            {
+            if !nav.send_beacon_with_opt_str(&url, Some(&body)).unwrap_or(false) {
                 break;
             }
             sent = end;
@@ -279,8 +263,7 @@ pub(crate) fn heartbeat() {
 
 async fn send_heartbeat() {
     let w = window();
-    let Some((key, client, rev, phase)) =
-        with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
+    let Some((key, client, rev, phase)) = with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
     else {
         return;
     };

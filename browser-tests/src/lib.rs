@@ -1,0 +1,315 @@
+//! Harness for the real-Chromium end-to-end tests: a chromedriver + headless Chromium pair that is
+//! always killed (process group) when the guard drops, the axum demo served on loopback from its
+//! own runtime thread (so stopping it really drops every connection, like a dev server restart),
+//! and a tiny blocking HTTP/1.1 GET for reading the agent routes.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use browser_agent_core::BrowserAgent;
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{json, Value};
+
+/// Where Debian puts the browser and its driver (`scripts/install-tools` installs both).
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// See [`CHROMIUM`].
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// The page key every test host uses, so a restarted host accepts the same page.
+pub const PAGE_KEY: &str = "fixed-key-for-test";
+/// The route prefix.
+pub const PREFIX: &str = browser_agent_core::protocol::DEFAULT_PREFIX;
+
+/// The fixture pages served with the agent injected.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// A running chromedriver with one headless Chromium session; killed on drop.
+pub struct Browser {
+    /// The WebDriver session.
+    pub client: Client,
+    driver: Child,
+}
+
+impl Browser {
+    /// Starts chromedriver and a headless Chromium with a fresh profile under `scratch`.
+    /// Panics (never skips) when Chromium or chromedriver is missing.
+    pub async fn launch(scratch: &Path) -> Browser {
+        for bin in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                Path::new(bin).exists(),
+                "{bin} is missing: the browser tests need Debian's chromium and chromium-driver; run scripts/install-tools"
+            );
+        }
+        let port = free_port();
+        let log = std::fs::File::create(scratch.join("chromedriver.log")).expect("driver log");
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .arg("--verbose")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("log fd"))
+            .stderr(log)
+            // Its own process group: the guard kills the driver and every browser process at once.
+            .process_group(0)
+            .spawn()
+            .expect("start chromedriver");
+        let mut guard = DriverGuard(Some(driver));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not listen on port {port}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = scratch.join(format!("profile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        std::fs::create_dir_all(&profile).expect("profile dir");
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage",
+                    format!("--user-data-dir={}", profile.display()),
+                    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+                ],
+            },
+        });
+        let caps = caps.as_object().expect("object").clone().into_iter().collect();
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("open a Chromium session through chromedriver");
+        Browser {
+            client,
+            driver: guard.0.take().expect("driver"),
+        }
+    }
+
+    /// Ends the session (Chromium quits), then the guard kills whatever is left.
+    pub async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        kill_group(&mut self.driver);
+    }
+}
+
+struct DriverGuard(Option<Child>);
+
+impl Drop for DriverGuard {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            kill_group(child);
+        }
+    }
+}
+
+fn kill_group(child: &mut Child) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", child.id())])
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port()
+}
+
+/// The agent every test host uses: a fixed page key.
+pub fn agent() -> BrowserAgent {
+    BrowserAgent::builder().page_key(PAGE_KEY).build()
+}
+
+/// The axum demo with the agent, serving the fixtures, on its own runtime thread.
+pub struct Server {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// The agent it serves (a shared handle: its memory outlives the server).
+    pub agent: BrowserAgent,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Serves on `addr` (port 0 for any free port).
+    pub fn start(agent: BrowserAgent, addr: SocketAddr) -> Server {
+        let handle = agent.clone();
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .expect("server runtime");
+            rt.block_on(async move {
+                // A restarted host binds the port the old one just released.
+                let deadline = Instant::now() + Duration::from_secs(10);
+                let listener = loop {
+                    match tokio::net::TcpListener::bind(addr).await {
+                        Ok(l) => break l,
+                        Err(e) if Instant::now() < deadline => {
+                            let _ = e;
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                        Err(e) => panic!("bind {addr}: {e}"),
+                    }
+                };
+                ready_tx
+                    .send(listener.local_addr().expect("local addr"))
+                    .expect("report address");
+                let app = browser_agent_examples::axum_demo::router(agent, Some(fixtures_dir()));
+                tokio::select! {
+                    r = axum::serve(listener, app) => r.expect("serve"),
+                    _ = stop_rx => {}
+                }
+            });
+            // Dropping the runtime drops every connection task: the host is really gone.
+            rt.shutdown_timeout(Duration::ZERO);
+        });
+        let addr = ready_rx.recv_timeout(Duration::from_secs(15)).expect("server started");
+        Server {
+            addr,
+            agent: handle,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// Stops the server and drops all its connections.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// `http://127.0.0.1:port{path}`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// GET `{prefix}/console?…` as JSON.
+    pub fn console(&self, query: &str) -> Value {
+        let (status, body) = http_get(self.addr, &format!("{PREFIX}/console?{query}"));
+        assert_eq!(status, 200, "GET console: {body}");
+        serde_json::from_str(&body).expect("console JSON")
+    }
+
+    /// The logs of one client, oldest first.
+    pub fn logs_of(&self, client: &str) -> Vec<Value> {
+        let v = self.console(&format!("limit=500&client={client}"));
+        v["logs"]
+            .as_array()
+            .expect("logs array")
+            .iter()
+            .filter(|e| e["clientId"] == client)
+            .cloned()
+            .collect()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// A blocking HTTP/1.1 GET on loopback: (status, body).
+pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        addr.port()
+    )
+    .expect("write request");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read response");
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").expect("HTTP response");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+    let body = if chunked { dechunk(body) } else { body.to_owned() };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Polls `f` every 100 ms until it returns `Some`, or panics with `what` after `timeout`.
+pub async fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until the wasm client runs in the current page and returns its `clientId`.
+pub async fn client_id(client: &Client) -> String {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let v = client
+            .execute(
+                "var g = window.__browserAgent; return g && g.h ? g.clientId : null;",
+                vec![],
+            )
+            .await
+            .expect("execute");
+        if let Some(id) = v.as_str() {
+            return id.to_owned();
+        }
+        assert!(Instant::now() < deadline, "the wasm client did not start in the page");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The scratch folder for profiles and logs (under target/).
+pub fn scratch() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/browser-tests")
+        .join(format!("run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir.canonicalize().expect("scratch dir path")
+}
