@@ -1,1 +1,79 @@
-//! browser-agent for actix-web.
+//! # browser-agent-actix
+//!
+//! [`BrowserAgentMiddleware`] gives an actix-web dev server browser-agent in one line: our routes
+//! (`/browser/probe`, `/__mindstudio_dev__/…`) are answered by [`browser_agent_core`], everything
+//! else goes to your app, and every HTML document your app serves gets the client tag, streamed in
+//! right after `<head>` without buffering the page.
+//!
+//! ```no_run
+//! use actix_web::{middleware::Compress, web, App, HttpResponse, HttpServer};
+//! use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
+//!
+//! # fn main() -> std::io::Result<()> {
+//! # actix_web::rt::System::new().block_on(async {
+//! // Once, outside the factory: every worker shares this state.
+//! let agent = BrowserAgent::builder().enabled(true).build();
+//! HttpServer::new(move || {
+//!     App::new()
+//!         .wrap(BrowserAgentMiddleware::new(agent.clone()))
+//!         .wrap(Compress::default()) // compression after (outside) our middleware
+//!         .route("/", web::get().to(|| async {
+//!             HttpResponse::Ok().content_type("text/html").body("<!doctype html><head></head><h1>hi</h1>")
+//!         }))
+//! })
+//! .bind(("127.0.0.1", 3000))?
+//! .run()
+//! .await
+//! # })
+//! # }
+//! ```
+//!
+//! Two rules:
+//! - Build the [`BrowserAgent`] **outside** `HttpServer::new(|| …)`. That closure runs once per
+//!   worker thread; an agent built inside it would give each worker its own log ring, page
+//!   registry and page key, so logs sent to one worker would be invisible to another, and a page
+//!   served by one worker would be refused by the next. [`BrowserAgentMiddleware::new`] takes the
+//!   agent for that reason: create it once, and pass `agent.clone()` (a cheap handle) into the
+//!   factory.
+//! - `.wrap(Compress::default())` goes **after** `.wrap(BrowserAgentMiddleware::new(…))`. actix
+//!   runs the last `wrap` first, so compression then sits outside our middleware, which sees the
+//!   app's plain HTML. Compressed bodies are passed through untouched, so the other order would
+//!   serve pages without the tag.
+//!
+//! ```
+//! use actix_web::{middleware::Compress, test, web, App, HttpResponse};
+//! use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
+//!
+//! # actix_web::rt::System::new().block_on(async {
+//! let agent = BrowserAgent::builder().enabled(true).build();
+//! let app = test::init_service(
+//!     App::new()
+//!         .wrap(BrowserAgentMiddleware::new(agent.clone()))
+//!         .wrap(Compress::default())
+//!         .route("/", web::get().to(|| async {
+//!             HttpResponse::Ok().content_type("text/html").body("<!doctype html><head></head><h1>hi</h1>")
+//!         })),
+//! )
+//! .await;
+//! let req = test::TestRequest::get().uri("/").insert_header(("host", "127.0.0.1")).to_request();
+//! let html = test::call_and_read_body(&app, req).await;
+//! assert!(std::str::from_utf8(&html).unwrap().contains(r#"<head><script data-browser-agent="#));
+//! # });
+//! ```
+//!
+//! The adapter only translates: an actix request (method, URI, headers, and the body read up to
+//! the agent's limit) becomes core's `http::Request<Bytes>`, and core's answer becomes an actix
+//! response. Every route, limit and error message is core's. Keep the agent to read logs and pages
+//! from Rust: [`BrowserAgentMiddleware::agent`].
+#![forbid(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub, missing_debug_implementations)]
+
+mod body;
+mod convert;
+mod future;
+mod middleware;
+
+pub use body::AppBody;
+pub use browser_agent_core::BrowserAgent;
+pub use future::ResponseFuture;
+pub use middleware::{BrowserAgentMiddleware, BrowserAgentService, ResponseBody};

@@ -8,6 +8,7 @@
 //!   Latin-1, compressed, 204/304/206, CSP nonce, …);
 //! - [`static_files`]: `--dir PATH` serves a folder, so any page can be tried with the agent.
 
+pub mod actix_demo;
 pub mod axum_demo;
 pub mod cli;
 pub mod demo;

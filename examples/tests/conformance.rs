@@ -606,3 +606,7 @@ macro_rules! conformance_suite {
 mod axum_adapter {
     conformance_suite!(browser_agent_examples::axum_demo::spawn);
 }
+
+mod actix_adapter {
+    conformance_suite!(browser_agent_examples::actix_demo::spawn);
+}

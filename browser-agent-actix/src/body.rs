@@ -1,0 +1,161 @@
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use actix_web::body::{BodySize, MessageBody};
+use browser_agent_core::inject::Injector;
+use bytes::Bytes;
+use pin_project_lite::pin_project;
+
+pin_project! {
+    /// The body of a response the app produced, as [`BrowserAgentService`](crate::BrowserAgentService)
+    /// sends it: untouched, with only its length grown (`HEAD` of an injected page), or with the
+    /// client tag streamed in by core's [`Injector`].
+    ///
+    /// Its [`MessageBody::size`] is exact: actix writes `Content-Length` from it (and ignores a
+    /// `Content-Length` header), so a sized page stays sized with the tag counted, and a streamed
+    /// page stays streamed.
+    ///
+    /// ```
+    /// use actix_web::body::{BodySize, MessageBody};
+    /// use actix_web::{test, web, App, HttpResponse};
+    /// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let app = test::init_service(
+    ///     App::new()
+    ///         .wrap(BrowserAgentMiddleware::new(agent.clone()))
+    ///         .route("/", web::get().to(|| async {
+    ///             HttpResponse::Ok().content_type("text/html").body("<html><head></head></html>")
+    ///         })),
+    /// )
+    /// .await;
+    /// let req = test::TestRequest::get().uri("/").insert_header(("host", "127.0.0.1")).to_request();
+    /// let res = test::call_service(&app, req).await;
+    /// let size = res.response().body().size();
+    /// assert_eq!(size, BodySize::Sized((26 + agent.tag().len()) as u64));
+    /// # });
+    /// ```
+    pub struct AppBody<B> {
+        #[pin]
+        kind: Kind<B>,
+    }
+}
+
+pin_project! {
+    #[project = KindProj]
+    enum Kind<B> {
+        Passthrough { #[pin] body: B },
+        Grown { #[pin] body: B, extra: u64 },
+        Inject {
+            #[pin] body: B,
+            injector: Injector,
+            ready: VecDeque<Bytes>,
+            inner_done: bool,
+        },
+    }
+}
+
+impl<B> std::fmt::Debug for AppBody<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match &self.kind {
+            Kind::Passthrough { .. } => "Passthrough",
+            Kind::Grown { .. } => "Grown",
+            Kind::Inject { .. } => "Inject",
+        };
+        f.debug_struct("AppBody").field("kind", &kind).finish()
+    }
+}
+
+impl<B> AppBody<B> {
+    pub(crate) fn passthrough(body: B) -> Self {
+        AppBody {
+            kind: Kind::Passthrough { body },
+        }
+    }
+
+    /// `HEAD` of a page that would get the tag: no bytes change, the length grows by `extra`.
+    pub(crate) fn grown(body: B, extra: u64) -> Self {
+        AppBody {
+            kind: Kind::Grown { body, extra },
+        }
+    }
+
+    pub(crate) fn inject(body: B, tag: Bytes) -> Self {
+        AppBody {
+            kind: Kind::Inject {
+                body,
+                injector: Injector::new(tag),
+                ready: VecDeque::new(),
+                inner_done: false,
+            },
+        }
+    }
+}
+
+impl<B: MessageBody> MessageBody for AppBody<B> {
+    type Error = B::Error;
+
+    fn size(&self) -> BodySize {
+        match &self.kind {
+            Kind::Passthrough { body } => body.size(),
+            Kind::Grown { body, extra } => match body.size() {
+                BodySize::Sized(n) => BodySize::Sized(n + extra),
+                other => other,
+            },
+            Kind::Inject {
+                body,
+                injector,
+                ready,
+                inner_done,
+            } => {
+                let extra = (injector.pending_len() + ready.iter().map(Bytes::len).sum::<usize>()) as u64;
+                let inner = if *inner_done { BodySize::Sized(0) } else { body.size() };
+                match inner {
+                    BodySize::None => BodySize::Sized(extra),
+                    BodySize::Sized(n) => BodySize::Sized(n + extra),
+                    BodySize::Stream => BodySize::Stream,
+                }
+            }
+        }
+    }
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Self::Error>>> {
+        match self.project().kind.project() {
+            KindProj::Passthrough { body } | KindProj::Grown { body, .. } => body.poll_next(cx),
+            KindProj::Inject {
+                mut body,
+                injector,
+                ready,
+                inner_done,
+            } => loop {
+                if let Some(chunk) = ready.pop_front() {
+                    return Poll::Ready(Some(Ok(chunk)));
+                }
+                if *inner_done {
+                    return Poll::Ready(None);
+                }
+                match body.as_mut().poll_next(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                    Poll::Ready(Some(Ok(data))) => ready.extend(injector.push(data)),
+                    Poll::Ready(None) => {
+                        ready.extend(injector.finish());
+                        *inner_done = true;
+                    }
+                }
+            },
+        }
+    }
+
+    fn try_into_bytes(self) -> Result<Bytes, Self>
+    where
+        Self: Sized,
+    {
+        match self.kind {
+            Kind::Passthrough { body } => body.try_into_bytes().map_err(AppBody::passthrough),
+            kind => Err(AppBody { kind }),
+        }
+    }
+}

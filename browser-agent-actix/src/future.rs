@@ -1,0 +1,163 @@
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+use actix_web::body::{BodySize, EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::Error;
+use browser_agent_core::{BrowserAgent, Injection};
+use bytes::{Bytes, BytesMut};
+use futures_core::Stream;
+use pin_project_lite::pin_project;
+
+use crate::middleware::ResponseBody;
+use crate::{convert, AppBody};
+
+type OursFuture = Pin<Box<dyn Future<Output = ServiceResponse<Bytes>>>>;
+
+pin_project! {
+    /// The future of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers, or
+    /// the app's response with its HTML body planned for injection.
+    ///
+    /// ```
+    /// use actix_web::dev::{Service, Transform};
+    /// use actix_web::test;
+    /// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let mw = BrowserAgentMiddleware::new(BrowserAgent::builder().enabled(true).build());
+    /// let svc = mw.new_transform(test::ok_service()).await.unwrap();
+    /// let fut: browser_agent_actix::ResponseFuture<_> = svc.call(test::TestRequest::get().to_srv_request());
+    /// assert_eq!(fut.await.unwrap().status(), 200);
+    /// # });
+    /// ```
+    pub struct ResponseFuture<F> {
+        #[pin]
+        kind: Kind<F>,
+    }
+}
+
+pin_project! {
+    #[project = KindProj]
+    enum Kind<F> {
+        Ours { fut: OursFuture },
+        App { #[pin] fut: F, agent: Option<BrowserAgent>, head: bool },
+    }
+}
+
+impl<F> std::fmt::Debug for ResponseFuture<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResponseFuture").finish_non_exhaustive()
+    }
+}
+
+impl<F> ResponseFuture<F> {
+    pub(crate) fn ours(fut: OursFuture) -> Self {
+        ResponseFuture {
+            kind: Kind::Ours { fut },
+        }
+    }
+
+    pub(crate) fn app(fut: F, agent: Option<BrowserAgent>, head: bool) -> Self {
+        ResponseFuture {
+            kind: Kind::App { fut, agent, head },
+        }
+    }
+}
+
+impl<F, B> Future for ResponseFuture<F>
+where
+    F: Future<Output = Result<ServiceResponse<B>, Error>>,
+    B: MessageBody,
+{
+    type Output = Result<ServiceResponse<ResponseBody<B>>, Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project().kind.project() {
+            KindProj::Ours { fut } => {
+                let res = ready!(fut.as_mut().poll(cx));
+                Poll::Ready(Ok(res.map_into_right_body()))
+            }
+            KindProj::App { fut, agent, head } => {
+                let res = ready!(fut.poll(cx))?;
+                let Some(agent) = agent.take() else {
+                    return Poll::Ready(Ok(res.map_body(|_, body| EitherBody::left(AppBody::passthrough(body)))));
+                };
+                let head = *head;
+                Poll::Ready(Ok(res.map_body(|parts, body| {
+                    let mut headers = convert::headers_to_core(&parts.headers);
+                    let status = convert::status_to_core(parts.status);
+                    let size = body.size();
+                    let body_len = match size {
+                        BodySize::Sized(n) => Some(n),
+                        BodySize::None | BodySize::Stream => None,
+                    };
+                    let body = match agent.plan_injection(status, &mut headers, head, body_len) {
+                        Injection::None => return EitherBody::left(AppBody::passthrough(body)),
+                        Injection::Body(tag) => AppBody::inject(body, tag),
+                        // actix writes `Content-Length` from the body's size, not from the
+                        // header: make the size say what core put in the header.
+                        Injection::HeadersOnly => match (body_len, content_length(&headers)) {
+                            (Some(n), Some(len)) if len >= n => AppBody::grown(body, len - n),
+                            _ => AppBody::passthrough(body),
+                        },
+                    };
+                    convert::headers_to_actix(&headers, &mut parts.headers);
+                    EitherBody::left(body)
+                })))
+            }
+        }
+    }
+}
+
+/// Answers one of our requests: refuse early on the head, read the body up to the limit (never
+/// further), then let core answer.
+pub(crate) fn answer(agent: BrowserAgent, req: ServiceRequest) -> OursFuture {
+    Box::pin(async move {
+        let (req, mut payload) = req.into_parts();
+        let parts = {
+            let (Some(method), Some(uri)) = (convert::method(req.method()), convert::uri(req.uri())) else {
+                let res = agent.bad_request("the request could not be read");
+                return ServiceResponse::new(req, convert::response_to_actix(res));
+            };
+            let mut head = http::Request::new(());
+            *head.method_mut() = method;
+            *head.uri_mut() = uri;
+            *head.version_mut() = convert::version(req.version());
+            *head.headers_mut() = convert::headers_to_core(req.headers());
+            head.into_parts().0
+        };
+        if let Err(refusal) = agent.preflight(&parts) {
+            return ServiceResponse::new(req, convert::response_to_actix(refusal));
+        }
+        let limit = agent.config().body_limit();
+        let mut buf = BytesMut::new();
+        while let Some(chunk) = poll_fn(|cx| Pin::new(&mut payload).poll_next(cx)).await {
+            let Ok(chunk) = chunk else {
+                let res = agent.bad_request("the request body could not be read");
+                return ServiceResponse::new(req, convert::response_to_actix(res));
+            };
+            if buf.len() + chunk.len() > limit {
+                let res = agent.payload_too_large();
+                return ServiceResponse::new(req, convert::response_to_actix(res));
+            }
+            buf.extend_from_slice(&chunk);
+        }
+        let core_req = http::Request::from_parts(parts, buf.freeze());
+        let res = match agent.handle(core_req).await {
+            Ok(res) => res,
+            Err(never) => match never {},
+        };
+        ServiceResponse::new(req, convert::response_to_actix(res))
+    })
+}
+
+fn content_length(headers: &http::HeaderMap) -> Option<u64> {
+    headers
+        .get(http::header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
