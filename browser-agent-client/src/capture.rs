@@ -6,7 +6,7 @@ use crate::serialize::{self, error_stack, prop_str, string_of};
 use crate::transport;
 use crate::{get, set, window, with_state};
 use browser_agent_core::protocol::entry_type;
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Function, Object};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -37,17 +37,17 @@ fn new_entry(ty: &str) -> Object {
     e
 }
 
+/// Clears a raw field (JSON leaves undefined out; cheaper than `delete`, which de-optimizes the object).
 fn delete(o: &JsValue, name: &str) {
-    if let Some(o) = o.dyn_ref::<Object>() {
-        let _ = Reflect::delete_property(o, &JsValue::from_str(name));
-    }
+    set(o, name, &JsValue::UNDEFINED);
 }
 
 /// Completes a raw entry from the bootstrap; returns whether it should be sent at once.
 fn prepare(e: &JsValue) -> bool {
-    let ty = get(e, "type").as_string().unwrap_or_default();
-    match ty.as_str() {
-        entry_type::CONSOLE => {
+    let ty = get(e, "type");
+    let is = |name: &str| ty == JsValue::from_str(wasm_bindgen::intern(name));
+    if is(entry_type::CONSOLE) {
+        {
             let args = Array::new();
             if let Some(raw) = get(e, "a").dyn_ref::<Array>() {
                 for v in raw.iter() {
@@ -56,9 +56,10 @@ fn prepare(e: &JsValue) -> bool {
             }
             set(e, "args", &args);
             delete(e, "a");
-            get(e, "level").as_string().as_deref() == Some("error")
+            get(e, "level") == JsValue::from_str(wasm_bindgen::intern("error"))
         }
-        entry_type::ERROR => {
+    } else if is(entry_type::ERROR) {
+        {
             let err = get(e, "e");
             delete(e, "e");
             if get(e, "kind").as_string().as_deref() == Some("unhandledrejection") {
@@ -75,7 +76,8 @@ fn prepare(e: &JsValue) -> bool {
             }
             true
         }
-        _ => false,
+    } else {
+        false
     }
 }
 
@@ -86,7 +88,7 @@ pub(crate) fn record(e: &JsValue, urgent: bool) {
             return false;
         }
         s.seq += 1;
-        set(e, "clientId", &JsValue::from_str(&s.client_id));
+        set(e, "clientId", &s.client_id_js);
         set(e, "seq", &JsValue::from(s.seq));
         if s.pending.len() >= MAX_PENDING {
             // Drop the oldest entry that is not part of the request in flight.

@@ -34,6 +34,8 @@ pub(crate) struct State {
     pub(crate) prefix: String,
     pub(crate) rev: String,
     pub(crate) client_id: String,
+    /// `client_id` as a JS string, made once.
+    pub(crate) client_id_js: JsValue,
     /// Last sequence number given out.
     pub(crate) seq: u32,
     /// Entries not yet confirmed by the host, oldest first.
@@ -66,12 +68,13 @@ pub(crate) fn window() -> web_sys::Window {
     web_sys::window().unwrap_throw()
 }
 
+/// A property; names are interned (creating a JS string from Rust is the expensive part).
 pub(crate) fn get(o: &JsValue, name: &str) -> JsValue {
-    Reflect::get(o, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    Reflect::get(o, &JsValue::from_str(wasm_bindgen::intern(name))).unwrap_or(JsValue::UNDEFINED)
 }
 
 pub(crate) fn set(o: &JsValue, name: &str, v: &JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(name), v);
+    let _ = Reflect::set(o, &JsValue::from_str(wasm_bindgen::intern(name)), v);
 }
 
 /// 16 random hex characters from `crypto.getRandomValues`.
@@ -117,6 +120,7 @@ pub fn start() {
         key: text("key"),
         prefix: text("prefix"),
         rev: text("rev"),
+        client_id_js: JsValue::from_str(&client_id),
         client_id,
         seq: 0,
         pending: VecDeque::new(),

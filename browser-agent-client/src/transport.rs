@@ -98,7 +98,7 @@ fn report_drops(s: &mut crate::State) {
     set(&e, "url", &page);
     set(&e, "count", &JsValue::from(s.dropped));
     s.seq += 1;
-    set(&e, "clientId", &JsValue::from_str(&s.client_id));
+    set(&e, "clientId", &s.client_id_js);
     set(&e, "seq", &JsValue::from(s.seq));
     s.dropped = 0;
     s.pending.push_back(e.into());

@@ -63,16 +63,19 @@ function __wbg_get_imports() {
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
         __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
-            throw new Error(getStringFromWasm0(arg0, arg1));
+            var v0 = getCachedStringFromWasm0(arg0, arg1);
+            throw new Error(v0);
         },
         __wbg__wbg_cb_unref_09736879a3f67559: function(arg0) {
             arg0._wbg_cb_unref();
         },
         __wbg_addEventListener_70e3766f6252144d: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
-            arg0.addEventListener(getStringFromWasm0(arg1, arg2), arg3, arg4 !== 0);
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            arg0.addEventListener(v0, arg3, arg4 !== 0);
         }, arguments); },
         __wbg_addEventListener_847fd86b8c33ec43: function() { return handleError(function (arg0, arg1, arg2, arg3) {
-            arg0.addEventListener(getStringFromWasm0(arg1, arg2), arg3);
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            arg0.addEventListener(v0, arg3);
         }, arguments); },
         __wbg_call_275b78b3b6520b92: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
             const ret = arg0.call(arg1, arg2, arg3, arg4);
@@ -90,38 +93,39 @@ function __wbg_get_imports() {
             arg0.clearTimeout(arg1);
         },
         __wbg_closest_39824b16065066bc: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            const ret = arg0.closest(v0);
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        }, arguments); },
-        __wbg_deleteProperty_3ad7a085da623822: function() { return handleError(function (arg0, arg1) {
-            const ret = Reflect.deleteProperty(arg0, arg1);
-            return ret;
         }, arguments); },
         __wbg_document_3b5c3071b43e97ee: function(arg0) {
             const ret = arg0.document;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
         __wbg_encodeURIComponent_e0d7769acee2dcb5: function(arg0, arg1) {
-            const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
+            var v0 = getCachedStringFromWasm0(arg0, arg1);
+            const ret = encodeURIComponent(v0);
             return ret;
         },
         __wbg_getAttribute_c7b80d4010284561: function(arg0, arg1, arg2, arg3) {
-            const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            var len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+            var v0 = getCachedStringFromWasm0(arg2, arg3);
+            const ret = arg1.getAttribute(v0);
+            var ptr2 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            var len2 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len2, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr2, true);
         },
         __wbg_getElementById_7ee213db584f37b0: function(arg0, arg1, arg2) {
-            const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            const ret = arg0.getElementById(v0);
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
         __wbg_getItem_49556a3e59cfb688: function() { return handleError(function (arg0, arg1, arg2, arg3) {
-            const ret = arg1.getItem(getStringFromWasm0(arg2, arg3));
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            var len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+            var v0 = getCachedStringFromWasm0(arg2, arg3);
+            const ret = arg1.getItem(v0);
+            var ptr2 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            var len2 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len2, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr2, true);
         }, arguments); },
         __wbg_getTime_edc91481cbc4cd78: function(arg0) {
             const ret = arg0.getTime();
@@ -132,11 +136,12 @@ function __wbg_get_imports() {
             return ret;
         }, arguments); },
         __wbg_get_556f1c9a5c587e8c: function() { return handleError(function (arg0, arg1, arg2, arg3) {
-            const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            var len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+            var v0 = getCachedStringFromWasm0(arg2, arg3);
+            const ret = arg1.get(v0);
+            var ptr2 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            var len2 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len2, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr2, true);
         }, arguments); },
         __wbg_get_bb8b6b35041e00c9: function() { return handleError(function (arg0, arg1) {
             const ret = Reflect.get(arg0, arg1 >>> 0);
@@ -151,7 +156,8 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbg_hasAttribute_3f271bd99815d507: function(arg0, arg1, arg2) {
-            const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            const ret = arg0.hasAttribute(v0);
             return ret;
         },
         __wbg_hasFocus_885aa7b7cb2eb167: function() { return handleError(function (arg0) {
@@ -224,16 +230,6 @@ function __wbg_get_imports() {
             let result;
             try {
                 result = arg0 instanceof Node;
-            } catch (_) {
-                result = false;
-            }
-            const ret = result;
-            return ret;
-        },
-        __wbg_instanceof_Object_97e16a01fd368661: function(arg0) {
-            let result;
-            try {
-                result = arg0 instanceof Object;
             } catch (_) {
                 result = false;
             }
@@ -359,7 +355,8 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbg_querySelector_72201b7c62dc196b: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            const ret = arg0.querySelector(v0);
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         }, arguments); },
         __wbg_queueMicrotask_1e8503a8a690f0a3: function(arg0) {
@@ -381,7 +378,9 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbg_sendBeacon_526397b3e7047f35: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
-            const ret = arg0.sendBeacon(getStringFromWasm0(arg1, arg2), arg3 === 0 ? undefined : getStringFromWasm0(arg3, arg4));
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            var v1 = getCachedStringFromWasm0(arg3, arg4);
+            const ret = arg0.sendBeacon(v0, v1);
             return ret;
         }, arguments); },
         __wbg_sessionStorage_7bc148f64fb0d0b9: function() { return handleError(function (arg0) {
@@ -393,7 +392,9 @@ function __wbg_get_imports() {
             return ret;
         }, arguments); },
         __wbg_setItem_cfa3cb31f271776a: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
-            arg0.setItem(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
+            var v0 = getCachedStringFromWasm0(arg1, arg2);
+            var v1 = getCachedStringFromWasm0(arg3, arg4);
+            arg0.setItem(v0, v1);
         }, arguments); },
         __wbg_setTimeout_9ef22b48643bd7de: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = arg0.setTimeout(arg1, arg2);
@@ -468,28 +469,28 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbindgen_generic_0000000000000001: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref, Externref, Externref], shim_idx: 1, ret: Result(Externref), inner_ret: Some(Result(Externref)) }, mutable: false }) -> Externref`.
-            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h5271865acc2716bc);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref, Externref, Externref], shim_idx: 3, ret: Result(Externref), inner_ret: Some(Result(Externref)) }, mutable: false }) -> Externref`.
+            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a98444483b75534);
             return ret;
         },
         __wbindgen_generic_0000000000000002: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 3, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
-            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hf462135d7dd5266c);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 1, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
+            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1961a28f7e25513e);
             return ret;
         },
         __wbindgen_generic_0000000000000003: function(arg0, arg1) {
             // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 46, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
-            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
+            const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h245a9c6012004cfd);
             return ret;
         },
         __wbindgen_generic_0000000000000004: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("Event")], shim_idx: 2, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
-            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h81372093fda997a3);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [NamedExternref("Event")], shim_idx: 4, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
+            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h212baddc15466a14);
             return ret;
         },
         __wbindgen_generic_0000000000000005: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [], shim_idx: 4, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
-            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h810dbfd992b0d531);
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [], shim_idx: 2, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
+            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hb173efddb0c9726a);
             return ret;
         },
         __wbindgen_generic_0000000000000006: function(arg0) {
@@ -498,8 +499,9 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbindgen_generic_0000000000000007: function(arg0, arg1) {
-            // Cast intrinsic for `Ref(String) -> Externref`.
-            const ret = getStringFromWasm0(arg0, arg1);
+            var v0 = getCachedStringFromWasm0(arg0, arg1);
+            // Cast intrinsic for `Ref(CachedString) -> Externref`.
+            const ret = v0;
             return ret;
         },
         __wbindgen_init_externref_table: function() {
@@ -517,27 +519,27 @@ function __wbg_get_imports() {
     };
 }
 
-function wasm_bindgen__convert__closures_____invoke__h810dbfd992b0d531(arg0, arg1) {
-    wasm.wasm_bindgen__convert__closures_____invoke__h810dbfd992b0d531(arg0, arg1);
+function wasm_bindgen__convert__closures_____invoke__hb173efddb0c9726a(arg0, arg1) {
+    wasm.wasm_bindgen__convert__closures_____invoke__hb173efddb0c9726a(arg0, arg1);
 }
 
-function wasm_bindgen__convert__closures_____invoke__hf462135d7dd5266c(arg0, arg1, arg2) {
-    wasm.wasm_bindgen__convert__closures_____invoke__hf462135d7dd5266c(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h1961a28f7e25513e(arg0, arg1, arg2) {
+    wasm.wasm_bindgen__convert__closures_____invoke__h1961a28f7e25513e(arg0, arg1, arg2);
 }
 
-function wasm_bindgen__convert__closures_____invoke__h81372093fda997a3(arg0, arg1, arg2) {
-    wasm.wasm_bindgen__convert__closures_____invoke__h81372093fda997a3(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h212baddc15466a14(arg0, arg1, arg2) {
+    wasm.wasm_bindgen__convert__closures_____invoke__h212baddc15466a14(arg0, arg1, arg2);
 }
 
-function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-    const ret = wasm.wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h245a9c6012004cfd(arg0, arg1, arg2) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h245a9c6012004cfd(arg0, arg1, arg2);
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
 }
 
-function wasm_bindgen__convert__closures_____invoke__h5271865acc2716bc(arg0, arg1, arg2, arg3, arg4) {
-    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h5271865acc2716bc(arg0, arg1, arg2, arg3, arg4);
+function wasm_bindgen__convert__closures_____invoke__h7a98444483b75534(arg0, arg1, arg2, arg3, arg4) {
+    const ret = wasm.wasm_bindgen__convert__closures_____invoke__h7a98444483b75534(arg0, arg1, arg2, arg3, arg4);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -559,6 +561,14 @@ function getArrayU8FromWasm0(ptr, len) {
     return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
 }
 
+function getCachedStringFromWasm0(ptr, len) {
+    if (ptr === 0) {
+        return getFromExternrefTable0(len);
+    } else {
+        return getStringFromWasm0(ptr, len);
+    }
+}
+
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
     if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
@@ -566,6 +576,8 @@ function getDataViewMemory0() {
     }
     return cachedDataViewMemory0;
 }
+
+function getFromExternrefTable0(idx) { return wasm.__wbindgen_externrefs.get(idx); }
 
 function getStringFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
