@@ -1,1 +1,1 @@
-//! Benchmarks live in benches/.
+//! Benchmarks live in `benches/benches/`; run them with `cargo bench -p browser-agent-benches`.

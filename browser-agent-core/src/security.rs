@@ -6,14 +6,13 @@ use http::{header, request::Parts, HeaderMap, Uri};
 /// Hosts answered without configuration.
 const LOOPBACK: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
-/// The request's authority (`Host`, else the URI's), lower-cased.
-fn authority(headers: &HeaderMap, uri: &Uri) -> Option<String> {
+/// The request's authority (`Host`, else the URI's), trimmed; borrowed, as this runs on every page request.
+fn authority<'a>(headers: &'a HeaderMap, uri: &'a Uri) -> Option<&'a str> {
     headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
-        .map(str::to_owned)
-        .or_else(|| uri.authority().map(|a| a.as_str().to_owned()))
-        .map(|a| a.trim().to_ascii_lowercase())
+        .or_else(|| uri.authority().map(|a| a.as_str()))
+        .map(str::trim)
 }
 
 /// `host[:port]` → `host` (keeping IPv6 brackets).
@@ -30,20 +29,30 @@ fn host_only(authority: &str) -> &str {
     })
 }
 
+/// Whether `host` (no port) is loopback: `localhost`, `*.localhost`, `127.0.0.1`, `[::1]`.
+fn is_loopback(host: &str) -> bool {
+    const SUFFIX: &str = ".localhost";
+    LOOPBACK.iter().any(|l| l.eq_ignore_ascii_case(host))
+        || (host.len() > SUFFIX.len()
+            && host.is_char_boundary(host.len() - SUFFIX.len())
+            && host[host.len() - SUFFIX.len()..].eq_ignore_ascii_case(SUFFIX))
+}
+
 /// Checks `Host` against loopback and `allowed` (entries are host or host:port, case-insensitive).
 pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> Result<(), String> {
     let Some(auth) = authority(headers, uri) else {
         return Err("refused: the request has no Host header; browser-agent answers only requests addressed to loopback or a configured host".into());
     };
-    let host = host_only(&auth);
-    let ok = LOOPBACK.contains(&host)
-        || host.ends_with(".localhost")
+    let host = host_only(auth);
+    if is_loopback(host)
         || allowed
             .iter()
-            .any(|a| a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(&auth));
-    if ok {
+            .any(|a| a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(auth))
+    {
         Ok(())
     } else {
+        let auth = auth.to_ascii_lowercase();
+        let host = host.to_ascii_lowercase();
         Err(format!(
             "refused: Host {auth:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") if this dev server is reached by that name (this check blocks DNS rebinding)"
         ))
@@ -56,7 +65,9 @@ pub(crate) fn check_origin(parts: &Parts) -> Result<(), String> {
         return Ok(());
     };
     let origin = origin.to_str().unwrap_or("").trim().to_ascii_lowercase();
-    let own = authority(&parts.headers, &parts.uri).unwrap_or_default();
+    let own = authority(&parts.headers, &parts.uri)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     let (scheme, rest) = origin.split_once("://").unwrap_or(("", ""));
     let strip_default = |a: &str, scheme: &str| -> String {
         let default = if scheme == "https" { ":443" } else { ":80" };

@@ -5,7 +5,7 @@
 //! fragments. Responses: an HTML document (`text/html`, not UTF-16), not 1xx/204/206/304, no
 //! `Content-Range`, no `Content-Encoding` other than `identity`, a parseable `Content-Length` if any.
 
-use http::{header, HeaderMap, Method, StatusCode};
+use http::{header, HeaderMap, HeaderName, Method, StatusCode};
 
 /// Whether a request may receive an injected page (the Host check is the agent's, see
 /// [`BrowserAgent::injection_for`](crate::BrowserAgent::injection_for)).
@@ -19,10 +19,17 @@ use http::{header, HeaderMap, Method, StatusCode};
 /// assert!(!request_wants_injection(&Method::GET, &h));
 /// ```
 pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
+    // Static names: this runs on every GET, so no header name is parsed per request.
+    const SEC_FETCH_DEST: HeaderName = HeaderName::from_static("sec-fetch-dest");
+    const FRAGMENT_MARKERS: [HeaderName; 3] = [
+        HeaderName::from_static("hx-request"),
+        HeaderName::from_static("turbo-frame"),
+        HeaderName::from_static("x-requested-with"),
+    ];
     if method != Method::GET && method != Method::HEAD {
         return false;
     }
-    if let Some(dest) = headers.get("sec-fetch-dest") {
+    if let Some(dest) = headers.get(SEC_FETCH_DEST) {
         let dest = dest.as_bytes();
         if !(dest.eq_ignore_ascii_case(b"document")
             || dest.eq_ignore_ascii_case(b"iframe")
@@ -31,9 +38,7 @@ pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
             return false;
         }
     }
-    !(headers.contains_key("hx-request")
-        || headers.contains_key("turbo-frame")
-        || headers.contains_key("x-requested-with"))
+    !FRAGMENT_MARKERS.iter().any(|name| headers.contains_key(name))
 }
 
 /// Whether a response is an HTML document we may rewrite. Returns the declared length when there is one.

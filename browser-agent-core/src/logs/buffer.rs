@@ -67,17 +67,13 @@ impl LogBuffer {
 
     /// Stores a plain info line (for tests, examples and host-side notes).
     pub fn push_text(&self, text: &str) -> u64 {
-        self.push(LogEntry {
-            seq: 0,
-            t: crate::util::now_ms(),
-            client_id: String::new(),
-            kind: crate::protocol::entry_type::CONSOLE.to_owned(),
-            level: crate::protocol::Level::Info,
-            text: text.to_owned(),
-            page: String::new(),
-            fields: Default::default(),
-            approx_bytes: text.len() + 64,
-        })
+        let entry = LogEntry::new(
+            crate::protocol::entry_type::CONSOLE,
+            crate::protocol::Level::Info,
+            text,
+            crate::util::now_ms(),
+        );
+        self.push(entry)
     }
 
     /// The entries matching `query`, oldest first. Never removes anything.

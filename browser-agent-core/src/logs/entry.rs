@@ -41,6 +41,28 @@ pub struct LogEntry {
 }
 
 impl LogEntry {
+    /// An entry with no extra fields (its `seq` is assigned when a [`LogBuffer`](crate::LogBuffer) stores it).
+    ///
+    /// ```
+    /// use browser_agent_core::{LogEntry, protocol::Level};
+    /// let e = LogEntry::new("console", Level::Warn, "careful", 1_700_000_000_000);
+    /// assert_eq!((e.kind.as_str(), e.text.as_str(), e.seq), ("console", "careful", 0));
+    /// ```
+    pub fn new(kind: &str, level: Level, text: impl Into<String>, t: u64) -> LogEntry {
+        let text = text.into();
+        LogEntry {
+            seq: 0,
+            t,
+            client_id: String::new(),
+            kind: kind.to_owned(),
+            level,
+            approx_bytes: 96 + text.len() + kind.len(),
+            text,
+            page: String::new(),
+            fields: Map::new(),
+        }
+    }
+
     /// The field `name` as a string, if the client sent one.
     pub fn field_str(&self, name: &str) -> Option<&str> {
         self.fields.get(name).and_then(Value::as_str)
