@@ -418,6 +418,9 @@ async fn costs(client: &Client, server: &Server) {
         }
         const c = fw.console;
         const logWithout = per(i => noop('bench', i));
+        fw.__browserAgent.h = function () {};
+        const logBootstrap = per(i => c.log('bench', i));
+        fw.__browserAgent.h = window.__browserAgent.h;
         const logWith = per(i => c.log('bench', i));
         const objWithout = per(i => noop('bench', {i, a: [1, 2, 3], s: 'x'}));
         const objWith = per(i => c.log('bench', {i, a: [1, 2, 3], s: 'x'}));
@@ -438,7 +441,7 @@ async fn costs(client: &Client, server: &Server) {
           const r0 = ours();
           await new Promise(r => setTimeout(r, 12000));
           const idle = (ours() - r0) / 12;
-          done({logWith, logWithout, objWith, objWithout, fetchWith, fetchWithout, idle});
+          done({logBootstrap, logWith, logWithout, objWith, objWithout, fetchWith, fetchWithout, idle});
         })().catch(e => done({error: String(e && e.stack || e)}));
         "#,
     )
@@ -447,11 +450,12 @@ async fn costs(client: &Client, server: &Server) {
     let f = |k: &str| figures[k].as_f64().unwrap_or(f64::NAN);
     let report = format!(
         "browser-agent overhead in headless Chromium (ns per call, against no-op stand-ins):\n\
-         console.log('bench', i): {:.0} with the agent, {:.0} without, +{:.0}\n\
+         console.log('bench', i): {:.0} with the agent ({:.0} in the bootstrap wrapper alone), {:.0} without, +{:.0}\n\
          console.log('bench', {{i, a:[1,2,3], s}}): {:.0} with, {:.0} without, +{:.0}\n\
          await fetch(u) (resolved stand-in, 200): {:.0} with, {:.0} without, +{:.0}\n\
          idle page: {:.2} requests per second\n",
         f("logWith"),
+        f("logBootstrap"),
         f("logWithout"),
         f("logWith") - f("logWithout"),
         f("objWith"),
