@@ -31,11 +31,13 @@
 //! # }
 //! ```
 //!
-//! With `default-features = false` only [`protocol`] remains: the wire contract the wasm client shares.
+//! With `default-features = false` only [`protocol`] and [`snapshot`] remain: the wire contract and the
+//! snapshot grammar the wasm client shares.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 pub mod protocol;
+pub mod snapshot;
 
 #[cfg(feature = "host")]
 mod agent;
