@@ -1,13 +1,17 @@
 //! The actix middleware's cost, against the same actix app without it, in the same run:
 //! pass-through on a non-HTML route (target: within noise, ≤ 3 %) and injection into a 200 KB HTML
-//! page. In process (`test::init_service`), timed inside one `block_on` per sample.
+//! page. In process (`test::init_service`, timed inside one `block_on` per sample: the middleware's
+//! own cost against actix's ~1 µs), and over a keep-alive loopback connection to a real server (the
+//! cost a dev server sees).
 
 use std::hint::black_box;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use actix_web::body::{to_bytes, MessageBody};
 use actix_web::dev::{Service, ServiceResponse};
-use actix_web::{test, web, App, HttpResponse};
+use actix_web::{test, web, App, HttpResponse, HttpServer};
 use browser_agent_actix::BrowserAgentMiddleware;
 use browser_agent_core::BrowserAgent;
 use browser_agent_examples::fixtures;
@@ -59,7 +63,7 @@ fn actix(c: &mut Criterion) {
     // Sanity: the middleware does inject into the big page and leaves the JSON alone.
     let big = system
         .block_on(async { to_bytes(with_agent.call(request("/big").to_request()).await.unwrap().into_body()).await });
-    let _ = big;
+    assert!(big.ok().unwrap().len() > fixtures::big_page().len());
 
     let mut group = c.benchmark_group("actix_pass_through_json");
     group.bench_function("without middleware (baseline)", |b| {
@@ -80,5 +84,107 @@ fn actix(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, actix);
+/// A one-worker server on 127.0.0.1 (with or without the middleware) on its own thread, for the
+/// life of the process.
+fn serve(agent: Option<BrowserAgent>) -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            HttpServer::new(move || {
+                // The baseline gets a disabled agent: `is_ours` and injection are off, every request
+                // goes straight to the app, so both servers have the same App type.
+                let on = agent.is_some();
+                let agent = agent
+                    .clone()
+                    .unwrap_or_else(|| BrowserAgent::builder().enabled(false).build());
+                App::new().configure(routes).wrap(actix_web::middleware::Condition::new(
+                    on,
+                    BrowserAgentMiddleware::new(agent),
+                ))
+            })
+            .workers(1)
+            .keep_alive(Duration::from_secs(600))
+            .disable_signals()
+            .listen(listener)
+            .unwrap()
+            .run()
+            .await
+            .unwrap()
+        })
+    });
+    addr
+}
+
+/// A keep-alive HTTP/1.1 client that reads each sized response to its last byte.
+struct Client {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Client {
+    fn new(addr: SocketAddr) -> Client {
+        let stream = TcpStream::connect(addr).unwrap();
+        stream.set_nodelay(true).unwrap();
+        Client {
+            stream,
+            buf: Vec::with_capacity(256 * 1024),
+        }
+    }
+
+    fn get(&mut self, path: &str) -> usize {
+        let req = format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1:3000\r\nsec-fetch-dest: document\r\n\r\n");
+        self.stream.write_all(req.as_bytes()).unwrap();
+        self.buf.clear();
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            let n = self.stream.read(&mut chunk).unwrap();
+            assert!(n > 0, "server closed the connection");
+            self.buf.extend_from_slice(&chunk[..n]);
+            let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+                continue;
+            };
+            let head = std::str::from_utf8(&self.buf[..end]).unwrap().to_ascii_lowercase();
+            let len: usize = head
+                .split("\r\n")
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .expect("a sized response")
+                .trim()
+                .parse()
+                .unwrap();
+            while self.buf.len() < end + 4 + len {
+                let n = self.stream.read(&mut chunk).unwrap();
+                assert!(n > 0, "server closed the connection");
+                self.buf.extend_from_slice(&chunk[..n]);
+            }
+            return len;
+        }
+    }
+}
+
+fn actix_loopback(c: &mut Criterion) {
+    let agent = BrowserAgent::builder().enabled(true).page_key("bench-key-000").build();
+    let mut plain = Client::new(serve(None));
+    let mut with_agent = Client::new(serve(Some(agent)));
+    assert!(with_agent.get("/big") > plain.get("/big"), "the middleware injects");
+    let mut group = c.benchmark_group("actix_loopback_pass_through_json");
+    group.bench_function("without middleware (baseline)", |b| {
+        b.iter(|| black_box(plain.get("/api/items")))
+    });
+    group.bench_function("with BrowserAgentMiddleware", |b| {
+        b.iter(|| black_box(with_agent.get("/api/items")))
+    });
+    group.finish();
+    let mut group = c.benchmark_group("actix_loopback_html_200kb");
+    group.throughput(criterion::Throughput::Bytes(200 * 1024));
+    group.bench_function("without middleware (baseline)", |b| {
+        b.iter(|| black_box(plain.get("/big")))
+    });
+    group.bench_function("with BrowserAgentMiddleware (injected)", |b| {
+        b.iter(|| black_box(with_agent.get("/big")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, actix, actix_loopback);
 criterion_main!(benches);

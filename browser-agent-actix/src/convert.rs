@@ -19,7 +19,11 @@ pub(crate) fn method(m: &ActixMethod) -> Option<http::Method> {
 
 /// The request target, in core's type.
 pub(crate) fn uri(u: &ActixUri) -> Option<http::Uri> {
-    http::Uri::try_from(u.to_string()).ok()
+    match (u.scheme(), u.authority(), u.path_and_query()) {
+        // Origin form (`/path?query`), what HTTP/1.1 clients send: parse it as it is.
+        (None, None, Some(pq)) => http::Uri::try_from(pq.as_str()).ok(),
+        _ => http::Uri::try_from(u.to_string()).ok(),
+    }
 }
 
 /// Every header (repeated names kept in order), in core's type.
