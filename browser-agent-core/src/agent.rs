@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::assets::ClientAssets;
 use crate::clients::ClientRegistry;
+use crate::commands::{self, Batch, BatchResult, RunError};
 use crate::config::{Config, DEFAULT_NDJSON_MAX_BYTES};
 use crate::error::ConfigError;
 use crate::inject::{gate, tag};
@@ -39,6 +40,7 @@ pub(crate) struct Inner {
     pub(crate) config: Config,
     pub(crate) logs: LogBuffer,
     pub(crate) clients: ClientRegistry,
+    pub(crate) commands: crate::commands::CommandQueue,
     pub(crate) key: String,
     pub(crate) assets: &'static ClientAssets,
     pub(crate) tag_config: TagConfig,
@@ -151,6 +153,11 @@ impl Builder {
         self.config.state_file = Some(path.into());
         self
     }
+    /// The app's URL, named when a batch finds no page (`No browser connected: open URL in a browser`).
+    pub fn app_url(mut self, url: impl Into<String>) -> Self {
+        self.config.app_url = Some(url.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -187,6 +194,7 @@ impl Builder {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64),
+                commands: Default::default(),
                 plain_tag: tag::build_tag(&tag_config, None),
                 ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
                 prefix_slash: format!("{}/", config.prefix),
@@ -407,4 +415,85 @@ impl BrowserAgent {
         }
         n
     }
+
+    /// Runs a batch of steps in a page and waits for its result: the default page (the most
+    /// recently active visible one that polls for commands) or `batch.client`. Batches for one page
+    /// run one at a time, in order; a batch that times out is removed and never runs later.
+    ///
+    /// ```
+    /// use browser_agent_core::{commands::{Batch, RunError}, BrowserAgent};
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let err = agent.run(Batch::new(vec![serde_json::json!({"command": "snapshot"})])).await.unwrap_err();
+    /// assert!(matches!(err, RunError::NoBrowser(_)));
+    /// assert!(err.to_string().starts_with("No browser connected: open"));
+    /// # });
+    /// ```
+    pub async fn run(&self, batch: Batch) -> Result<BatchResult, RunError> {
+        self.run_with_hint(batch, None).await
+    }
+
+    /// Takes a snapshot of a page (`diff`: only what changed since that page's previous snapshot).
+    pub async fn snapshot(&self, client: Option<&str>, diff: bool) -> Result<BatchResult, RunError> {
+        let mut batch = Batch::new(vec![serde_json::json!({"command": "snapshot", "diff": diff})]);
+        batch.client = client.map(str::to_owned);
+        self.run(batch).await
+    }
+
+    pub(crate) async fn run_with_hint(&self, batch: Batch, origin: Option<String>) -> Result<BatchResult, RunError> {
+        let diff_steps = commands::validate_steps(&batch.steps)?;
+        let now = util::now_ms();
+        let clients = &self.inner.clients;
+        let client = match &batch.client {
+            Some(id) => match clients.get(id) {
+                Some(r) if clients.is_alive(&r, now) => r.client_id,
+                _ => return Err(RunError::UnknownPage(id.clone(), self.open_pages_hint(now))),
+            },
+            None => match clients.default_target(now) {
+                Some(r) => r.client_id,
+                None => {
+                    let origin = origin
+                        .or_else(|| self.inner.config.app_url.clone())
+                        .or_else(|| clients.most_recent().and_then(|r| page_origin(&r.page)));
+                    return Err(RunError::NoBrowser(origin.unwrap_or_else(|| "your app".into())));
+                }
+            },
+        };
+        let (id, rx) = self.inner.commands.enqueue(&client, &batch.steps, diff_steps)?;
+        // If the caller stops waiting (timeout, or its HTTP request went away), the batch goes too.
+        struct Abandon<'a>(&'a crate::commands::CommandQueue, &'a str);
+        impl Drop for Abandon<'_> {
+            fn drop(&mut self) {
+                self.0.abandon(self.1);
+            }
+        }
+        let _guard = Abandon(&self.inner.commands, &id);
+        match tokio::time::timeout(batch.timeout, rx).await {
+            Ok(Ok(result)) => Ok(result),
+            _ => Err(RunError::Timeout(batch.timeout.as_millis() as u64)),
+        }
+    }
+
+    fn open_pages_hint(&self, now: u64) -> String {
+        let clients = &self.inner.clients;
+        let open: Vec<String> = clients
+            .all()
+            .into_iter()
+            .filter(|r| clients.is_alive(r, now))
+            .take(10)
+            .map(|r| format!("{:?} ({})", r.client_id, r.page))
+            .collect();
+        if open.is_empty() {
+            "No page is connected.".into()
+        } else {
+            format!("Open pages: {}", open.join(", "))
+        }
+    }
+}
+
+/// `http://host:port/` of a page URL.
+fn page_origin(page: &str) -> Option<String> {
+    let (scheme, rest) = page.split_once("://")?;
+    let host = rest.split(['/', '?', '#', ' ']).next()?;
+    (!host.is_empty()).then(|| format!("{scheme}://{host}/"))
 }

@@ -73,6 +73,8 @@ pub struct ClientRecord {
     pub in_iframe: bool,
     /// The client revision the page runs.
     pub rev: String,
+    /// Last time the page polled for commands, epoch ms (0: it never did, so it cannot run batches).
+    pub last_poll_at: u64,
     #[serde(skip)]
     seen: SeenSeqs,
 }
@@ -174,6 +176,12 @@ impl ClientRegistry {
         }
     }
 
+    /// Marks `client` as polling for commands at `now` (which is also proof of life).
+    pub fn touch_poll(&self, client: &str, now: u64) {
+        let mut map = self.inner.lock();
+        self.entry(&mut map, client, now).last_poll_at = now;
+    }
+
     /// Records that `(client, seq)` was stored; false when it already was (a retried batch).
     pub fn first_delivery(&self, client: &str, seq: u64, now: u64) -> bool {
         let mut map = self.inner.lock();
@@ -210,16 +218,16 @@ impl ClientRegistry {
         is_fresh(record.last_seen_at, now, self.ttl_ms)
     }
 
-    /// The page commands go to by default: among live pages, visible before hidden, focused before
-    /// not, then the most recently seen.
+    /// The page commands go to by default: among live pages, those that poll for commands first,
+    /// then visible before hidden, focused before not, then the most recently seen.
     pub fn default_target(&self, now: u64) -> Option<ClientRecord> {
         self.inner
             .lock()
             .values()
             .filter(|r| self.is_alive(r, now))
             .max_by(|a, b| {
-                (a.visible, a.focused, a.last_seen_at)
-                    .cmp(&(b.visible, b.focused, b.last_seen_at))
+                (a.last_poll_at > 0, a.visible, a.focused, a.last_seen_at)
+                    .cmp(&(b.last_poll_at > 0, b.visible, b.focused, b.last_seen_at))
                     .then_with(|| b.client_id.cmp(&a.client_id))
             })
             .cloned()
@@ -248,6 +256,7 @@ impl ClientRegistry {
             focused: false,
             in_iframe: false,
             rev: String::new(),
+            last_poll_at: 0,
             seen: SeenSeqs::default(),
         });
         record.last_seen_at = record.last_seen_at.max(now);
@@ -288,6 +297,12 @@ mod tests {
         reg.heartbeat(&hb("c", true), 2_500);
         assert_eq!(reg.default_target(3_000).unwrap().client_id, "c");
         assert_eq!(reg.most_recent().unwrap().client_id, "c");
+        reg.touch_poll("b", 2_600);
+        assert_eq!(
+            reg.default_target(3_000).unwrap().client_id,
+            "b",
+            "a page that can run commands wins"
+        );
         assert!(reg.default_target(70_000).is_none());
     }
 

@@ -42,6 +42,7 @@ pub struct Config {
     pub(crate) ndjson: Option<(PathBuf, u64)>,
     pub(crate) state_file: Option<PathBuf>,
     pub(crate) cursor: bool,
+    pub(crate) app_url: Option<String>,
 }
 
 impl Default for Config {
@@ -63,6 +64,7 @@ impl Default for Config {
             ndjson: None,
             state_file: None,
             cursor: false,
+            app_url: None,
         }
     }
 }

@@ -46,6 +46,8 @@ pub mod assets;
 #[cfg(feature = "host")]
 pub mod clients;
 #[cfg(feature = "host")]
+pub mod commands;
+#[cfg(feature = "host")]
 mod config;
 #[cfg(feature = "host")]
 mod error;
@@ -59,6 +61,8 @@ mod routes;
 mod security;
 #[cfg(feature = "host")]
 pub mod sinks;
+#[cfg(feature = "host")]
+mod stdio;
 #[cfg(feature = "host")]
 mod util;
 

@@ -10,12 +10,14 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{header, request::Parts, HeaderValue, Method, Request, Response, StatusCode};
 use serde_json::{json, Value};
 
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
+use crate::commands::{Batch, RunError, MAX_POLL_WAIT};
 use crate::logs::{normalize_dsh, normalize_typed, LogQuery};
 use crate::protocol::{self, Phase};
 use crate::security;
@@ -40,6 +42,10 @@ enum Route {
     Logs,
     Console,
     Page,
+    Commands,
+    Results,
+    Run,
+    Snapshot,
     Asset(String),
 }
 
@@ -47,31 +53,51 @@ impl Route {
     fn methods(&self) -> &'static [Method] {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
-            Route::Logs => &[Method::POST],
-            Route::Console | Route::Page => &[Method::GET, Method::HEAD],
+            Route::Logs | Route::Results | Route::Run => &[Method::POST],
+            Route::Console | Route::Page | Route::Commands | Route::Snapshot => &[Method::GET, Method::HEAD],
             Route::Asset(_) => &[Method::GET, Method::HEAD],
         }
     }
 
     fn access(&self) -> Access {
         match self {
-            Route::Probe | Route::Logs => Access::Browser,
-            Route::Console | Route::Page => Access::Agent,
+            Route::Probe | Route::Logs | Route::Commands | Route::Results => Access::Browser,
+            Route::Console | Route::Page | Route::Run | Route::Snapshot => Access::Agent,
             Route::Asset(_) => Access::Public,
         }
     }
 }
 
-/// The future of a route. Named, so adapters can store it.
-#[derive(Debug)]
+type BoxFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
+
+/// The future of a route. Named, so adapters can store it; most routes answer at once, the
+/// command routes (`/run`, `/snapshot`, a long-polled `/commands`) wait.
 pub struct RouteFuture {
-    response: Option<Response<Bytes>>,
+    inner: Answer,
+}
+
+enum Answer {
+    Ready(Option<Response<Bytes>>),
+    Waiting(BoxFuture),
+}
+
+impl std::fmt::Debug for RouteFuture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match &self.inner {
+            Answer::Ready(_) => "ready",
+            Answer::Waiting(_) => "waiting",
+        };
+        f.debug_struct("RouteFuture").field("state", &state).finish()
+    }
 }
 
 impl Future for RouteFuture {
     type Output = Result<Response<Bytes>, Infallible>;
-    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
-        Poll::Ready(Ok(self.response.take().expect("RouteFuture polled after completion")))
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match &mut self.inner {
+            Answer::Ready(res) => Poll::Ready(Ok(res.take().expect("RouteFuture polled after completion"))),
+            Answer::Waiting(fut) => fut.as_mut().poll(cx).map(Ok),
+        }
     }
 }
 
@@ -122,6 +148,10 @@ impl BrowserAgent {
             protocol::LOGS_PATH => Some(Route::Logs),
             protocol::CONSOLE_PATH => Some(Route::Console),
             protocol::PAGE_PATH => Some(Route::Page),
+            protocol::COMMANDS_PATH => Some(Route::Commands),
+            protocol::RESULTS_PATH => Some(Route::Results),
+            protocol::RUN_PATH => Some(Route::Run),
+            protocol::SNAPSHOT_PATH => Some(Route::Snapshot),
             _ => rest
                 .strip_prefix(protocol::ASSETS_DIR)
                 .filter(|name| self.inner.assets.get(name).is_some())
@@ -175,7 +205,8 @@ impl BrowserAgent {
             Access::Public => {}
             Access::Browser => {
                 security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts).map_err(forbidden)?;
-                if parts.method == Method::POST && !self.key_ok(parts) {
+                let needs_key = parts.method == Method::POST || matches!(route, Route::Commands);
+                if needs_key && !self.key_ok(parts) {
                     return Err(forbidden(format!(
                         "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
                         protocol::KEY_HEADER,
@@ -219,32 +250,45 @@ impl BrowserAgent {
     /// Answers one of our requests (see [`is_ours`](Self::is_ours)). Never panics; every error is JSON.
     pub fn handle(&self, req: Request<Bytes>) -> RouteFuture {
         let (parts, body) = req.into_parts();
-        let response = match self.preflight(&parts) {
-            Err(res) => res,
-            Ok(()) if body.len() > self.inner.config.body_limit => self.payload_too_large(),
+        let head = parts.method == Method::HEAD;
+        let strip = move |mut res: Response<Bytes>| {
+            if head {
+                *res.body_mut() = Bytes::new();
+            }
+            res
+        };
+        let inner = match self.preflight(&parts) {
+            Err(res) => Answer::Ready(Some(res)),
+            Ok(()) if body.len() > self.inner.config.body_limit => Answer::Ready(Some(self.payload_too_large())),
             Ok(()) => {
                 let route = self.route_of(parts.uri.path()).expect("preflight found it");
-                let mut res = self.dispatch(route, &parts, &body);
-                if parts.method == Method::HEAD {
-                    *res.body_mut() = Bytes::new();
+                match self.dispatch(route, &parts, &body) {
+                    Dispatch::Now(res) => Answer::Ready(Some(strip(res))),
+                    Dispatch::Later(fut) => Answer::Waiting(Box::pin(async move { strip(fut.await) })),
                 }
-                res
             }
         };
-        RouteFuture {
-            response: Some(response),
-        }
+        RouteFuture { inner }
     }
 
-    fn dispatch(&self, route: Route, parts: &Parts, body: &Bytes) -> Response<Bytes> {
+    fn dispatch(&self, route: Route, parts: &Parts, body: &Bytes) -> Dispatch {
+        let now = |res| Dispatch::Now(res);
         match route {
+            Route::Commands => return self.commands_poll(parts),
+            Route::Run => return self.run_route(parts, body),
+            Route::Snapshot => return self.snapshot_route(parts),
+            _ => {}
+        }
+        now(match route {
             Route::Probe if parts.method == Method::POST => self.probe_post(parts, body),
             Route::Probe => self.probe_get(parts),
             Route::Logs => self.logs_post(parts, body),
             Route::Console => self.console(parts),
             Route::Page => self.page(),
             Route::Asset(name) => self.asset(&name),
-        }
+            Route::Results => self.results_post(body),
+            Route::Commands | Route::Run | Route::Snapshot => unreachable!("answered above"),
+        })
     }
 
     fn probe_ok(&self) -> Response<Bytes> {
@@ -502,4 +546,201 @@ impl BrowserAgent {
     pub fn bad_request(&self, message: &str) -> Response<Bytes> {
         error(StatusCode::BAD_REQUEST, message)
     }
+}
+
+enum Dispatch {
+    Now(Response<Bytes>),
+    Later(BoxFuture),
+}
+
+/// The MindStudio failure event, also readable as a plain `{"error"}` body.
+fn command_error(err: &RunError) -> Response<Bytes> {
+    let status = match err {
+        RunError::BadRequest(_) => StatusCode::BAD_REQUEST,
+        RunError::NoBrowser(_) | RunError::UnknownPage(..) => StatusCode::SERVICE_UNAVAILABLE,
+        RunError::QueueFull => StatusCode::TOO_MANY_REQUESTS,
+        RunError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
+    };
+    let message = err.to_string();
+    json_response(
+        status,
+        &json!({"event": "command-error", "message": message, "error": message}),
+    )
+}
+
+impl BrowserAgent {
+    /// `GET {prefix}/commands?client=&wait=`: the page's poll. Without `wait` it answers at once
+    /// (`200 {"id","steps"}` or 204), as the MindStudio client expects; with `wait` (ms, capped at
+    /// 25 s) it returns the moment a batch is queued, or 204 at the end.
+    fn commands_poll(&self, parts: &Parts) -> Dispatch {
+        let mut client = String::new();
+        let mut wait = Duration::ZERO;
+        for (name, value) in util::query_pairs(parts.uri.query()) {
+            match name.as_str() {
+                "client" => client = value,
+                "wait" => match value.trim().parse::<u64>() {
+                    Ok(ms) => wait = Duration::from_millis(ms).min(MAX_POLL_WAIT),
+                    Err(_) => {
+                        return Dispatch::Now(error(
+                            StatusCode::BAD_REQUEST,
+                            format!("invalid wait {value:?}: expected milliseconds"),
+                        ))
+                    }
+                },
+                _ => {}
+            }
+        }
+        if client.is_empty() || client.len() > 64 {
+            return Dispatch::Now(error(
+                StatusCode::BAD_REQUEST,
+                "parameter \"client\" (the page's client id, at most 64 chars) is required",
+            ));
+        }
+        let commands = &self.inner.commands;
+        self.inner.clients.touch_poll(&client, now_ms());
+        if let Some(batch) = commands.take(&client) {
+            return Dispatch::Now(batch_response(&batch));
+        }
+        if wait.is_zero() {
+            return Dispatch::Now(empty(StatusCode::NO_CONTENT));
+        }
+        let agent = self.clone();
+        Dispatch::Later(Box::pin(async move {
+            let deadline = tokio::time::Instant::now() + wait;
+            loop {
+                let wake = agent.inner.commands.wake(&client);
+                let notified = wake.notified();
+                tokio::pin!(notified);
+                // Register before looking, so a batch queued in between still wakes us.
+                notified.as_mut().enable();
+                if let Some(batch) = agent.inner.commands.take(&client) {
+                    return batch_response(&batch);
+                }
+                if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                    agent.inner.clients.touch_poll(&client, now_ms());
+                    return empty(StatusCode::NO_CONTENT);
+                }
+            }
+        }))
+    }
+
+    /// `POST {prefix}/results`: 204 always; an unknown id (timed out, or never sent) is only warned about.
+    fn results_post(&self, body: &Bytes) -> Response<Bytes> {
+        let value: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
+        };
+        let Some(id) = value.get("id").and_then(Value::as_str) else {
+            return error(StatusCode::BAD_REQUEST, "field \"id\" (the batch id) must be a string");
+        };
+        if !self.inner.commands.complete(id, &value) {
+            eprintln!("browser-agent: result for unknown or timed-out batch {id:?} ignored");
+        }
+        empty(StatusCode::NO_CONTENT)
+    }
+
+    /// `POST {prefix}/run {"steps":[…],"client"?,"timeoutMs"?}`.
+    fn run_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
+        let json_type = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("application/json"));
+        if !json_type {
+            return Dispatch::Now(error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "POST /run needs Content-Type: application/json (so a cross-site form cannot send it)",
+            ));
+        }
+        let batch = match parse_run(body) {
+            Ok(b) => b,
+            Err(message) => return Dispatch::Now(command_error(&RunError::BadRequest(message))),
+        };
+        let origin = parts
+            .headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(|h| format!("http://{h}/"));
+        let agent = self.clone();
+        Dispatch::Later(Box::pin(async move {
+            match agent.run_with_hint(batch, origin).await {
+                Ok(result) => json_response(StatusCode::OK, &serde_json::to_value(&result).expect("serializable")),
+                Err(err) => command_error(&err),
+            }
+        }))
+    }
+
+    /// `GET {prefix}/snapshot?client=&diff=`: a snapshot without writing a batch.
+    fn snapshot_route(&self, parts: &Parts) -> Dispatch {
+        let mut client = None;
+        let mut diff = false;
+        for (name, value) in util::query_pairs(parts.uri.query()) {
+            match name.as_str() {
+                "client" if !value.is_empty() => client = Some(value),
+                "diff" => diff = value == "1" || value.eq_ignore_ascii_case("true"),
+                _ => {}
+            }
+        }
+        let origin = parts
+            .headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(|h| format!("http://{h}/"));
+        let agent = self.clone();
+        Dispatch::Later(Box::pin(async move {
+            let mut batch = Batch::new(vec![json!({"command": "snapshot", "diff": diff})]);
+            batch.client = client;
+            match agent.run_with_hint(batch, origin).await {
+                Ok(result) => {
+                    let step = result.steps.first().cloned().unwrap_or(Value::Null);
+                    match step.get("result").and_then(Value::as_str) {
+                        Some(text) => json_response(
+                            StatusCode::OK,
+                            &json!({"snapshot": text, "clientId": result.client_id, "diff": diff}),
+                        ),
+                        None => {
+                            let why = step
+                                .get("error")
+                                .and_then(Value::as_str)
+                                .unwrap_or("the page sent no snapshot");
+                            command_error(&RunError::BadRequest(why.to_owned()))
+                        }
+                    }
+                }
+                Err(err) => command_error(&err),
+            }
+        }))
+    }
+}
+
+fn batch_response(body: &str) -> Response<Bytes> {
+    let mut res = Response::new(Bytes::from(body.to_owned()));
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// Parses `{"steps":[…],"client"?,"timeoutMs"?}` (also the stdio `{"action":"browser",…}` line).
+pub(crate) fn parse_run(body: &[u8]) -> Result<Batch, String> {
+    let value: Value = serde_json::from_slice(body).map_err(|e| format!("body is not valid JSON: {e}"))?;
+    let obj = value.as_object().ok_or("body must be a JSON object {\"steps\":[…]}")?;
+    let steps = match obj.get("steps") {
+        Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
+        _ => return Err("browser action requires a non-empty \"steps\" array".into()),
+    };
+    let mut batch = Batch::new(steps);
+    match obj.get("client") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(c)) => batch.client = Some(c.clone()),
+        Some(_) => return Err("field \"client\" must be a string (a client id from GET /page)".into()),
+    }
+    match obj.get("timeoutMs") {
+        None | Some(Value::Null) => {}
+        Some(v) => match v.as_u64() {
+            Some(ms) if (100..=300_000).contains(&ms) => batch.timeout = Duration::from_millis(ms),
+            _ => return Err("field \"timeoutMs\" must be a number of milliseconds between 100 and 300000".into()),
+        },
+    }
+    Ok(batch)
 }

@@ -218,6 +218,114 @@ pub fn render(nodes: &[SnapshotNode]) -> String {
     out
 }
 
+/// Parses rendered text back into nodes (the inverse of [`render`] for what it produces), so the
+/// host and the Rust API get a typed tree from the one text the page sends.
+///
+/// ```
+/// use browser_agent_core::snapshot::{parse, render};
+/// let text = "form \"Sign up\"\n  textbox \"Email\" [value=\"a\\\"b\"] [required] [ref=e2]\n  \"loose text\"\nheading \"Hi\" [level=2]";
+/// let tree = parse(text);
+/// assert_eq!(tree[0].children[0].ref_id.as_deref(), Some("e2"));
+/// assert_eq!(render(&tree), text);
+/// ```
+pub fn parse(text: &str) -> Vec<SnapshotNode> {
+    let mut roots: Vec<SnapshotNode> = Vec::new();
+    // The open path: (depth, node) from the root to the last node read.
+    let mut path: Vec<(usize, SnapshotNode)> = Vec::new();
+    fn close(path: &mut Vec<(usize, SnapshotNode)>, roots: &mut Vec<SnapshotNode>, depth: usize) {
+        while path.last().is_some_and(|(d, _)| *d >= depth) {
+            let (_, node) = path.pop().expect("checked");
+            match path.last_mut() {
+                Some((_, parent)) => parent.children.push(node),
+                None => roots.push(node),
+            }
+        }
+    }
+    for line in text.lines() {
+        let body = line.trim_start_matches(' ');
+        if body.is_empty() {
+            continue;
+        }
+        let depth = (line.len() - body.len()) / 2;
+        let Some(node) = parse_line(body) else { continue };
+        close(&mut path, &mut roots, depth);
+        path.push((depth, node));
+    }
+    close(&mut path, &mut roots, 0);
+    roots
+}
+
+fn parse_line(s: &str) -> Option<SnapshotNode> {
+    let mut rest = s;
+    let mut node = SnapshotNode::default();
+    if rest.starts_with('"') {
+        let (name, after) = take_quoted(rest)?;
+        node.name = name;
+        return after.trim().is_empty().then_some(node);
+    }
+    let role_end = rest.find(' ').unwrap_or(rest.len());
+    node.role = rest[..role_end].to_owned();
+    rest = rest[role_end..].trim_start();
+    if rest.starts_with('"') {
+        let (name, after) = take_quoted(rest)?;
+        node.name = name;
+        rest = after.trim_start();
+    }
+    while let Some(inner) = rest.strip_prefix('[') {
+        let (key, value, after) = match inner.find(['=', ']']) {
+            Some(i) if inner.as_bytes()[i] == b']' => (&inner[..i], None, &inner[i + 1..]),
+            Some(i) => {
+                let v = &inner[i + 1..];
+                if v.starts_with('"') {
+                    let (value, after) = take_quoted(v)?;
+                    (&inner[..i], Some(value), after.strip_prefix(']')?)
+                } else {
+                    let end = v.find(']')?;
+                    (&inner[..i], Some(v[..end].to_owned()), &v[end + 1..])
+                }
+            }
+            None => return None,
+        };
+        let attr = match (key, value) {
+            ("ref", Some(v)) => {
+                node.ref_id = Some(v);
+                None
+            }
+            ("disabled", None) => Some(Attr::Disabled),
+            ("checked", None) => Some(Attr::Checked),
+            ("mixed", None) => Some(Attr::Mixed),
+            ("expanded", None) => Some(Attr::Expanded),
+            ("collapsed", None) => Some(Attr::Collapsed),
+            ("selected", None) => Some(Attr::Selected),
+            ("pressed", None) => Some(Attr::Pressed),
+            ("open", None) => Some(Attr::Open),
+            ("required", None) => Some(Attr::Required),
+            ("value", Some(v)) => Some(Attr::Value(v)),
+            ("placeholder", Some(v)) => Some(Attr::Placeholder(v)),
+            ("url", Some(v)) => Some(Attr::Url(v)),
+            ("level", Some(v)) => Some(Attr::Level(v.parse().ok()?)),
+            _ => return None,
+        };
+        node.attrs.extend(attr);
+        rest = after.trim_start();
+    }
+    rest.is_empty().then_some(node)
+}
+
+/// Reads a `"…"` string with `\"` and `\\` escapes; returns it and what follows.
+fn take_quoted(s: &str) -> Option<(String, &str)> {
+    let mut out = String::new();
+    let mut chars = s.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &s[i + 1..])),
+            '\\' => out.push(chars.next()?.1),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
 /// What changed between two rendered snapshots of the same page: lines keyed by their ref
 /// (`~` changed, `+` added, `-` removed); lines without a ref compared by content.
 ///
@@ -311,6 +419,25 @@ mod tests {
             render(&[tree, SnapshotNode::new("button", "Go").with_ref("e1")]),
             "list\n  listitem\n    \"one\"\nbutton \"Go\" [ref=e1]"
         );
+    }
+
+    #[test]
+    fn parse_round_trips_render() {
+        let tree = vec![
+            SnapshotNode::new("iframe", "")
+                .attr(Attr::Url("http://127.0.0.1/f?a=\"b\"".into()))
+                .child(
+                    SnapshotNode::new("checkbox", "Terms")
+                        .attr(Attr::Checked)
+                        .attr(Attr::Disabled)
+                        .with_ref("f1e3"),
+                ),
+            SnapshotNode::text("a [bracket] \\ and \"quote\""),
+            SnapshotNode::new("clickable", "").with_ref("e9"),
+        ];
+        let text = render(&tree);
+        assert_eq!(parse(&text), tree);
+        assert!(parse("not [a valid [line").is_empty());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! `cargo run --example axum_demo -- [--dir PATH]` (port from `PORT`, default 3000).
+//! `cargo run --example axum_demo -- [--dir PATH] [--stdio]` (port from `PORT`, default 3000).
 
 use browser_agent_core::BrowserAgent;
 use browser_agent_examples::{axum_demo, cli};
@@ -15,6 +15,7 @@ async fn main() {
     // Enabled explicitly, so `--release` runs of the demo keep the agent.
     let agent = BrowserAgent::builder()
         .enabled(true)
+        .app_url(format!("http://127.0.0.1:{}/", options.port))
         .ndjson_file(".logs/browser.ndjson")
         .build();
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], options.port));
@@ -25,18 +26,29 @@ async fn main() {
             std::process::exit(1);
         }
     };
-    print!(
-        "{}",
-        cli::banner("axum", options.port, &agent, options.dir.as_deref())
-    );
-    let app = axum_demo::router(agent, options.dir);
-    if let Err(e) = axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-    {
-        eprintln!("server error: {e}");
+    let banner = cli::banner("axum", options.port, &agent, options.dir.as_deref());
+    let server = axum::serve(listener, axum_demo::router(agent.clone(), options.dir));
+    if options.stdio {
+        // stdout carries the protocol's events: everything else goes to stderr.
+        eprintln!("{banner}  stdio: send {{\"action\":\"browser\",\"steps\":[…]}} lines on stdin");
+        tokio::select! {
+            res = server => exit_on_error(res),
+            res = agent.serve_stdio() => exit_on_error(res),
+        }
+    } else {
+        print!("{banner}");
+        let res = server
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await;
+        exit_on_error(res);
+    }
+}
+
+fn exit_on_error(res: std::io::Result<()>) {
+    if let Err(e) = res {
+        eprintln!("error: {e}");
         std::process::exit(1);
     }
 }

@@ -9,6 +9,8 @@ pub struct Options {
     pub port: u16,
     /// Folder of static files to serve with the agent injected.
     pub dir: Option<PathBuf>,
+    /// Also speak the MindStudio NDJSON protocol on stdin/stdout (the banner goes to stderr).
+    pub stdio: bool,
 }
 
 /// Parses `args` (without the program name) and the `PORT` value.
@@ -29,7 +31,11 @@ pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Re
             .parse()
             .map_err(|_| format!("PORT={p:?} is not a port number"))?,
     };
-    let mut options = Options { port, dir: None };
+    let mut options = Options {
+        port,
+        dir: None,
+        stdio: false,
+    };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -41,6 +47,7 @@ pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Re
                 }
                 options.dir = Some(dir);
             }
+            "--stdio" => options.stdio = true,
             "-h" | "--help" => return Err(usage().into()),
             other => return Err(format!("unknown argument {other:?}\n{}", usage())),
         }
@@ -50,7 +57,7 @@ pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Re
 
 /// The usage line.
 pub fn usage() -> &'static str {
-    "usage: [PORT=3000] cargo run --example axum_demo -- [--dir PATH]"
+    "usage: [PORT=3000] cargo run --example axum_demo -- [--dir PATH] [--stdio]"
 }
 
 /// What the demos print at start.
@@ -63,7 +70,7 @@ pub fn banner(
     let base = format!("http://127.0.0.1:{port}");
     let prefix = agent.config().prefix();
     let mut s = format!(
-        "browser-agent {framework} demo\n  open the page:   {base}/\n  read logs:       curl '{base}{prefix}/console?limit=20'\n  open pages:      curl '{base}{prefix}/page'\n  heartbeat probe: curl '{base}/browser/probe'\n"
+        "browser-agent {framework} demo\n  open the page:   {base}/\n  read logs:       curl '{base}{prefix}/console?limit=20'\n  open pages:      curl '{base}{prefix}/page'\n  heartbeat probe: curl '{base}/browser/probe'\n  snapshot:        curl '{base}{prefix}/snapshot'\n  run a batch:     curl -H 'content-type: application/json' -d '{{\"steps\":[{{\"command\":\"snapshot\"}}]}}' '{base}{prefix}/run'\n"
     );
     if let Some(dir) = dir {
         s.push_str(&format!("  static files:    {} at {base}/<file>\n", dir.display()));

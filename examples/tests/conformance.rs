@@ -553,6 +553,220 @@ pub mod cases {
         let post = send(addr, "POST", "/fixtures/sized", &[], b"").await;
         assert!(!post.body.windows(tag.len()).any(|w| w == tag));
     }
+
+    /// Registers a page the way the client does (keyed heartbeat), so it can be a command target.
+    async fn open_page(addr: SocketAddr, client: &str, visible: bool) {
+        let url = format!(
+            "/browser/probe?key={KEY}&client={client}&page=http%3A%2F%2F127.0.0.1%2F{client}&phase=ready&visible={}",
+            visible as u8
+        );
+        assert_eq!(send(addr, "GET", &url, &[], b"").await.status, 200);
+    }
+
+    async fn poll(addr: SocketAddr, client: &str, wait: u64) -> Resp {
+        send(
+            addr,
+            "GET",
+            &format!("{P}/commands?client={client}&wait={wait}"),
+            &[("x-browser-agent-key", KEY)],
+            b"",
+        )
+        .await
+    }
+
+    async fn answer(addr: SocketAddr, batch: &Value, snapshot: &str) {
+        let steps: Vec<Value> = batch["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| json!({"index": i, "command": s["command"], "result": snapshot}))
+            .collect();
+        let body = json!({"id": batch["id"], "steps": steps, "snapshot": snapshot, "logs": [{"type": "console", "level": "log", "args": ["during batch"]}], "duration": 7});
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/results"),
+            &keyed(),
+            body.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 204);
+    }
+
+    fn run(addr: SocketAddr, body: Value) -> tokio::task::JoinHandle<Resp> {
+        tokio::spawn(async move {
+            send(
+                addr,
+                "POST",
+                &format!("{P}/run"),
+                &[("content-type", "application/json")],
+                body.to_string().as_bytes(),
+            )
+            .await
+        })
+    }
+
+    pub async fn run_without_a_page_fails_at_once_saying_what_to_open(addr: SocketAddr) {
+        let r = run(addr, json!({"steps": [{"command": "snapshot"}]})).await.unwrap();
+        assert_eq!(r.status, 503);
+        let body = r.json();
+        assert_eq!(body["event"], "command-error");
+        assert_eq!(
+            body["message"],
+            format!("No browser connected: open http://{addr}/ in a browser")
+        );
+        for (bad, needle) in [
+            (json!({"steps": []}), "non-empty \"steps\""),
+            (json!({"steps": [{"x": 1}]}), "step 0 needs a \"command\""),
+            (json!({"steps": [{"command": "snapshot"}], "timeoutMs": 5}), "timeoutMs"),
+            (json!({"steps": [{"command": "snapshot"}], "client": 5}), "\"client\""),
+        ] {
+            let r = run(addr, bad).await.unwrap();
+            assert_eq!(r.status, 400);
+            assert!(r.error().contains(needle), "{}", r.text());
+        }
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/run"),
+            &[("content-type", "text/plain")],
+            br#"{"steps":[{"command":"snapshot"}]}"#,
+        )
+        .await;
+        assert_eq!(r.status, 415);
+        assert!(r.error().contains("application/json"));
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/run"),
+            &[("content-type", "application/json"), ("origin", "http://evil.example")],
+            br#"{"steps":[{"command":"snapshot"}]}"#,
+        )
+        .await;
+        assert_eq!(r.status, 403, "a cross-site page cannot drive the browser");
+    }
+
+    pub async fn a_batch_round_trips_through_a_long_poll(addr: SocketAddr) {
+        open_page(addr, "p1", true).await;
+        // The page is already waiting when the batch is queued: the poll wakes with it.
+        let waiting = tokio::spawn(async move { poll(addr, "p1", 20_000).await });
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let agent_call = run(addr, json!({"steps": [{"command": "snapshot"}]}));
+        let got = waiting.await.unwrap();
+        assert_eq!(got.status, 200, "woken by the batch, not by the 20 s timeout");
+        assert_eq!(got.header("cache-control"), Some("no-store"));
+        let batch = got.json();
+        assert_eq!(batch["id"].as_str().unwrap().len(), 8);
+        assert_eq!(batch["steps"], json!([{"command": "snapshot"}]));
+        answer(addr, &batch, "button \"Go\" [ref=e1]").await;
+        let done = agent_call.await.unwrap();
+        assert_eq!(done.status, 200, "{}", done.text());
+        let body = done.json();
+        assert_eq!(body["event"], "browser-completed");
+        assert_eq!(body["clientId"], "p1");
+        assert_eq!(body["steps"][0]["result"], "button \"Go\" [ref=e1]");
+        assert_eq!(body["logs"][0]["args"][0], "during batch");
+        assert_eq!(body["duration"], 7);
+        // Mindstudio's no-wait mode: 204 at once when nothing is queued.
+        let idle = poll(addr, "p1", 0).await;
+        assert_eq!((idle.status, idle.body.len()), (204, 0));
+        // Polling needs the page key: a foreign page cannot steal batches.
+        let r = send(addr, "GET", &format!("{P}/commands?client=p1"), &[], b"").await;
+        assert_eq!(r.status, 403);
+        let r = send(
+            addr,
+            "GET",
+            &format!("{P}/commands"),
+            &[("x-browser-agent-key", KEY)],
+            b"",
+        )
+        .await;
+        assert!(r.status == 400 && r.error().contains("client"));
+        // Results for unknown ids are accepted and ignored.
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/results"),
+            &keyed(),
+            br#"{"id":"deadbeef","steps":[]}"#,
+        )
+        .await;
+        assert_eq!(r.status, 204);
+        let r = send(addr, "POST", &format!("{P}/results"), &keyed(), br#"{"steps":[]}"#).await;
+        assert!(r.status == 400 && r.error().contains("\"id\""));
+    }
+
+    pub async fn a_timed_out_batch_is_removed_and_never_runs(addr: SocketAddr) {
+        open_page(addr, "slow", true).await;
+        poll(addr, "slow", 0).await; // it polls once, so it is a command target, then goes quiet
+        let r = run(addr, json!({"steps": [{"command": "snapshot"}], "timeoutMs": 300}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 504);
+        assert!(r.error().contains("timed out after 300 ms"), "{}", r.text());
+        let late = poll(addr, "slow", 0).await;
+        assert_eq!(late.status, 204, "the timed-out batch must not run later");
+    }
+
+    pub async fn batches_go_to_the_default_page_or_the_named_one_in_order(addr: SocketAddr) {
+        open_page(addr, "hidden", false).await;
+        open_page(addr, "front", true).await;
+        for c in ["hidden", "front"] {
+            poll(addr, c, 0).await;
+        }
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        assert_eq!(page["defaultTarget"], "front", "the visible page is the default");
+        let first = run(addr, json!({"steps": [{"command": "snapshot"}]}));
+        let to_hidden = run(addr, json!({"steps": [{"command": "snapshot"}], "client": "hidden"}));
+        let b1 = poll(addr, "front", 5_000).await.json();
+        let b2 = poll(addr, "hidden", 5_000).await.json();
+        answer(addr, &b1, "\"front\"").await;
+        answer(addr, &b2, "\"hidden\"").await;
+        assert_eq!(first.await.unwrap().json()["clientId"], "front");
+        assert_eq!(to_hidden.await.unwrap().json()["clientId"], "hidden");
+        // One batch at a time per page, in order.
+        let a = run(addr, json!({"steps": [{"command": "a"}]}));
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let b = run(addr, json!({"steps": [{"command": "b"}]}));
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let ba = poll(addr, "front", 5_000).await.json();
+        assert_eq!(ba["steps"][0]["command"], "a");
+        assert_eq!(poll(addr, "front", 0).await.status, 204, "b waits until a is answered");
+        answer(addr, &ba, "x").await;
+        let bb = poll(addr, "front", 5_000).await.json();
+        assert_eq!(bb["steps"][0]["command"], "b");
+        answer(addr, &bb, "x").await;
+        assert_eq!(a.await.unwrap().status, 200);
+        assert_eq!(b.await.unwrap().status, 200);
+        let r = run(addr, json!({"steps": [{"command": "snapshot"}], "client": "nope"}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 503);
+        assert!(
+            r.error().contains("No page with client id \"nope\"") && r.error().contains("\"front\""),
+            "{}",
+            r.text()
+        );
+    }
+
+    pub async fn snapshot_route_and_diffs(addr: SocketAddr) {
+        open_page(addr, "s1", true).await;
+        let page = tokio::spawn(async move {
+            for text in ["button \"A\" [ref=e1]", "button \"A\" [ref=e1]\nbutton \"B\" [ref=e2]"] {
+                let batch = poll(addr, "s1", 10_000).await.json();
+                answer(addr, &batch, text).await;
+            }
+        });
+        let full = send(addr, "GET", &format!("{P}/snapshot"), &[], b"").await;
+        assert_eq!(full.status, 200, "{}", full.text());
+        assert_eq!(full.json()["snapshot"], "button \"A\" [ref=e1]");
+        let diff = send(addr, "GET", &format!("{P}/snapshot?diff=1&client=s1"), &[], b"")
+            .await
+            .json();
+        assert_eq!(diff["snapshot"], "+ button \"B\" [ref=e2]");
+        page.await.unwrap();
+    }
 }
 
 /// Instantiates every case against one adapter: `$spawn(agent, dir, addr) -> io::Result<Server>`.
@@ -600,6 +814,11 @@ macro_rules! conformance_suite {
         case!(csp_nonce_is_copied);
         case!(head_grows_only_the_length, tag);
         case!(what_is_not_ours_passes_untouched, tag);
+        case!(run_without_a_page_fails_at_once_saying_what_to_open);
+        case!(a_batch_round_trips_through_a_long_poll);
+        case!(a_timed_out_batch_is_removed_and_never_runs);
+        case!(batches_go_to_the_default_page_or_the_named_one_in_order);
+        case!(snapshot_route_and_diffs);
     };
 }
 

@@ -76,7 +76,11 @@ pub(crate) fn normalize_typed(
     // (a click's `text` is the element's own text; `seq` is the page's counter).
     if let Some(Value::String(own)) = obj.get("text") {
         if *own != text && fields.len() < MAX_ITEMS {
-            let name = if kind == entry_type::INTERACTION { "elementText" } else { "clientText" };
+            let name = if kind == entry_type::INTERACTION {
+                "elementText"
+            } else {
+                "clientText"
+            };
             fields.insert(name.into(), bound(&Value::String(own.clone()), 0, limits.max_field));
         }
     }
@@ -392,9 +396,14 @@ mod tests {
         );
         let e = typed(json!({"type":"error","kind":"unhandledrejection","message":"nope","stack":""}));
         assert_eq!(e.text, "Unhandled rejection: nope");
-        let e = typed(json!({"type":"interaction","event":"click","target":"button \"Save\"","text":"Save changes","seq":4,"clientId":"c"}));
+        let e = typed(
+            json!({"type":"interaction","event":"click","target":"button \"Save\"","text":"Save changes","seq":4,"clientId":"c"}),
+        );
         assert_eq!(e.text, "click button \"Save\"");
-        assert_eq!((e.field_str("elementText"), e.fields["clientSeq"].as_u64()), (Some("Save changes"), Some(4)));
+        assert_eq!(
+            (e.field_str("elementText"), e.fields["clientSeq"].as_u64()),
+            (Some("Save changes"), Some(4))
+        );
         let e = typed(json!({"type":"dropped","count":7,"clientId":"c1","seq":9}));
         assert_eq!((e.level, e.page.as_str()), (Level::Warn, "http://from-registry/"));
         let e = typed(json!({"type":"custom","message":"hi","extra":{"deep":[1,2]}}));

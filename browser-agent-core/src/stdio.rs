@@ -1,0 +1,78 @@
+//! The MindStudio stdio protocol: NDJSON `{"action":"browser","steps":[…]}` lines in, one event line
+//! out per request (`browser-completed` or `command-error`), in request order.
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+
+use crate::BrowserAgent;
+
+/// Longest accepted input line.
+const MAX_LINE: usize = 1024 * 1024;
+
+impl BrowserAgent {
+    /// Serves the stdio bridge on this process's stdin and stdout until stdin closes.
+    pub async fn serve_stdio(&self) -> std::io::Result<()> {
+        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+        self.serve_io(stdin, tokio::io::stdout()).await
+    }
+
+    /// Serves the stdio protocol on any reader and writer (tests, pipes, sockets).
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let input = &b"{\"action\":\"browser\",\"steps\":[{\"command\":\"snapshot\"}]}\nnot json\n"[..];
+    /// let mut out = Vec::new();
+    /// agent.serve_io(input, &mut out).await.unwrap();
+    /// let lines: Vec<serde_json::Value> = out.split(|b| *b == b'\n').filter(|l| !l.is_empty())
+    ///     .map(|l| serde_json::from_slice(l).unwrap()).collect();
+    /// assert_eq!(lines[0]["event"], "command-error");
+    /// assert!(lines[0]["message"].as_str().unwrap().starts_with("No browser connected"));
+    /// assert!(lines[1]["message"].as_str().unwrap().contains("not valid JSON"));
+    /// # });
+    /// ```
+    pub async fn serve_io<R, W>(&self, reader: R, mut writer: W) -> std::io::Result<()>
+    where
+        R: AsyncBufRead + Unpin,
+        W: AsyncWrite + Unpin,
+    {
+        let mut lines = reader.lines();
+        while let Some(line) = lines.next_line().await? {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let event = self.stdio_request(line).await;
+            let mut out = event.to_string();
+            out.push('\n');
+            writer.write_all(out.as_bytes()).await?;
+            writer.flush().await?;
+        }
+        Ok(())
+    }
+
+    async fn stdio_request(&self, line: &str) -> Value {
+        let fail = |message: String| json!({"event": "command-error", "message": message});
+        if line.len() > MAX_LINE {
+            return fail(format!("request line longer than {MAX_LINE} bytes"));
+        }
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => return fail(format!("request is not valid JSON: {e}")),
+        };
+        match value.get("action").and_then(Value::as_str) {
+            Some("browser") => {}
+            Some(other) => return fail(format!("unknown action {other:?}: only \"browser\" is supported")),
+            None => return fail("request needs \"action\":\"browser\"".into()),
+        }
+        let batch = match crate::routes::parse_run(line.as_bytes()) {
+            Ok(b) => b,
+            Err(message) => return fail(message),
+        };
+        match self.run(batch).await {
+            Ok(result) => serde_json::to_value(&result).expect("serializable"),
+            Err(err) => fail(err.to_string()),
+        }
+    }
+}
