@@ -76,3 +76,65 @@ impl BrowserAgent {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clients::Heartbeat;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    #[tokio::test]
+    async fn stdio_round_trip_with_a_page() {
+        let agent = BrowserAgent::builder().enabled(true).page_key("stdio-test-key").build();
+        let now = crate::util::now_ms();
+        agent.clients().heartbeat(
+            &Heartbeat {
+                client: "pg".into(),
+                visible: Some(true),
+                ..Default::default()
+            },
+            now,
+        );
+        agent.clients().touch_poll("pg", now);
+        let (agent_in, mut to_agent) = tokio::io::duplex(4096);
+        let (mut from_agent, agent_out) = tokio::io::duplex(4096);
+        let server = {
+            let agent = agent.clone();
+            tokio::spawn(async move { agent.serve_io(BufReader::new(agent_in), agent_out).await })
+        };
+        // The page: wait for the batch, answer it.
+        let page = {
+            let agent = agent.clone();
+            tokio::spawn(async move {
+                loop {
+                    if let Some(batch) = agent.inner.commands.take("pg") {
+                        let batch: Value = serde_json::from_str(&batch).unwrap();
+                        let result = json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "duration": 3});
+                        assert!(agent.inner.commands.complete(batch["id"].as_str().unwrap(), &result));
+                        return;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                }
+            })
+        };
+        to_agent
+            .write_all(b"{\"action\":\"browser\",\"steps\":[{\"command\":\"snapshot\"}]}\n{\"action\":\"other\"}\n")
+            .await
+            .unwrap();
+        drop(to_agent);
+        page.await.unwrap();
+        server.await.unwrap().unwrap();
+        let mut out = String::new();
+        let mut lines = BufReader::new(&mut from_agent).lines();
+        while let Some(l) = lines.next_line().await.unwrap() {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        let events: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(events[0]["event"], "browser-completed");
+        assert_eq!(events[0]["steps"][0]["result"], "main");
+        assert_eq!(events[0]["clientId"], "pg");
+        assert_eq!(events[1]["event"], "command-error");
+        assert!(events[1]["message"].as_str().unwrap().contains("unknown action"));
+    }
+}
