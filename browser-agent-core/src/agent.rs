@@ -400,18 +400,22 @@ impl BrowserAgent {
         if n == 0 {
             return 0;
         }
-        let mut stored = Vec::with_capacity(if self.inner.ndjson.is_some() { n } else { 0 });
-        for entry in entries {
-            if self.inner.ndjson.is_some() {
-                let mut copy = entry.clone();
-                copy.seq = self.inner.logs.push(entry);
-                stored.push(copy);
-            } else {
-                self.inner.logs.push(entry);
+        match &self.inner.ndjson {
+            None => {
+                self.inner.logs.push_many(entries);
             }
-        }
-        if let Some(sink) = &self.inner.ndjson {
-            sink.write(&stored);
+            Some(sink) => {
+                let first = self.inner.logs.push_many(entries.clone());
+                let stored: Vec<_> = entries
+                    .into_iter()
+                    .zip(first..)
+                    .map(|(mut e, seq)| {
+                        e.seq = seq;
+                        e
+                    })
+                    .collect();
+                sink.write(&stored);
+            }
         }
         n
     }

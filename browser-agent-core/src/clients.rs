@@ -182,6 +182,25 @@ impl ClientRegistry {
         self.entry(&mut map, client, now).last_poll_at = now;
     }
 
+    /// For a batch of entries' `(client, seq, page)` (or `None` for entries without both): marks each
+    /// client seen, and says per entry whether it is its first delivery. One lock for the batch.
+    pub fn deliveries(&self, origins: &[Option<(&str, u64, &str)>], now: u64) -> Vec<bool> {
+        let mut map = self.inner.lock();
+        origins
+            .iter()
+            .map(|origin| match origin {
+                None => true,
+                Some((client, seq, page)) => {
+                    let record = self.entry(&mut map, client, now);
+                    if record.page.is_empty() && !page.is_empty() {
+                        record.page = bounded(page);
+                    }
+                    record.seen.insert(*seq)
+                }
+            })
+            .collect()
+    }
+
     /// Records that `(client, seq)` was stored; false when it already was (a retried batch).
     pub fn first_delivery(&self, client: &str, seq: u64, now: u64) -> bool {
         let mut map = self.inner.lock();

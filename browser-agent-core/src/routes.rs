@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
 use crate::commands::{Batch, RunError, MAX_POLL_WAIT};
-use crate::logs::{normalize_dsh, normalize_typed, LogQuery};
+use crate::logs::{normalize_dsh, normalize_typed, LogQuery, RawEntry};
 use crate::protocol::{self, Phase};
 use crate::security;
 use crate::sinks::{self, ClientState};
@@ -402,15 +402,17 @@ impl BrowserAgent {
 
     /// MindStudio's bare array (our client adds clientId/seq): validate all, then store, each `(clientId, seq)` once.
     fn logs_post(&self, _parts: &Parts, body: &Bytes) -> Response<Bytes> {
-        let value: Value = match serde_json::from_slice(body) {
-            Ok(v) => v,
+        if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
+            let why = match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
+                Err(e) => format!("body is not valid JSON: {e}"),
+                Ok(_) => "body must be a JSON array of log entries ({\"type\":\"console\",…})".to_owned(),
+            };
+            return error(StatusCode::BAD_REQUEST, why);
+        }
+        // Parsed straight into entries: the host-owned keys land in slots, nothing is copied twice.
+        let items: Vec<RawEntry> = match serde_json::from_slice(body) {
+            Ok(items) => items,
             Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
-        };
-        let Value::Array(items) = value else {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "body must be a JSON array of log entries ({\"type\":\"console\",…})",
-            );
         };
         let now = now_ms();
         let limits = self.limits();
@@ -418,12 +420,13 @@ impl BrowserAgent {
         let mut normalized = Vec::with_capacity(items.len());
         // Pages named earlier in this batch, for entries (network, dropped) that name none.
         let mut batch_pages: std::collections::HashMap<String, String> = Default::default();
-        for (index, item) in items.iter().enumerate() {
+        for (index, item) in items.into_iter().enumerate() {
             let page_of = |c: &str| batch_pages.get(c).cloned().or_else(|| clients.page_of(c));
             match normalize_typed(item, limits, page_of, now) {
                 Ok(Some(n)) => {
-                    if !n.entry.client_id.is_empty() && !n.entry.page.is_empty() {
-                        batch_pages.insert(n.entry.client_id.clone(), n.entry.page.clone());
+                    let (client, page) = (&n.entry.client_id, &n.entry.page);
+                    if !client.is_empty() && !page.is_empty() && batch_pages.get(client) != Some(page) {
+                        batch_pages.insert(client.clone(), page.clone());
                     }
                     normalized.push(n);
                 }
@@ -431,16 +434,18 @@ impl BrowserAgent {
                 Err(why) => return error(StatusCode::BAD_REQUEST, format!("entry {index} {why}")),
             }
         }
-        let mut fresh = Vec::with_capacity(normalized.len());
-        for n in normalized {
-            if let Some((client, seq)) = &n.origin {
-                clients.touch(client, &n.entry.page, now);
-                if !clients.first_delivery(client, *seq, now) {
-                    continue;
-                }
-            }
-            fresh.push(n.entry);
-        }
+        // One registry lock for the batch: proof of life and each (clientId, seq) stored once.
+        let origins: Vec<_> = normalized
+            .iter()
+            .map(|n| n.origin.as_ref().map(|(c, s)| (c.as_str(), *s, n.entry.page.as_str())))
+            .collect();
+        let first = clients.deliveries(&origins, now);
+        let fresh = normalized
+            .into_iter()
+            .zip(first)
+            .filter(|(_, first)| *first)
+            .map(|(n, _)| n.entry)
+            .collect();
         self.store(fresh);
         empty(StatusCode::NO_CONTENT)
     }

@@ -11,6 +11,10 @@ pub(crate) fn now_ms() -> u64 {
 
 /// Cuts `s` to at most `max` chars, on a char boundary; returns whether it cut.
 pub(crate) fn truncate_chars(s: &mut String, max: usize) -> bool {
+    if s.len() <= max {
+        // At most `max` bytes is at most `max` chars: nothing to count.
+        return false;
+    }
     match s.char_indices().nth(max) {
         Some((byte_index, _)) => {
             s.truncate(byte_index);
@@ -22,7 +26,7 @@ pub(crate) fn truncate_chars(s: &mut String, max: usize) -> bool {
 
 /// Like [`truncate_chars`] but marks the cut with `…`, keeping the total within `max` chars.
 pub(crate) fn truncate_marked(s: &mut String, max: usize) {
-    if max > 0 && s.char_indices().nth(max).is_some() {
+    if max > 0 && s.len() > max && s.char_indices().nth(max).is_some() {
         truncate_chars(s, max - 1);
         s.push('…');
     }

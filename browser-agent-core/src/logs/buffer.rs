@@ -55,14 +55,22 @@ impl LogBuffer {
         entry.seq = ring.last_seq;
         ring.bytes += entry.approx_bytes;
         ring.entries.push_back(Arc::new(entry));
-        // Always keep the newest entry, even when it alone is over the byte budget.
-        while ring.entries.len() > ring.max_count || (ring.bytes > ring.max_bytes && ring.entries.len() > 1) {
-            if let Some(old) = ring.entries.pop_front() {
-                ring.bytes -= old.approx_bytes;
-                ring.evicted += 1;
-            }
-        }
+        ring.evict();
         ring.last_seq
+    }
+
+    /// Stores `entries` in order under one lock; returns the `seq` of the first.
+    pub fn push_many(&self, entries: Vec<LogEntry>) -> u64 {
+        let mut ring = self.ring.lock();
+        let first = ring.last_seq + 1;
+        for mut entry in entries {
+            ring.last_seq += 1;
+            entry.seq = ring.last_seq;
+            ring.bytes += entry.approx_bytes;
+            ring.entries.push_back(Arc::new(entry));
+        }
+        ring.evict();
+        first
     }
 
     /// Stores a plain info line (for tests, examples and host-side notes).
@@ -116,6 +124,19 @@ impl LogBuffer {
     }
 }
 
+impl Ring {
+    /// Drops the oldest entries beyond the bounds; the newest always stays, even when it alone is
+    /// over the byte budget.
+    fn evict(&mut self) {
+        while self.entries.len() > self.max_count || (self.bytes > self.max_bytes && self.entries.len() > 1) {
+            if let Some(old) = self.entries.pop_front() {
+                self.bytes -= old.approx_bytes;
+                self.evicted += 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +164,21 @@ mod tests {
         ring.push_text(&"d".repeat(1000));
         assert_eq!(ring.len(), 1);
         assert!(ring.query(&LogQuery::all())[0].text.starts_with('d'));
+    }
+
+    #[test]
+    fn push_many_assigns_consecutive_seqs_and_bounds() {
+        let ring = LogBuffer::new(3, usize::MAX);
+        ring.push_text("a");
+        let batch = (0..4)
+            .map(|i| LogEntry::new("console", crate::protocol::Level::Info, i.to_string(), 0))
+            .collect();
+        assert_eq!(ring.push_many(batch), 2);
+        let all = ring.query(&LogQuery::all());
+        assert_eq!(
+            all.iter().map(|e| (e.seq, e.text.as_str())).collect::<Vec<_>>(),
+            [(3, "1"), (4, "2"), (5, "3")]
+        );
     }
 
     #[test]

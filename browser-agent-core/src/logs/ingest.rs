@@ -27,76 +27,169 @@ pub(crate) struct Normalized {
     pub(crate) origin: Option<(String, u64)>,
 }
 
+/// One element of a `POST {prefix}/logs` array as parsed: the keys the host owns go straight into
+/// slots (in [`RESERVED`] order) and everything else into `fields`, so normalizing moves values
+/// instead of removing them from a map.
+#[derive(Debug)]
+pub(crate) enum RawEntry {
+    NotObject,
+    Object {
+        slots: [Option<Value>; 7],
+        fields: Map<String, Value>,
+    },
+}
+
+impl<'de> serde::Deserialize<'de> for RawEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawEntry;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a log entry")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawEntry, A::Error> {
+                let mut slots: [Option<Value>; 7] = Default::default();
+                let mut fields = Map::new();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match RESERVED.iter().position(|r| *r == key) {
+                        Some(i) => slots[i] = Some(map.next_value()?),
+                        None => {
+                            fields.insert(key.into_owned(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RawEntry::Object { slots, fields })
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawEntry, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(RawEntry::NotObject)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<RawEntry, E> {
+                Ok(RawEntry::NotObject)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<RawEntry, E> {
+                Ok(RawEntry::NotObject)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<RawEntry, E> {
+                Ok(RawEntry::NotObject)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<RawEntry, E> {
+                Ok(RawEntry::NotObject)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<RawEntry, E> {
+                Ok(RawEntry::NotObject)
+            }
+            fn visit_unit<E>(self) -> Result<RawEntry, E> {
+                Ok(RawEntry::NotObject)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+impl RawEntry {
+    /// Takes a JSON value apart (tests build entries with `json!`).
+    pub(crate) fn from_value(v: Value) -> RawEntry {
+        let Value::Object(obj) = v else {
+            return RawEntry::NotObject;
+        };
+        let mut slots: [Option<Value>; 7] = Default::default();
+        let mut fields = Map::new();
+        for (k, v) in obj {
+            match RESERVED.iter().position(|r| *r == k) {
+                Some(i) => slots[i] = Some(v),
+                None => {
+                    fields.insert(k, v);
+                }
+            }
+        }
+        RawEntry::Object { slots, fields }
+    }
+}
+
 /// Normalizes one element of a `POST {prefix}/logs` array. `Err` names what is wrong with it;
 /// `Ok(None)` means it is valid but carries no text (dropped, as the dsh host does).
 pub(crate) fn normalize_typed(
-    raw: &Value,
+    raw: RawEntry,
     limits: Limits,
     page_of_client: impl Fn(&str) -> Option<String>,
     now: u64,
 ) -> Result<Option<Normalized>, String> {
-    let obj = raw.as_object().ok_or("is not an object")?;
-    let kind = match obj.get("type") {
+    let RawEntry::Object { slots, mut fields } = raw else {
+        return Err("is not an object".into());
+    };
+    let [kind, level, t, client_id, seq, own_text, page_field] = slots;
+    let kind = match kind {
         None | Some(Value::Null) => entry_type::CONSOLE.to_owned(),
-        Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s.clone(),
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s,
         Some(_) => return Err("has an invalid \"type\" (expected a short string)".into()),
     };
-    let client_id = match obj.get("clientId") {
+    let client_id = match client_id {
         None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s.clone(),
+        Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s,
         Some(_) => {
             return Err(format!(
                 "has an invalid \"clientId\" (expected a string of at most {MAX_CLIENT_ID} chars)"
             ))
         }
     };
-    let seq = match obj.get("seq") {
+    let seq = match seq {
         None | Some(Value::Null) => None,
         Some(v) => Some(
             v.as_u64()
                 .ok_or("has an invalid \"seq\" (expected a non-negative integer)")?,
         ),
     };
-
-    let mut fields = Map::new();
-    for (k, v) in obj {
-        if !RESERVED.contains(&k.as_str()) && fields.len() < MAX_ITEMS {
-            fields.insert(k.clone(), bound(v, 0, limits.max_field));
-        }
-    }
-
-    let own_level = obj.get("level").and_then(Value::as_str).and_then(Level::parse);
-    let (level, text) = describe(&kind, obj, &fields, own_level);
-    let mut text = text;
+    let own_level = level.as_ref().and_then(Value::as_str).and_then(Level::parse);
+    let own_text = own_text.and_then(|v| match v {
+        Value::String(s) => Some(s),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
+    });
+    let (level, mut text) = describe(&kind, &fields, own_text.as_deref(), own_level);
     truncate_chars(&mut text, limits.max_text);
     if text.is_empty() {
         return Ok(None);
     }
+    let t = time_of(t.as_ref(), now);
+
+    // The entry's own fields: bounded in place.
+    if fields.len() > MAX_ITEMS {
+        let extra: Vec<String> = fields.keys().skip(MAX_ITEMS).cloned().collect();
+        for k in extra {
+            fields.remove(&k);
+        }
+    }
+    for v in fields.values_mut() {
+        bound(v, 0, limits.max_field);
+    }
     // The host owns `text` and `seq`; keep what the client meant by them under other names
     // (a click's `text` is the element's own text; `seq` is the page's counter).
-    if let Some(Value::String(own)) = obj.get("text") {
-        if *own != text && fields.len() < MAX_ITEMS {
+    if let Some(mut own) = own_text {
+        if own != text {
             let name = if kind == entry_type::INTERACTION {
                 "elementText"
             } else {
                 "clientText"
             };
-            fields.insert(name.into(), bound(&Value::String(own.clone()), 0, limits.max_field));
+            truncate_marked(&mut own, limits.max_field);
+            fields.insert(name.into(), Value::String(own));
         }
     }
     if let Some(seq) = seq {
         fields.insert("clientSeq".into(), Value::from(seq));
     }
 
-    let mut page = match obj.get("page").and_then(Value::as_str) {
-        Some(p) => p.to_owned(),
+    let mut page = match page_field {
+        Some(Value::String(p)) => p,
         // A network entry's `url` is the request's, not the page's.
-        None if kind != entry_type::NETWORK => obj
+        _ if kind != entry_type::NETWORK => fields
             .get("url")
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or_default(),
-        None => String::new(),
+        _ => String::new(),
     };
     if page.is_empty() && !client_id.is_empty() {
         page = page_of_client(&client_id).unwrap_or_default();
@@ -109,7 +202,7 @@ pub(crate) fn normalize_typed(
     };
     let entry = finish(LogEntry {
         seq: 0,
-        t: time_of(obj.get("t"), now),
+        t,
         client_id,
         kind,
         level,
@@ -178,13 +271,13 @@ fn time_of(t: Option<&Value>, now: u64) -> u64 {
 }
 
 /// Level and one-line text of a typed entry.
-fn describe(kind: &str, obj: &Map<String, Value>, fields: &Map<String, Value>, own: Option<Level>) -> (Level, String) {
+fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
     match kind {
         entry_type::CONSOLE => {
             let text = match obj.get("args") {
-                Some(Value::Array(args)) => args.iter().map(arg_text).collect::<Vec<_>>().join(" "),
-                _ => first_text(obj),
+                Some(Value::Array(args)) => args_text(args),
+                _ => first_text(obj, own_text),
             };
             (own.unwrap_or(Level::Log), text)
         }
@@ -235,9 +328,9 @@ fn describe(kind: &str, obj: &Map<String, Value>, fields: &Map<String, Value>, o
             )
         }
         _ => {
-            let text = first_text(obj);
-            let text = if text.is_empty() && !fields.is_empty() {
-                Value::Object(fields.clone()).to_string()
+            let text = first_text(obj, own_text);
+            let text = if text.is_empty() && !obj.is_empty() {
+                Value::Object(obj.clone()).to_string()
             } else {
                 text
             };
@@ -279,52 +372,60 @@ fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String)
     )
 }
 
-fn first_text(obj: &Map<String, Value>) -> String {
-    ["text", "message"]
-        .iter()
-        .find_map(|k| match obj.get(*k) {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(v.to_string()),
-            _ => None,
-        })
-        .unwrap_or_default()
+fn first_text(obj: &Map<String, Value>, own_text: Option<&str>) -> String {
+    match own_text {
+        Some(t) if !t.is_empty() => t.to_owned(),
+        _ => match obj.get("message") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v @ (Value::Number(_) | Value::Bool(_))) => v.to_string(),
+            _ => String::new(),
+        },
+    }
 }
 
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("").trim_end()
 }
 
-fn arg_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// Console args joined with spaces, into one buffer (strings as they are, other values as JSON).
+fn args_text(args: &[Value]) -> String {
+    let mut out = String::with_capacity(args.iter().map(|a| a.as_str().map_or(16, str::len) + 1).sum());
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match arg {
+            Value::String(s) => out.push_str(s),
+            other => out.push_str(&other.to_string()),
+        }
     }
+    out
 }
 
-/// Copies `v` within bounds: strings cut (marked `…`), arrays and objects to [`MAX_ITEMS`],
-/// nesting to [`MAX_DEPTH`].
-fn bound(v: &Value, depth: usize, max_field: usize) -> Value {
+/// Bounds `v` in place: strings cut (marked `…`), arrays and objects to [`MAX_ITEMS`], nesting to
+/// [`MAX_DEPTH`]. Nothing is copied unless it is cut.
+fn bound(v: &mut Value, depth: usize, max_field: usize) {
     match v {
-        Value::String(s) => {
-            let mut s = s.clone();
-            truncate_marked(&mut s, max_field);
-            Value::String(s)
+        Value::String(s) => truncate_marked(s, max_field),
+        Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => *v = Value::String("[…]".into()),
+        Value::Array(items) => {
+            items.truncate(MAX_ITEMS);
+            for i in items {
+                bound(i, depth + 1, max_field);
+            }
         }
-        Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => Value::String("[…]".into()),
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .take(MAX_ITEMS)
-                .map(|i| bound(i, depth + 1, max_field))
-                .collect(),
-        ),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .take(MAX_ITEMS)
-                .map(|(k, v)| (k.clone(), bound(v, depth + 1, max_field)))
-                .collect(),
-        ),
-        other => other.clone(),
+        Value::Object(map) => {
+            if map.len() > MAX_ITEMS {
+                let extra: Vec<String> = map.keys().skip(MAX_ITEMS).cloned().collect();
+                for k in extra {
+                    map.remove(&k);
+                }
+            }
+            for v in map.values_mut() {
+                bound(v, depth + 1, max_field);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -349,10 +450,15 @@ mod tests {
     };
 
     fn typed(v: Value) -> LogEntry {
-        normalize_typed(&v, LIMITS, |_| Some("http://from-registry/".into()), 42)
-            .unwrap()
-            .unwrap()
-            .entry
+        normalize_typed(
+            RawEntry::from_value(v),
+            LIMITS,
+            |_| Some("http://from-registry/".into()),
+            42,
+        )
+        .unwrap()
+        .unwrap()
+        .entry
     }
 
     #[test]
@@ -417,11 +523,14 @@ mod tests {
         assert_eq!((e.t, e.level), (42, Level::Log));
         let e = typed(json!({"type":"console","args":["x"],"t":1700000000123.7}));
         assert_eq!(e.t, 1700000000123);
-        assert!(
-            normalize_typed(&json!({"type":"console","args":[]}), LIMITS, |_| None, 1)
-                .unwrap()
-                .is_none()
-        );
+        assert!(normalize_typed(
+            RawEntry::from_value(json!({"type":"console","args":[]})),
+            LIMITS,
+            |_| None,
+            1
+        )
+        .unwrap()
+        .is_none());
         let long = "é".repeat(1000);
         let e = typed(json!({"type":"console","args":[long]}));
         assert_eq!(e.text.chars().count(), 800);
@@ -435,7 +544,9 @@ mod tests {
             (json!({"type": "console", "clientId": 5}), "\"clientId\""),
             (json!({"type": "console", "seq": -1}), "\"seq\""),
         ] {
-            let err = normalize_typed(&v, LIMITS, |_| None, 1).err().unwrap();
+            let err = normalize_typed(RawEntry::from_value(v), LIMITS, |_| None, 1)
+                .err()
+                .unwrap();
             assert!(err.contains(needle), "{err}");
         }
     }

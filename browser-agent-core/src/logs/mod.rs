@@ -7,5 +7,5 @@ mod query;
 
 pub use buffer::LogBuffer;
 pub use entry::LogEntry;
-pub(crate) use ingest::{normalize_dsh, normalize_typed, Limits};
+pub(crate) use ingest::{normalize_dsh, normalize_typed, Limits, RawEntry};
 pub use query::{LogQuery, DEFAULT_LIMIT};
