@@ -31,6 +31,8 @@ pub(crate) struct Normalized {
 /// slots (in [`RESERVED`] order) and everything else into `fields`, so normalizing moves values
 /// instead of removing them from a map.
 #[derive(Debug)]
+// Boxing the large variant would add the allocation per entry this type exists to avoid.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum RawEntry {
     NotObject,
     Object {
