@@ -128,22 +128,30 @@ impl Injector {
             out.push(chunk);
             return out;
         }
-        if self.held.is_empty() {
-            // Scan the chunk in place; copy only if it ends undecided.
-            self.held = BytesMut::from(&chunk[..]);
+        // Most pages decide within their first chunk: scan it in place and split it without copying.
+        // Only an undecided prefix is copied into `held` (positions stay valid: it starts there).
+        let (decision, buf) = if self.held.is_empty() {
+            let decision = self.scan(&chunk);
+            if decision.is_none() {
+                self.held = BytesMut::from(&chunk[..]);
+            }
+            (decision, chunk)
         } else {
             self.held.extend_from_slice(&chunk);
-        }
-        match self.scan() {
-            Some(decision) => {
-                let at = match decision {
-                    Decision::Before(i) | Decision::After(i) => i,
-                };
-                let mut held = std::mem::take(&mut self.held).freeze();
-                let after = held.split_off(at);
-                out.push(held);
+            let held = std::mem::take(&mut self.held);
+            let decision = self.scan(&held);
+            self.held = held;
+            match decision {
+                Some(d) => (Some(d), std::mem::take(&mut self.held).freeze()),
+                None => (None, Bytes::new()),
+            }
+        };
+        match decision {
+            Some(Decision::Before(at) | Decision::After(at)) => {
+                self.held.clear();
+                out.push(buf.slice(..at));
                 out.push(self.tag.take().expect("tag present"));
-                out.push(after);
+                out.push(buf.slice(at..));
             }
             None if self.held.len() > MAX_HELD => {
                 self.at_end = true;
@@ -199,11 +207,12 @@ impl Injector {
         Ok(State::Text)
     }
 
-    fn scan(&mut self) -> Option<Decision> {
+    /// Scans `buf` (the held prefix, or the first chunk itself) from where the last scan stopped.
+    fn scan(&mut self, buf: &[u8]) -> Option<Decision> {
         const CHARSET: &[u8] = b"charset";
-        while self.pos < self.held.len() {
+        while self.pos < buf.len() {
             let i = self.pos;
-            let b = self.held[i];
+            let b = buf[i];
             self.pos += 1;
             let next = match self.state {
                 State::Text => match b {
