@@ -47,6 +47,8 @@ pub struct Heartbeat {
     pub in_iframe: Option<bool>,
     /// The client revision the page runs.
     pub rev: Option<String>,
+    /// The browser tab's id (kept across page loads in `sessionStorage`).
+    pub tab: Option<String>,
 }
 
 /// The record of one page load.
@@ -73,6 +75,8 @@ pub struct ClientRecord {
     pub in_iframe: bool,
     /// The client revision the page runs.
     pub rev: String,
+    /// The browser tab's id: page loads in one tab share it.
+    pub tab: String,
     /// Last time the page polled for commands, epoch ms (0: it never did, so it cannot run batches).
     pub last_poll_at: u64,
     #[serde(skip)]
@@ -163,6 +167,9 @@ impl ClientRegistry {
         }
         if let Some(rev) = &hb.rev {
             record.rev = bounded(rev);
+        }
+        if let Some(tab) = &hb.tab {
+            record.tab = bounded(tab);
         }
         record.clone()
     }
@@ -275,6 +282,7 @@ impl ClientRegistry {
             focused: false,
             in_iframe: false,
             rev: String::new(),
+            tab: String::new(),
             last_poll_at: 0,
             seen: SeenSeqs::default(),
         });

@@ -20,6 +20,8 @@ pub const MAX_POLL_WAIT: Duration = Duration::from_secs(25);
 pub const MAX_STEPS: usize = 100;
 /// Most batches waiting for one page.
 pub const MAX_QUEUED: usize = 16;
+/// Executed steps kept per page in its action log.
+pub const MAX_ACTIONS: usize = 200;
 
 /// A batch of steps for a page.
 ///
@@ -125,12 +127,16 @@ struct PageQueue {
     running: Option<String>,
     wake: Arc<Notify>,
     last_snapshot: Option<String>,
+    actions: VecDeque<Value>,
 }
 
 #[derive(Debug)]
 struct Waiting {
+    /// The page running it (changes when a navigation hands the batch to the next page load).
     client: String,
     diff_steps: Vec<usize>,
+    /// Step results from pages the batch has already left.
+    done_steps: Vec<Value>,
     tx: oneshot::Sender<BatchResult>,
 }
 
@@ -144,6 +150,32 @@ pub(crate) struct CommandQueue {
 struct State {
     pages: HashMap<String, PageQueue>,
     waiting: HashMap<String, Waiting>,
+    /// Batches handed over by a navigating page, waiting for the next page load in the same tab.
+    handovers: HashMap<String, Queued>,
+}
+
+/// Appends a batch's executed steps to the page's action log (bounded), with the host's clock.
+fn log_actions(page: &mut PageQueue, batch: &str, steps: &[Value]) {
+    let now = crate::util::now_ms();
+    for step in steps {
+        let mut record = serde_json::json!({ "batch": batch, "t": now });
+        for key in [
+            "index", "command", "at", "target", "viewport", "matched", "elapsed", "error",
+        ] {
+            if let Some(v) = step.get(key) {
+                record[key] = v.clone();
+            }
+        }
+        if let Some(Value::String(r)) = step.get("result") {
+            let mut r = r.clone();
+            crate::util::truncate_marked(&mut r, 200);
+            record["result"] = Value::String(r);
+        }
+        page.actions.push_back(record);
+        if page.actions.len() > MAX_ACTIONS {
+            page.actions.pop_front();
+        }
+    }
 }
 
 /// Checks a batch's shape; the message names the problem.
@@ -209,6 +241,7 @@ impl CommandQueue {
             Waiting {
                 client: client.to_owned(),
                 diff_steps,
+                done_steps: Vec::new(),
                 tx,
             },
         );
@@ -226,22 +259,42 @@ impl CommandQueue {
             .clone()
     }
 
-    /// Hands `client` its next batch (`{"id","steps"}` JSON), unless one is running.
-    pub(crate) fn take(&self, client: &str) -> Option<Arc<String>> {
+    /// Hands `client` its next batch (`{"id","steps"}` JSON), unless one is running: first the rest
+    /// of a batch its tab handed over while navigating, then its own queue.
+    pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<Arc<String>> {
         let mut state = self.state.lock();
-        let page = state.pages.get_mut(client)?;
-        if page.running.is_some() {
+        let state = &mut *state;
+        if state.pages.get(client).is_some_and(|p| p.running.is_some()) {
             return None;
         }
+        if let Some(handed) = tab.and_then(|t| state.handovers.remove(t)) {
+            if let Some(w) = state.waiting.get_mut(&handed.id) {
+                w.client = client.to_owned();
+            }
+            state.pages.entry(client.to_owned()).or_default().running = Some(handed.id);
+            return Some(handed.body);
+        }
+        let page = state.pages.get_mut(client)?;
         let next = page.queued.pop_front()?;
         page.running = Some(next.id);
         Some(next.body)
+    }
+
+    /// The action log of `client`: every executed step, oldest first.
+    pub(crate) fn actions(&self, client: &str) -> Vec<Value> {
+        self.state
+            .lock()
+            .pages
+            .get(client)
+            .map(|p| p.actions.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// Removes a batch that timed out: from the queue if it never ran, and frees its page.
     pub(crate) fn abandon(&self, id: &str) {
         let mut state = self.state.lock();
         if let Some(w) = state.waiting.remove(id) {
+            state.handovers.retain(|_, q| q.id != id);
             if let Some(page) = state.pages.get_mut(&w.client) {
                 page.queued.retain(|q| q.id != id);
                 if page.running.as_deref() == Some(id) {
@@ -255,7 +308,7 @@ impl CommandQueue {
     /// Delivers a page's answer; false when nobody waits for `id` (unknown, or timed out).
     pub(crate) fn complete(&self, id: &str, result: &Value) -> bool {
         let mut state = self.state.lock();
-        let Some(w) = state.waiting.remove(id) else {
+        let Some(mut w) = state.waiting.remove(id) else {
             return false;
         };
         let page = state.pages.entry(w.client.clone()).or_default();
@@ -268,6 +321,35 @@ impl CommandQueue {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
+        log_actions(page, id, &steps);
+        if let Some(handover) = result.get("handover") {
+            // The page is navigating: keep what ran, and give the rest to the next page load in its tab.
+            let tab = handover.get("tab").and_then(Value::as_str).unwrap_or("").to_owned();
+            let remaining = handover.get("remaining").cloned().unwrap_or(Value::Array(Vec::new()));
+            let offset = handover
+                .get("offset")
+                .and_then(Value::as_u64)
+                .unwrap_or(steps.len() as u64);
+            if !tab.is_empty() && remaining.is_array() {
+                let body = serde_json::json!({ "id": id, "steps": remaining, "offset": offset }).to_string();
+                state.handovers.insert(
+                    tab,
+                    Queued {
+                        id: id.to_owned(),
+                        body: Arc::new(body),
+                    },
+                );
+                w.done_steps.append(&mut steps);
+                w.client = String::new();
+                state.waiting.insert(id.to_owned(), w);
+                return true;
+            }
+        }
+        let page = state.pages.entry(w.client.clone()).or_default();
+        if !w.done_steps.is_empty() {
+            w.done_steps.append(&mut steps);
+            steps = std::mem::take(&mut w.done_steps);
+        }
         let mut previous = page.last_snapshot.clone();
         for (i, step) in steps.iter_mut().enumerate() {
             let is_snapshot = step.get("command").and_then(Value::as_str) == Some("snapshot");
@@ -328,14 +410,14 @@ mod tests {
         let steps = [json!({"command": "snapshot"})];
         let (a, _ra) = q.enqueue("p", &steps, vec![]).unwrap();
         let (b, _rb) = q.enqueue("p", &steps, vec![]).unwrap();
-        let first = q.take("p").unwrap();
+        let first = q.take("p", None).unwrap();
         assert!(first.contains(&a));
-        assert!(q.take("p").is_none(), "one batch at a time");
+        assert!(q.take("p", None).is_none(), "one batch at a time");
         q.abandon(&b);
         assert!(q.complete(&a, &json!({"steps": [], "snapshot": "x"})));
-        assert!(q.take("p").is_none(), "the abandoned batch never runs");
+        assert!(q.take("p", None).is_none(), "the abandoned batch never runs");
         assert!(!q.complete(&b, &json!({})), "unknown ids are refused");
-        assert!(q.take("other").is_none());
+        assert!(q.take("other", None).is_none());
     }
 
     #[test]
@@ -344,7 +426,7 @@ mod tests {
         let steps = [json!({"command": "snapshot", "diff": true})];
         let diff_steps = validate_steps(&steps).unwrap();
         let (a, mut ra) = q.enqueue("p", &steps, diff_steps.clone()).unwrap();
-        q.take("p");
+        q.take("p", None);
         q.complete(&a, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}));
         let r = ra.try_recv().unwrap();
         assert_eq!(
@@ -356,7 +438,7 @@ mod tests {
             "the final one only says what changed since the step's"
         );
         let (b, mut rb) = q.enqueue("p", &steps, diff_steps).unwrap();
-        q.take("p");
+        q.take("p", None);
         q.complete(&b, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}));
         let r = rb.try_recv().unwrap();
         assert_eq!(r.steps[0]["result"], "~ button \"B\" [ref=e1]");
@@ -369,7 +451,7 @@ mod tests {
         let q = CommandQueue::default();
         let steps = [json!({"command": "click", "text": "A"})];
         let (a, mut ra) = q.enqueue("p", &steps, vec![]).unwrap();
-        q.take("p");
+        q.take("p", None);
         q.complete(
             &a,
             &json!({"steps": [{"index":0,"command":"click","error":"No button"}], "snapshot": "button \"B\" [ref=e2]"}),
@@ -380,6 +462,38 @@ mod tests {
             ("button \"B\" [ref=e2]", Some("No button"))
         );
         assert_eq!(r.tree()[0].ref_id.as_deref(), Some("e2"));
+    }
+
+    #[test]
+    fn a_navigating_page_hands_the_rest_to_the_next_page_in_its_tab() {
+        let q = CommandQueue::default();
+        let steps = [
+            json!({"command": "navigate", "url": "/two"}),
+            json!({"command": "snapshot"}),
+        ];
+        let (id, mut rx) = q.enqueue("old", &steps, vec![]).unwrap();
+        assert!(q.take("old", Some("tab1")).is_some());
+        let partial = json!({"id": id, "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 3}],
+            "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
+        assert!(q.complete(&id, &partial));
+        assert!(rx.try_recv().is_err(), "the agent waits for the rest");
+        assert!(q.take("other-tab-page", Some("tab2")).is_none());
+        let rest: Value = serde_json::from_str(&q.take("new", Some("tab1")).unwrap()).unwrap();
+        assert_eq!(
+            (rest["id"].as_str(), rest["offset"].as_u64()),
+            (Some(id.as_str()), Some(1))
+        );
+        assert_eq!(rest["steps"], json!([{"command": "snapshot"}]));
+        q.complete(
+            &id,
+            &json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+        );
+        let done = rx.try_recv().unwrap();
+        assert_eq!(done.client_id, "new");
+        assert_eq!(done.steps.len(), 2);
+        assert_eq!(done.steps[0]["result"], "navigating to /two");
+        assert_eq!(q.actions("old").len(), 1);
+        assert_eq!(q.actions("new")[0]["command"], "snapshot");
     }
 
     #[test]

@@ -32,6 +32,11 @@ pub const RESULTS_PATH: &str = "/results";
 pub const RUN_PATH: &str = "/run";
 /// `GET {prefix}/snapshot`: the agent asks for a snapshot.
 pub const SNAPSHOT_PATH: &str = "/snapshot";
+/// `GET {prefix}/actions`: the agent reads a page's action log.
+pub const ACTIONS_PATH: &str = "/actions";
+/// `sessionStorage` key of the per-tab id the client sends as `tab=` (heartbeats and polls), so a
+/// batch survives a page load in the same tab.
+pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
 /// Content-hashed client assets are served as `{prefix}/assets/{name}`.
 pub const ASSETS_DIR: &str = "/assets/";
 

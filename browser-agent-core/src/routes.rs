@@ -46,6 +46,7 @@ enum Route {
     Results,
     Run,
     Snapshot,
+    Actions,
     Asset(String),
 }
 
@@ -54,7 +55,9 @@ impl Route {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
             Route::Logs | Route::Results | Route::Run => &[Method::POST],
-            Route::Console | Route::Page | Route::Commands | Route::Snapshot => &[Method::GET, Method::HEAD],
+            Route::Console | Route::Page | Route::Commands | Route::Snapshot | Route::Actions => {
+                &[Method::GET, Method::HEAD]
+            }
             Route::Asset(_) => &[Method::GET, Method::HEAD],
         }
     }
@@ -62,7 +65,7 @@ impl Route {
     fn access(&self) -> Access {
         match self {
             Route::Probe | Route::Logs | Route::Commands | Route::Results => Access::Browser,
-            Route::Console | Route::Page | Route::Run | Route::Snapshot => Access::Agent,
+            Route::Console | Route::Page | Route::Run | Route::Snapshot | Route::Actions => Access::Agent,
             Route::Asset(_) => Access::Public,
         }
     }
@@ -152,6 +155,7 @@ impl BrowserAgent {
             protocol::RESULTS_PATH => Some(Route::Results),
             protocol::RUN_PATH => Some(Route::Run),
             protocol::SNAPSHOT_PATH => Some(Route::Snapshot),
+            protocol::ACTIONS_PATH => Some(Route::Actions),
             _ => rest
                 .strip_prefix(protocol::ASSETS_DIR)
                 .filter(|name| self.inner.assets.get(name).is_some())
@@ -287,6 +291,7 @@ impl BrowserAgent {
             Route::Page => self.page(),
             Route::Asset(name) => self.asset(&name),
             Route::Results => self.results_post(body),
+            Route::Actions => self.actions(parts),
             Route::Commands | Route::Run | Route::Snapshot => unreachable!("answered above"),
         })
     }
@@ -313,6 +318,7 @@ impl BrowserAgent {
                 "focused" => hb.focused = flag(&value),
                 "iframe" => hb.in_iframe = flag(&value),
                 "rev" => hb.rev = Some(value),
+                "tab" => hb.tab = Some(value),
                 _ => {}
             }
         }
@@ -579,10 +585,12 @@ impl BrowserAgent {
     /// 25 s) it returns the moment a batch is queued, or 204 at the end.
     fn commands_poll(&self, parts: &Parts) -> Dispatch {
         let mut client = String::new();
+        let mut tab: Option<String> = None;
         let mut wait = Duration::ZERO;
         for (name, value) in util::query_pairs(parts.uri.query()) {
             match name.as_str() {
                 "client" => client = value,
+                "tab" if !value.is_empty() && value.len() <= 64 => tab = Some(value),
                 "wait" => match value.trim().parse::<u64>() {
                     Ok(ms) => wait = Duration::from_millis(ms).min(MAX_POLL_WAIT),
                     Err(_) => {
@@ -603,7 +611,7 @@ impl BrowserAgent {
         }
         let commands = &self.inner.commands;
         self.inner.clients.touch_poll(&client, now_ms());
-        if let Some(batch) = commands.take(&client) {
+        if let Some(batch) = commands.take(&client, tab.as_deref()) {
             return Dispatch::Now(batch_response(&batch));
         }
         if wait.is_zero() {
@@ -618,7 +626,7 @@ impl BrowserAgent {
                 tokio::pin!(notified);
                 // Register before looking, so a batch queued in between still wakes us.
                 notified.as_mut().enable();
-                if let Some(batch) = agent.inner.commands.take(&client) {
+                if let Some(batch) = agent.inner.commands.take(&client, tab.as_deref()) {
                     return batch_response(&batch);
                 }
                 if tokio::time::timeout_at(deadline, notified).await.is_err() {
@@ -715,6 +723,25 @@ impl BrowserAgent {
                 Err(err) => command_error(&err),
             }
         }))
+    }
+}
+
+impl BrowserAgent {
+    /// `GET {prefix}/actions?client=`: the page's action log (every executed step, with its time,
+    /// target label and box, and the viewport), default page when no client is named.
+    fn actions(&self, parts: &Parts) -> Response<Bytes> {
+        let client = util::query_pairs(parts.uri.query())
+            .find(|(k, _)| k == "client")
+            .map(|(_, v)| v);
+        let now = now_ms();
+        let Some(record) = self.target(client.as_deref().filter(|c| !c.is_empty()), now) else {
+            return json_response(StatusCode::OK, &json!({"clientId": null, "actions": []}));
+        };
+        let actions = self.inner.commands.actions(&record.client_id);
+        json_response(
+            StatusCode::OK,
+            &json!({"clientId": record.client_id, "page": record.page, "actions": actions}),
+        )
     }
 }
 

@@ -107,7 +107,7 @@ mod tests {
             let agent = agent.clone();
             tokio::spawn(async move {
                 loop {
-                    if let Some(batch) = agent.inner.commands.take("pg") {
+                    if let Some(batch) = agent.inner.commands.take("pg", None) {
                         let batch: Value = serde_json::from_str(&batch).unwrap();
                         let result = json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "duration": 3});
                         assert!(agent.inner.commands.complete(batch["id"].as_str().unwrap(), &result));

@@ -767,6 +767,70 @@ pub mod cases {
         assert_eq!(diff["snapshot"], "+ button \"B\" [ref=e2]");
         page.await.unwrap();
     }
+
+    pub async fn a_batch_survives_a_page_load_in_the_same_tab(addr: SocketAddr) {
+        open_page(addr, "before", true).await;
+        poll(addr, "before", 0).await;
+        let agent_call = run(
+            addr,
+            json!({"steps": [{"command": "navigate", "url": "/two"}, {"command": "snapshot"}]}),
+        );
+        let tabbed = |client: &'static str| async move {
+            send(
+                addr,
+                "GET",
+                &format!("{P}/commands?client={client}&tab=t1&wait=5000"),
+                &[("x-browser-agent-key", KEY)],
+                b"",
+            )
+            .await
+        };
+        let batch = tabbed("before").await.json();
+        let handover = json!({"id": batch["id"], "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 1,
+            "target": null, "viewport": {"w": 800, "h": 600}}], "handover": {"tab": "t1", "remaining": [{"command": "snapshot"}], "offset": 1}, "duration": 2});
+        assert_eq!(
+            send(
+                addr,
+                "POST",
+                &format!("{P}/results"),
+                &keyed(),
+                handover.to_string().as_bytes()
+            )
+            .await
+            .status,
+            204
+        );
+        // The next page load in the same tab picks up the rest.
+        open_page(addr, "after", true).await;
+        let rest = tabbed("after").await.json();
+        assert_eq!(
+            (rest["id"].clone(), rest["offset"].as_u64()),
+            (batch["id"].clone(), Some(1))
+        );
+        let done = json!({"id": rest["id"], "steps": [{"index": 1, "command": "snapshot", "result": "heading \"Two\""}], "snapshot": "heading \"Two\"", "duration": 4});
+        send(
+            addr,
+            "POST",
+            &format!("{P}/results"),
+            &keyed(),
+            done.to_string().as_bytes(),
+        )
+        .await;
+        let body = agent_call.await.unwrap().json();
+        assert_eq!(body["clientId"], "after");
+        let results: Vec<&str> = body["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["result"].as_str().unwrap())
+            .collect();
+        assert_eq!(results, ["navigating to /two", "heading \"Two\""]);
+        let log = send(addr, "GET", &format!("{P}/actions?client=before"), &[], b"")
+            .await
+            .json();
+        assert_eq!(log["actions"][0]["command"], "navigate");
+        assert_eq!(log["actions"][0]["viewport"]["w"], 800);
+    }
 }
 
 /// Instantiates every case against one adapter: `$spawn(agent, dir, addr) -> io::Result<Server>`.
@@ -819,6 +883,7 @@ macro_rules! conformance_suite {
         case!(a_timed_out_batch_is_removed_and_never_runs);
         case!(batches_go_to_the_default_page_or_the_named_one_in_order);
         case!(snapshot_route_and_diffs);
+        case!(a_batch_survives_a_page_load_in_the_same_tab);
     };
 }
 
