@@ -1,15 +1,27 @@
-//! Turning the bootstrap's raw captures into log entries, plus the captures only the client makes:
-//! clicks (capture phase) and navigation (pushState, replaceState, popstate, hashchange).
+//! Recording the bootstrap's captures, and the capture only the client makes: clicks (capture
+//! phase, with an accessible description of the target).
+//!
+//! The bootstrap stamps every entry (`t`, `page`, `url`, `clientId`, `seq`) and calls the handler
+//! `h(entry, kind)` once per capture; `kind` says what is left to do, so the common case (a console
+//! call with primitive arguments, a network entry) is one push onto the queue.
 
-use crate::describe;
 use crate::serialize::{self, error_stack, prop_str, string_of};
-use crate::transport;
-use crate::{get, set, window, with_state};
-use browser_agent_core::protocol::entry_type;
+use crate::{describe, get, js, set, transport, with_state};
+use browser_agent_core::protocol::{entry_type, FLUSH_INTERVAL_MS};
 use js_sys::{Array, Function, Object};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Kind bits of `h(entry, kind)` (the bootstrap's side is in `bootstrap.js`).
+/// Send at once (errors).
+const URGENT: u32 = 1;
+/// `args` holds objects or functions still to serialize.
+const ARGS: u32 = 2;
+/// An `error` entry whose raw error or rejection reason is in `e`.
+const ERROR: u32 = 4;
+/// A navigation: the heartbeat reports the new URL at once.
+const NAV: u32 = 8;
 
 /// Entries kept locally while the host is unreachable; the oldest go first beyond this.
 pub(crate) const MAX_PENDING: usize = 1000;
@@ -18,78 +30,44 @@ thread_local! {
     /// Set while page code may run under us (getters during serialization): a capture made
     /// then is an artifact of our serialization, not of the page, and is not recorded.
     static BUSY: Cell<bool> = const { Cell::new(false) };
-    static LAST_NAV: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// `location.href`.
-pub(crate) fn href() -> String {
-    window().location().href().unwrap_or_default()
-}
-
-/// A fresh entry of `ty` with `t`, `page` and `url` set.
-fn new_entry(ty: &str) -> Object {
-    let e = Object::new();
-    let page = JsValue::from_str(&href());
-    set(&e, "type", &JsValue::from_str(ty));
-    set(&e, "t", &JsValue::from_f64(js_sys::Date::now()));
-    set(&e, "page", &page);
-    set(&e, "url", &page);
-    e
-}
-
-/// Clears a raw field (JSON leaves undefined out; cheaper than `delete`, which de-optimizes the object).
-fn delete(o: &JsValue, name: &str) {
-    set(o, name, &JsValue::UNDEFINED);
-}
-
-/// Completes a raw entry from the bootstrap; returns whether it should be sent at once.
-fn prepare(e: &JsValue) -> bool {
-    let ty = get(e, "type");
-    let is = |name: &str| ty == JsValue::from_str(wasm_bindgen::intern(name));
-    if is(entry_type::CONSOLE) {
-        {
-            let args = Array::new();
-            if let Some(raw) = get(e, "a").dyn_ref::<Array>() {
-                for v in raw.iter() {
-                    args.push(&serialize::arg(&v));
-                }
+/// Does what the bootstrap left to the client: serializes object arguments, completes errors.
+fn complete(e: &JsValue, kind: u32) {
+    if kind & ARGS != 0 {
+        let args: Array = get(e, "args").unchecked_into();
+        for i in 0..args.length() {
+            let v = args.get(i);
+            if !v.is_string() {
+                args.set(i, serialize::arg(&v));
             }
-            set(e, "args", &args);
-            delete(e, "a");
-            get(e, "level") == JsValue::from_str(wasm_bindgen::intern("error"))
         }
-    } else if is(entry_type::ERROR) {
-        {
-            let err = get(e, "e");
-            delete(e, "e");
-            if get(e, "kind").as_string().as_deref() == Some("unhandledrejection") {
-                let message = prop_str(&err, "message").unwrap_or_else(|| string_of(&err));
-                set(e, "message", &JsValue::from_str(&message));
-                let stack = prop_str(&err, "stack").unwrap_or_default();
-                set(e, "stack", &JsValue::from_str(&stack));
-            } else {
-                let stack = error_stack(&err).unwrap_or_default();
-                set(e, "stack", &JsValue::from_str(&stack));
-                if !get(e, "message").is_string() {
-                    set(e, "message", &JsValue::from_str(&string_of(&err)));
-                }
-            }
-            true
+    }
+    if kind & ERROR != 0 {
+        let err = get(e, "e");
+        // Cleared rather than deleted (JSON leaves undefined out; delete de-optimizes the object).
+        set(e, "e", &JsValue::UNDEFINED);
+        let (message, stack) = if get(e, "kind").is_string() {
+            // unhandledrejection: the reason's message (or the reason itself) and stack.
+            let message = prop_str(&err, "message").unwrap_or_else(|| string_of(&err));
+            (Some(message), prop_str(&err, "stack"))
+        } else {
+            let message = (!get(e, "message").is_string()).then(|| string_of(&err));
+            (message, error_stack(&err))
+        };
+        if let Some(m) = message {
+            set(e, "message", &JsValue::from_str(&m));
         }
-    } else {
-        false
+        set(e, "stack", &JsValue::from_str(stack.as_deref().unwrap_or("")));
     }
 }
 
-/// Stamps `e` with `clientId` and the next `seq` and queues it.
-pub(crate) fn record(e: &JsValue, urgent: bool) {
+/// Queues a stamped entry for the next batch.
+pub(crate) fn record(e: JsValue, urgent: bool) {
     let queued = with_state(|s| {
         if s.dead {
             return false;
         }
-        s.seq += 1;
-        set(e, "clientId", &s.client_id_js);
-        set(e, "seq", &JsValue::from(s.seq));
         if s.pending.len() >= MAX_PENDING {
             // Drop the oldest entry that is not part of the request in flight.
             let at = if s.sending { s.in_flight } else { 0 };
@@ -98,107 +76,69 @@ pub(crate) fn record(e: &JsValue, urgent: bool) {
                 s.dropped += 1;
             }
         }
-        s.pending.push_back(e.clone());
+        s.pending.push_back(e);
         true
     });
     if queued == Some(true) {
-        transport::schedule(if urgent {
-            0
-        } else {
-            browser_agent_core::protocol::FLUSH_INTERVAL_MS as i32
-        });
+        transport::schedule(if urgent { 0 } else { FLUSH_INTERVAL_MS as i32 });
     }
 }
 
 /// The handler the bootstrap calls for every capture once the client runs.
-fn on_entry(e: &JsValue) {
+fn on_entry(e: JsValue, kind: u32) {
     if BUSY.with(Cell::get) {
         return;
     }
-    BUSY.with(|b| b.set(true));
-    let urgent = prepare(e);
-    BUSY.with(|b| b.set(false));
-    record(e, urgent);
+    if kind & (ARGS | ERROR) != 0 {
+        BUSY.with(|b| b.set(true));
+        complete(&e, kind);
+        BUSY.with(|b| b.set(false));
+    }
+    record(e, kind & URGENT != 0);
+    if kind & NAV != 0 {
+        transport::heartbeat();
+    }
 }
 
-/// Drains the bootstrap's queue in order, becomes its handler, and adds clicks and navigation.
+/// Records an entry the client made itself: the bootstrap's `e(entry, kind)` stamps it like a
+/// capture and hands it back to [`on_entry`], so one sequence numbers everything in order.
+pub(crate) fn emit(e: &JsValue) {
+    let Some(agent) = with_state(|s| s.global.clone()) else {
+        return;
+    };
+    let stamp: Function = get(&agent, "e").unchecked_into();
+    let _ = stamp.call2(&agent, e, &JsValue::from(0));
+}
+
+/// Drains the bootstrap's queue in order, becomes its handler, and listens for clicks.
 pub(crate) fn install(global: &JsValue) {
-    let early_drops = get(global, "d").as_f64().unwrap_or(0.0);
-    if early_drops > 0.0 {
-        let e = new_entry(entry_type::DROPPED);
-        set(&e, "count", &JsValue::from_f64(early_drops));
-        record(&e, false);
-        set(global, "d", &JsValue::from(0));
+    let early_drops = get(global, "d").as_f64().unwrap_or(0.0) as u32;
+    with_state(|s| s.dropped += early_drops);
+    set(global, "d", &JsValue::from(0));
+    let q: Array = get(global, "q").unchecked_into();
+    for i in 0..q.length() {
+        let pair: Array = q.get(i).unchecked_into();
+        on_entry(pair.get(0), pair.get(1).as_f64().unwrap_or(0.0) as u32);
     }
-    if let Some(q) = get(global, "q").dyn_ref::<Array>() {
-        for e in q.iter() {
-            on_entry(&e);
-        }
-        q.set_length(0);
-    }
-    let handler = Closure::<dyn Fn(JsValue)>::new(|e: JsValue| on_entry(&e)).into_js_value();
+    q.set_length(0);
+    let handler = Closure::<dyn Fn(JsValue, u32)>::new(on_entry).into_js_value();
     set(global, "h", &handler);
 
-    let w = window();
-    let doc = w.document().unwrap_throw();
-    let click = Closure::<dyn Fn(web_sys::Event)>::new(on_click).into_js_value();
-    let _ = doc.add_event_listener_with_callback_and_bool("click", click.unchecked_ref(), true);
-
-    let history = get(&w, "history");
-    for via in ["pushState", "replaceState"] {
-        let original = get(&history, via);
-        let Ok(original) = original.dyn_into::<Function>() else {
-            continue;
-        };
-        if get(&original, "__ba").is_truthy() {
-            continue;
-        }
-        let this = history.clone();
-        let wrapper = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
-            move |state: JsValue, title: JsValue, url: JsValue| {
-                let r = original.call3(&this, &state, &title, &url)?;
-                navigated(via, false);
-                Ok(r)
-            },
-        )
-        .into_js_value();
-        set(&wrapper, "__ba", &JsValue::TRUE);
-        set(&history, via, &wrapper);
-    }
-    for via in ["popstate", "hashchange"] {
-        let cb = Closure::<dyn Fn()>::new(move || navigated(via, true)).into_js_value();
-        let _ = w.add_event_listener_with_callback(via, cb.unchecked_ref());
-    }
-    LAST_NAV.with(|l| *l.borrow_mut() = href());
+    let click = Closure::<dyn Fn(JsValue)>::new(on_click).into_js_value();
+    js::listen_document("click", click.unchecked_ref(), true);
 }
 
-fn on_click(ev: web_sys::Event) {
-    let Some(target) = ev.target() else { return };
-    let Some(el) = describe::element_of(&target) else {
+fn on_click(ev: JsValue) {
+    let Some(el) = describe::element_of(&get(&ev, "target")) else {
         return;
     };
     let el = describe::click_target(&el);
-    let e = new_entry(entry_type::INTERACTION);
+    let e = Object::new();
+    set(&e, "type", &JsValue::from_str(entry_type::INTERACTION));
     set(&e, "event", &JsValue::from_str("click"));
     set(&e, "target", &JsValue::from_str(&describe::describe(&el)));
-    let text: String = describe::squash(&el.text_content().unwrap_or_default())
-        .chars()
-        .take(100)
-        .collect();
+    let mut text = describe::squash(&el.text_content().unwrap_or_default());
+    describe::truncate_chars(&mut text, 100);
     set(&e, "text", &JsValue::from_str(&text));
-    record(&e, false);
-}
-
-/// Records a navigation and reports the new URL with a heartbeat at once.
-fn navigated(via: &str, only_if_changed: bool) {
-    let url = href();
-    let same = LAST_NAV.with(|l| *l.borrow() == url);
-    if only_if_changed && same {
-        return;
-    }
-    LAST_NAV.with(|l| *l.borrow_mut() = url);
-    let e = new_entry(entry_type::NAVIGATION);
-    set(&e, "via", &JsValue::from_str(via));
-    record(&e, false);
-    transport::heartbeat();
+    emit(&e);
 }

@@ -58,6 +58,13 @@ fn role(el: &Element, tag: &str) -> String {
     r.into()
 }
 
+/// Cuts `s` to its first `n` characters.
+pub(crate) fn truncate_chars(s: &mut String, n: usize) {
+    if let Some((at, _)) = s.char_indices().nth(n) {
+        s.truncate(at);
+    }
+}
+
 /// Collapses whitespace runs to one space and trims.
 pub(crate) fn squash(s: &str) -> String {
     let mut out = String::new();
@@ -77,12 +84,14 @@ fn name(el: &Element, tag: &str, role: &str) -> String {
     let labelledby = attr(el, "aria-labelledby");
     if !labelledby.is_empty() {
         if let Some(doc) = &doc {
-            let parts: Vec<String> = labelledby
-                .split_ascii_whitespace()
-                .filter_map(|id| doc.get_element_by_id(id))
-                .filter_map(|e| e.text_content())
-                .collect();
-            let s = squash(&parts.join(" "));
+            let mut text = String::new();
+            for id in labelledby.split_ascii_whitespace() {
+                if let Some(t) = doc.get_element_by_id(id).and_then(|e| e.text_content()) {
+                    text.push(' ');
+                    text.push_str(&t);
+                }
+            }
+            let s = squash(&text);
             if !s.is_empty() {
                 return s;
             }
@@ -161,8 +170,8 @@ pub(crate) fn describe(el: &Element) -> String {
     let tag = el.tag_name().to_ascii_lowercase();
     let role = role(el, &tag);
     let mut name = name(el, &tag, &role);
-    if name.chars().count() > 60 {
-        name = name.chars().take(57).collect();
+    if name.char_indices().nth(60).is_some() {
+        truncate_chars(&mut name, 57);
         name.push_str("...");
     }
     let mut out = role.clone();

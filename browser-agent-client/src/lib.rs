@@ -2,26 +2,35 @@
 //!
 //! The host injects one `<script data-browser-agent='{…}'>` whose inline bootstrap
 //! (`browser-agent-core/assets/bootstrap.js`) wraps `console`, `fetch` and XHR and listens for
-//! `error` and `unhandledrejection` at once, queueing raw entries on `window.__browserAgent`. It
-//! then imports this module. On start the client drains that queue in order and installs itself as
-//! the bootstrap's handler, so every later capture goes straight to it; it adds clicks and
-//! navigation, stamps each entry with `clientId` and `seq`, and delivers the entries to
+//! `error`, `unhandledrejection` and navigation (pushState, replaceState, popstate, hashchange) at
+//! once. It stamps every entry with `t`, `page`, `clientId` (made by the bootstrap) and the next
+//! `seq`, turns primitive console arguments into strings, and queues the entries on
+//! `window.__browserAgent` until this module runs. On start the client drains that queue in order
+//! and installs itself as the bootstrap's handler, so every later capture crosses into wasm once:
+//! the handler serializes object arguments (at call time, so a logged object is reported as it
+//! was) and completes error entries. The client adds clicks, and delivers the entries to
 //! `POST {prefix}/logs` in batches, retrying with the same sequence numbers until the host has them
 //! (the host stores each `(clientId, seq)` once). A heartbeat reports the page to
 //! `GET /browser/probe` and reloads the page when the host serves a newer client revision.
 //!
 //! Nothing here panics on purpose: a failure inside the client must never break the page.
 
+#[cfg(target_arch = "wasm32")]
+mod alloc;
 mod capture;
 mod describe;
+mod js;
 mod serialize;
 mod transport;
 
-use js_sys::{Object, Reflect};
+use js_sys::Reflect;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: alloc::Allocator = alloc::Allocator::new();
 
 /// Name of the window global the bootstrap creates.
 pub(crate) const GLOBAL: &str = "__browserAgent";
@@ -29,15 +38,12 @@ pub(crate) const GLOBAL: &str = "__browserAgent";
 /// The client's whole mutable state; one per page load.
 pub(crate) struct State {
     /// `window.__browserAgent`.
-    pub(crate) global: Object,
+    pub(crate) global: JsValue,
     pub(crate) key: String,
     pub(crate) prefix: String,
     pub(crate) rev: String,
+    /// Made by the bootstrap, which stamps it (and `seq`) on every entry.
     pub(crate) client_id: String,
-    /// `client_id` as a JS string, made once.
-    pub(crate) client_id_js: JsValue,
-    /// Last sequence number given out.
-    pub(crate) seq: u32,
     /// Entries not yet confirmed by the host, oldest first.
     pub(crate) pending: VecDeque<JsValue>,
     /// Entries dropped (oldest first) since the last `dropped` report.
@@ -68,61 +74,58 @@ pub(crate) fn window() -> web_sys::Window {
     web_sys::window().unwrap_throw()
 }
 
-/// A property; names are interned (creating a JS string from Rust is the expensive part).
+thread_local! {
+    /// JS strings of the property names used so far, made once each (a JS string made from Rust
+    /// costs a UTF-8 decode; a linear search over a few dozen short names costs far less).
+    static NAMES: RefCell<Vec<(Box<str>, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Names kept in [`NAMES`]; later ones are made on every use.
+const NAMES_MAX: usize = 64;
+
+/// `name` as a JS string.
+pub(crate) fn key(name: &str) -> JsValue {
+    NAMES.with(|names| {
+        let Ok(mut names) = names.try_borrow_mut() else {
+            return JsValue::from_str(name);
+        };
+        if let Some((_, k)) = names.iter().find(|(n, _)| **n == *name) {
+            return k.clone();
+        }
+        let k = JsValue::from_str(name);
+        if names.len() < NAMES_MAX {
+            names.push((name.into(), k.clone()));
+        }
+        k
+    })
+}
+
+/// A property (undefined when reading it throws).
 pub(crate) fn get(o: &JsValue, name: &str) -> JsValue {
-    Reflect::get(o, &JsValue::from_str(wasm_bindgen::intern(name))).unwrap_or(JsValue::UNDEFINED)
+    Reflect::get(o, &key(name)).unwrap_or(JsValue::UNDEFINED)
 }
 
 pub(crate) fn set(o: &JsValue, name: &str, v: &JsValue) {
-    let _ = Reflect::set(o, &JsValue::from_str(wasm_bindgen::intern(name)), v);
-}
-
-/// 16 random hex characters from `crypto.getRandomValues`.
-fn random_id() -> String {
-    let bytes = js_sys::Uint8Array::new_with_length(8);
-    let crypto = get(&window(), "crypto");
-    if let Ok(f) = get(&crypto, "getRandomValues").dyn_into::<js_sys::Function>() {
-        let _ = f.call1(&crypto, &bytes);
-    }
-    let mut buf = [0u8; 8];
-    bytes.copy_to(&mut buf);
-    if buf == [0; 8] {
-        // No crypto (very old browser): fall back to Math.random.
-        for b in buf.iter_mut() {
-            *b = (js_sys::Math::random() * 256.0) as u8;
-        }
-    }
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(16);
-    for b in buf {
-        s.push(HEX[(b >> 4) as usize] as char);
-        s.push(HEX[(b & 15) as usize] as char);
-    }
-    s
+    let _ = Reflect::set(o, &key(name), v);
 }
 
 /// Entry point: runs once when the module is instantiated.
 #[wasm_bindgen(start)]
 pub fn start() {
-    let w = window();
-    let global = get(&w, GLOBAL);
+    let global = get(&window(), GLOBAL);
     if !global.is_object() || get(&global, "started").is_truthy() {
         // No bootstrap (nothing to talk to) or a second copy of the client: do nothing.
         return;
     }
     set(&global, "started", &JsValue::TRUE);
     let cfg = get(&global, "cfg");
-    let text = |name: &str| get(&cfg, name).as_string().unwrap_or_default();
-    let client_id = random_id();
-    set(&global, "clientId", &JsValue::from_str(&client_id));
+    let text = |o: &JsValue, name: &str| get(o, name).as_string().unwrap_or_default();
     let state = State {
-        global: global.clone().unchecked_into(),
-        key: text("key"),
-        prefix: text("prefix"),
-        rev: text("rev"),
-        client_id_js: JsValue::from_str(&client_id),
-        client_id,
-        seq: 0,
+        key: text(&cfg, "key"),
+        prefix: text(&cfg, "prefix"),
+        rev: text(&cfg, "rev"),
+        client_id: text(&global, "clientId"),
+        global: global.clone(),
         pending: VecDeque::new(),
         dropped: 0,
         in_flight: 0,
@@ -134,7 +137,11 @@ pub fn start() {
         dead: false,
         phase: browser_agent_core::protocol::Phase::Hooked,
     };
-    STATE.with(|s| *s.borrow_mut() = Some(state));
+    STATE.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            *s = Some(state);
+        }
+    });
     capture::install(&global);
     transport::install();
 }

@@ -30,7 +30,7 @@ extern "C" {
     fn is_array(v: &JsValue) -> bool;
 }
 
-/// One console argument as a JS string value.
+/// One console argument as a JS string value (the bootstrap turns primitives into strings itself).
 pub(crate) fn arg(v: &JsValue) -> JsValue {
     if let Some(s) = v.dyn_ref::<JsString>() {
         return if s.length() > MAX_ARG {
@@ -60,9 +60,7 @@ pub(crate) fn prop_str(v: &JsValue, name: &str) -> Option<String> {
     if !v.is_object() && !v.is_function() {
         return None;
     }
-    Reflect::get(v, &JsValue::from_str(name))
-        .ok()
-        .and_then(|s| s.as_string())
+    Reflect::get(v, &crate::key(name)).ok().and_then(|s| s.as_string())
 }
 
 /// The stack of an error (or the best text it has), for `error` entries and console arguments.
@@ -197,7 +195,7 @@ impl Writer {
             } else {
                 "[Set("
             });
-            s.push_str(&string_of(&Reflect::get(v, &"size".into()).unwrap_or_default()));
+            s.push_str(&string_of(&crate::get(v, "size")));
             s.push_str(")]");
             self.text(&s, top);
         } else if is_array(v) {

@@ -3,8 +3,7 @@
 //! `visibilitychange` to hidden; the heartbeat to `GET /browser/probe` with the reload on a new
 //! client revision.
 
-use crate::capture::href;
-use crate::{get, set, window, with_state};
+use crate::{capture, get, js, set, window, with_state};
 use browser_agent_core::protocol::{self, entry_type, Phase};
 use js_sys::{Array, Function, Object, Promise};
 use std::cell::RefCell;
@@ -30,44 +29,29 @@ thread_local! {
 /// Calls the page's original `fetch` (saved by the bootstrap) so our requests bypass every wrapper.
 fn raw_fetch(url: &str, init: &Object) -> Option<Promise> {
     let global = with_state(|s| s.global.clone())?;
-    let original = get(&get(&global, "o"), "fetch");
-    let f = original
-        .dyn_into::<Function>()
+    let f: Function = get(&get(&global, "o"), "fetch").unchecked_into();
+    f.call2(&JsValue::UNDEFINED, &JsValue::from_str(url), init)
         .ok()
-        .or_else(|| get(&window(), "fetch").dyn_into::<Function>().ok())?;
-    f.call2(&window(), &JsValue::from_str(url), init)
-        .ok()?
-        .dyn_into::<Promise>()
-        .ok()
+        .map(JsCast::unchecked_into)
 }
 
 /// Arms the flush timer to fire in `ms` (0 = as soon as possible). A pending timer that would fire
 /// later than an urgent request is replaced; otherwise the earlier one stands.
 pub(crate) fn schedule(ms: i32) {
-    let w = window();
-    let replace = with_state(|s| {
-        if s.dead {
-            return None;
+    let arm = with_state(|s| match s.timer {
+        _ if s.dead => false,
+        Some(h) if ms == 0 => {
+            js::clear_timeout(h);
+            s.timer = None;
+            true
         }
-        match s.timer {
-            Some(h) if ms == 0 => {
-                w.clear_timeout_with_handle(h);
-                s.timer = None;
-                Some(())
-            }
-            Some(_) => None,
-            None => Some(()),
-        }
-    })
-    .flatten();
-    if replace.is_none() {
+        Some(_) => false,
+        None => true,
+    });
+    if arm != Some(true) {
         return;
     }
-    let handle = FLUSH_CB.with(|cb| {
-        cb.borrow()
-            .as_ref()
-            .and_then(|f| w.set_timeout_with_callback_and_timeout_and_arguments_0(f, ms).ok())
-    });
+    let handle = FLUSH_CB.with(|cb| cb.try_borrow().ok()?.as_ref().map(|f| js::set_timeout(f, ms)));
     with_state(|s| s.timer = handle);
 }
 
@@ -78,48 +62,41 @@ fn on_timer() {
 
 /// What one send needs, taken from the state.
 struct Batch {
-    body: String,
+    body: JsValue,
     count: usize,
     epoch: u32,
     url: String,
     key: String,
 }
 
-/// Appends a `dropped` entry when the local queue lost entries since the last report.
-fn report_drops(s: &mut crate::State) {
-    if s.dropped == 0 {
+/// Records a `dropped` entry when the local queue lost entries since the last report. Not inside
+/// `with_state`: the entry goes through the bootstrap, which hands it back to the client.
+fn report_drops() {
+    let dropped = with_state(|s| std::mem::take(&mut s.dropped)).unwrap_or(0);
+    if dropped == 0 {
         return;
     }
     let e = Object::new();
-    let page = JsValue::from_str(&href());
     set(&e, "type", &JsValue::from_str(entry_type::DROPPED));
-    set(&e, "t", &JsValue::from_f64(js_sys::Date::now()));
-    set(&e, "page", &page);
-    set(&e, "url", &page);
-    set(&e, "count", &JsValue::from(s.dropped));
-    s.seq += 1;
-    set(&e, "clientId", &s.client_id_js);
-    set(&e, "seq", &JsValue::from(s.seq));
-    s.dropped = 0;
-    s.pending.push_back(e.into());
+    set(&e, "count", &JsValue::from(dropped));
+    capture::emit(&e);
 }
 
-fn stringify(entries: impl Iterator<Item = JsValue>) -> String {
+/// A JSON array of entries, as a JS string.
+fn stringify(entries: impl Iterator<Item = JsValue>) -> JsValue {
     let arr = Array::new();
     for e in entries {
         arr.push(&e);
     }
-    js_sys::JSON::stringify(&arr)
-        .map(String::from)
-        .unwrap_or_else(|_| "[]".into())
+    js_sys::JSON::stringify(&arr).map_or_else(|_| JsValue::from_str("[]"), JsValue::from)
 }
 
 fn take_batch() -> Option<Batch> {
+    report_drops();
     with_state(|s| {
         if s.sending || s.dead {
             return None;
         }
-        report_drops(s);
         if s.pending.is_empty() {
             return None;
         }
@@ -148,10 +125,10 @@ async fn flush() {
     set(&headers, "content-type", &JsValue::from_str("application/json"));
     set(&headers, protocol::KEY_HEADER, &JsValue::from_str(&batch.key));
     set(&init, "headers", &headers);
-    set(&init, "body", &JsValue::from_str(&batch.body));
+    set(&init, "body", &batch.body);
     let status = match raw_fetch(&batch.url, &init) {
         Some(p) => match JsFuture::from(p).await {
-            Ok(r) => get(&r, "status").as_f64().unwrap_or(0.0) as u16,
+            Ok(r) => r.unchecked_into::<js::Response>().status(),
             Err(_) => 0,
         },
         None => 0,
@@ -212,19 +189,17 @@ fn warn_once(msg: &str) {
     let Some(global) = with_state(|s| s.global.clone()) else {
         return;
     };
-    if let Ok(f) = get(&get(&global, "o"), "warn").dyn_into::<Function>() {
-        let _ = f.call1(&get(&window(), "console"), &JsValue::from_str(msg));
-    }
+    let warn: Function = get(&get(&global, "o"), "warn").unchecked_into();
+    let _ = warn.call1(&JsValue::UNDEFINED, &JsValue::from_str(msg));
 }
 
 /// Sends everything still queued with `sendBeacon` (the page is going away or hidden).
 fn beacon() {
-    let nav = window().navigator();
+    report_drops();
     with_state(|s| {
         if s.dead {
             return;
         }
-        report_drops(s);
         let mut url = s.prefix.clone();
         url.push_str(protocol::LOGS_PATH);
         url.push('?');
@@ -235,7 +210,7 @@ fn beacon() {
         while sent < s.pending.len() {
             let end = (sent + BEACON_CHUNK).min(s.pending.len());
             let body = stringify(s.pending.range(sent..end).cloned());
-            if !nav.send_beacon_with_opt_str(&url, Some(&body)).unwrap_or(false) {
+            if !matches!(js::send_beacon(&url, &body), Ok(true)) {
                 break;
             }
             sent = end;
@@ -262,18 +237,18 @@ pub(crate) fn heartbeat() {
 }
 
 async fn send_heartbeat() {
-    let w = window();
     let Some((key, client, rev, phase)) = with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
     else {
         return;
     };
-    let doc = w.document().unwrap_throw();
+    let w = window();
+    let Some(doc) = w.document() else { return };
     let flag = |b: bool| if b { "1" } else { "0" };
-    let iframe = get(&w, "parent") != JsValue::from(w.clone());
+    let iframe = get(&w, "parent") != ***w;
     let mut url = String::from(protocol::PROBE_PATH);
     query(&mut url, protocol::KEY_PARAM, &key);
     query(&mut url, "client", &client);
-    query(&mut url, "page", &href());
+    query(&mut url, "page", &w.location().href().unwrap_or_default());
     query(&mut url, "title", &doc.title());
     query(&mut url, "phase", phase.as_str());
     query(&mut url, "visible", flag(!doc.hidden()));
@@ -288,10 +263,8 @@ async fn send_heartbeat() {
     let Ok(resp) = JsFuture::from(p).await else {
         return;
     };
-    let Ok(resp) = resp.dyn_into::<web_sys::Response>() else {
-        return;
-    };
-    if !resp.ok() {
+    let resp: js::Response = resp.unchecked_into();
+    if !(200..300).contains(&resp.status()) {
         return;
     }
     // The host is there: whatever waits for a retry goes now.
@@ -299,57 +272,52 @@ async fn send_heartbeat() {
     if waiting == Some(true) {
         schedule(0);
     }
-    let served = resp
-        .headers()
-        .get(protocol::REV_HEADER)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let served = resp.headers().get(protocol::REV_HEADER).unwrap_or_default();
     if served.is_empty() || served == rev {
         return;
     }
-    let Ok(Some(storage)) = w.session_storage() else {
-        return;
-    };
-    if storage.get_item(RELOAD_KEY).ok().flatten().as_deref() == Some(served.as_str()) {
+    // One reload per revision; never where sessionStorage is blocked (it could not remember).
+    match js::session_get(RELOAD_KEY) {
+        Ok(seen) if seen.as_deref() != Some(served.as_str()) => {}
+        _ => return,
+    }
+    if js::session_set(RELOAD_KEY, &served).is_err() {
         return;
     }
-    let _ = storage.set_item(RELOAD_KEY, &served);
     beacon();
-    let _ = w.location().reload();
+    js::reload();
 }
 
-fn listen(target: &web_sys::EventTarget, event: &str, f: impl Fn() + 'static) {
+fn listen(event: &str, on_document: bool, f: impl Fn() + 'static) {
     let cb = Closure::<dyn Fn()>::new(f).into_js_value();
-    let _ = target.add_event_listener_with_callback(event, cb.unchecked_ref());
+    if on_document {
+        js::listen_document(event, cb.unchecked_ref(), false);
+    } else {
+        js::listen_window(event, cb.unchecked_ref());
+    }
 }
 
 /// Timers and page life-cycle listeners; the first heartbeat.
 pub(crate) fn install() {
-    let w = window();
-    let doc = w.document().unwrap_throw();
     let cb = Closure::<dyn Fn()>::new(on_timer).into_js_value();
-    FLUSH_CB.with(|f| *f.borrow_mut() = cb.dyn_into::<Function>().ok());
+    FLUSH_CB.with(|f| f.replace(Some(cb.unchecked_into())));
 
     let beat = Closure::<dyn Fn()>::new(heartbeat).into_js_value();
-    let _ = w.set_interval_with_callback_and_timeout_and_arguments_0(
-        beat.unchecked_ref(),
-        protocol::HEARTBEAT_INTERVAL_MS as i32,
-    );
-    listen(&w, "pagehide", beacon);
-    {
-        let doc2 = doc.clone();
-        listen(&doc, "visibilitychange", move || {
-            if doc2.hidden() {
-                beacon();
-            }
-            heartbeat();
-        });
-    }
-    listen(&w, "focus", heartbeat);
-    listen(&w, "blur", heartbeat);
-    if get(&doc, "readyState").as_string().as_deref() == Some("loading") {
-        listen(&doc, "DOMContentLoaded", || {
+    js::set_interval(beat.unchecked_ref(), protocol::HEARTBEAT_INTERVAL_MS as i32);
+    listen("pagehide", false, beacon);
+    listen("visibilitychange", true, || {
+        if window().document().is_some_and(|d| d.hidden()) {
+            beacon();
+        }
+        heartbeat();
+    });
+    listen("focus", false, heartbeat);
+    listen("blur", false, heartbeat);
+    let loading = window()
+        .document()
+        .is_some_and(|d| get(&d, "readyState").as_string().as_deref() == Some("loading"));
+    if loading {
+        listen("DOMContentLoaded", true, || {
             with_state(|s| s.phase = Phase::Ready);
             heartbeat();
         });

@@ -2,77 +2,71 @@
  * Entry point: runs once when the module is instantiated.
  */
 export function start() {
-    wasm.yb();
+    wasm.Ia();
 }
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
-        v: function() { return handleError(function (arg0) {
+        n: function() { return handleError(function (arg0) {
             const ret = String(arg0);
             return ret;
         }, arguments); },
-        fb: function(arg0) {
+        ra: function(arg0) {
             const ret = typeof(arg0) === 'bigint';
             return ret;
         },
-        db: function(arg0) {
+        pa: function(arg0) {
             const ret = !arg0;
             return ret;
         },
-        lb: function(arg0) {
+        xa: function(arg0) {
             const ret = typeof(arg0) === 'function';
             return ret;
         },
-        cb: function(arg0) {
+        oa: function(arg0) {
             const ret = arg0 === null;
             return ret;
         },
-        gb: function(arg0) {
+        sa: function(arg0) {
             const val = arg0;
             const ret = typeof(val) === 'object' && val !== null;
             return ret;
         },
-        hb: function(arg0) {
+        ta: function(arg0) {
             const ret = typeof(arg0) === 'string';
             return ret;
         },
-        ib: function(arg0) {
+        ua: function(arg0) {
             const ret = typeof(arg0) === 'symbol';
             return ret;
         },
-        mb: function(arg0) {
+        ya: function(arg0) {
             const ret = arg0 === undefined;
             return ret;
         },
-        eb: function(arg0, arg1) {
+        qa: function(arg0, arg1) {
             const ret = arg0 === arg1;
             return ret;
         },
-        jb: function(arg0, arg1) {
+        va: function(arg0, arg1) {
             const obj = arg1;
             const ret = typeof(obj) === 'number' ? obj : undefined;
             getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
         },
-        kb: function(arg0, arg1) {
+        wa: function(arg0, arg1) {
             const obj = arg1;
             const ret = typeof(obj) === 'string' ? obj : undefined;
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             var len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        bb: function(arg0, arg1) {
+        na: function(arg0, arg1) {
             throw new Error(getStringFromWasm0(arg0, arg1));
         },
-        nb: function(arg0) {
+        za: function(arg0) {
             arg0._wbg_cb_unref();
-        },
-        ma: function(arg0) {
-            arg0.abort();
-        },
-        m: function(arg0, arg1, arg2) {
-            addEventListener(getStringFromWasm0(arg0, arg1), arg2);
         },
         c: function(arg0, arg1, arg2) {
             addEventListener(getStringFromWasm0(arg0, arg1), arg2);
@@ -80,166 +74,101 @@ function __wbg_get_imports() {
         d: function(arg0, arg1, arg2, arg3) {
             document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
         },
-        oa: function(arg0, arg1) {
-            const ret = arg0.assignedNodes(arg1);
-            return ret;
-        },
-        ea: function(arg0) {
-            const ret = arg0.body;
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        Ba: function() { return handleError(function (arg0, arg1) {
-            const ret = arg0.call(arg1);
-            return ret;
-        }, arguments); },
-        D: function() { return handleError(function (arg0, arg1, arg2) {
+        u: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = arg0.call(arg1, arg2);
             return ret;
         }, arguments); },
-        E: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+        v: function() { return handleError(function (arg0, arg1, arg2, arg3) {
             const ret = arg0.call(arg1, arg2, arg3);
             return ret;
         }, arguments); },
-        x: function(arg0) {
+        p: function(arg0) {
             clearTimeout(arg0);
         },
-        _: function() { return handleError(function (arg0, arg1, arg2) {
+        G: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         }, arguments); },
-        p: function(arg0, arg1) {
-            const ret = arg1.content;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
-            const len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
-        s: function(arg0, arg1) {
-            const ret = arg1.cursor;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
-            const len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
-        r: function(arg0, arg1) {
-            const ret = arg1.display;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
-            const len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
-        O: function(arg0) {
+        A: function(arg0) {
             const ret = arg0.document;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        Fa: function(arg0, arg1) {
+        X: function(arg0, arg1) {
             const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
             return ret;
         },
-        sa: function(arg0) {
-            const ret = arg0.firstChild;
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        X: function(arg0) {
-            const ret = arg0.firstElementChild;
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        S: function(arg0, arg1, arg2, arg3) {
+        D: function(arg0, arg1, arg2, arg3) {
             const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             var len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        o: function() { return handleError(function (arg0, arg1, arg2, arg3) {
-            const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
-            return ret;
-        }, arguments); },
-        pa: function(arg0, arg1, arg2) {
-            const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        ca: function(arg0, arg1, arg2) {
+        J: function(arg0, arg1, arg2) {
             const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
         a: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             var len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         }, arguments); },
-        wa: function(arg0) {
-            const ret = arg0.getRootNode();
-            return ret;
-        },
-        Ia: function(arg0) {
+        Z: function(arg0) {
             const ret = arg0.getTime();
             return ret;
         },
-        Va: function() { return handleError(function (arg0, arg1) {
+        ga: function() { return handleError(function (arg0, arg1) {
             const ret = Reflect.get(arg0, arg1);
             return ret;
         }, arguments); },
-        g: function(arg0, arg1, arg2, arg3) {
+        f: function(arg0, arg1, arg2, arg3) {
             const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             var len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        J: function(arg0, arg1) {
-            const ret = arg0.get(arg1);
-            return ret;
-        },
-        Xa: function() { return handleError(function (arg0, arg1) {
+        ia: function() { return handleError(function (arg0, arg1) {
             const ret = Reflect.get(arg0, arg1 >>> 0);
             return ret;
         }, arguments); },
-        A: function(arg0, arg1) {
+        r: function(arg0, arg1) {
             const ret = arg0[arg1 >>> 0];
             return ret;
         },
-        z: function(arg0, arg1) {
-            const ret = arg0[arg1 >>> 0];
-            return ret;
-        },
-        T: function(arg0, arg1, arg2) {
+        E: function(arg0, arg1, arg2) {
             const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
             return ret;
         },
-        U: function(arg0) {
-            const ret = arg0.hasAttributes();
-            return ret;
-        },
-        ha: function() { return handleError(function (arg0) {
+        M: function() { return handleError(function (arg0) {
             const ret = arg0.hasFocus();
             return ret;
         }, arguments); },
-        i: function(arg0) {
+        h: function(arg0) {
             const ret = arg0.headers;
             return ret;
         },
-        ga: function(arg0) {
+        L: function(arg0) {
             const ret = arg0.hidden;
             return ret;
         },
-        ia: function() { return handleError(function (arg0, arg1) {
+        N: function() { return handleError(function (arg0, arg1) {
             const ret = arg1.href;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            const ptr1 = passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             const len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         }, arguments); },
-        Z: function(arg0, arg1) {
+        F: function(arg0, arg1) {
             const ret = arg1.id;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            const ptr1 = passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             const len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        Ca: function(arg0) {
+        U: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Date;
@@ -249,7 +178,7 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        Q: function(arg0) {
+        C: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Element;
@@ -259,7 +188,7 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        Da: function(arg0) {
+        V: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Error;
@@ -269,7 +198,7 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        G: function(arg0) {
+        x: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Map;
@@ -279,7 +208,7 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        qa: function(arg0) {
+        O: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Node;
@@ -289,17 +218,7 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        H: function(arg0) {
-            let result;
-            try {
-                result = arg0 instanceof Promise;
-            } catch (_) {
-                result = false;
-            }
-            const ret = result;
-            return ret;
-        },
-        F: function(arg0) {
+        w: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Set;
@@ -309,7 +228,7 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        N: function(arg0) {
+        z: function(arg0) {
             let result;
             try {
                 result = arg0 instanceof Window;
@@ -319,340 +238,193 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        t: function(arg0) {
+        l: function(arg0) {
             const ret = Array.isArray(arg0);
             return ret;
         },
-        La: function(arg0) {
-            const ret = Array.isArray(arg0);
-            return ret;
-        },
-        ta: function(arg0) {
-            const ret = arg0.isConnected;
-            return ret;
-        },
-        Oa: function(arg0, arg1) {
-            const ret = Object.is(arg0, arg1);
-            return ret;
-        },
-        ja: function(arg0, arg1) {
-            const ret = arg0.item(arg1 >>> 0);
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        u: function() { return handleError(function (arg0) {
+        m: function() { return handleError(function (arg0) {
             const ret = Object.keys(arg0);
             return ret;
         }, arguments); },
-        ka: function(arg0) {
+        t: function(arg0) {
             const ret = arg0.length;
             return ret;
         },
-        C: function(arg0) {
+        ma: function(arg0) {
             const ret = arg0.length;
             return ret;
         },
-        ab: function(arg0) {
-            const ret = arg0.length;
-            return ret;
-        },
-        R: function(arg0, arg1) {
-            const ret = arg1.localName;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
-            const len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
-        P: function(arg0) {
+        B: function(arg0) {
             const ret = arg0.location;
             return ret;
         },
-        $: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
-            return ret;
-        }, arguments); },
-        Ya: function() {
-            const ret = new WeakMap();
-            return ret;
-        },
-        Ka: function() {
+        $: function() {
             const ret = new Array();
             return ret;
         },
-        la: function() { return handleError(function () {
-            const ret = new AbortController();
-            return ret;
-        }, arguments); },
-        Ma: function(arg0, arg1) {
-            const ret = new Error(getStringFromWasm0(arg0, arg1));
-            return ret;
-        },
-        L: function(arg0, arg1) {
-            try {
-                var state0 = {a: arg0, b: arg1};
-                var cb0 = (arg0, arg1) => {
-                    const a = state0.a;
-                    state0.a = 0;
-                    try {
-                        return wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(a, state0.b, arg0, arg1);
-                    } finally {
-                        state0.a = a;
-                    }
-                };
-                const ret = new Promise(cb0);
-                return ret;
-            } finally {
-                state0.a = 0;
-            }
-        },
-        Pa: function() {
+        aa: function() {
             const ret = new Object();
             return ret;
         },
-        M: function(arg0, arg1) {
-            try {
-                var state0 = {a: arg0, b: arg1};
-                var cb0 = (arg0, arg1) => {
-                    const a = state0.a;
-                    state0.a = 0;
-                    try {
-                        return wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(a, state0.b, arg0, arg1);
-                    } finally {
-                        state0.a = a;
-                    }
-                };
-                const ret = new Promise(cb0);
-                return ret;
-            } finally {
-                state0.a = 0;
-            }
-        },
-        Y: function(arg0) {
-            const ret = arg0.nextElementSibling;
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        ua: function(arg0) {
-            const ret = arg0.nextSibling;
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        },
-        za: function(arg0, arg1) {
+        S: function(arg0, arg1) {
             const ret = arg1.nodeName;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            const ptr1 = passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             const len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        Aa: function(arg0) {
+        T: function(arg0) {
             const ret = arg0.nodeType;
             return ret;
         },
-        ra: function(arg0, arg1) {
-            const ret = arg1.nodeValue;
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Lb, wasm.Mb);
-            var len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
-        Ha: function() {
-            const ret = Date.now();
-            return ret;
-        },
-        xa: function(arg0) {
+        Q: function(arg0) {
             const ret = arg0.ownerDocument;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        ya: function(arg0) {
+        R: function(arg0) {
             const ret = arg0.parentElement;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        B: function(arg0, arg1) {
+        s: function(arg0, arg1) {
             const ret = arg0.push(arg1);
             return ret;
         },
-        da: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-            return ret;
-        }, arguments); },
-        W: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-            return ret;
-        }, arguments); },
-        V: function() { return handleError(function (arg0, arg1, arg2) {
+        I: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         }, arguments); },
-        ba: function() { return handleError(function (arg0, arg1, arg2) {
-            const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
-            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-        }, arguments); },
-        _a: function(arg0) {
+        ka: function(arg0) {
             const ret = arg0.queueMicrotask;
             return ret;
         },
-        Za: function(arg0) {
+        ja: function(arg0) {
             queueMicrotask(arg0);
         },
-        f: function() {
+        e: function() {
             location.reload();
         },
-        Ua: function(arg0) {
+        fa: function(arg0) {
             const ret = Promise.resolve(arg0);
             return ret;
         },
-        w: function() { return handleError(function (arg0, arg1, arg2) {
+        o: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
             return ret;
         }, arguments); },
-        k: function(arg0, arg1) {
+        j: function(arg0, arg1) {
             const ret = setInterval(arg0, arg1);
             return ret;
         },
         b: function() { return handleError(function (arg0, arg1, arg2, arg3) {
             sessionStorage.setItem(getStringFromWasm0(arg0, arg1), getStringFromWasm0(arg2, arg3));
         }, arguments); },
-        n: function(arg0, arg1) {
+        q: function(arg0, arg1) {
             const ret = setTimeout(arg0, arg1);
             return ret;
         },
-        y: function(arg0, arg1) {
-            const ret = setTimeout(arg0, arg1);
-            return ret;
-        },
-        Wa: function() { return handleError(function (arg0, arg1, arg2) {
+        ha: function() { return handleError(function (arg0, arg1, arg2) {
             const ret = Reflect.set(arg0, arg1, arg2);
             return ret;
         }, arguments); },
-        K: function(arg0, arg1, arg2) {
-            const ret = arg0.set(arg1, arg2);
-            return ret;
-        },
-        l: function(arg0, arg1, arg2) {
+        k: function(arg0, arg1, arg2) {
             arg0[arg1 >>> 0] = arg2;
         },
-        j: function(arg0, arg1) {
+        i: function(arg0, arg1) {
             arg0.length = arg1 >>> 0;
         },
-        na: function(arg0) {
-            const ret = arg0.signal;
-            return ret;
-        },
-        $a: function(arg0, arg1, arg2) {
+        la: function(arg0, arg1, arg2) {
             const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
             return ret;
         },
-        e: function() {
-            const ret = globalThis.__browserAgent;
-            return ret;
-        },
-        Qa: function() {
+        ba: function() {
             const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        Sa: function() {
+        da: function() {
             const ret = typeof global === 'undefined' ? undefined : global;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        Ra: function() {
+        ca: function() {
             const ret = typeof self === 'undefined' ? undefined : self;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        Ta: function() {
+        ea: function() {
             const ret = typeof window === 'undefined' ? undefined : window;
             return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
         },
-        h: function(arg0) {
+        g: function(arg0) {
             const ret = arg0.status;
             return ret;
         },
-        Ja: function() { return handleError(function (arg0) {
+        _: function() { return handleError(function (arg0) {
             const ret = JSON.stringify(arg0);
             return ret;
         }, arguments); },
-        aa: function(arg0, arg1) {
+        H: function(arg0, arg1) {
             const ret = arg1.tagName;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            const ptr1 = passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             const len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        va: function(arg0, arg1) {
+        P: function(arg0, arg1) {
             const ret = arg1.textContent;
-            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             var len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        I: function(arg0, arg1, arg2) {
+        y: function(arg0, arg1, arg2) {
             const ret = arg0.then(arg1, arg2);
             return ret;
         },
-        Ea: function(arg0, arg1) {
+        W: function(arg0, arg1) {
             const ret = arg0.then(arg1);
             return ret;
         },
-        fa: function(arg0, arg1) {
+        K: function(arg0, arg1) {
             const ret = arg1.title;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
+            const ptr1 = passStringToWasm0(ret, wasm.Sa, wasm.Ta);
             const len1 = WASM_VECTOR_LEN;
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
             getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
-        Ga: function(arg0) {
+        Y: function(arg0) {
             const ret = arg0.toISOString();
             return ret;
         },
-        Na: function() { return handleError(function (arg0, arg1) {
-            const ret = arg0.toString(arg1);
-            return ret;
-        }, arguments); },
-        q: function(arg0, arg1) {
-            const ret = arg1.visibility;
-            const ptr1 = passStringToWasm0(ret, wasm.Lb, wasm.Mb);
-            const len1 = WASM_VECTOR_LEN;
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-        },
-        pb: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref, U32], shim_idx: 5, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
+        Ba: function(arg0, arg1) {
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref, U32], shim_idx: 3, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
             const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3);
             return ret;
         },
-        qb: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 4, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
+        Ca: function(arg0, arg1) {
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 2, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
             const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09);
             return ret;
         },
-        rb: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 64, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
+        Da: function(arg0, arg1) {
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [Externref], shim_idx: 39, ret: Result(Unit), inner_ret: Some(Result(Unit)) }, mutable: true }) -> Externref`.
             const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
             return ret;
         },
-        sb: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [String], shim_idx: 1, ret: Result(Externref), inner_ret: Some(Result(Externref)) }, mutable: false }) -> Externref`.
-            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16);
-            return ret;
-        },
-        tb: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [], shim_idx: 2, ret: NamedExternref("Promise<any>"), inner_ret: Some(NamedExternref("Promise<any>")) }, mutable: false }) -> Externref`.
-            const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f);
-            return ret;
-        },
-        ub: function(arg0, arg1) {
-            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [], shim_idx: 3, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
+        Ea: function(arg0, arg1) {
+            // Cast intrinsic for `Closure(Closure { owned: true, function: Function { arguments: [], shim_idx: 1, ret: Unit, inner_ret: Some(Unit) }, mutable: false }) -> Externref`.
             const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9);
             return ret;
         },
-        vb: function(arg0) {
+        Fa: function(arg0) {
             // Cast intrinsic for `F64 -> Externref`.
             const ret = arg0;
             return ret;
         },
-        wb: function(arg0, arg1) {
+        Ga: function(arg0, arg1) {
             // Cast intrinsic for `Ref(String) -> Externref`.
             const ret = getStringFromWasm0(arg0, arg1);
             return ret;
         },
-        ob: function() {
-            const table = wasm.Kb;
+        Aa: function() {
+            const table = wasm.Ra;
             table.set(0, undefined);
             table.set(1024, undefined);
             table.set(1025, null);
@@ -667,57 +439,38 @@ function __wbg_get_imports() {
 }
 
 function wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9(arg0, arg1) {
-    wasm.Hb(arg0, arg1);
-}
-
-function wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f(arg0, arg1) {
-    const ret = wasm.Gb(arg0, arg1);
-    return ret;
+    wasm.Oa(arg0, arg1);
 }
 
 function wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09(arg0, arg1, arg2) {
-    wasm.Fb(arg0, arg1, arg2);
+    wasm.Na(arg0, arg1, arg2);
 }
 
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-    const ret = wasm.Eb(arg0, arg1, arg2);
+    const ret = wasm.Ma(arg0, arg1, arg2);
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
 }
 
-function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-    wasm.Db(arg0, arg1, arg2, arg3);
-}
-
 function wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3(arg0, arg1, arg2, arg3) {
-    wasm.Cb(arg0, arg1, arg2, arg3);
-}
-
-function wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16(arg0, arg1, arg2) {
-    const ptr0 = passStringToWasm0(arg2, wasm.Lb, wasm.Mb);
-    const len0 = WASM_VECTOR_LEN;
-    const ret = wasm.Bb(arg0, arg1, ptr0, len0);
-    if (ret[2]) {
-        throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
+    wasm.La(arg0, arg1, arg2, arg3);
 }
 
 function addToExternrefTable0(obj) {
-    const idx = wasm.Jb();
-    wasm.Kb.set(idx, obj);
+    const idx = wasm.Qa();
+    wasm.Ra.set(idx, obj);
     return idx;
 }
 
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
-    : new FinalizationRegistry(state => wasm.Ob(state.a, state.b));
+    : new FinalizationRegistry(state => wasm.Va(state.a, state.b));
 
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.xb.buffer)) {
-        cachedDataViewMemory0 = new DataView(wasm.xb.buffer);
+    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Ha.buffer)) {
+        cachedDataViewMemory0 = new DataView(wasm.Ha.buffer);
     }
     return cachedDataViewMemory0;
 }
@@ -730,7 +483,7 @@ function getStringFromWasm0(ptr, len) {
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
     if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-        cachedUint8ArrayMemory0 = new Uint8Array(wasm.xb.buffer);
+        cachedUint8ArrayMemory0 = new Uint8Array(wasm.Ha.buffer);
     }
     return cachedUint8ArrayMemory0;
 }
@@ -740,7 +493,7 @@ function handleError(f, args) {
         return f.apply(this, args);
     } catch (e) {
         const idx = addToExternrefTable0(e);
-        wasm.Ib(idx);
+        wasm.Pa(idx);
     }
 }
 
@@ -764,7 +517,7 @@ function makeClosure(arg0, arg1, f) {
     };
     real._wbg_cb_unref = () => {
         if (--state.cnt === 0) {
-            wasm.Ob(state.a, state.b);
+            wasm.Va(state.a, state.b);
             state.a = 0;
             CLOSURE_DTORS.unregister(state);
         }
@@ -792,7 +545,7 @@ function makeMutClosure(arg0, arg1, f) {
     };
     real._wbg_cb_unref = () => {
         if (--state.cnt === 0) {
-            wasm.Ob(state.a, state.b);
+            wasm.Va(state.a, state.b);
             state.a = 0;
             CLOSURE_DTORS.unregister(state);
         }
@@ -839,8 +592,8 @@ function passStringToWasm0(arg, malloc, realloc) {
 }
 
 function takeFromExternrefTable0(idx) {
-    const value = wasm.Kb.get(idx);
-    wasm.Pb(idx);
+    const value = wasm.Ra.get(idx);
+    wasm.Wa(idx);
     return value;
 }
 
@@ -880,7 +633,7 @@ function __wbg_finalize_init(instance, module) {
     wasmModule = module;
     cachedDataViewMemory0 = null;
     cachedUint8ArrayMemory0 = null;
-    wasm.Qb();
+    wasm.Xa();
     return wasm;
 }
 
