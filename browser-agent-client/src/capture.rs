@@ -76,6 +76,8 @@ pub(crate) fn record(e: JsValue, urgent: bool) {
                 s.dropped += 1;
             }
         }
+        // The command executor keeps the entries recorded while a batch runs.
+        crate::commands::tap(&e);
         s.pending.push_back(e);
         true
     });

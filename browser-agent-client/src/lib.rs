@@ -18,9 +18,11 @@
 #[cfg(target_arch = "wasm32")]
 mod alloc;
 mod capture;
+mod commands;
 mod describe;
 mod js;
 mod serialize;
+mod snapshot;
 mod transport;
 
 use js_sys::Reflect;
@@ -144,4 +146,5 @@ pub fn start() {
     });
     capture::install(&global);
     transport::install();
+    commands::install();
 }

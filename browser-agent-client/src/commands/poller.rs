@@ -1,0 +1,201 @@
+//! The command channel: a long-poll `GET {prefix}/commands?client=<id>&wait=25000` (answers
+//! `200 {"id","steps"}` or `204` on timeout, then at once the next poll), a batch run by the
+//! executor and its results posted to `POST {prefix}/results`. Network errors and 5xx back off
+//! 1 s doubling to 10 s; a 403 (the host refused the page key) stops the channel. The poll in
+//! flight is aborted on `pagehide` and a new one starts on `pageshow`, so navigations and the
+//! back/forward cache never leave connections behind. Idle cost: one request per 25 s.
+
+use super::{executor, fetch, host, init};
+use crate::get;
+use browser_agent_core::protocol;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// How long the host may hold a poll (ms).
+const WAIT_MS: &str = "25000";
+/// Polls never start more often than this when the host answers at once (a host without
+/// long-polling), which keeps the idle cost at 0.2 requests/s at most.
+const MIN_POLL_INTERVAL_MS: f64 = 5_000.0;
+const BACKOFF_MIN_MS: i32 = 1_000;
+const BACKOFF_MAX_MS: i32 = 10_000;
+/// Attempts to deliver one batch's results.
+const RESULT_ATTEMPTS: u32 = 3;
+
+struct Poll {
+    /// Bumped on every start and stop: a loop whose generation is stale ends.
+    generation: u32,
+    active: bool,
+    controller: Option<web_sys::AbortController>,
+}
+
+thread_local! {
+    static POLL: RefCell<Poll> = const { RefCell::new(Poll { generation: 0, active: false, controller: None }) };
+}
+
+enum Outcome {
+    Batch(JsValue),
+    Empty,
+    Aborted,
+    Failed,
+    Refused,
+}
+
+fn current(generation: u32) -> bool {
+    POLL.with(|p| p.borrow().generation == generation)
+}
+
+/// Starts the loop unless it runs.
+fn start() {
+    let generation = POLL.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.active {
+            return None;
+        }
+        p.active = true;
+        p.generation = p.generation.wrapping_add(1);
+        Some(p.generation)
+    });
+    if let Some(g) = generation {
+        wasm_bindgen_futures::spawn_local(run(g));
+    }
+}
+
+/// Ends the loop and aborts its poll in flight.
+fn stop() {
+    let controller = POLL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.active = false;
+        p.generation = p.generation.wrapping_add(1);
+        p.controller.take()
+    });
+    if let Some(c) = controller {
+        c.abort();
+    }
+}
+
+async fn run(generation: u32) {
+    let mut backoff = 0;
+    while current(generation) {
+        let started = crate::snapshot::now_ms();
+        match poll(generation).await {
+            Outcome::Batch(batch) => {
+                backoff = 0;
+                let results = executor::run(&batch).await;
+                post_results(&results).await;
+            }
+            Outcome::Empty => {
+                backoff = 0;
+                let took = crate::snapshot::now_ms() - started;
+                if took < MIN_POLL_INTERVAL_MS {
+                    crate::snapshot::sleep((MIN_POLL_INTERVAL_MS - took) as i32).await;
+                }
+            }
+            Outcome::Aborted => break,
+            Outcome::Refused => {
+                POLL.with(|p| p.borrow_mut().active = false);
+                break;
+            }
+            Outcome::Failed => {
+                backoff = (backoff * 2).clamp(BACKOFF_MIN_MS, BACKOFF_MAX_MS);
+                crate::snapshot::sleep(backoff).await;
+            }
+        }
+    }
+}
+
+async fn poll(generation: u32) -> Outcome {
+    let Some(h) = host() else {
+        return Outcome::Refused;
+    };
+    let mut url = h.prefix;
+    url.push_str(protocol::COMMANDS_PATH);
+    url.push_str("?client=");
+    url.push_str(&String::from(js_sys::encode_uri_component(&h.client_id)));
+    url.push_str("&wait=");
+    url.push_str(WAIT_MS);
+    let opts = init("GET", &h.key, None);
+    let Ok(controller) = web_sys::AbortController::new() else {
+        return Outcome::Failed;
+    };
+    crate::set(&opts, "signal", &controller.signal());
+    POLL.with(|p| p.borrow_mut().controller = Some(controller));
+    let response = match fetch(&url, &opts) {
+        Some(p) => JsFuture::from(p).await,
+        None => Err(JsValue::NULL),
+    };
+    POLL.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.generation == generation {
+            p.controller = None;
+        }
+    });
+    if !current(generation) {
+        return Outcome::Aborted;
+    }
+    let Ok(response) = response else {
+        return Outcome::Failed;
+    };
+    match get(&response, "status").as_f64().unwrap_or(0.0) as u16 {
+        200 => {
+            let body = get(&response, "json")
+                .dyn_into::<js_sys::Function>()
+                .ok()
+                .and_then(|f| f.call0(&response).ok())
+                .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+            let Some(body) = body else {
+                return Outcome::Failed;
+            };
+            match JsFuture::from(body).await {
+                Ok(batch) if batch.is_object() => Outcome::Batch(batch),
+                _ => Outcome::Failed,
+            }
+        }
+        204 => Outcome::Empty,
+        403 => Outcome::Refused,
+        _ => Outcome::Failed,
+    }
+}
+
+/// Posts a batch's results; a few attempts when the host is briefly unreachable.
+async fn post_results(results: &JsValue) {
+    let Some(h) = host() else { return };
+    let Ok(body) = js_sys::JSON::stringify(results) else {
+        return;
+    };
+    let body = String::from(body);
+    let mut url = h.prefix;
+    url.push_str(protocol::RESULTS_PATH);
+    for attempt in 0..RESULT_ATTEMPTS {
+        let opts = init("POST", &h.key, Some(&body));
+        let status = match fetch(&url, &opts) {
+            Some(p) => match JsFuture::from(p).await {
+                Ok(r) => get(&r, "status").as_f64().unwrap_or(0.0) as u16,
+                Err(_) => 0,
+            },
+            None => 0,
+        };
+        if status != 0 && status < 500 {
+            return;
+        }
+        crate::snapshot::sleep(BACKOFF_MIN_MS << attempt).await;
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = addEventListener)]
+    fn add_event_listener(event: &str, f: &js_sys::Function);
+}
+
+fn listen(event: &str, f: fn()) {
+    let cb = Closure::<dyn Fn()>::new(f).into_js_value();
+    add_event_listener(event, cb.unchecked_ref());
+}
+
+pub(crate) fn install() {
+    listen("pagehide", stop);
+    listen("pageshow", start);
+    start();
+}

@@ -1,0 +1,567 @@
+//! The walk: the flat tree of `document.body` (open shadow roots and their slots, same-origin
+//! frames) into snapshot nodes.
+//!
+//! - Left out with their subtree: `display:none` (which covers `hidden`), `aria-hidden="true"`,
+//!   `inert`, closed `<details>` content (all but the summary), script/style/template/noscript,
+//!   media fallback content, and the agent's own elements. `visibility:hidden` hides the element
+//!   and its own text; a descendant that sets `visibility:visible` again still shows.
+//! - Elements without a role (or with one that says nothing, like `paragraph` or `generic`) vanish;
+//!   their children float up and their text joins the surrounding loose text, glued to inline
+//!   neighbours and set off from blocks (a block boundary starts a new text line).
+//! - An element without a role that is clickable (the outermost of a `cursor:pointer` subtree, an
+//!   `onclick`, a `tabindex` ≥ 0) is a `clickable` node.
+//! - The text of a `<label>` with a control, a legend, caption or figcaption, and of anything an
+//!   `aria-labelledby` points at, is not repeated as loose text: it already is a name.
+
+use super::name::{self, attr, for_each_child, option_text, pseudo, selected_text, squash};
+use super::{frame_number, has_sub, page_window, push_number, ref_number, roles, Win};
+use crate::get;
+use browser_agent_core::snapshot::{Attr, SnapshotNode};
+use wasm_bindgen::intern;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Node};
+
+/// Tags whose subtree is never shown.
+const SKIP: &[&str] = &[
+    "audio", "base", "canvas", "embed", "head", "link", "meta", "noscript", "object", "script", "style", "template",
+    "title", "video",
+];
+
+/// Most options listed under a `<select>`.
+const MAX_OPTIONS: usize = 50;
+
+/// Frames inside frames are followed this deep.
+const MAX_FRAME_DEPTH: u32 = 4;
+
+/// Ids of the agent's own elements (cursor, overlays, notes) start with one of these.
+const OWN_IDS: &[&str] = &["__browser-agent", "__mindstudio"];
+
+/// What the parent passes down.
+#[derive(Clone, Copy)]
+struct Ctx {
+    /// The parent's own text is rendered (not `visibility:hidden`).
+    text_visible: bool,
+    /// The parent's cursor is `pointer` (so a child's pointer is inherited, not its own).
+    pointer: bool,
+    /// Loose text here already is some element's name.
+    suppress: bool,
+}
+
+/// Nodes being collected, and loose text not yet closed into a text node.
+#[derive(Default)]
+struct Out {
+    nodes: Vec<SnapshotNode>,
+    text: String,
+}
+
+impl Out {
+    fn flush(&mut self) {
+        if self.text.is_empty() {
+            return;
+        }
+        let t = squash(&self.text);
+        self.text.clear();
+        if !t.is_empty() {
+            self.nodes.push(SnapshotNode::text(t));
+        }
+    }
+}
+
+struct Walker {
+    win: Win,
+    /// `""` in the page, `f1` … in frames.
+    prefix: String,
+    /// Ids that some `aria-labelledby` in this document points at (sorted).
+    labelled: Vec<String>,
+    depth: u32,
+}
+
+/// The page as snapshot nodes.
+pub(crate) fn walk_page() -> Vec<SnapshotNode> {
+    let win = page_window();
+    let doc = get(&win, "document");
+    if !doc.is_object() {
+        return Vec::new();
+    }
+    walk_document(win, doc.unchecked_ref(), String::new(), 0)
+}
+
+fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) -> Vec<SnapshotNode> {
+    let Some(body) = doc.body() else {
+        return Vec::new();
+    };
+    let saved = name::index_labels(doc);
+    let mut w = Walker {
+        labelled: labelled_ids(doc),
+        win,
+        prefix,
+        depth,
+    };
+    let pointer = w.look(&body).is_some_and(|l| l.2);
+    let mut out = Out::default();
+    let ctx = Ctx {
+        text_visible: true,
+        pointer,
+        suppress: false,
+    };
+    w.children(&body, "body", &mut out, ctx);
+    out.flush();
+    name::set_label_index(saved);
+    out.nodes
+}
+
+fn labelled_ids(doc: &web_sys::Document) -> Vec<String> {
+    let mut ids = Vec::new();
+    if let Ok(list) = doc.query_selector_all(intern("[aria-labelledby]")) {
+        for i in 0..list.length() {
+            let Some(n) = list.item(i) else { continue };
+            let el: Element = n.unchecked_into();
+            if let Some(v) = attr(&el, "aria-labelledby") {
+                for id in v.split_ascii_whitespace() {
+                    if let Err(at) = ids.binary_search_by(|x: &String| x.as_str().cmp(id)) {
+                        ids.insert(at, id.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    ids
+}
+
+impl Walker {
+    /// `(display, visible, cursor is pointer)`; `None` when it is not displayed.
+    fn look(&self, el: &Element) -> Option<(String, bool, bool)> {
+        let style = self.win.computed_style(el, None).ok()?;
+        let display = style.display();
+        if display == "none" {
+            return None;
+        }
+        Some((display, style.visibility() == "visible", style.cursor() == "pointer"))
+    }
+
+    fn children(&mut self, el: &Element, tag: &str, out: &mut Out, ctx: Ctx) {
+        if tag == "details" && !el.has_attribute(intern("open")) {
+            // Closed: only the summary shows.
+            let mut c = el.first_element_child();
+            while let Some(e) = c {
+                c = e.next_element_sibling();
+                if e.local_name() == "summary" {
+                    self.element(e, out, ctx);
+                    break;
+                }
+            }
+            return;
+        }
+        for_each_child(el, tag, &mut |n: Node| match n.node_type() {
+            Node::TEXT_NODE if ctx.text_visible && !ctx.suppress => {
+                out.text.push_str(&n.node_value().unwrap_or_default());
+            }
+            Node::ELEMENT_NODE => self.element(n.unchecked_into(), out, ctx),
+            _ => {}
+        });
+    }
+
+    /// Whether `el`'s text is the name of something else (so it is not repeated as loose text).
+    fn names_something(&self, el: &Element, tag: &str, id: Option<&str>) -> bool {
+        let parent_is = |t: &str| el.parent_element().is_some_and(|p| p.local_name() == t);
+        match tag {
+            "label" if get(el, "control").is_object() => return true,
+            "legend" if parent_is("fieldset") => return true,
+            "caption" if parent_is("table") => return true,
+            "figcaption" if parent_is("figure") => return true,
+            _ => {}
+        }
+        id.is_some_and(|id| self.labelled.binary_search_by(|l| l.as_str().cmp(id)).is_ok())
+    }
+
+    fn element(&mut self, el: Element, out: &mut Out, ctx: Ctx) {
+        let tag = el.local_name().to_ascii_lowercase();
+        if SKIP.binary_search(&tag.as_str()).is_ok() {
+            return;
+        }
+        let has_attrs = el.has_attributes();
+        let mut id = None;
+        if has_attrs {
+            if attr(&el, "aria-hidden").as_deref() == Some("true") || el.has_attribute(intern("inert")) {
+                return;
+            }
+            id = attr(&el, "id");
+            if id
+                .as_deref()
+                .is_some_and(|id| OWN_IDS.iter().any(|p| id.starts_with(p)))
+            {
+                return;
+            }
+        }
+        let Some((display, visible, pointer)) = self.look(&el) else {
+            return;
+        };
+        let mut role = if has_attrs {
+            roles::role(&el, &tag)
+        } else {
+            roles::implicit(&el, &tag)
+        };
+        if roles::is_dropped(role) || !visible {
+            role = "";
+        }
+        if role.is_empty() && visible && tag != "label" {
+            let clickable = (pointer && !ctx.pointer)
+                || (has_attrs
+                    && (el.has_attribute(intern("onclick"))
+                        || attr(&el, "tabindex")
+                            .and_then(|t| super::parse_number(t.trim()))
+                            .is_some_and(|t| t >= 0)))
+                || get(&el, "onclick").is_function();
+            if clickable {
+                role = "clickable";
+            }
+        }
+        if role.is_empty() {
+            self.transparent(&el, &tag, id.as_deref(), &display, visible, pointer, out, ctx);
+        } else {
+            out.flush();
+            if let Some(node) = self.node(&el, &tag, role, visible, pointer) {
+                out.nodes.push(node);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn transparent(
+        &mut self,
+        el: &Element,
+        tag: &str,
+        id: Option<&str>,
+        display: &str,
+        visible: bool,
+        pointer: bool,
+        out: &mut Out,
+        ctx: Ctx,
+    ) {
+        let block = !(display.starts_with("inline") || display == "contents");
+        let spaced = display.starts_with("inline-");
+        if block {
+            out.flush();
+        } else if spaced {
+            out.text.push(' ');
+        }
+        let suppress = ctx.suppress || self.names_something(el, tag, id);
+        let show_text = visible && !suppress;
+        if show_text {
+            out.text.push_str(&pseudo(&self.win, el, "::before"));
+        }
+        let inner = Ctx {
+            text_visible: visible,
+            pointer,
+            suppress,
+        };
+        self.children(el, tag, out, inner);
+        if show_text {
+            out.text.push_str(&pseudo(&self.win, el, "::after"));
+        }
+        if block {
+            out.flush();
+        } else if spaced {
+            out.text.push(' ');
+        }
+    }
+
+    /// The node of an element with a role; `None` when it would say nothing (a nameless image, an
+    /// empty unnamed container).
+    fn node(
+        &mut self,
+        el: &Element,
+        tag: &str,
+        role: &'static str,
+        visible: bool,
+        pointer: bool,
+    ) -> Option<SnapshotNode> {
+        let (name, from_content) = if role == "iframe" {
+            (attr(el, "title").map(|t| squash(&t)).unwrap_or_default(), false)
+        } else {
+            name::name(&self.win, el, tag, role)
+        };
+        let attrs = self.states(el, tag, role, &name);
+        let wants_ref = roles::is_interactive(role) || (roles::is_landmark(role) && !name.is_empty());
+        let mut node = SnapshotNode {
+            role: role.to_owned(),
+            name,
+            attrs,
+            ref_id: None,
+            children: Vec::new(),
+        };
+        if wants_ref {
+            let n = ref_number(el);
+            let mut r = self.prefix.clone();
+            r.push('e');
+            push_number(&mut r, n);
+            node.ref_id = Some(r);
+        }
+        if role == "img" && node.name.is_empty() && node.ref_id.is_none() {
+            return None;
+        }
+        if !roles::is_leaf(role) {
+            match tag {
+                "iframe" | "frame" => node.children = self.frame(el),
+                "select" => node.children = options(el, role == "listbox"),
+                "input" | "textarea" => {}
+                _ => {
+                    // (A container's `::before`/`::after` are bullets and decoration: left out.)
+                    let mut inner = Out::default();
+                    let ctx = Ctx {
+                        text_visible: visible,
+                        pointer,
+                        suppress: false,
+                    };
+                    self.children(el, tag, &mut inner, ctx);
+                    inner.flush();
+                    node.children = inner.nodes;
+                }
+            }
+            tidy(&mut node, from_content);
+        }
+        // (An empty cell stays: it keeps the columns of its row in place.)
+        let says_nothing = node.name.is_empty()
+            && node.children.is_empty()
+            && node.attrs.is_empty()
+            && node.ref_id.is_none()
+            && !matches!(role, "iframe" | "cell" | "gridcell");
+        (!says_nothing).then_some(node)
+    }
+
+    /// A same-origin frame's page, with its refs prefixed `fN`; nothing for other origins.
+    fn frame(&mut self, el: &Element) -> Vec<SnapshotNode> {
+        if self.depth >= MAX_FRAME_DEPTH {
+            return Vec::new();
+        }
+        let doc = get(el, "contentDocument");
+        let fwin = get(el, "contentWindow");
+        if !doc.is_object() || !fwin.is_object() {
+            return Vec::new();
+        }
+        let mut prefix = String::from("f");
+        push_number(&mut prefix, frame_number(el));
+        walk_document(fwin.unchecked_into(), doc.unchecked_ref(), prefix, self.depth + 1)
+    }
+
+    fn states(&self, el: &Element, tag: &str, role: &str, name: &str) -> Vec<Attr> {
+        let mut attrs = Vec::new();
+        let aria = |n: &str| attr(el, n);
+        let is_true = |n: &str| aria(n).as_deref() == Some("true");
+        let form_control = matches!(
+            tag,
+            "button" | "input" | "select" | "textarea" | "option" | "optgroup" | "fieldset"
+        );
+        let disabled = if form_control {
+            el.matches(intern(":disabled")).unwrap_or(false)
+        } else {
+            false
+        } || is_true("aria-disabled");
+        if disabled {
+            attrs.push(Attr::Disabled);
+        }
+        if matches!(
+            role,
+            "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio"
+        ) {
+            let (checked, mixed) = if tag == "input" {
+                (get(el, "checked").is_truthy(), get(el, "indeterminate").is_truthy())
+            } else {
+                let v = aria("aria-checked");
+                (v.as_deref() == Some("true"), v.as_deref() == Some("mixed"))
+            };
+            if mixed {
+                attrs.push(Attr::Mixed);
+            } else if checked {
+                attrs.push(Attr::Checked);
+            }
+        }
+        let value = match role {
+            "textbox" | "searchbox" | "spinbutton" | "combobox" if tag == "input" || tag == "textarea" => {
+                let v = get(el, "value").as_string().unwrap_or_default();
+                if !v.is_empty() && attr(el, "type").is_some_and(|t| t.eq_ignore_ascii_case("password")) {
+                    "•••".to_owned()
+                } else {
+                    v
+                }
+            }
+            "combobox" if tag == "select" => selected_text(el),
+            "slider" | "spinbutton" | "progressbar" | "meter" => aria("aria-valuetext")
+                .or_else(|| aria("aria-valuenow"))
+                .or_else(|| number_or_string(&get(el, "value")))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        if !value.is_empty() && value != name {
+            attrs.push(Attr::Value(value));
+        }
+        if tag == "input" || tag == "textarea" {
+            if let Some(p) = attr(el, "placeholder").map(|p| squash(&p)) {
+                if !p.is_empty() && p != name {
+                    attrs.push(Attr::Placeholder(p));
+                }
+            }
+        }
+        if role == "heading" {
+            let level = aria("aria-level")
+                .and_then(|l| super::parse_number(l.trim()))
+                .or_else(|| tag.strip_prefix('h').and_then(super::parse_number))
+                .map_or(2, |l| l.clamp(1, 255) as u8);
+            attrs.push(Attr::Level(level));
+        }
+        let expanded = if tag == "summary" {
+            el.parent_element().filter(|p| p.local_name() == "details").map(|p| {
+                if p.has_attribute(intern("open")) {
+                    "true"
+                } else {
+                    "false"
+                }
+                .to_owned()
+            })
+        } else {
+            aria("aria-expanded")
+        };
+        match expanded.as_deref() {
+            Some("true") => attrs.push(Attr::Expanded),
+            Some("false") => attrs.push(Attr::Collapsed),
+            _ => {}
+        }
+        if is_true("aria-selected") {
+            attrs.push(Attr::Selected);
+        }
+        if matches!(aria("aria-pressed").as_deref(), Some("true" | "mixed")) {
+            attrs.push(Attr::Pressed);
+        }
+        if (tag == "details" || tag == "dialog") && el.has_attribute(intern("open")) {
+            attrs.push(Attr::Open);
+        }
+        if (form_control && el.has_attribute(intern("required"))) || is_true("aria-required") {
+            attrs.push(Attr::Required);
+        }
+        if role == "iframe" {
+            let href = get(&get(&get(el, "contentWindow"), "location"), "href").as_string();
+            let url = href.or_else(|| attr(el, "src")).unwrap_or_default();
+            if !url.is_empty() {
+                attrs.push(Attr::Url(url));
+            }
+        }
+        attrs
+    }
+}
+
+/// A property that is a string (`input.value`) or a number (`progress.value`) as text.
+fn number_or_string(v: &wasm_bindgen::JsValue) -> Option<String> {
+    if let Some(s) = v.as_string() {
+        return Some(s);
+    }
+    v.as_f64()?;
+    v.unchecked_ref::<js_sys::Number>()
+        .to_string_with_radix(10)
+        .ok()
+        .map(String::from)
+}
+
+/// The options of a `<select>` (groups as `group` nodes); `[selected]` only in a list box (a
+/// combobox shows its value). At most [`MAX_OPTIONS`], then a note of how many more.
+fn options(select: &Element, listbox: bool) -> Vec<SnapshotNode> {
+    let mut out = Vec::new();
+    let mut count = 0usize;
+    let mut more = 0usize;
+    let mut add = |o: &Element, into: &mut Vec<SnapshotNode>| {
+        if count >= MAX_OPTIONS {
+            more += 1;
+            return;
+        }
+        count += 1;
+        let mut n = SnapshotNode::new("option", option_text(o));
+        if o.has_attribute(intern("disabled")) {
+            n.attrs.push(Attr::Disabled);
+        }
+        if listbox && get(o, "selected").is_truthy() {
+            n.attrs.push(Attr::Selected);
+        }
+        into.push(n);
+    };
+    let mut c = select.first_element_child();
+    while let Some(e) = c {
+        c = e.next_element_sibling();
+        match e.local_name().as_str() {
+            "option" => add(&e, &mut out),
+            "optgroup" => {
+                let mut group = SnapshotNode::new("group", attr(&e, "label").map(|l| squash(&l)).unwrap_or_default());
+                let mut o = e.first_element_child();
+                while let Some(opt) = o {
+                    o = opt.next_element_sibling();
+                    if opt.local_name() == "option" {
+                        add(&opt, &mut group.children);
+                    }
+                }
+                out.push(group);
+            }
+            _ => {}
+        }
+    }
+    if more > 0 {
+        let mut t = String::from("… ");
+        push_number(&mut t, more as u32);
+        t.push_str(" more options");
+        out.push(SnapshotNode::text(t));
+    }
+    out
+}
+
+/// Leaves out what repeats the node's name: text children the name already contains, a single
+/// unaddressed child with the same name; and the name a row, a cell or a clickable took from its
+/// content when its children say it anyway.
+fn tidy(node: &mut SnapshotNode, from_content: bool) {
+    if node.children.is_empty() {
+        return;
+    }
+    let all_text = node.children.iter().all(|c| c.role.is_empty());
+    if all_text && !node.name.is_empty() && node.children.iter().all(|c| has_sub(&node.name, &c.name)) {
+        node.children.clear();
+        return;
+    }
+    if let [only] = node.children.as_slice() {
+        if !only.role.is_empty() && only.ref_id.is_none() && only.children.is_empty() && only.name == node.name {
+            node.children.clear();
+            return;
+        }
+    }
+    let repeats_children = matches!(
+        node.role.as_str(),
+        "row" | "clickable" | "cell" | "gridcell" | "columnheader" | "rowheader"
+    );
+    if from_content && repeats_children && !all_text {
+        node.name.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_is_sorted() {
+        assert!(SKIP.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn tidy_drops_repeats() {
+        let mut link = SnapshotNode::new("link", "Home").child(SnapshotNode::new("img", "Home"));
+        tidy(&mut link, true);
+        assert!(link.children.is_empty());
+        let mut h = SnapshotNode::new("heading", "Docs (new tab)").child(SnapshotNode::text("Docs"));
+        tidy(&mut h, true);
+        assert!(h.children.is_empty());
+        let mut row = SnapshotNode::new("row", "Ada 36")
+            .child(SnapshotNode::new("cell", "Ada"))
+            .child(SnapshotNode::new("cell", "36"));
+        tidy(&mut row, true);
+        assert_eq!(row.name, "");
+        assert_eq!(row.children.len(), 2);
+        let mut labelled = SnapshotNode::new("heading", "Other").child(SnapshotNode::text("Text"));
+        tidy(&mut labelled, false);
+        assert_eq!(labelled.children.len(), 1);
+    }
+}

@@ -1,0 +1,460 @@
+//! The accessibility snapshot and the command channel in real headless Chromium, driven through the
+//! host's agent API (`POST {prefix}/run`, `GET {prefix}/snapshot`) like a coding agent drives it.
+//!
+//! - Golden snapshots of the fixture pages under `fixtures/snapshot/`, compared exactly with
+//!   `golden/<name>.txt` (`UPDATE_GOLDEN=1` rewrites them; review every change).
+//! - Refs stay with their elements across snapshots, are never reused, and a gone ref fails loudly.
+//! - A batch runs in order and stops at the first failing step; its logs are the entries recorded
+//!   while it ran; the final snapshot is always there.
+//! - A page that navigates away mid-poll leaves no stuck connection: the next page gets the next batch.
+//!
+//! Figures per fixture (lines, characters, tokens estimated as characters / 4, walk time) are
+//! printed and written to `target/browser-tests/snapshot-figures.txt`.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use browser_tests::{agent, client_id, http_get, scratch, Browser, Server, PREFIX};
+use fantoccini::{Client, Locator};
+use serde_json::{json, Value};
+
+fn any_port() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+/// A blocking HTTP/1.1 POST of JSON on loopback: (status, body).
+fn http_post_json(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        addr.port(),
+        body.len()
+    )
+    .expect("write request");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read response");
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = raw.split_once("\r\n\r\n").expect("HTTP response");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// `POST {prefix}/run` with `steps` (for `client`, if given); the parsed answer.
+async fn run(server: &Server, client: Option<&str>, steps: Value) -> Value {
+    let mut body = json!({ "steps": steps });
+    if let Some(c) = client {
+        body["client"] = json!(c);
+    }
+    let addr = server.addr;
+    let (status, text) =
+        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
+            .await
+            .expect("run thread");
+    assert_eq!(status, 200, "POST /run: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"))
+}
+
+/// A full snapshot of `client`'s page through `POST /run` (one `snapshot` step).
+async fn snapshot(server: &Server, client: &str) -> String {
+    let v = run(server, Some(client), json!([{ "command": "snapshot" }])).await;
+    assert_eq!(v["event"], "browser-completed", "{v}");
+    v["steps"][0]["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("snapshot step has a text result: {v}"))
+        .to_owned()
+}
+
+async fn exec(client: &Client, script: &str) -> Value {
+    client
+        .execute(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+}
+
+/// Opens a fixture and waits for its client; returns the client id.
+async fn open(client: &Client, server: &Server, path: &str) -> String {
+    client.goto(&server.url(path)).await.unwrap();
+    client_id(client).await
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden")
+}
+
+/// The loopback origin (random port) replaced by a fixed one, so goldens do not depend on the port.
+fn normalize(text: &str, server: &Server) -> String {
+    text.replace(&format!("http://{}", server.addr), "http://HOST")
+}
+
+/// Compares `text` with `golden/<name>.txt`, or rewrites the file when `UPDATE_GOLDEN` is set.
+fn check_golden(name: &str, text: &str) -> Result<(), String> {
+    let path = golden_dir().join(format!("{name}.txt"));
+    let want_text = format!("{text}\n");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(golden_dir()).expect("golden dir");
+        std::fs::write(&path, &want_text).expect("write golden");
+        return Ok(());
+    }
+    let want = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", path.display()))?;
+    if want == want_text {
+        return Ok(());
+    }
+    let mut report = format!("snapshot of {name} differs from {}:\n", path.display());
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), want_text.lines().collect());
+    for i in 0..w.len().max(g.len()) {
+        let (a, b) = (w.get(i).copied(), g.get(i).copied());
+        if a != b {
+            report.push_str(&format!("  line {}:\n    want {a:?}\n    got  {b:?}\n", i + 1));
+        }
+    }
+    report.push_str("--- got ---\n");
+    report.push_str(text);
+    Err(report)
+}
+
+/// The biglist golden holds its head, its tail and its line count (8,000 lines are not reviewable).
+fn summarize_long(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= 40 {
+        return text.to_owned();
+    }
+    let mut out: Vec<String> = lines[..24].iter().map(|s| s.to_string()).collect();
+    out.push(format!("… ({} lines in all)", lines.len()));
+    out.extend(lines[lines.len() - 8..].iter().map(|s| s.to_string()));
+    out.join("\n")
+}
+
+struct Figure {
+    name: &'static str,
+    lines: usize,
+    chars: usize,
+    walk_ms: f64,
+}
+
+const FIXTURES: &[&str] = &[
+    "react", "todo", "settings", "hidden", "table", "shadow", "iframe", "biglist",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_in_chromium() {
+    let scratch = scratch();
+    let browser = Browser::launch(&scratch).await;
+    let server = Server::start(agent(), any_port());
+    let c = &browser.client;
+
+    let figures = goldens(c, &server).await;
+    refs_stay_with_their_elements(c, &server).await;
+    controlled_input_rerender_gets_new_refs(c, &server).await;
+    batch_order_errors_and_logs(c, &server).await;
+    snapshot_route(c, &server).await;
+    navigating_mid_poll_leaves_no_stuck_connection(c, &server).await;
+
+    let mut table = String::from("fixture | lines | chars | tokens (chars/4) | walk ms\n");
+    for f in &figures {
+        table.push_str(&format!(
+            "{} | {} | {} | {} | {:.0}\n",
+            f.name,
+            f.lines,
+            f.chars,
+            f.chars.div_ceil(4),
+            f.walk_ms
+        ));
+    }
+    eprintln!("{table}");
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/browser-tests/snapshot-figures.txt");
+    let _ = std::fs::write(out, &table);
+    let walk = figures
+        .iter()
+        .find(|f| f.name == "biglist")
+        .map_or(f64::MAX, |f| f.walk_ms);
+    assert!(
+        walk <= 300.0,
+        "the 2,000-item list took {walk} ms to walk (target ≤ 300 ms)"
+    );
+
+    browser.close().await;
+    drop(server);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
+    let mut figures = Vec::new();
+    let mut failures = Vec::new();
+    for &name in FIXTURES {
+        let id = open(c, server, &format!("/snapshot/{name}.html")).await;
+        let text = snapshot(server, &id).await;
+        let walk_ms = exec(c, "return window.__browserAgent.walkMs")
+            .await
+            .as_f64()
+            .unwrap_or(-1.0);
+        figures.push(Figure {
+            name,
+            lines: text.lines().count(),
+            chars: text.chars().count(),
+            walk_ms,
+        });
+        let text = normalize(&text, server);
+        let shown = if name == "biglist" {
+            summarize_long(&text)
+        } else {
+            text.clone()
+        };
+        if let Err(report) = check_golden(name, &shown) {
+            failures.push(report);
+        }
+        // Every line keeps the grammar: indent of two spaces, then `role "name" [attr]… [ref=…]` or `"text"`.
+        for line in text.lines() {
+            let body = line.trim_start_matches(' ');
+            assert_eq!((line.len() - body.len()) % 2, 0, "{name}: odd indent: {line:?}");
+            assert!(!body.is_empty(), "{name}: empty line");
+        }
+        if name == "biglist" {
+            assert_eq!(
+                text.matches("checkbox \"Item ").count(),
+                2000,
+                "every checkbox of the list"
+            );
+            assert_eq!(
+                text.matches("button \"Remove\"").count(),
+                2000,
+                "every button of the list"
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    figures
+}
+
+/// The ref of the first line that contains `needle`.
+fn ref_of(text: &str, needle: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
+    let start = line.rfind("[ref=").unwrap_or_else(|| panic!("no ref on {line:?}")) + 5;
+    line[start..line.len() - 1].to_owned()
+}
+
+/// The ref of the line just before the first line that contains `needle` (a todo's checkbox is
+/// unnamed, its text follows it).
+fn ref_before(text: &str, needle: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let i = lines
+        .iter()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
+    assert!(i > 0, "{needle:?} is on the first line");
+    ref_of(lines[i - 1], "[ref=")
+}
+
+fn ref_number(r: &str) -> u64 {
+    r.rsplit('e').next().and_then(|n| n.parse().ok()).expect("ref number")
+}
+
+async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
+    let id = open(c, server, "/snapshot/todo.html").await;
+    let first = snapshot(server, &id).await;
+    let walk = ref_before(&first, "\"Walk the dog\"");
+    let report = ref_before(&first, "\"Write");
+    let milk = ref_before(&first, "\"Buy milk\"");
+    let max_before = first
+        .lines()
+        .filter(|l| l.contains("[ref="))
+        .map(|l| ref_number(&ref_of(l, "[ref=")))
+        .max()
+        .unwrap();
+
+    // Unrelated changes: a new item at the top, the first item removed.
+    exec(
+        c,
+        r#"const list = document.querySelector('.todo-list');
+           const li = document.createElement('li');
+           li.innerHTML = '<div class="view"><input class="toggle" type="checkbox"><label>Call mom</label></div>';
+           list.prepend(li);
+           list.querySelector('li.completed').remove();"#,
+    )
+    .await;
+    let second = snapshot(server, &id).await;
+    assert_eq!(ref_before(&second, "\"Walk the dog\""), walk, "{second}");
+    assert_eq!(ref_before(&second, "\"Write"), report, "{second}");
+    assert!(!second.contains("Buy milk"), "{second}");
+    let new = ref_before(&second, "\"Call mom\"");
+    assert!(
+        ref_number(&new) > max_before,
+        "a new element gets a new number: {new} after {max_before}"
+    );
+
+    // The ref of the removed element fails loudly and names what is there now.
+    let gone = exec(
+        c,
+        &format!("try {{ window.__browserAgent.ref('{milk}'); return 'resolved'; }} catch (e) {{ return e.message; }}"),
+    )
+    .await;
+    let gone = gone.as_str().unwrap_or("");
+    assert!(gone.contains("no longer on the page"), "{gone}");
+    assert!(gone.contains("[ref="), "the error lists refs there now: {gone}");
+    let same = exec(
+        c,
+        &format!("return window.__browserAgent.ref('{walk}').nextElementSibling.textContent"),
+    )
+    .await;
+    assert_eq!(same, "Walk the dog");
+    // Taken out and put back: the same element keeps its ref.
+    exec(
+        c,
+        "const list = document.querySelector('.todo-list'); list.append(list.firstElementChild);",
+    )
+    .await;
+    let third = snapshot(server, &id).await;
+    assert_eq!(ref_before(&third, "\"Call mom\""), new, "{third}");
+}
+
+async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
+    let id = open(c, server, "/snapshot/react.html").await;
+    let before = snapshot(server, &id).await;
+    let input_ref = ref_of(&before, "textbox \"Filter documents\"");
+    c.find(Locator::Css("#q")).await.unwrap().send_keys("re").await.unwrap();
+    let after = snapshot(server, &id).await;
+    // The app re-renders the whole tree on every keystroke: new elements, new refs, never old ones.
+    let line = after
+        .lines()
+        .find(|l| l.contains("textbox \"Filter documents\""))
+        .unwrap();
+    assert!(line.contains("[value=\"re\"]"), "{after}");
+    assert!(
+        ref_number(&ref_of(&after, "textbox \"Filter")) > ref_number(&input_ref),
+        "{after}"
+    );
+    assert!(
+        after.contains("Quarterly report") && after.contains("Budget review") && !after.contains("Hiring plan"),
+        "{after}"
+    );
+    assert!(after.contains("\"Showing 2 of 4\""), "{after}");
+}
+
+async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
+    let id = open(c, server, "/snapshot/table.html").await;
+    exec(
+        c,
+        "window.__ticks = 0; window.__timer = setInterval(() => console.log('tick ' + (++window.__ticks)), 20);",
+    )
+    .await;
+    let v = run(
+        server,
+        Some(&id),
+        json!([{ "command": "snapshot" }, { "command": "fly" }, { "command": "snapshot" }]),
+    )
+    .await;
+    exec(c, "clearInterval(window.__timer)").await;
+    assert_eq!(v["event"], "browser-completed", "{v}");
+    let steps = v["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 2, "the batch stops at the first failing step: {v}");
+    assert_eq!(steps[0]["index"], 0);
+    assert_eq!(steps[0]["command"], "snapshot");
+    assert!(
+        steps[0]["result"]
+            .as_str()
+            .unwrap_or("")
+            .contains("table \"Recent orders\""),
+        "{v}"
+    );
+    assert_eq!(steps[1]["error"], "Unknown command: fly", "{v}");
+    assert!(steps[1]["elapsed"].is_number(), "{v}");
+    assert!(
+        v["snapshot"].as_str().is_some_and(|s| !s.is_empty()),
+        "the final snapshot is always there: {v}"
+    );
+    assert!(v["duration"].as_u64().is_some(), "{v}");
+    let logs = v["logs"].as_array().expect("logs");
+    // The page's own entry shape (what it sends to /logs): console arguments in `args`.
+    let ticks: Vec<&Value> = logs
+        .iter()
+        .filter(|e| e["type"] == "console" && e["args"][0].as_str().is_some_and(|t| t.starts_with("tick ")))
+        .collect();
+    assert!(
+        !ticks.is_empty(),
+        "the logs recorded while the batch ran (it waits ≥ 200 ms for network idle): {v}"
+    );
+    for e in &ticks {
+        assert_eq!(e["clientId"], id.as_str(), "{e}");
+        assert!(e["seq"].is_u64(), "{e}");
+    }
+}
+
+async fn snapshot_route(c: &Client, server: &Server) {
+    let id = open(c, server, "/snapshot/shadow.html").await;
+    let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}"));
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let text = v["snapshot"].as_str().expect("snapshot text");
+    assert!(text.contains("switch \"Dark mode\" [checked]"), "{text}");
+    exec(c, "document.querySelector('x-card button').textContent = 'Upgraded'").await;
+    let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}&diff=1"));
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let diff = v["snapshot"].as_str().expect("diff text");
+    assert!(
+        diff.starts_with("~ button \"Upgraded\""),
+        "only the changed line: {diff}"
+    );
+}
+
+async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Server) {
+    // Each page load starts a long-poll; navigating must abort it. Chromium allows 6 connections per
+    // host: polls left hanging would stall the later pages' requests.
+    for i in 0..8 {
+        let page = if i % 2 == 0 {
+            "/snapshot/table.html"
+        } else {
+            "/snapshot/todo.html"
+        };
+        open(c, server, page).await;
+    }
+    let id = open(c, server, "/snapshot/table.html").await;
+    let started = Instant::now();
+    let v = run(server, Some(&id), json!([{ "command": "snapshot" }])).await;
+    assert_eq!(v["event"], "browser-completed", "{v}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the new page took the batch at once ({:?})",
+        started.elapsed()
+    );
+    // Without a client the batch goes to the page that is open now.
+    let v = run(server, None, json!([{ "command": "snapshot" }])).await;
+    assert_eq!(v["clientId"], id.as_str(), "{v}");
+    // Back/forward: the page restored from the cache polls again.
+    c.goto(&server.url("/snapshot/todo.html")).await.unwrap();
+    let todo = client_id(c).await;
+    c.back().await.unwrap();
+    let back = client_id(c).await;
+    let v = run(server, Some(&back), json!([{ "command": "snapshot" }])).await;
+    assert_eq!(v["event"], "browser-completed", "{v}");
+    assert_ne!(todo, back);
+}
