@@ -3,13 +3,15 @@
 //!
 //! The bootstrap stamps every entry (`t`, `page`, `url`, `clientId`, `seq`) and calls the handler
 //! `h(entry, kind)` once per capture; `kind` says what is left to do, so the common case (a console
-//! call with primitive arguments, a network entry) is one push onto the queue.
+//! call with primitive arguments, a network entry) is one push onto the queue. While the handler
+//! completes an entry (serializing runs page getters) the bootstrap's flag `b` is set and captures
+//! made meanwhile are dropped: they are artifacts of our serialization, not of the page. The
+//! bootstrap clears the flag even when the handler throws.
 
 use crate::serialize::{self, error_stack, prop_str, string_of};
 use crate::{describe, get, js, set, transport, with_state};
 use browser_agent_core::protocol::{entry_type, FLUSH_INTERVAL_MS};
 use js_sys::{Array, Function, Object};
-use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -26,20 +28,18 @@ const NAV: u32 = 8;
 /// Entries kept locally while the host is unreachable; the oldest go first beyond this.
 pub(crate) const MAX_PENDING: usize = 1000;
 
-thread_local! {
-    /// Set while page code may run under us (getters during serialization): a capture made
-    /// then is an artifact of our serialization, not of the page, and is not recorded.
-    static BUSY: Cell<bool> = const { Cell::new(false) };
-}
-
 /// Does what the bootstrap left to the client: serializes object arguments, completes errors.
 fn complete(e: &JsValue, kind: u32) {
+    let Some(agent) = with_state(|s| s.global.clone()) else {
+        return;
+    };
+    let agent: &serialize::Agent = agent.unchecked_ref();
     if kind & ARGS != 0 {
         let args: Array = get(e, "args").unchecked_into();
         for i in 0..args.length() {
             let v = args.get(i);
             if !v.is_string() {
-                args.set(i, serialize::arg(&v));
+                args.set(i, serialize::arg(agent, &v));
             }
         }
     }
@@ -53,7 +53,7 @@ fn complete(e: &JsValue, kind: u32) {
             (Some(message), prop_str(&err, "stack"))
         } else {
             let message = (!get(e, "message").is_string()).then(|| string_of(&err));
-            (message, error_stack(&err))
+            (message, error_stack(agent, &err))
         };
         if let Some(m) = message {
             set(e, "message", &JsValue::from_str(&m));
@@ -88,13 +88,8 @@ pub(crate) fn record(e: JsValue, urgent: bool) {
 
 /// The handler the bootstrap calls for every capture once the client runs.
 fn on_entry(e: JsValue, kind: u32) {
-    if BUSY.with(Cell::get) {
-        return;
-    }
     if kind & (ARGS | ERROR) != 0 {
-        BUSY.with(|b| b.set(true));
         complete(&e, kind);
-        BUSY.with(|b| b.set(false));
     }
     record(e, kind & URGENT != 0);
     if kind & NAV != 0 {
@@ -118,10 +113,13 @@ pub(crate) fn install(global: &JsValue) {
     with_state(|s| s.dropped += early_drops);
     set(global, "d", &JsValue::from(0));
     let q: Array = get(global, "q").unchecked_into();
+    // The busy flag, as while the handler runs (see above).
+    set(global, "b", &JsValue::TRUE);
     for i in 0..q.length() {
         let pair: Array = q.get(i).unchecked_into();
         on_entry(pair.get(0), pair.get(1).as_f64().unwrap_or(0.0) as u32);
     }
+    set(global, "b", &JsValue::FALSE);
     q.set_length(0);
     let handler = Closure::<dyn Fn(JsValue, u32)>::new(on_entry).into_js_value();
     set(global, "h", &handler);

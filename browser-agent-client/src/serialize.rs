@@ -1,16 +1,17 @@
 //! Turning arbitrary page values into bounded strings without changing the page's behaviour.
 //!
-//! Strings pass through (cut to [`MAX_ARG`] UTF-16 units); errors become their stack; DOM nodes a
+//! String arguments are the bootstrap's (it cuts them to 4000 UTF-16 units); errors become their stack; DOM nodes a
 //! short description (`<button#save.primary>`); objects and arrays bounded JSON (depth, items,
 //! length) with cycles marked `"[Circular]"`; symbols and functions are named. Getters that throw,
 //! proxies whose traps throw and objects whose `toString` throws never escape as exceptions.
+//!
+//! What a value is comes from the bootstrap's `k(v)` (one call instead of a dozen `typeof` and
+//! `instanceof` imports; it never throws).
 
 use js_sys::{Array, JsString, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Longest string argument kept, in UTF-16 units.
-pub(crate) const MAX_ARG: u32 = 4000;
 /// Longest JSON rendering of one object argument, in bytes (then `…`).
 const MAX_JSON: usize = 2000;
 /// Nesting depth rendered before `[Object]` / `[Array]`.
@@ -20,26 +21,44 @@ const MAX_ITEMS: u32 = 30;
 /// Longest string inside an object, in UTF-16 units.
 const MAX_INNER: u32 = 300;
 
+/// The kinds `k(v)` returns (the bootstrap's side is in `bootstrap.js`).
+mod kind {
+    pub(super) const UNDEFINED: u32 = 0;
+    pub(super) const NULL: u32 = 1;
+    pub(super) const STRING: u32 = 2;
+    pub(super) const FUNCTION: u32 = 3;
+    pub(super) const SYMBOL: u32 = 4;
+    pub(super) const BIGINT: u32 = 5;
+    pub(super) const NUMBER: u32 = 6;
+    pub(super) const ERROR: u32 = 7;
+    pub(super) const NODE: u32 = 8;
+    pub(super) const DATE: u32 = 9;
+    pub(super) const MAP: u32 = 10;
+    pub(super) const SET: u32 = 11;
+    pub(super) const ARRAY: u32 = 12;
+    pub(super) const OBJECT: u32 = 13;
+    // 14: `instanceof` threw (a revoked proxy, a proxy with a throwing trap).
+    pub(super) const TRUE: u32 = 15;
+    pub(super) const FALSE: u32 = 16;
+}
+
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
     fn object_keys(o: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_name = String, catch)]
     fn js_string(v: &JsValue) -> Result<JsString, JsValue>;
-    #[wasm_bindgen(js_namespace = Array, js_name = isArray)]
-    fn is_array(v: &JsValue) -> bool;
+
+    /// `window.__browserAgent`.
+    pub(crate) type Agent;
+    #[wasm_bindgen(method, js_name = k)]
+    fn kind_of(this: &Agent, v: &JsValue) -> u32;
 }
 
 /// One console argument as a JS string value (the bootstrap turns primitives into strings itself).
-pub(crate) fn arg(v: &JsValue) -> JsValue {
-    if let Some(s) = v.dyn_ref::<JsString>() {
-        return if s.length() > MAX_ARG {
-            s.slice(0, MAX_ARG).into()
-        } else {
-            v.clone()
-        };
-    }
+pub(crate) fn arg(agent: &Agent, v: &JsValue) -> JsValue {
     let mut w = Writer {
+        agent,
         out: String::new(),
         seen: Vec::new(),
     };
@@ -57,41 +76,36 @@ pub(crate) fn string_of(v: &JsValue) -> String {
 
 /// A property as a Rust string, when it is a string.
 pub(crate) fn prop_str(v: &JsValue, name: &str) -> Option<String> {
-    if !v.is_object() && !v.is_function() {
-        return None;
-    }
     Reflect::get(v, &crate::key(name)).ok().and_then(|s| s.as_string())
 }
 
 /// The stack of an error (or the best text it has), for `error` entries and console arguments.
-pub(crate) fn error_stack(v: &JsValue) -> Option<String> {
-    if !looks_like_error(v) {
-        return None;
-    }
-    let stack = prop_str(v, "stack").unwrap_or_default();
-    if !stack.is_empty() {
-        return Some(stack);
-    }
-    Some(error_headline(v))
+pub(crate) fn error_stack(agent: &Agent, v: &JsValue) -> Option<String> {
+    let k = agent.kind_of(v);
+    (k == kind::ERROR || (k == kind::OBJECT && duck_error(v))).then(|| stack_of(v))
 }
 
-fn looks_like_error(v: &JsValue) -> bool {
-    v.is_instance_of::<js_sys::Error>()
-        || (v.is_object() && prop_str(v, "stack").is_some() && prop_str(v, "message").is_some())
+/// An object from another frame (or a hand-made one) that carries `stack` and `message`.
+fn duck_error(v: &JsValue) -> bool {
+    prop_str(v, "stack").is_some() && prop_str(v, "message").is_some()
+}
+
+fn stack_of(v: &JsValue) -> String {
+    match prop_str(v, "stack") {
+        Some(s) if !s.is_empty() => s,
+        _ => error_headline(v),
+    }
 }
 
 /// `Name: message` of an error.
 fn error_headline(v: &JsValue) -> String {
-    let name = prop_str(v, "name").unwrap_or_else(|| "Error".into());
+    let mut s = prop_str(v, "name").unwrap_or_else(|| "Error".into());
     let msg = prop_str(v, "message").unwrap_or_default();
-    if msg.is_empty() {
-        name
-    } else {
-        let mut s = name;
+    if !msg.is_empty() {
         s.push_str(": ");
         s.push_str(&msg);
-        s
     }
+    s
 }
 
 /// `<tag#id.cls>`, `#text "…"` or `#document`.
@@ -113,159 +127,181 @@ pub(crate) fn describe_node(n: &web_sys::Node) -> String {
         s.push('>');
         return s;
     }
-    let name = n.node_name();
-    match n.node_type() {
-        3 | 8 => {
-            let mut s = name;
-            s.push_str(" \"");
-            let text = n.text_content().unwrap_or_default();
-            s.extend(text.trim().chars().take(60));
-            s.push('"');
-            s
+    let mut s = n.node_name();
+    if matches!(n.node_type(), 3 | 8) {
+        s.push_str(" \"");
+        let text = n.text_content().unwrap_or_default();
+        s.extend(text.trim().chars().take(60));
+        s.push('"');
+    }
+    s
+}
+
+/// Appends an integer that `f64` holds exactly, as JS prints it.
+fn push_int(out: &mut String, x: f64) {
+    if x < 0.0 {
+        out.push('-');
+    }
+    let mut n = x.abs() as u64;
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    while len < digits.len() {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        _ => name,
+    }
+    for &d in digits[..len].iter().rev() {
+        out.push(d as char);
     }
 }
 
-struct Writer {
+struct Writer<'a> {
+    agent: &'a Agent,
     out: String,
     seen: Vec<JsValue>,
 }
 
-impl Writer {
+impl Writer<'_> {
     fn full(&self) -> bool {
         self.out.len() > MAX_JSON
     }
 
     /// Writes `v`; `top` means it is the argument itself (strings unquoted).
     fn value(&mut self, v: &JsValue, depth: usize, top: bool) {
-        if v.is_undefined() {
-            self.out.push_str("undefined");
-        } else if v.is_null() {
-            self.out.push_str("null");
-        } else if let Some(s) = v.dyn_ref::<JsString>() {
-            let cut = s.length() > MAX_INNER;
-            let s: String = if cut { s.slice(0, MAX_INNER).into() } else { s.into() };
-            if top {
-                self.out.push_str(&s);
-            } else {
-                self.quote(&s);
+        let k = self.agent.kind_of(v);
+        match k {
+            kind::UNDEFINED => self.out.push_str("undefined"),
+            kind::NULL => self.out.push_str("null"),
+            kind::TRUE => self.out.push_str("true"),
+            kind::FALSE => self.out.push_str("false"),
+            kind::NUMBER => match v.as_f64() {
+                Some(x) if x.trunc() == x && x.abs() < 1e15 => push_int(&mut self.out, x),
+                _ => self.out.push_str(&string_of(v)),
+            },
+            kind::BIGINT => {
+                self.out.push_str(&string_of(v));
+                self.out.push('n');
             }
-            if cut {
-                self.out.push('…');
+            kind::STRING => {
+                let s: &JsString = v.unchecked_ref();
+                let s: String = if s.length() > MAX_INNER {
+                    let mut cut = String::from(s.slice(0, MAX_INNER));
+                    cut.push('…');
+                    cut
+                } else {
+                    s.into()
+                };
+                self.text(&s, top);
             }
-        } else if v.is_function() {
-            let name = prop_str(v, "name").filter(|n| !n.is_empty());
-            let mut s = String::from("[Function: ");
-            s.push_str(name.as_deref().unwrap_or("anonymous"));
-            s.push(']');
-            self.text(&s, top);
-        } else if v.is_symbol() || v.is_bigint() || !v.is_object() {
-            let mut s = string_of(v);
-            if v.is_bigint() {
-                s.push('n');
-            }
-            if v.is_symbol() {
-                self.text(&s, top)
-            } else {
-                self.out.push_str(&s)
-            }
-        } else if self.seen.iter().any(|s| s == v) {
-            self.out.push_str("\"[Circular]\"");
-        } else if looks_like_error(v) {
-            let s = if top {
-                error_stack(v).unwrap_or_default()
-            } else {
-                error_headline(v)
-            };
-            self.text(&s, top);
-        } else if let Some(n) = v.dyn_ref::<web_sys::Node>() {
-            let s = describe_node(n);
-            self.text(&s, top);
-        } else if let Some(d) = v.dyn_ref::<js_sys::Date>() {
-            let s = if d.get_time().is_nan() {
-                "Invalid Date".into()
-            } else {
-                String::from(d.to_iso_string())
-            };
-            self.text(&s, top);
-        } else if v.is_instance_of::<js_sys::Map>() || v.is_instance_of::<js_sys::Set>() {
-            let mut s = String::from(if v.is_instance_of::<js_sys::Map>() {
-                "[Map("
-            } else {
-                "[Set("
-            });
-            s.push_str(&string_of(&crate::get(v, "size")));
-            s.push_str(")]");
-            self.text(&s, top);
-        } else if is_array(v) {
-            if depth >= MAX_DEPTH {
-                self.out.push_str("\"[Array]\"");
-                return;
-            }
-            self.seen.push(v.clone());
-            let arr: &Array = v.unchecked_ref();
-            let len = arr.length();
-            self.out.push('[');
-            for i in 0..len.min(MAX_ITEMS) {
-                if i > 0 {
-                    self.out.push(',');
+            kind::SYMBOL => self.text(&string_of(v), top),
+            kind::FUNCTION => {
+                let mut s = String::from("[Function: ");
+                match prop_str(v, "name") {
+                    Some(n) if !n.is_empty() => s.push_str(&n),
+                    _ => s.push_str("anonymous"),
                 }
-                if self.full() {
-                    self.out.push('…');
-                    break;
-                }
-                match Reflect::get_u32(v, i) {
-                    Ok(item) => self.value(&item, depth + 1, false),
-                    Err(_) => self.out.push_str("\"[Throws]\""),
-                }
+                s.push(']');
+                self.text(&s, top);
             }
-            if len > MAX_ITEMS && !self.full() {
-                self.out.push_str(",\"… ");
-                self.out.push_str(&string_of(&JsValue::from(len - MAX_ITEMS)));
-                self.out.push_str(" more\"");
+            _ if self.seen.iter().any(|s| s == v) => self.out.push_str("\"[Circular]\""),
+            kind::ERROR => self.error(v, top),
+            kind::OBJECT if duck_error(v) => self.error(v, top),
+            kind::NODE => self.text(&describe_node(v.unchecked_ref()), top),
+            kind::DATE => {
+                let d: &js_sys::Date = v.unchecked_ref();
+                let s = if d.get_time().is_nan() {
+                    "Invalid Date".into()
+                } else {
+                    String::from(d.to_iso_string())
+                };
+                self.text(&s, top);
             }
-            self.out.push(']');
-            self.seen.pop();
-        } else {
-            if depth >= MAX_DEPTH {
-                self.out.push_str("\"[Object]\"");
-                return;
+            kind::MAP | kind::SET => {
+                let mut s = String::from(if k == kind::MAP { "[Map(" } else { "[Set(" });
+                s.push_str(&string_of(&crate::get(v, "size")));
+                s.push_str(")]");
+                self.text(&s, top);
             }
-            let keys = match object_keys(v) {
-                Ok(k) => k,
-                Err(_) => {
-                    self.out.push_str("\"[Object]\"");
-                    return;
-                }
-            };
-            self.seen.push(v.clone());
-            self.out.push('{');
-            let len = keys.length();
-            for i in 0..len.min(MAX_ITEMS) {
-                if i > 0 {
-                    self.out.push(',');
-                }
-                if self.full() {
-                    self.out.push('…');
-                    break;
-                }
-                let k = keys.get(i);
-                self.quote(&k.as_string().unwrap_or_default());
-                self.out.push(':');
-                match Reflect::get(v, &k) {
-                    Ok(item) => self.value(&item, depth + 1, false),
-                    Err(_) => self.out.push_str("\"[Throws]\""),
-                }
-            }
-            if len > MAX_ITEMS && !self.full() {
-                self.out.push_str(",\"…\":\"");
-                self.out.push_str(&string_of(&JsValue::from(len - MAX_ITEMS)));
-                self.out.push_str(" more\"");
-            }
-            self.out.push('}');
-            self.seen.pop();
+            kind::ARRAY => self.array(v, depth),
+            kind::OBJECT => self.object(v, depth),
+            // 14 (unreadable) and anything newer.
+            _ => self.out.push_str("\"[Object]\""),
         }
+    }
+
+    fn error(&mut self, v: &JsValue, top: bool) {
+        let s = if top { stack_of(v) } else { error_headline(v) };
+        self.text(&s, top);
+    }
+
+    fn array(&mut self, v: &JsValue, depth: usize) {
+        if depth >= MAX_DEPTH {
+            self.out.push_str("\"[Array]\"");
+            return;
+        }
+        self.seen.push(v.clone());
+        let len = v.unchecked_ref::<Array>().length();
+        self.out.push('[');
+        for i in 0..len.min(MAX_ITEMS) {
+            if i > 0 {
+                self.out.push(',');
+            }
+            if self.full() {
+                self.out.push('…');
+                break;
+            }
+            match Reflect::get_u32(v, i) {
+                Ok(item) => self.value(&item, depth + 1, false),
+                Err(_) => self.out.push_str("\"[Throws]\""),
+            }
+        }
+        if len > MAX_ITEMS && !self.full() {
+            self.out.push_str(",\"… ");
+            push_int(&mut self.out, f64::from(len - MAX_ITEMS));
+            self.out.push_str(" more\"");
+        }
+        self.out.push(']');
+        self.seen.pop();
+    }
+
+    fn object(&mut self, v: &JsValue, depth: usize) {
+        if depth >= MAX_DEPTH {
+            self.out.push_str("\"[Object]\"");
+            return;
+        }
+        let Ok(keys) = object_keys(v) else {
+            self.out.push_str("\"[Object]\"");
+            return;
+        };
+        self.seen.push(v.clone());
+        self.out.push('{');
+        let len = keys.length();
+        for i in 0..len.min(MAX_ITEMS) {
+            if i > 0 {
+                self.out.push(',');
+            }
+            if self.full() {
+                self.out.push('…');
+                break;
+            }
+            let k = keys.get(i);
+            self.quote(&k.as_string().unwrap_or_default());
+            self.out.push(':');
+            match Reflect::get(v, &k) {
+                Ok(item) => self.value(&item, depth + 1, false),
+                Err(_) => self.out.push_str("\"[Throws]\""),
+            }
+        }
+        if len > MAX_ITEMS && !self.full() {
+            self.out.push_str(",\"…\":\"");
+            push_int(&mut self.out, f64::from(len - MAX_ITEMS));
+            self.out.push_str(" more\"");
+        }
+        self.out.push('}');
+        self.seen.pop();
     }
 
     fn text(&mut self, s: &str, top: bool) {

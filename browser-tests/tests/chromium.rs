@@ -409,12 +409,17 @@ async fn costs(client: &Client, server: &Server) {
         copy.textContent = tag.textContent;
         fw.document.head.appendChild(copy);
         fw.__browserAgent.h = window.__browserAgent.h;
-        const N = 20000;
+        // The machine may be shared and noisy: each figure is the best of several rounds.
+        const N = 20000, ROUNDS = 5;
         function per(f) {
           for (let i = 0; i < 1000; i++) f(i);
-          const t0 = performance.now();
-          for (let i = 0; i < N; i++) f(i);
-          return (performance.now() - t0) * 1e6 / N;
+          let best = Infinity;
+          for (let r = 0; r < ROUNDS; r++) {
+            const t0 = performance.now();
+            for (let i = 0; i < N; i++) f(i);
+            best = Math.min(best, (performance.now() - t0) * 1e6 / N);
+          }
+          return best;
         }
         const c = fw.console;
         const logWithout = per(i => noop('bench', i));
@@ -425,12 +430,16 @@ async fn costs(client: &Client, server: &Server) {
         const objWithout = per(i => noop('bench', {i, a: [1, 2, 3], s: 'x'}));
         const objWith = per(i => c.log('bench', {i, a: [1, 2, 3], s: 'x'}));
         (async () => {
-          const F = 5000;
+          const F = 2000;
           async function perFetch(f) {
             for (let i = 0; i < 200; i++) await f('/x');
-            const t0 = performance.now();
-            for (let i = 0; i < F; i++) await f('/x');
-            return (performance.now() - t0) * 1e6 / F;
+            let best = Infinity;
+            for (let r = 0; r < ROUNDS; r++) {
+              const t0 = performance.now();
+              for (let i = 0; i < F; i++) await f('/x');
+              best = Math.min(best, (performance.now() - t0) * 1e6 / F);
+            }
+            return best;
           }
           const fetchWithout = await perFetch(fakeFetch);
           const fetchWith = await perFetch(u => fw.fetch(u));
@@ -449,7 +458,7 @@ async fn costs(client: &Client, server: &Server) {
     assert_eq!(figures["error"], Value::Null, "{figures}");
     let f = |k: &str| figures[k].as_f64().unwrap_or(f64::NAN);
     let report = format!(
-        "browser-agent overhead in headless Chromium (ns per call, against no-op stand-ins):\n\
+        "browser-agent overhead in headless Chromium (ns per call, best of 5 rounds, against no-op stand-ins):\n\
          console.log('bench', i): {:.0} with the agent ({:.0} in the bootstrap wrapper alone), {:.0} without, +{:.0}\n\
          console.log('bench', {{i, a:[1,2,3], s}}): {:.0} with, {:.0} without, +{:.0}\n\
          await fetch(u) (resolved stand-in, 200): {:.0} with, {:.0} without, +{:.0}\n\
