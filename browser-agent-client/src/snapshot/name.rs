@@ -28,6 +28,36 @@ pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
     el.get_attribute(wasm_bindgen::intern(name))
 }
 
+/// The attribute names of one element, read with one call: most elements have one or two
+/// attributes, and the walker asks about twenty (every probe is a call into the page).
+pub(crate) struct Attrs(Vec<String>);
+
+impl Attrs {
+    pub(crate) fn of(el: &Element) -> Attrs {
+        if !el.has_attributes() {
+            return Attrs(Vec::new());
+        }
+        Attrs(el.get_attribute_names().iter().filter_map(|n| n.as_string()).collect())
+    }
+
+    pub(crate) fn any(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.0.iter().any(|n| n == name)
+    }
+
+    /// The attribute's value, asked for only when the element has it.
+    pub(crate) fn get(&self, el: &Element, name: &str) -> Option<String> {
+        if self.has(name) {
+            attr(el, name)
+        } else {
+            None
+        }
+    }
+}
+
 /// The computed `display` and `visibility` of `el`, and whether it is hidden for ARIA.
 pub(crate) struct Look {
     pub(crate) display: String,
@@ -108,7 +138,14 @@ pub(crate) fn squash(s: &str) -> String {
 
 /// The accessible name of `el` (role `role`, lower-case tag `tag`) and whether it came from its
 /// content.
+// Also what the command resolver names elements with (it has no attribute list at hand).
+#[allow(dead_code)]
 pub(crate) fn name(win: &Win, el: &Element, tag: &str, role: &str) -> (String, bool) {
+    name_with(win, el, tag, role, &Attrs::of(el))
+}
+
+/// [`name`] with the element's attribute names already read.
+pub(crate) fn name_with(win: &Win, el: &Element, tag: &str, role: &str, known: &Attrs) -> (String, bool) {
     if roles::name_prohibited(role) {
         return (String::new(), false);
     }
@@ -119,7 +156,7 @@ pub(crate) fn name(win: &Win, el: &Element, tag: &str, role: &str) -> (String, b
         include_hidden: false,
     };
     let mut from_content = false;
-    let s = alternative(win, el, tag, role, flags, None, &mut from_content);
+    let s = alternative(win, el, tag, role, flags, None, Some(known), &mut from_content);
     (squash(&s), from_content)
 }
 
@@ -166,6 +203,7 @@ fn placeholder_names(tag: &str, el: &Element) -> bool {
 }
 
 /// accname's "compute the text alternative" for one node.
+#[allow(clippy::too_many_arguments)]
 fn alternative(
     win: &Win,
     el: &Element,
@@ -173,15 +211,20 @@ fn alternative(
     role: &str,
     f: Flags,
     skip: Option<&Element>,
+    known: Option<&Attrs>,
     from_content: &mut bool,
 ) -> String {
+    let at = |n: &str| match known {
+        Some(a) => a.get(el, n),
+        None => attr(el, n),
+    };
     // 2A: hidden and not referenced.
     if !f.root && !f.include_hidden && hidden(win, el) {
         return String::new();
     }
     // 2B: aria-labelledby.
     if !f.labelledby {
-        if let Some(ids) = attr(el, "aria-labelledby") {
+        if let Some(ids) = at("aria-labelledby") {
             let refs = by_ids(el, &ids);
             if !refs.is_empty() {
                 let parts: Vec<String> = refs
@@ -195,7 +238,7 @@ fn alternative(
                             label: f.label,
                             include_hidden: f.include_hidden || hidden(win, r),
                         };
-                        squash(&alternative(win, r, &t, rr, flags, skip, &mut false))
+                        squash(&alternative(win, r, &t, rr, flags, skip, None, &mut false))
                     })
                     .filter(|s| !s.is_empty())
                     .collect();
@@ -226,7 +269,7 @@ fn alternative(
         }
     }
     // 2D: aria-label.
-    if let Some(label) = attr(el, "aria-label") {
+    if let Some(label) = at("aria-label") {
         if !label.trim().is_empty() {
             return label;
         }
@@ -250,14 +293,14 @@ fn alternative(
         }
     }
     // 2I: tooltip.
-    if let Some(t) = attr(el, "title") {
+    if let Some(t) = at("title") {
         if !t.trim().is_empty() {
             return t;
         }
     }
     // Last: a text field's placeholder.
     if f.root && (tag == "input" || tag == "textarea") && placeholder_names(tag, el) {
-        if let Some(p) = attr(el, "placeholder") {
+        if let Some(p) = at("placeholder") {
             return p;
         }
     }
@@ -471,7 +514,7 @@ fn content(win: &Win, el: &Element, f: Flags, skip: Option<&Element>) -> String 
             }
             let inline = look(win, &child).is_none_or(|l| l.display == "inline");
             let role = roles::role(&child, &tag);
-            let s = alternative(win, &child, &tag, role, child_flags, skip, &mut false);
+            let s = alternative(win, &child, &tag, role, child_flags, skip, None, &mut false);
             if inline {
                 out.push_str(&s);
             } else {

@@ -350,7 +350,12 @@ fn natively_focusable(el: &Element, tag: &str) -> bool {
 /// (`none`/`presentation` ignored on focusable elements or ones with global ARIA attributes),
 /// else the implicit role. `""` when it has none.
 pub(crate) fn role(el: &Element, tag: &str) -> &'static str {
-    if let Some(explicit) = attr(el, "role") {
+    role_of(el, tag, attr(el, "role"))
+}
+
+/// [`role`] with the `role` attribute already read.
+pub(crate) fn role_of(el: &Element, tag: &str, explicit: Option<String>) -> &'static str {
+    if let Some(explicit) = explicit {
         let explicit = explicit.to_ascii_lowercase();
         for token in explicit.split_ascii_whitespace() {
             if let Ok(i) = VALID.binary_search(&token) {

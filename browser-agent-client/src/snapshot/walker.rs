@@ -13,7 +13,7 @@
 //! - The text of a `<label>` with a control, a legend, caption or figcaption, and of anything an
 //!   `aria-labelledby` points at, is not repeated as loose text: it already is a name.
 
-use super::name::{self, attr, for_each_child, option_text, pseudo, selected_text, squash};
+use super::name::{self, attr, for_each_child, option_text, pseudo, selected_text, squash, Attrs};
 use super::{frame_number, has_sub, page_window, push_number, ref_number, roles, Win};
 use crate::get;
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
@@ -179,13 +179,14 @@ impl Walker {
         if SKIP.binary_search(&tag.as_str()).is_ok() {
             return;
         }
-        let has_attrs = el.has_attributes();
+        let a = Attrs::of(&el);
+        let has_attrs = a.any();
         let mut id = None;
         if has_attrs {
-            if attr(&el, "aria-hidden").as_deref() == Some("true") || el.has_attribute(intern("inert")) {
+            if a.get(&el, "aria-hidden").as_deref() == Some("true") || a.has("inert") {
                 return;
             }
-            id = attr(&el, "id");
+            id = a.get(&el, "id");
             if id
                 .as_deref()
                 .is_some_and(|id| OWN_IDS.iter().any(|p| id.starts_with(p)))
@@ -196,19 +197,15 @@ impl Walker {
         let Some((display, visible, pointer)) = self.look(&el) else {
             return;
         };
-        let mut role = if has_attrs {
-            roles::role(&el, &tag)
-        } else {
-            roles::implicit(&el, &tag)
-        };
+        let mut role = roles::role_of(&el, &tag, a.get(&el, "role"));
         if roles::is_dropped(role) || !visible {
             role = "";
         }
         if role.is_empty() && visible && tag != "label" {
             let clickable = (pointer && !ctx.pointer)
                 || (has_attrs
-                    && (el.has_attribute(intern("onclick"))
-                        || attr(&el, "tabindex")
+                    && (a.has("onclick")
+                        || a.get(&el, "tabindex")
                             .and_then(|t| super::parse_number(t.trim()))
                             .is_some_and(|t| t >= 0)))
                 || get(&el, "onclick").is_function();
@@ -220,7 +217,7 @@ impl Walker {
             self.transparent(&el, &tag, id.as_deref(), &display, visible, pointer, out, ctx);
         } else {
             out.flush();
-            if let Some(node) = self.node(&el, &tag, role, visible, pointer) {
+            if let Some(node) = self.node(&el, &tag, role, visible, pointer, &a) {
                 out.nodes.push(node);
             }
         }
@@ -275,13 +272,14 @@ impl Walker {
         role: &'static str,
         visible: bool,
         pointer: bool,
+        a: &Attrs,
     ) -> Option<SnapshotNode> {
         let (name, from_content) = if role == "iframe" {
-            (attr(el, "title").map(|t| squash(&t)).unwrap_or_default(), false)
+            (a.get(el, "title").map(|t| squash(&t)).unwrap_or_default(), false)
         } else {
-            name::name(&self.win, el, tag, role)
+            name::name_with(&self.win, el, tag, role, a)
         };
-        let attrs = self.states(el, tag, role, &name);
+        let attrs = self.states(el, tag, role, &name, a);
         let wants_ref = roles::is_interactive(role) || (roles::is_landmark(role) && !name.is_empty());
         let mut node = SnapshotNode {
             role: role.to_owned(),
@@ -344,9 +342,9 @@ impl Walker {
         walk_document(fwin.unchecked_into(), doc.unchecked_ref(), prefix, self.depth + 1)
     }
 
-    fn states(&self, el: &Element, tag: &str, role: &str, name: &str) -> Vec<Attr> {
+    fn states(&self, el: &Element, tag: &str, role: &str, name: &str, a: &Attrs) -> Vec<Attr> {
         let mut attrs = Vec::new();
-        let aria = |n: &str| attr(el, n);
+        let aria = |n: &str| a.get(el, n);
         let is_true = |n: &str| aria(n).as_deref() == Some("true");
         let form_control = matches!(
             tag,
@@ -379,7 +377,7 @@ impl Walker {
         let value = match role {
             "textbox" | "searchbox" | "spinbutton" | "combobox" if tag == "input" || tag == "textarea" => {
                 let v = get(el, "value").as_string().unwrap_or_default();
-                if !v.is_empty() && attr(el, "type").is_some_and(|t| t.eq_ignore_ascii_case("password")) {
+                if !v.is_empty() && aria("type").is_some_and(|t| t.eq_ignore_ascii_case("password")) {
                     "•••".to_owned()
                 } else {
                     v
@@ -396,7 +394,7 @@ impl Walker {
             attrs.push(Attr::Value(value));
         }
         if tag == "input" || tag == "textarea" {
-            if let Some(p) = attr(el, "placeholder").map(|p| squash(&p)) {
+            if let Some(p) = aria("placeholder").map(|p| squash(&p)) {
                 if !p.is_empty() && p != name {
                     attrs.push(Attr::Placeholder(p));
                 }
@@ -432,15 +430,15 @@ impl Walker {
         if matches!(aria("aria-pressed").as_deref(), Some("true" | "mixed")) {
             attrs.push(Attr::Pressed);
         }
-        if (tag == "details" || tag == "dialog") && el.has_attribute(intern("open")) {
+        if (tag == "details" || tag == "dialog") && a.has("open") {
             attrs.push(Attr::Open);
         }
-        if (form_control && el.has_attribute(intern("required"))) || is_true("aria-required") {
+        if (form_control && a.has("required")) || is_true("aria-required") {
             attrs.push(Attr::Required);
         }
         if role == "iframe" {
             let href = get(&get(&get(el, "contentWindow"), "location"), "href").as_string();
-            let url = href.or_else(|| attr(el, "src")).unwrap_or_default();
+            let url = href.or_else(|| aria("src")).unwrap_or_default();
             if !url.is_empty() {
                 attrs.push(Attr::Url(url));
             }
