@@ -1,0 +1,828 @@
+//! Element targeting for the acting commands. The fields of a step are tried in this order:
+//! `ref` (from the snapshot), `text` (with `role` if given), `role` alone, `label`, `placeholder`,
+//! `selector`. `name` is accepted everywhere as the target's name; in `type` and `fill` the step's
+//! `text` is what is typed, so their target comes from the other fields.
+//!
+//! Matching prefers visible, interactive, innermost elements and never returns `html`/`body` or a
+//! wrapper that merely contains the match; several equally good matches are an error that lists
+//! them (`nth` picks one). Every failure says what is on the page instead (at most 10 items), and a
+//! ref whose element is gone never acts on another element (the snapshot's refs are kept in a
+//! `WeakMap`; a number is never given out twice).
+//!
+//! Roles and names come from the snapshot module ([`roles::role`], [`name::name`]), so a target is
+//! described exactly as the snapshot shows it: `button "Save" [ref=e7]`.
+
+use crate::get;
+use crate::snapshot::name::{self, attr, squash};
+use crate::snapshot::{self, cat, page_window, push_number, ref_number, roles};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// Most items an error lists.
+const MAX_LIST: usize = 10;
+/// Names longer than this are cut in descriptions.
+const MAX_NAME: usize = 60;
+
+/// Tags never taken as targets, nor searched for text.
+const NEVER: &[&str] = &[
+    "body", "head", "html", "link", "meta", "noscript", "script", "style", "template", "title",
+];
+
+/// A resolved target: the element and how it is described (`button "Save" [ref=e7]`).
+pub(crate) struct Target {
+    pub(crate) el: Element,
+    pub(crate) label: String,
+}
+
+/// The string field `name` of a step, when present and non-empty.
+pub(crate) fn field(step: &JsValue, name: &str) -> Option<String> {
+    let v = get(step, name);
+    let s = match v.as_string() {
+        Some(s) => s,
+        None if v.as_f64().is_some() => String::from(js_sys::JSON::stringify(&v).ok()?),
+        None => return None,
+    };
+    (!s.is_empty()).then_some(s)
+}
+
+/// Whether the step names a target at all (for `type` and `fill`, `text` does not count).
+pub(crate) fn has_target(step: &JsValue, typing: bool) -> bool {
+    let mut fields = vec!["ref", "role", "label", "placeholder", "selector", "name"];
+    if !typing {
+        fields.push("text");
+    }
+    fields.iter().any(|f| field(step, f).is_some())
+}
+
+/// ASCII case-insensitive substring test.
+pub(crate) fn ci_contains(hay: &str, needle: &str) -> bool {
+    let n = needle.as_bytes();
+    n.is_empty() || hay.as_bytes().windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+fn quoted(out: &mut String, s: &str) {
+    out.push('"');
+    let long = s.chars().count() > MAX_NAME;
+    for (i, c) in s.chars().enumerate() {
+        if long && i == MAX_NAME - 3 {
+            out.push_str("...");
+            break;
+        }
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+/// The snapshot role of `el`, with `clickable` for role-less elements that look clickable.
+pub(crate) fn role_of(el: &Element) -> &'static str {
+    let tag = el.local_name().to_ascii_lowercase();
+    let r = roles::role(el, &tag);
+    if !roles::is_dropped(r) {
+        return r;
+    }
+    if tag != "label" && clickable(el) {
+        return "clickable";
+    }
+    ""
+}
+
+fn clickable(el: &Element) -> bool {
+    if el.has_attribute("onclick") || get(el, "onclick").is_function() {
+        return true;
+    }
+    if attr(el, "tabindex")
+        .and_then(|t| snapshot::parse_number(t.trim()))
+        .is_some()
+    {
+        return true;
+    }
+    let pointer = |e: &Element| {
+        page_window()
+            .computed_style(e, None)
+            .map(|s| s.cursor() == "pointer")
+            .unwrap_or(false)
+    };
+    // The outermost element of a `cursor:pointer` subtree (the walker's rule).
+    pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p))
+}
+
+/// Elements an agent acts on.
+fn interactive(role: &str) -> bool {
+    role == "clickable" || roles::is_interactive(role)
+}
+
+thread_local! {
+    /// The snapshot's `label[for]` index is built for the document (during a resolve).
+    static INDEXED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the snapshot's `label[for]` index built for the page (names read it).
+fn with_labels<R>(f: impl FnOnce() -> R) -> R {
+    if INDEXED.with(std::cell::Cell::get) {
+        return f();
+    }
+    let Some(doc) = page_window_document() else { return f() };
+    let saved = name::index_labels(&doc);
+    INDEXED.with(|i| i.set(true));
+    let r = f();
+    INDEXED.with(|i| i.set(false));
+    name::set_label_index(saved);
+    r
+}
+
+/// The accessible name of `el` for `role`.
+pub(crate) fn name_of(el: &Element, role: &str) -> String {
+    with_labels(|| name_inner(el, role))
+}
+
+fn name_inner(el: &Element, role: &str) -> String {
+    let tag = el.local_name().to_ascii_lowercase();
+    if role.is_empty() || role == "clickable" {
+        let mut t = squash(&el.text_content().unwrap_or_default());
+        if t.is_empty() {
+            t = attr(el, "aria-label").or_else(|| attr(el, "title")).unwrap_or_default();
+        }
+        return t;
+    }
+    name::name(&page_window(), el, &tag, role).0
+}
+
+/// `button "Save" [ref=e7]`, as the snapshot shows it; `tag#id` or `tag.class` for elements
+/// without role or name.
+pub(crate) fn describe(el: &Element) -> String {
+    let role = role_of(el);
+    let name = name_of(el, role);
+    let mut out = String::new();
+    if !role.is_empty() {
+        out.push_str(role);
+    }
+    if !name.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        quoted(&mut out, &name);
+    }
+    if out.is_empty() {
+        return short(el);
+    }
+    if interactive(role) || (roles::is_landmark(role) && !name.is_empty()) {
+        out.push_str(" [ref=");
+        out.push_str(&ref_of(el));
+        out.push(']');
+    }
+    out
+}
+
+/// The ref of an element (given now if it has none yet; the snapshot keeps the same number).
+pub(crate) fn ref_of(el: &Element) -> String {
+    let mut r = String::from("e");
+    push_number(&mut r, ref_number(el));
+    r
+}
+
+/// `tag#id`, `tag.class` or `tag`.
+pub(crate) fn short(el: &Element) -> String {
+    let mut out = el.local_name().to_ascii_lowercase();
+    if let Some(id) = attr(el, "id").filter(|i| !i.is_empty()) {
+        out.push('#');
+        out.push_str(&id);
+    } else if let Some(class) = attr(el, "class") {
+        if let Some(c) = class.split_ascii_whitespace().next() {
+            out.push('.');
+            out.push_str(c);
+        }
+    }
+    out
+}
+
+/// Why `el` cannot be seen (`display:none on section#billing`), or `None` when it can.
+pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
+    if !el.is_connected() {
+        return Some("it is no longer in the document".to_owned());
+    }
+    let win = page_window();
+    let mut cur = Some(el.clone());
+    let mut first = true;
+    while let Some(e) = cur {
+        if let Ok(style) = win.computed_style(&e, None) {
+            if style.display() == "none" {
+                return Some(cat(&["display:none on ", &short(&e)]));
+            }
+            if first && style.visibility() != "visible" {
+                // Inherited: name the outermost element that sets it.
+                let mut from = e.clone();
+                let mut p = e.parent_element();
+                while let Some(pe) = p {
+                    match win.computed_style(&pe, None) {
+                        Ok(s) if s.visibility() != "visible" => from = pe.clone(),
+                        _ => break,
+                    }
+                    p = pe.parent_element();
+                }
+                return Some(cat(&["visibility:hidden on ", &short(&from)]));
+            }
+        }
+        first = false;
+        cur = e.parent_element().or_else(|| {
+            let root = get(&e.get_root_node(), "host");
+            root.dyn_into::<Element>().ok()
+        });
+    }
+    let r = el.get_bounding_client_rect();
+    if r.width() == 0.0 && r.height() == 0.0 && el.local_name() != "option" {
+        return Some("it has zero size".to_owned());
+    }
+    None
+}
+
+fn visible(el: &Element) -> bool {
+    hidden_reason(el).is_none()
+}
+
+/// The agent's own elements (cursor, overlays).
+fn own(el: &Element) -> bool {
+    el.closest("[data-browser-agent-ui]").ok().flatten().is_some()
+}
+
+/// Every element under `document.body` that could be a target, in document order.
+fn all_elements() -> Vec<Element> {
+    let mut out = Vec::new();
+    let Some(doc) = page_window_document() else {
+        return out;
+    };
+    let Some(body) = doc.body() else { return out };
+    if let Ok(list) = body.query_selector_all("*") {
+        for i in 0..list.length() {
+            if let Some(n) = list.item(i) {
+                let el: Element = n.unchecked_into();
+                let tag = el.local_name().to_ascii_lowercase();
+                if NEVER.contains(&tag.as_str()) || el.closest("svg").ok().flatten().is_some_and(|s| s != el) {
+                    continue;
+                }
+                out.push(el);
+            }
+        }
+    }
+    out.retain(|e| !own(e));
+    out
+}
+
+pub(crate) fn page_window_document() -> Option<web_sys::Document> {
+    let d = get(&js_sys::global(), "document");
+    d.is_object().then(|| d.unchecked_into())
+}
+
+/// The text of `el`'s own text-node children, squashed.
+fn own_text(el: &Element) -> String {
+    let mut t = String::new();
+    let mut c = el.first_child();
+    while let Some(n) = c {
+        if n.node_type() == web_sys::Node::TEXT_NODE {
+            t.push_str(&n.node_value().unwrap_or_default());
+        }
+        c = n.next_sibling();
+    }
+    squash(&t)
+}
+
+/// One match and how good it is.
+struct Cand {
+    el: Element,
+    interactive: bool,
+    exact: bool,
+}
+
+/// Keeps the best tier of visible candidates; drops wrappers that contain another candidate.
+fn best(mut cands: Vec<Cand>) -> Vec<Cand> {
+    let els: Vec<Element> = cands.iter().map(|c| c.el.clone()).collect();
+    cands.retain(|c| {
+        // A wrapper of another match goes, unless it is what acts (a button around a span).
+        let wraps = |o: &Element| *o != c.el && c.el.contains(Some(o)) && (!c.interactive || is_interactive_el(o));
+        !els.iter().any(wraps)
+    });
+    let any_interactive = cands.iter().any(|c| c.interactive);
+    cands.retain(|c| c.interactive == any_interactive);
+    let any_exact = cands.iter().any(|c| c.exact);
+    cands.retain(|c| c.exact == any_exact);
+    cands
+}
+
+fn is_interactive_el(el: &Element) -> bool {
+    interactive(role_of(el))
+}
+
+/// The nearest ancestor-or-self an agent would act on (a `<span>` in a button → the button).
+fn promote(el: &Element) -> Element {
+    let mut cur = Some(el.clone());
+    let mut hops = 0;
+    while let Some(e) = cur {
+        let tag = e.local_name();
+        if tag == "body" || hops > 6 {
+            break;
+        }
+        if is_interactive_el(&e) {
+            return e;
+        }
+        hops += 1;
+        cur = e.parent_element();
+    }
+    el.clone()
+}
+
+/// Picks one of several equally good matches (`nth`), or says which there are.
+fn choose(step: &JsValue, what: &str, mut cands: Vec<Cand>) -> Result<Element, String> {
+    if cands.len() == 1 {
+        return Ok(cands.remove(0).el);
+    }
+    let nth = get(step, "nth").as_f64();
+    if let Some(n) = nth {
+        let i = n as usize;
+        if n >= 0.0 && i < cands.len() {
+            return Ok(cands.swap_remove(i).el);
+        }
+    }
+    let mut m = String::new();
+    push_number(&mut m, cands.len() as u32);
+    m.push_str(" elements match ");
+    m.push_str(what);
+    m.push_str(": ");
+    list(&mut m, cands.iter().map(|c| describe(&c.el)));
+    m.push_str(". Use a ref, or \"nth\" (0 = the first)");
+    if nth.is_some() {
+        m.push_str("; nth is out of range");
+    }
+    Err(m)
+}
+
+/// Appends up to [`MAX_LIST`] items separated by `, `, then `and N more`.
+fn list(out: &mut String, items: impl Iterator<Item = String>) {
+    let mut n = 0usize;
+    for item in items {
+        if n < MAX_LIST {
+            if n > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&item);
+        }
+        n += 1;
+    }
+    if n > MAX_LIST {
+        out.push_str(" and ");
+        push_number(out, (n - MAX_LIST) as u32);
+        out.push_str(" more");
+    }
+}
+
+fn q(s: &str) -> String {
+    let mut out = String::new();
+    quoted(&mut out, s);
+    out
+}
+
+fn plural(role: &str) -> String {
+    let mut p = role.to_owned();
+    p.push_str(if role.ends_with('x') { "es" } else { "s" });
+    p
+}
+
+/// Interactive elements on the page now, described (for errors).
+fn visible_interactive() -> Vec<String> {
+    all_elements()
+        .iter()
+        .filter(|e| is_interactive_el(e) && visible(e))
+        .take(MAX_LIST + 1)
+        .map(describe)
+        .collect()
+}
+
+fn with_visible(mut m: String) -> String {
+    let items = visible_interactive();
+    if items.is_empty() {
+        m.push_str(". The page shows no interactive elements; it may still be loading (try a wait step)");
+    } else {
+        m.push_str(". Visible elements: ");
+        list(&mut m, items.into_iter());
+    }
+    m
+}
+
+/// Resolves the step's target. `typing`: `text` is the text to type, not a target. `teach`: build
+/// the full error message (a `wait` polls quietly and asks for it once at the end).
+pub(crate) fn resolve(step: &JsValue, typing: bool, teach: bool) -> Result<Target, String> {
+    with_labels(|| {
+        let el = find(step, typing, teach)?;
+        let label = describe(&el);
+        Ok(Target { el, label })
+    })
+}
+
+fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, String> {
+    if let Some(r) = field(step, "ref") {
+        return by_ref(&r, teach);
+    }
+    let text = field(step, "name").or_else(|| if typing { None } else { field(step, "text") });
+    let role = field(step, "role").map(|r| r.trim().to_ascii_lowercase());
+    if let Some(role) = role.as_deref() {
+        return by_role(step, role, text.as_deref(), teach);
+    }
+    if let Some(t) = text {
+        return by_text(step, &t, teach);
+    }
+    if let Some(l) = field(step, "label") {
+        return by_label(step, &l, teach);
+    }
+    if let Some(p) = field(step, "placeholder") {
+        return by_placeholder(step, &p, teach);
+    }
+    if let Some(s) = field(step, "selector") {
+        return by_selector(step, &s);
+    }
+    Err(if typing {
+        "No target given: name the field with ref, label, placeholder, role (with name) or selector (in type and fill, \"text\" is what is typed)".to_owned()
+    } else {
+        "No target given: use ref, text, role (with name), label, placeholder or selector".to_owned()
+    })
+}
+
+fn by_ref(r: &str, teach: bool) -> Result<Element, String> {
+    let clean = r.trim().trim_start_matches('@').trim_start_matches("ref=");
+    match snapshot::element_for_ref(clean) {
+        Ok(el) => match hidden_reason(&el) {
+            None => Ok(el),
+            Some(why) => Err(cat(&[
+                "Element [ref=",
+                clean,
+                "] ",
+                &describe_no_ref(&el),
+                " exists but is hidden (",
+                &why,
+                ")",
+            ])),
+        },
+        Err(e) if !e.starts_with("Element [ref=") => Err(e),
+        Err(_) if !teach => Err(String::new()),
+        Err(_) => Err(gone(clean)),
+    }
+}
+
+fn describe_no_ref(el: &Element) -> String {
+    let d = describe(el);
+    match d.find(" [ref=") {
+        Some(i) => d[..i].to_owned(),
+        None => d,
+    }
+}
+
+/// Most snapshot lines kept to explain stale refs.
+const SEEN_MAX: usize = 2000;
+
+thread_local! {
+    /// Snapshot lines with refs the agent may have seen, by ref (sorted).
+    static SEEN: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps the last snapshot's ref lines (a batch starts: the agent saw the previous one).
+pub(crate) fn remember() {
+    let lines = snapshot::last_lines();
+    SEEN.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() + lines.len() > SEEN_MAX {
+            s.clear();
+        }
+        for l in lines {
+            let l = l.trim();
+            let Some(at) = l.find("[ref=") else { continue };
+            let key = l[at + 5..].split(']').next().unwrap_or("").to_owned();
+            match s.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+                Ok(i) => s[i].1 = l.to_owned(),
+                Err(i) => s.insert(i, (key, l.to_owned())),
+            }
+        }
+    });
+}
+
+/// `Element [ref=e9] is gone (the page changed). Take a new snapshot; similar now: …`.
+fn gone(r: &str) -> String {
+    let mut m = cat(&["Element [ref=", r, "] is gone (the page changed). Take a new snapshot"]);
+    // What a snapshot said it was: `role "name"`.
+    remember();
+    let line = SEEN.with(|s| {
+        let s = s.borrow();
+        s.binary_search_by(|(k, _)| k.as_str().cmp(r)).ok().map(|i| s[i].1.clone())
+    });
+    let Some(line) = line else {
+        m.push('.');
+        return m;
+    };
+    let line = line.trim();
+    let role = line.split(' ').next().unwrap_or("");
+    let old_name = line
+        .find('"')
+        .and_then(|s| line[s + 1..].find('"').map(|e| &line[s + 1..s + 1 + e]))
+        .unwrap_or("");
+    let same_role: Vec<Element> = all_elements()
+        .into_iter()
+        .filter(|e| role_of(e) == role && visible(e))
+        .collect();
+    let named: Vec<&Element> = same_role
+        .iter()
+        .filter(|e| !old_name.is_empty() && name_of(e, role) == old_name)
+        .collect();
+    let similar: Vec<String> = if named.is_empty() {
+        same_role.iter().map(describe).collect()
+    } else {
+        named.into_iter().map(describe).collect()
+    };
+    if similar.is_empty() {
+        m.push_str("; it was ");
+        m.push_str(line.split(" [ref=").next().unwrap_or(line));
+        m.push_str(" and nothing like it is visible now.");
+    } else {
+        m.push_str("; similar now: ");
+        list(&mut m, similar.into_iter());
+    }
+    m
+}
+
+fn by_role(step: &JsValue, role: &str, name: Option<&str>, teach: bool) -> Result<Element, String> {
+    let mut cands = Vec::new();
+    let mut hidden: Option<Element> = None;
+    let mut hidden_exact: Option<Element> = None;
+    let mut shown: Vec<String> = Vec::new();
+    for el in all_elements() {
+        if role_of(&el) != role {
+            continue;
+        }
+        let n = name_of(&el, role);
+        let vis = visible(&el);
+        if vis && teach {
+            shown.push(n.clone());
+        }
+        let hit = match name {
+            Some(want) => ci_contains(&n, want),
+            None => true,
+        };
+        if !hit {
+            continue;
+        }
+        if !vis {
+            if name.is_some_and(|w| n.eq_ignore_ascii_case(w)) {
+                hidden_exact.get_or_insert(el.clone());
+            }
+            hidden.get_or_insert(el);
+            continue;
+        }
+        let exact = name.is_some_and(|w| n.eq_ignore_ascii_case(w));
+        cands.push(Cand {
+            el,
+            interactive: true,
+            exact,
+        });
+    }
+    let what = match name {
+        Some(n) => cat(&[role, " ", &q(n)]),
+        None => role.to_owned(),
+    };
+    if !cands.iter().any(|c| c.exact) && hidden_exact.is_some() {
+        cands.clear();
+        hidden = hidden_exact;
+    }
+    if cands.is_empty() {
+        if !teach {
+            return Err(String::new());
+        }
+        if let Some(h) = hidden {
+            let subject = match name {
+                Some(n) => q(n),
+                None => cat(&["The ", role]),
+            };
+            return Err(cat(&[
+                &subject,
+                " exists but is hidden (",
+                &hidden_reason(&h).unwrap_or_default(),
+                ")",
+            ]));
+        }
+        let shown: Vec<String> = shown.into_iter().filter(|s| !s.is_empty()).collect();
+        if shown.is_empty() {
+            return Err(with_visible(cat(&["No ", &what, " found"])));
+        }
+        let mut m = cat(&["No ", &what, " found. Visible "]);
+        m.push_str(&plural(role));
+        m.push_str(": ");
+        list(&mut m, shown.iter().map(|s| q(s)));
+        return Err(m);
+    }
+    let cands = best(cands);
+    choose(step, &what, cands)
+}
+
+fn by_text(step: &JsValue, text: &str, teach: bool) -> Result<Element, String> {
+    let mut cands: Vec<Cand> = Vec::new();
+    let mut hidden: Option<Element> = None;
+    let mut hidden_exact: Option<Element> = None;
+    let needle = text.trim();
+    for el in all_elements() {
+        let own = own_text(&el);
+        let holder = ci_contains(&own, needle);
+        let named = !holder
+            && (el.has_attribute("aria-label")
+                || el.has_attribute("aria-labelledby")
+                || el.has_attribute("title")
+                || el.has_attribute("alt")
+                || matches!(el.local_name().as_str(), "input" | "textarea" | "select"))
+            && ci_contains(&name_of(&el, role_of(&el)), needle);
+        if !holder && !named {
+            continue;
+        }
+        let target = promote(&el);
+        if cands.iter().any(|c| c.el == target) {
+            continue;
+        }
+        if !visible(&target) {
+            if own.eq_ignore_ascii_case(needle) {
+                hidden_exact.get_or_insert(target.clone());
+            }
+            hidden.get_or_insert(target);
+            continue;
+        }
+        let r = role_of(&target);
+        let exact = own.eq_ignore_ascii_case(needle) || name_of(&target, r).eq_ignore_ascii_case(needle);
+        cands.push(Cand {
+            interactive: interactive(r),
+            el: target,
+            exact,
+        });
+    }
+    // A hidden element named exactly so beats visible ones that merely contain the text.
+    if !cands.iter().any(|c| c.exact) && hidden_exact.is_some() {
+        cands.clear();
+        hidden = hidden_exact;
+    }
+    if cands.is_empty() {
+        if !teach {
+            return Err(String::new());
+        }
+        if let Some(h) = hidden {
+            return Err(cat(&[
+                &q(needle),
+                " exists but is hidden (",
+                &hidden_reason(&h).unwrap_or_default(),
+                ")",
+            ]));
+        }
+        return Err(with_visible(cat(&["No element with text ", &q(needle), " found"])));
+    }
+    choose(step, &cat(&["text ", &q(needle)]), best(cands))
+}
+
+/// A `<label>`'s control, or a control whose accessible name (`aria-label`, `aria-labelledby`)
+/// contains the text.
+fn by_label(step: &JsValue, label: &str, teach: bool) -> Result<Element, String> {
+    let needle = label.trim();
+    let mut cands: Vec<Cand> = Vec::new();
+    let mut hidden: Option<Element> = None;
+    let mut labels: Vec<String> = Vec::new();
+    for el in all_elements() {
+        let tag = el.local_name();
+        let (control, text) = if tag == "label" {
+            let t = squash(&el.text_content().unwrap_or_default());
+            (get(&el, "control").dyn_into::<Element>().ok(), t)
+        } else if el.has_attribute("aria-label") || el.has_attribute("aria-labelledby") {
+            let r = role_of(&el);
+            (Some(el.clone()), name_of(&el, r))
+        } else {
+            continue;
+        };
+        if teach && visible(&el) && !text.is_empty() {
+            labels.push(q(&text));
+        }
+        let Some(control) = control else { continue };
+        if !ci_contains(&text, needle) || cands.iter().any(|c| c.el == control) {
+            continue;
+        }
+        if !visible(&control) {
+            hidden.get_or_insert(control);
+            continue;
+        }
+        cands.push(Cand {
+            exact: text.eq_ignore_ascii_case(needle),
+            el: control,
+            interactive: true,
+        });
+    }
+    if cands.is_empty() {
+        if !teach {
+            return Err(String::new());
+        }
+        if let Some(h) = hidden {
+            return Err(cat(&[
+                "The field labelled ",
+                &q(needle),
+                " exists but is hidden (",
+                &hidden_reason(&h).unwrap_or_default(),
+                ")",
+            ]));
+        }
+        let mut m = cat(&["No field labelled ", &q(needle), " found"]);
+        if labels.is_empty() {
+            return Err(with_visible(m));
+        }
+        m.push_str(". Visible labels: ");
+        list(&mut m, labels.into_iter());
+        return Err(m);
+    }
+    choose(step, &cat(&["label ", &q(needle)]), best(cands))
+}
+
+fn by_placeholder(step: &JsValue, p: &str, teach: bool) -> Result<Element, String> {
+    let needle = p.trim();
+    let mut cands = Vec::new();
+    let mut hidden: Option<Element> = None;
+    let mut shown = Vec::new();
+    for el in all_elements() {
+        let Some(ph) = attr(&el, "placeholder").or_else(|| attr(&el, "aria-placeholder")) else {
+            continue;
+        };
+        let vis = visible(&el);
+        if vis && teach {
+            shown.push(q(&ph));
+        }
+        if !ci_contains(&ph, needle) {
+            continue;
+        }
+        if !vis {
+            hidden.get_or_insert(el);
+            continue;
+        }
+        cands.push(Cand {
+            exact: ph.trim().eq_ignore_ascii_case(needle),
+            el,
+            interactive: true,
+        });
+    }
+    if cands.is_empty() {
+        if !teach {
+            return Err(String::new());
+        }
+        if let Some(h) = hidden {
+            return Err(cat(&[
+                "The field with placeholder ",
+                &q(needle),
+                " exists but is hidden (",
+                &hidden_reason(&h).unwrap_or_default(),
+                ")",
+            ]));
+        }
+        let mut m = cat(&["No field with placeholder ", &q(needle), " found"]);
+        if shown.is_empty() {
+            return Err(with_visible(m));
+        }
+        m.push_str(". Visible placeholders: ");
+        list(&mut m, shown.into_iter());
+        return Err(m);
+    }
+    choose(step, &cat(&["placeholder ", &q(needle)]), best(cands))
+}
+
+fn by_selector(step: &JsValue, sel: &str) -> Result<Element, String> {
+    let Some(doc) = page_window_document() else {
+        return Err("No document".to_owned());
+    };
+    let list = doc.query_selector_all(sel).map_err(|e| {
+        let msg = get(&e, "message").as_string().unwrap_or_default();
+        cat(&["Invalid selector ", &q(sel), ": ", &msg])
+    })?;
+    let mut cands = Vec::new();
+    let mut hidden: Option<Element> = None;
+    for i in 0..list.length() {
+        let Some(n) = list.item(i) else { continue };
+        let el: Element = n.unchecked_into();
+        if visible(&el) {
+            cands.push(Cand {
+                interactive: true,
+                exact: true,
+                el,
+            });
+        } else {
+            hidden.get_or_insert(el);
+        }
+    }
+    if cands.is_empty() {
+        if let Some(h) = hidden {
+            return Err(cat(&[
+                "The element matching selector ",
+                &q(sel),
+                " exists but is hidden (",
+                &hidden_reason(&h).unwrap_or_default(),
+                ")",
+            ]));
+        }
+        return Err(with_visible(cat(&["No element matches selector ", &q(sel)])));
+    }
+    choose(step, &cat(&["selector ", &q(sel)]), cands)
+}

@@ -1,0 +1,314 @@
+//! The visible cursor: a pink (#DD2590) Figma-style arrow with a name tag that shows a person
+//! watching the page what the agent does. Only when the page runs in an iframe (an agent's preview
+//! pane) or the tag's config says `cursor: true` (or a name: `cursor: "Ada"`; `cursorName` also
+//! names it; `cursor: false` turns it off everywhere).
+//!
+//! It enters from a random viewport edge on the first action, glides to each target in
+//! clamp(220 + 0.55·distance, 280, 800) ms (eased), presses and releases with a ripple on clicks,
+//! fades out 1.5 s after the batch and comes back where it was (also across page loads, through
+//! `sessionStorage`). It is `position:fixed`, topmost, `pointer-events:none`, appended to `<html>`
+//! so it never changes layout, and marked `data-browser-agent-ui` with an `__browser-agent` id so
+//! the snapshot walker and target resolution skip it. When it is off nothing here waits.
+
+use crate::snapshot::{cat, push_number, sleep};
+use crate::{get, set};
+use js_sys::Function;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+const PINK: &str = "#DD2590";
+const Z: &str = "2147483647";
+/// Where the last position is kept across page loads.
+const STORE_KEY: &str = "__browserAgentCursor";
+/// The cursor fades this long after a batch (ms).
+const FADE_AFTER_MS: i32 = 1_500;
+/// The pointer's tip is kept this far inside the viewport (px).
+const MARGIN: f64 = 10.0;
+
+struct Cursor {
+    root: JsValue,
+    arrow: JsValue,
+    x: f64,
+    y: f64,
+    shown: bool,
+    fade: Option<i32>,
+}
+
+thread_local! {
+    static CURSOR: RefCell<Option<Cursor>> = const { RefCell::new(None) };
+}
+
+fn global() -> JsValue {
+    js_sys::global().into()
+}
+
+fn call(o: &JsValue, m: &str, args: &[&JsValue]) -> Option<JsValue> {
+    let f: Function = get(o, m).dyn_into().ok()?;
+    let a = js_sys::Array::new();
+    for x in args {
+        a.push(x);
+    }
+    js_sys::Reflect::apply(&f, o, &a).ok()
+}
+
+fn cfg() -> JsValue {
+    get(&get(&global(), crate::GLOBAL), "cfg")
+}
+
+/// Whether the cursor shows: in an iframe, or when the config asks for it.
+pub(crate) fn enabled() -> bool {
+    let c = get(&cfg(), "cursor");
+    if c == JsValue::FALSE {
+        return false;
+    }
+    let g = global();
+    c.is_truthy() || get(&g, "parent") != g
+}
+
+fn name() -> String {
+    let c = cfg();
+    get(&c, "cursorName")
+        .as_string()
+        .or_else(|| get(&c, "cursor").as_string())
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "Agent".to_owned())
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars().take(40) {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn px(v: f64) -> String {
+    let mut out = String::new();
+    if v < 0.0 {
+        out.push('-');
+    }
+    push_number(&mut out, v.abs().round() as u32);
+    out.push_str("px");
+    out
+}
+
+fn translate(x: f64, y: f64) -> String {
+    cat(&["translate(", &px(x), ",", &px(y), ")"])
+}
+
+fn style(el: &JsValue, prop: &str, v: &str) {
+    set(&get(el, "style"), prop, &JsValue::from_str(v));
+}
+
+fn viewport() -> (f64, f64) {
+    let g = global();
+    (
+        get(&g, "innerWidth").as_f64().unwrap_or(800.0),
+        get(&g, "innerHeight").as_f64().unwrap_or(600.0),
+    )
+}
+
+fn stored() -> Option<(f64, f64)> {
+    let v = crate::js::session_get(STORE_KEY).ok()??;
+    let (x, y) = v.split_once(',')?;
+    let p = |s: &str| crate::snapshot::parse_number(s).map(f64::from);
+    Some((p(x)?, p(y)?))
+}
+
+fn store(x: f64, y: f64) {
+    let mut v = String::new();
+    push_number(&mut v, x.max(0.0).round() as u32);
+    v.push(',');
+    push_number(&mut v, y.max(0.0).round() as u32);
+    let _ = crate::js::session_set(STORE_KEY, &v);
+}
+
+/// Makes the cursor's elements (hidden, at `(x, y)`).
+fn create(x: f64, y: f64) -> Option<Cursor> {
+    let doc = get(&global(), "document");
+    let root = call(&doc, "createElement", &[&JsValue::from_str("div")])?;
+    set(&root, "id", &JsValue::from_str("__browser-agent-cursor"));
+    call(&root, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()])?;
+    call(&root, "setAttribute", &[&"aria-hidden".into(), &"true".into()])?;
+    let css = cat(&[
+        "position:fixed;left:0;top:0;width:0;height:0;margin:0;padding:0;border:0;z-index:",
+        Z,
+        ";pointer-events:none;opacity:0;will-change:transform;contain:layout style;transition:opacity .3s;transform:",
+        &translate(x, y),
+    ]);
+    call(&root, "setAttribute", &[&"style".into(), &JsValue::from_str(&css)])?;
+    let html = cat(&[
+        "<div style=\"transform-origin:3px 2px;transition:transform 90ms cubic-bezier(.4,0,1,1)\">",
+        "<svg width=\"26\" height=\"26\" viewBox=\"0 0 26 26\" style=\"display:block;filter:drop-shadow(0 1px 2px rgba(0,0,0,.35))\">",
+        "<path d=\"M3 2 L22 10.5 L13.5 13.2 L9.8 22 Z\" fill=\"",
+        PINK,
+        "\" stroke=\"#fff\" stroke-width=\"1.6\" stroke-linejoin=\"round\"/></svg>",
+        "<span style=\"position:absolute;left:20px;top:22px;background:",
+        PINK,
+        ";color:#fff;font:600 12px/1.3 system-ui,sans-serif;padding:3px 8px;border-radius:9px;white-space:nowrap;box-shadow:0 1px 3px rgba(0,0,0,.3)\">",
+        &escape(&name()),
+        "</span></div>",
+    ]);
+    set(&root, "innerHTML", &JsValue::from_str(&html));
+    let arrow = get(&root, "firstChild");
+    call(&get(&doc, "documentElement"), "appendChild", &[&root])?;
+    Some(Cursor {
+        root,
+        arrow,
+        x,
+        y,
+        shown: false,
+        fade: None,
+    })
+}
+
+/// A point 20 px outside a random viewport edge, level with `(x, y)`.
+fn edge_start(x: f64, y: f64) -> (f64, f64) {
+    let (w, h) = viewport();
+    match (js_sys::Math::random() * 4.0) as u32 {
+        0 => (x, -20.0 - 26.0),
+        1 => (w + 20.0, y),
+        2 => (x, h + 20.0),
+        _ => (-20.0 - 26.0, y),
+    }
+}
+
+fn cancel_fade(c: &mut Cursor) {
+    if let Some(t) = c.fade.take() {
+        crate::js::clear_timeout(t);
+    }
+}
+
+/// Glides to `(x, y)` (viewport coordinates); enters or comes back first when hidden.
+pub(crate) async fn move_to(x: f64, y: f64) {
+    if !enabled() {
+        return;
+    }
+    let (w, h) = viewport();
+    let x = x.clamp(MARGIN, (w - MARGIN).max(MARGIN));
+    let y = y.clamp(MARGIN, (h - MARGIN).max(MARGIN));
+    let exists = CURSOR.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|c| get(&c.root, "isConnected").is_truthy())
+    });
+    if !exists {
+        let (sx, sy) = stored().unwrap_or_else(|| edge_start(x, y));
+        let Some(c) = create(sx, sy) else { return };
+        CURSOR.with(|s| *s.borrow_mut() = Some(c));
+    }
+    let Some((root, from_x, from_y)) = CURSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        let c = c.as_mut()?;
+        cancel_fade(c);
+        let start = (c.root.clone(), c.x, c.y);
+        c.x = x;
+        c.y = y;
+        c.shown = true;
+        Some(start)
+    }) else {
+        return;
+    };
+    let distance = ((x - from_x).powi(2) + (y - from_y).powi(2)).sqrt();
+    let ms = (220.0 + 0.55 * distance).clamp(280.0, 800.0);
+    let mut dur = String::new();
+    push_number(&mut dur, ms as u32);
+    style(&root, "transition", "none");
+    style(&root, "transform", &translate(from_x, from_y));
+    // Flush so the glide starts from there.
+    let _ = get(&root, "offsetWidth");
+    style(
+        &root,
+        "transition",
+        &cat(&["transform ", &dur, "ms cubic-bezier(.65,0,.35,1),opacity .2s"]),
+    );
+    style(&root, "opacity", "1");
+    style(&root, "transform", &translate(x, y));
+    store(x, y);
+    sleep(ms as i32).await;
+}
+
+/// Presses (the arrow shrinks).
+pub(crate) async fn press() {
+    let Some(arrow) = CURSOR.with(|c| c.borrow().as_ref().filter(|c| c.shown).map(|c| c.arrow.clone())) else {
+        return;
+    };
+    style(&arrow, "transform", "scale(.88)");
+    sleep(90).await;
+}
+
+/// Releases, with a ripple where it clicked.
+pub(crate) async fn release() {
+    let Some((arrow, x, y)) = CURSOR.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|c| c.shown)
+            .map(|c| (c.arrow.clone(), c.x, c.y))
+    }) else {
+        return;
+    };
+    style(&arrow, "transition", "transform 160ms ease-out");
+    style(&arrow, "transform", "scale(1)");
+    let doc = get(&global(), "document");
+    let Some(ripple) = call(&doc, "createElement", &[&JsValue::from_str("div")]) else {
+        return;
+    };
+    let _ = call(&ripple, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()]);
+    set(&ripple, "id", &JsValue::from_str("__browser-agent-ripple"));
+    let css = cat(&[
+        "position:fixed;left:",
+        &px(x - 36.0),
+        ";top:",
+        &px(y - 36.0),
+        ";width:72px;height:72px;border-radius:50%;box-sizing:border-box;border:2px solid ",
+        PINK,
+        ";background:rgba(221,37,144,.15);pointer-events:none;z-index:2147483646;transform:scale(0);opacity:.9;transition:transform .45s ease-out,opacity .45s ease-out",
+    ]);
+    let _ = call(&ripple, "setAttribute", &[&"style".into(), &JsValue::from_str(&css)]);
+    let _ = call(&get(&doc, "documentElement"), "appendChild", &[&ripple]);
+    let _ = get(&ripple, "offsetWidth");
+    style(&ripple, "transform", "scale(1)");
+    style(&ripple, "opacity", "0");
+    let r = ripple.clone();
+    let done = Closure::once_into_js(move || {
+        let _ = call(&r, "remove", &[]);
+    });
+    crate::js::set_timeout(done.unchecked_ref(), 500);
+    sleep(40).await;
+}
+
+/// A batch starts: no fade while it runs.
+pub(crate) fn batch_start() {
+    CURSOR.with(|c| {
+        if let Some(c) = c.borrow_mut().as_mut() {
+            cancel_fade(c);
+        }
+    });
+}
+
+/// A batch ended: fade out in 1.5 s (the position is kept for the next entrance).
+pub(crate) fn batch_end() {
+    CURSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        let Some(cur) = c.as_mut().filter(|c| c.shown) else {
+            return;
+        };
+        cancel_fade(cur);
+        let fade = Closure::once_into_js(|| {
+            CURSOR.with(|c| {
+                if let Some(c) = c.borrow_mut().as_mut() {
+                    c.fade = None;
+                    c.shown = false;
+                    style(&c.root, "opacity", "0");
+                }
+            });
+        });
+        cur.fade = Some(crate::js::set_timeout(fade.unchecked_ref(), FADE_AFTER_MS));
+    });
+}

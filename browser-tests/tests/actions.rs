@@ -1,0 +1,642 @@
+//! The acting commands in real headless Chromium, driven through the agent API
+//! (`POST {prefix}/run`) as a coding agent drives them: each command's effect is read back from the
+//! page's own state, and each error message is checked word for word.
+//!
+//! Fixtures under `fixtures/actions/`: a React-style controlled input (a value tracker on the
+//! element, so only the native setter reaches the state), a select, checkboxes, a contenteditable,
+//! a button under a cookie banner, a disabled button, a hover-only menu, a long scrolling list, a
+//! link to a second page where the batch continues, and a page for the teaching errors.
+//!
+//! Round-trip times of `click` and `type` (agent POST → answer) are printed, not asserted.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use browser_tests::{agent, client_id, scratch, Browser, Server, PREFIX};
+use fantoccini::Client;
+use serde_json::{json, Value};
+
+fn any_port() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+/// A blocking HTTP/1.1 POST of JSON on loopback: (status, body).
+fn http_post_json(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        addr.port(),
+        body.len()
+    )
+    .expect("write request");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read response");
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = raw.split_once("\r\n\r\n").expect("HTTP response");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// `POST {prefix}/run` with `steps` for `client`; the parsed answer and how long it took.
+async fn run_timed(server: &Server, client: &str, steps: Value) -> (Value, Duration) {
+    let body = json!({ "steps": steps, "client": client }).to_string();
+    let addr = server.addr;
+    let t0 = Instant::now();
+    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
+        .await
+        .expect("run thread");
+    let took = t0.elapsed();
+    assert_eq!(status, 200, "POST /run: {text}");
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
+    assert_eq!(v["event"], "browser-completed", "{v}");
+    (v, took)
+}
+
+async fn run(server: &Server, client: &str, steps: Value) -> Value {
+    run_timed(server, client, steps).await.0
+}
+
+/// Runs one step that must succeed; its result.
+async fn ok(server: &Server, client: &str, step: Value) -> Value {
+    let v = run(server, client, json!([step])).await;
+    let s = &v["steps"][0];
+    assert!(s["error"].is_null(), "step {step} failed: {}", s["error"]);
+    s.clone()
+}
+
+/// Runs one step that must fail; its error message.
+async fn fails(server: &Server, client: &str, step: Value) -> String {
+    let v = run(server, client, json!([step])).await;
+    let s = &v["steps"][0];
+    s["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("step {step} should fail: {s}"))
+        .to_owned()
+}
+
+/// The page's value of a JS expression, read with an `evaluate` step.
+async fn eval(server: &Server, client: &str, expr: &str) -> Value {
+    ok(server, client, json!({"command": "evaluate", "script": expr})).await["result"].clone()
+}
+
+/// The ref of the first snapshot line containing `needle`.
+async fn ref_of(server: &Server, client: &str, needle: &str) -> String {
+    let snap = ok(server, client, json!({"command": "snapshot"})).await["result"]
+        .as_str()
+        .expect("snapshot text")
+        .to_owned();
+    let line = snap
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle} in:\n{snap}"));
+    let at = line.find("[ref=").expect("ref on the line") + 5;
+    line[at..].split(']').next().unwrap().to_owned()
+}
+
+async fn open(client: &Client, server: &Server, path: &str) -> String {
+    client.goto(&server.url(path)).await.unwrap();
+    client_id(client).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_in_chromium() {
+    let scratch = scratch();
+    let browser = Browser::launch(&scratch).await;
+    let server = Server::start(agent(), any_port());
+    let c = &browser.client;
+
+    let mut figures = Vec::new();
+    form_controls(c, &server, &mut figures).await;
+    pointer_and_keys(c, &server).await;
+    teaching_errors(c, &server).await;
+    evaluate(c, &server).await;
+    navigation_hands_over(c, &server).await;
+    cursor_in_iframe(c, &server).await;
+
+    for line in &figures {
+        println!("{line}");
+    }
+    browser.close().await;
+    drop(server);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
+    let id = open(c, server, "/actions/form.html").await;
+
+    // A plain assignment is lost on the React-style input (the fixture works as intended) ...
+    eval(
+        server,
+        &id,
+        "const i = document.getElementById('name'); i.value = 'lost'; i.dispatchEvent(new Event('input', {bubbles: true})); i.value = ''; return 1",
+    )
+    .await;
+    assert_eq!(eval(server, &id, "window.reactState").await, "");
+    // ... and `type` reaches the state, with key events per character and `change` at the end.
+    let (v, took) = run_timed(
+        server,
+        &id,
+        json!([{"command": "type", "label": "Full name", "text": "Ada Lovelace"}]),
+    )
+    .await;
+    let step = &v["steps"][0];
+    assert!(step["error"].is_null(), "{v}");
+    assert_eq!(step["result"], "typed \"Ada Lovelace\"");
+    assert!(
+        step["matched"]
+            .as_str()
+            .unwrap()
+            .starts_with("textbox \"Full name\" [ref=e"),
+        "{step}"
+    );
+    assert!(step["at"].as_f64().is_some(), "session log: at: {step}");
+    assert!(step["viewport"]["w"].as_f64().unwrap() > 0.0, "{step}");
+    let bx = &step["target"]["box"];
+    assert!(
+        bx["w"].as_f64().unwrap() > 0.0 && bx["h"].as_f64().unwrap() > 0.0,
+        "{step}"
+    );
+    assert_eq!(step["target"]["label"], step["matched"]);
+    figures.push(format!("type round trip (12 chars): {} ms", took.as_millis()));
+    assert_eq!(eval(server, &id, "window.reactState").await, "Ada Lovelace");
+    assert_eq!(
+        eval(server, &id, "document.getElementById('echo').textContent").await,
+        "Ada Lovelace"
+    );
+    let events = eval(
+        server,
+        &id,
+        "window.events.filter(e => e.endsWith(':A') || e === 'change:name')",
+    )
+    .await;
+    assert_eq!(events, json!(["keydown:A", "keypress:A", "keyup:A", "change:name"]));
+
+    // `clear` and `name` + `role` as the target; `fill` sets the whole value with one input event.
+    ok(
+        server,
+        &id,
+        json!({"command": "type", "role": "textbox", "name": "Full name", "text": "Grace", "clear": true}),
+    )
+    .await;
+    assert_eq!(eval(server, &id, "window.reactState").await, "Grace");
+    ok(
+        server,
+        &id,
+        json!({"command": "fill", "placeholder": "you@example", "text": "ada@example.com"}),
+    )
+    .await;
+    assert_eq!(
+        eval(server, &id, "document.getElementById('email').value").await,
+        "ada@example.com"
+    );
+
+    // select: by text, value or label, case-insensitive.
+    let s = ok(
+        server,
+        &id,
+        json!({"command": "select", "label": "Color", "option": "green"}),
+    )
+    .await;
+    assert_eq!(s["result"], "selected \"Green\"");
+    assert_eq!(eval(server, &id, "window.selectedColor").await, "g");
+    ok(
+        server,
+        &id,
+        json!({"command": "select", "label": "Color", "option": "B"}),
+    )
+    .await;
+    assert_eq!(eval(server, &id, "window.selectedColor").await, "b");
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "select", "label": "Color", "option": "Purple"}),
+    )
+    .await;
+    let color = ref_of(server, &id, "combobox \"Color\"").await;
+    assert_eq!(
+        e,
+        format!("No option \"Purple\" in combobox \"Color\" [ref={color}]. Options: \"Choose…\", \"Red\", \"Green\", \"Blue\"")
+    );
+
+    // check / uncheck, through a click (the page's handlers see it).
+    let s = ok(server, &id, json!({"command": "check", "label": "I agree"})).await;
+    assert_eq!(s["result"], "checked");
+    assert_eq!(
+        eval(server, &id, "document.getElementById('terms').checked").await,
+        true
+    );
+    let s = ok(server, &id, json!({"command": "check", "label": "I agree"})).await;
+    assert_eq!(s["result"], "already checked");
+    ok(server, &id, json!({"command": "uncheck", "label": "Newsletter"})).await;
+    assert_eq!(
+        eval(server, &id, "document.getElementById('news').checked").await,
+        false
+    );
+
+    // contenteditable.
+    ok(
+        server,
+        &id,
+        json!({"command": "type", "role": "textbox", "name": "Notes", "text": "Hi there"}),
+    )
+    .await;
+    assert_eq!(
+        eval(server, &id, "document.getElementById('notes').textContent").await,
+        "Hi there"
+    );
+    assert!(eval(server, &id, "window.notesInputs").await.as_f64().unwrap() >= 8.0);
+
+    // click: the full event sequence in order; the form submits.
+    let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Save profile"}])).await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    figures.push(format!("click round trip: {} ms", took.as_millis()));
+    assert_eq!(
+        eval(server, &id, "window.events.filter(e => e.endsWith(':submit'))").await,
+        json!([
+            "pointerdown:submit",
+            "mousedown:submit",
+            "focus:submit",
+            "pointerup:submit",
+            "mouseup:submit",
+            "click:submit"
+        ])
+    );
+    assert_eq!(eval(server, &id, "window.submitted").await, 1);
+
+    // A disabled button is refused.
+    let del = ref_of(server, &id, "button \"Delete account\"").await;
+    let e = fails(server, &id, json!({"command": "click", "ref": del})).await;
+    assert_eq!(e, format!("button \"Delete account\" [ref={del}] is disabled"));
+}
+
+async fn pointer_and_keys(c: &Client, server: &Server) {
+    let id = open(c, server, "/actions/form.html").await;
+
+    // Covered by the cookie banner: refused, naming the cover and how to close it.
+    let pay = ref_of(server, &id, "button \"Pay now\"").await;
+    let accept = ref_of(server, &id, "button \"Accept cookies\"").await;
+    let e = fails(server, &id, json!({"command": "click", "text": "Pay now"})).await;
+    assert_eq!(
+        e,
+        format!(
+            "button \"Pay now\" [ref={pay}] is covered by div#cookie-banner; it would get the click. Close it first, e.g. with button \"Accept cookies\" [ref={accept}]"
+        )
+    );
+    assert_eq!(eval(server, &id, "window.paid === true").await, false);
+    ok(server, &id, json!({"command": "click", "ref": accept})).await;
+    ok(server, &id, json!({"command": "click", "ref": pay})).await;
+    assert_eq!(eval(server, &id, "window.paid").await, true);
+
+    // Hover-only menu: hidden until hovered.
+    let e = fails(server, &id, json!({"command": "click", "text": "Profile"})).await;
+    assert_eq!(e, "\"Profile\" exists but is hidden (display:none on ul#menu-items)");
+    let v = run(
+        server,
+        &id,
+        json!([{"command": "hover", "role": "button", "name": "Account"}, {"command": "click", "role": "link", "name": "Profile"}]),
+    )
+    .await;
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert_eq!(
+        v["steps"][1]["matched"].as_str().unwrap().split(" [ref").next(),
+        Some("link \"Profile\"")
+    );
+    assert_eq!(eval(server, &id, "window.profileClicked").await, true);
+
+    // Long list in a scroll container: the item is scrolled into view and clicked.
+    ok(server, &id, json!({"command": "click", "text": "Item 150"})).await;
+    assert_eq!(eval(server, &id, "window.listClicked").await, "Item 150");
+    assert!(
+        eval(server, &id, "document.getElementById('list').scrollTop")
+            .await
+            .as_f64()
+            .unwrap()
+            > 1000.0
+    );
+    // "Item 15" is a substring of others, but one name equals it exactly.
+    ok(server, &id, json!({"command": "click", "text": "Item 15"})).await;
+    assert_eq!(eval(server, &id, "window.listClicked").await, "Item 15");
+
+    // scroll the page by direction and amount, and to an element.
+    ok(server, &id, json!({"command": "evaluate", "script": "scrollTo(0, 0)"})).await;
+    let s = ok(
+        server,
+        &id,
+        json!({"command": "scroll", "direction": "down", "amount": 250}),
+    )
+    .await;
+    assert!(
+        s["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("scrolled the page down 250px (now at y=250 of "),
+        "{s}"
+    );
+    assert_eq!(eval(server, &id, "scrollY").await, 250);
+    ok(server, &id, json!({"command": "scroll", "text": "Next page"})).await;
+    assert_eq!(
+        eval(server, &id, "(() => { const r = document.getElementById('next').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()").await,
+        true
+    );
+
+    // press: Control+a then Backspace clears; Shift+Tab moves focus back; Enter submits.
+    ok(
+        server,
+        &id,
+        json!({"command": "type", "label": "Full name", "text": "Ada"}),
+    )
+    .await;
+    ok(server, &id, json!({"command": "press", "key": "Control+a"})).await;
+    let s = ok(server, &id, json!({"command": "press", "key": "Backspace"})).await;
+    assert!(
+        s["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("pressed Backspace on textbox \"Full name\""),
+        "{s}"
+    );
+    assert_eq!(eval(server, &id, "window.reactState").await, "");
+    ok(
+        server,
+        &id,
+        json!({"command": "press", "key": "Tab", "label": "Full name"}),
+    )
+    .await;
+    assert_eq!(eval(server, &id, "document.activeElement.id").await, "email");
+    ok(server, &id, json!({"command": "press", "key": "Shift+Tab"})).await;
+    assert_eq!(eval(server, &id, "document.activeElement.id").await, "name");
+    ok(server, &id, json!({"command": "press", "key": "Enter"})).await;
+    assert_eq!(eval(server, &id, "window.submitted").await, 1);
+}
+
+async fn teaching_errors(c: &Client, server: &Server) {
+    let id = open(c, server, "/actions/teach.html").await;
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "click", "role": "button", "name": "Submit"}),
+    )
+    .await;
+    assert_eq!(
+        e,
+        "No button \"Submit\" found. Visible buttons: \"Generate\", \"Collection\", \"Save\""
+    );
+    let e = fails(server, &id, json!({"command": "click", "text": "Upgrade plan"})).await;
+    assert_eq!(
+        e,
+        "\"Upgrade plan\" exists but is hidden (display:none on section#billing)"
+    );
+
+    // Two equally good matches: listed, and `nth` picks one.
+    let e = fails(server, &id, json!({"command": "click", "text": "Details"})).await;
+    assert!(
+        e.starts_with("2 elements match text \"Details\": link \"Details\" [ref=e"),
+        "{e}"
+    );
+    assert!(e.ends_with(". Use a ref, or \"nth\" (0 = the first)"), "{e}");
+    ok(server, &id, json!({"command": "click", "text": "Details", "nth": 1})).await;
+    assert_eq!(eval(server, &id, "location.hash").await, "#b");
+
+    // A stale ref never acts on another element; the error names the new one.
+    let old = ref_of(server, &id, "button \"Save\"").await;
+    eval(server, &id, "window.rerender(), 1").await;
+    let e = fails(server, &id, json!({"command": "click", "ref": old})).await;
+    let new = e.rsplit("[ref=").next().unwrap().trim_end_matches(']').to_owned();
+    assert_ne!(new, old);
+    assert_eq!(
+        e,
+        format!("Element [ref={old}] is gone (the page changed). Take a new snapshot; similar now: button \"Save\" [ref={new}]")
+    );
+    assert_eq!(eval(server, &id, "window.saved === true").await, false);
+    ok(server, &id, json!({"command": "click", "ref": new})).await;
+    assert_eq!(eval(server, &id, "window.saved").await, true);
+
+    // wait: for text anywhere, for an element, for it to go.
+    let id = open(c, server, "/actions/form.html").await;
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "click", "text": "Load more"},
+            {"command": "wait", "text": "Loaded 3 items"},
+            {"command": "wait", "text": "Loading", "gone": true, "timeout": 1000},
+        ]),
+    )
+    .await;
+    assert!(v["steps"][2]["error"].is_null(), "{v}");
+    let waited = v["steps"][1]["result"].as_str().unwrap();
+    assert!(waited.starts_with("\"Loaded 3 items\" appeared after "), "{waited}");
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "wait", "role": "button", "name": "Never", "timeout": 300}),
+    )
+    .await;
+    assert!(
+        e.starts_with("Timed out after 300 ms waiting for the target. No button \"Never\" found. Visible buttons: "),
+        "{e}"
+    );
+    let e = fails(server, &id, json!({"command": "frobnicate"})).await;
+    assert!(
+        e.starts_with("Unknown command: frobnicate. Commands: snapshot, click"),
+        "{e}"
+    );
+}
+
+async fn evaluate(c: &Client, server: &Server) {
+    let id = open(c, server, "/actions/teach.html").await;
+    // An expression is returned; a body with return runs as is; await works.
+    assert_eq!(eval(server, &id, "1 + 2").await, 3);
+    assert_eq!(eval(server, &id, "const a = 2; return a * 5").await, 10);
+    assert_eq!(
+        eval(server, &id, "await new Promise(r => setTimeout(() => r('late'), 30))").await,
+        "late"
+    );
+    // A DOM node is described.
+    let node = eval(server, &id, "document.getElementById('save')").await;
+    assert_eq!(node["__type"], "Element");
+    assert_eq!(node["tag"], "button");
+    assert_eq!(node["id"], "save");
+    assert_eq!(node["text"], "Save");
+    assert!(
+        node["label"].as_str().unwrap().starts_with("button \"Save\" [ref=e"),
+        "{node}"
+    );
+    // A cycle is marked; shared references that are not cycles are kept.
+    let v = eval(
+        server,
+        &id,
+        "const o = {name: 'o'}; const s = [1]; o.self = o; o.a = s; o.b = s; return o",
+    )
+    .await;
+    assert_eq!(v, json!({"name": "o", "self": "[Circular]", "a": [1], "b": [1]}));
+    // Bounds: 500 items, 20,000 chars, depth 10; special values.
+    let v = eval(server, &id, "Array.from({length: 600}, (_, i) => i)").await;
+    assert_eq!(v.as_array().unwrap().len(), 501);
+    assert_eq!(v[500], "…(+100 more)");
+    let v = eval(server, &id, "'x'.repeat(20005)").await;
+    assert!(v.as_str().unwrap().ends_with("…(+5 chars)"));
+    let v = eval(
+        server,
+        &id,
+        "let o = {}; const top = o; for (let i = 0; i < 15; i++) { o.n = {}; o = o.n; } return top",
+    )
+    .await;
+    let mut d = &v;
+    for _ in 0..10 {
+        d = &d["n"];
+    }
+    assert_eq!(*d, json!("[Max depth]"));
+    let v = eval(
+        server,
+        &id,
+        "({u: undefined, b: 10n, f: function named() {}, e: new TypeError('bad'), d: new Date(0)})",
+    )
+    .await;
+    assert_eq!(v["u"], "[undefined]");
+    assert_eq!(v["b"], "10n");
+    assert_eq!(v["f"], "[Function: named]");
+    assert_eq!(v["e"]["__type"], "Error");
+    assert_eq!(v["e"]["name"], "TypeError");
+    assert_eq!(v["e"]["message"], "bad");
+    assert_eq!(v["d"], "1970-01-01T00:00:00.000Z");
+    // A rejected promise and a throw fail the step with name and message.
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "evaluate", "script": "Promise.reject(new RangeError('nope'))"}),
+    )
+    .await;
+    assert!(e.starts_with("evaluate failed: RangeError: nope"), "{e}");
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "evaluate", "script": "throw new Error('boom')"}),
+    )
+    .await;
+    assert!(e.starts_with("evaluate failed: Error: boom"), "{e}");
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "evaluate", "script": "this is not code"}),
+    )
+    .await;
+    assert!(e.starts_with("evaluate failed: SyntaxError: "), "{e}");
+}
+
+async fn navigation_hands_over(c: &Client, server: &Server) {
+    let id = open(c, server, "/actions/form.html").await;
+    // A link click that navigates: the batch continues on the second page.
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "click", "text": "Next page"},
+            {"command": "type", "label": "City", "text": "Paris"},
+            {"command": "evaluate", "script": "document.getElementById('city').value + ' @ ' + location.pathname"},
+        ]),
+    )
+    .await;
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3, "{v}");
+    let first = steps[0]["result"].as_str().unwrap();
+    assert!(first.starts_with("clicked; navigating to http://"), "{v}");
+    assert!(first.ends_with("/actions/page2.html"), "{v}");
+    assert_eq!(steps[1]["index"], 1);
+    assert!(
+        steps[1]["url"].as_str().unwrap().ends_with("/actions/page2.html"),
+        "{v}"
+    );
+    assert_eq!(steps[2]["result"], "Paris @ /actions/page2.html");
+    assert!(v["snapshot"].as_str().unwrap().contains("Second page"), "{v}");
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().ends_with("/actions/page2.html"));
+
+    // navigate and back: the batch survives both page loads.
+    let id = client_id(c).await;
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "navigate", "url": "/actions/teach.html"},
+            {"command": "evaluate", "script": "document.title"},
+            {"command": "back"},
+            {"command": "evaluate", "script": "window.arrivedAt"},
+        ]),
+    )
+    .await;
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 4, "{v}");
+    assert!(
+        steps[0]["result"].as_str().unwrap().ends_with("/actions/teach.html"),
+        "{v}"
+    );
+    assert_eq!(steps[1]["result"], "Errors that teach");
+    assert_eq!(steps[2]["result"], "going back");
+    assert_eq!(steps[3]["result"], "/actions/page2.html");
+}
+
+async fn cursor_in_iframe(c: &Client, server: &Server) {
+    // The cursor shows when the page is in an iframe (an agent's preview pane).
+    c.goto(&server.url("/plain.html")).await.unwrap();
+    client_id(c).await;
+    let frame_src = server.url("/actions/teach.html");
+    c.execute(
+        "const f = document.createElement('iframe'); f.src = arguments[0]; f.style.width = '800px'; f.style.height = '600px'; document.body.appendChild(f);",
+        vec![json!(frame_src)],
+    )
+    .await
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let id = loop {
+        let v = c
+            .execute(
+                "const w = document.querySelector('iframe').contentWindow; const g = w && w.__browserAgent; return g && g.h ? g.clientId : null;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if let Some(id) = v.as_str() {
+            break id.to_owned();
+        }
+        assert!(Instant::now() < deadline, "the client did not start in the iframe");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Generate"}])).await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    // It glided (≥ 280 ms) and is there: fixed, topmost, not hit-testable, not in the snapshot.
+    assert!(took >= Duration::from_millis(280), "{took:?}");
+    let cursor = eval(
+        server,
+        &id,
+        "const c = document.getElementById('__browser-agent-cursor'); const s = getComputedStyle(c); return [s.position, s.pointerEvents, s.zIndex, c.textContent, c.hasAttribute('data-browser-agent-ui')]",
+    )
+    .await;
+    assert_eq!(cursor, json!(["fixed", "none", "2147483647", "Agent", true]));
+    assert!(!v["snapshot"].as_str().unwrap().contains("Agent"), "{v}");
+}
