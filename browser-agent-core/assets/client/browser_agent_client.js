@@ -1,5 +1,5 @@
 export function start() {
-wasm.sb();
+wasm.pb();
 }
 function __wbg_get_imports() {
 const import0 = {
@@ -8,52 +8,52 @@ u: function() { return handleError(function (arg0) {
 const ret = String(arg0);
 return ret;
 }, arguments); },
-$a: function(arg0) {
+Ya: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-fb: function(arg0) {
+cb: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-bb: function(arg0) {
+_a: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-cb: function(arg0) {
+$a: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-gb: function(arg0) {
+db: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-ab: function(arg0, arg1) {
+Za: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-db: function(arg0, arg1) {
+ab: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-eb: function(arg0, arg1) {
+bb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-_a: function(arg0, arg1) {
+Xa: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-hb: function(arg0) {
+eb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-ka: function(arg0) {
+ia: function(arg0) {
 arg0.abort();
 },
 l: function(arg0, arg1, arg2) {
@@ -65,15 +65,15 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 d: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-ma: function(arg0, arg1) {
+ka: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-ca: function(arg0) {
+aa: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Aa: function() { return handleError(function (arg0, arg1) {
+xa: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
@@ -88,27 +88,27 @@ return ret;
 w: function(arg0) {
 clearTimeout(arg0);
 },
-Y: function() { return handleError(function (arg0, arg1, arg2) {
+X: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
 o: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 r: function(arg0, arg1) {
 const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 q: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -117,11 +117,11 @@ L: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ca: function(arg0, arg1) {
+za: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-ra: function(arg0) {
+pa: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -129,13 +129,9 @@ U: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-V: function(arg0) {
-const ret = arg0.getAttributeNames();
-return ret;
-},
 P: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -144,36 +140,36 @@ n: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-na: function(arg0, arg1, arg2) {
+la: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-aa: function(arg0, arg1, arg2) {
+_: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-va: function(arg0) {
+ta: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-Fa: function(arg0) {
+Ca: function(arg0) {
 const ret = arg0.getTime();
 return ret;
 },
-Sa: function() { return handleError(function (arg0, arg1) {
+Pa: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 f: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -182,7 +178,7 @@ G: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-Ua: function() { return handleError(function (arg0, arg1) {
+Ra: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -202,7 +198,7 @@ R: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-fa: function() { return handleError(function (arg0) {
+da: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -210,20 +206,20 @@ h: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-ea: function(arg0) {
+ca: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-ga: function() { return handleError(function (arg0, arg1) {
+ea: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-X: function(arg0, arg1) {
+W: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -238,7 +234,7 @@ result = false;
 const ret = result;
 return ret;
 },
-pa: function(arg0) {
+na: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -268,19 +264,19 @@ result = false;
 const ret = result;
 return ret;
 },
-Ia: function(arg0) {
+Fa: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-sa: function(arg0) {
+qa: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-La: function(arg0, arg1) {
+Ia: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-ha: function(arg0, arg1) {
+fa: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -292,7 +288,7 @@ t: function() { return handleError(function (arg0) {
 const ret = Object.keys(arg0);
 return ret;
 }, arguments); },
-ia: function(arg0) {
+ga: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
@@ -300,13 +296,13 @@ B: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-Za: function(arg0) {
+Wa: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
 O: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -315,23 +311,23 @@ M: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-Z: function() { return handleError(function (arg0, arg1, arg2) {
+Y: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-Va: function() {
+Sa: function() {
 const ret = new WeakMap();
 return ret;
 },
-Ha: function() {
+Ea: function() {
 const ret = new Array();
 return ret;
 },
-ja: function() { return handleError(function () {
+ha: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-Ja: function(arg0, arg1) {
+Ga: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
@@ -353,7 +349,7 @@ return ret;
 state0.a = 0;
 }
 },
-Ma: function() {
+Ja: function() {
 const ret = new Object();
 return ret;
 },
@@ -375,41 +371,37 @@ return ret;
 state0.a = 0;
 }
 },
-W: function(arg0) {
+V: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ta: function(arg0) {
+ra: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ya: function(arg0, arg1) {
+va: function(arg0, arg1) {
 const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-za: function(arg0) {
+wa: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-qa: function(arg0, arg1) {
+oa: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ea: function() {
+Ba: function() {
 const ret = Date.now();
 return ret;
 },
-wa: function(arg0) {
-const ret = arg0.ownerDocument;
-return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-},
-xa: function(arg0) {
+ua: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -417,11 +409,11 @@ A: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-oa: function() { return handleError(function (arg0, arg1, arg2) {
+ma: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ba: function() { return handleError(function (arg0, arg1, arg2) {
+$: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
@@ -433,21 +425,17 @@ S: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-$: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
-return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-}, arguments); },
-Xa: function(arg0) {
+Ua: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-Wa: function(arg0) {
+Ta: function(arg0) {
 queueMicrotask(arg0);
 },
 e: function() {
 location.reload();
 },
-Ra: function(arg0) {
+Oa: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
@@ -470,7 +458,7 @@ x: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-Ta: function() { return handleError(function (arg0, arg1, arg2) {
+Qa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
@@ -484,27 +472,27 @@ arg0[arg1 >>> 0] = arg2;
 i: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-la: function(arg0) {
+ja: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-Ya: function(arg0, arg1, arg2) {
+Va: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-Na: function() {
+Ka: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Pa: function() {
+Ma: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Oa: function() {
+La: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Qa: function() {
+Na: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -512,20 +500,20 @@ g: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Ga: function() { return handleError(function (arg0) {
+Da: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-_: function(arg0, arg1) {
+Z: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ua: function(arg0, arg1) {
+sa: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -534,66 +522,66 @@ F: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Ba: function(arg0, arg1) {
+ya: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-da: function(arg0, arg1) {
+ba: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Da: function(arg0) {
+Aa: function(arg0) {
 const ret = arg0.toISOString();
 return ret;
 },
-Ka: function() { return handleError(function (arg0, arg1) {
+Ha: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
 p: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-jb: function(arg0, arg1) {
+gb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3);
 return ret;
 },
-kb: function(arg0, arg1) {
+hb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09);
 return ret;
 },
-lb: function(arg0, arg1) {
+ib: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-mb: function(arg0, arg1) {
+jb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16);
 return ret;
 },
-nb: function(arg0, arg1) {
+kb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f);
 return ret;
 },
-ob: function(arg0, arg1) {
+lb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9);
 return ret;
 },
-pb: function(arg0) {
+mb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-qb: function(arg0, arg1) {
+nb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-ib: function() {
-const table = wasm.Eb;
+fb: function() {
+const table = wasm.Bb;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -607,48 +595,48 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9(arg0, arg1) {
-wasm.Bb(arg0, arg1);
+wasm.yb(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f(arg0, arg1) {
-const ret = wasm.Ab(arg0, arg1);
+const ret = wasm.xb(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09(arg0, arg1, arg2) {
-wasm.zb(arg0, arg1, arg2);
+wasm.wb(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.yb(arg0, arg1, arg2);
+const ret = wasm.vb(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.xb(arg0, arg1, arg2, arg3);
+wasm.ub(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3(arg0, arg1, arg2, arg3) {
-wasm.wb(arg0, arg1, arg2, arg3);
+wasm.tb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.Fb, wasm.Gb);
+const ptr0 = passStringToWasm0(arg2, wasm.Cb, wasm.Db);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.vb(arg0, arg1, ptr0, len0);
+const ret = wasm.sb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.Db();
-wasm.Eb.set(idx, obj);
+const idx = wasm.Ab();
+wasm.Bb.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.Ib(state.a, state.b));
+: new FinalizationRegistry(state => wasm.Fb(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.rb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.rb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.ob.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.ob.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -659,7 +647,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.rb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.ob.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -668,7 +656,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.Cb(idx);
+wasm.zb(idx);
 }
 }
 function isLikeNone(x) {
@@ -686,7 +674,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Ib(state.a, state.b);
+wasm.Fb(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -709,7 +697,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Ib(state.a, state.b);
+wasm.Fb(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -748,8 +736,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.Eb.get(idx);
-wasm.Jb(idx);
+const value = wasm.Bb.get(idx);
+wasm.Gb(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -784,7 +772,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.Kb();
+wasm.Hb();
 return wasm;
 }
 async function __wbg_load(module, imports) {
