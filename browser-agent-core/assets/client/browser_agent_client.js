@@ -1,5 +1,5 @@
 export function start() {
-wasm.pb();
+wasm.qb();
 }
 function __wbg_get_imports() {
 const import0 = {
@@ -8,52 +8,52 @@ u: function() { return handleError(function (arg0) {
 const ret = String(arg0);
 return ret;
 }, arguments); },
-Ya: function(arg0) {
+Za: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-cb: function(arg0) {
+db: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-_a: function(arg0) {
+$a: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-$a: function(arg0) {
+ab: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-db: function(arg0) {
+eb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-Za: function(arg0, arg1) {
+_a: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-ab: function(arg0, arg1) {
+bb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-bb: function(arg0, arg1) {
+cb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Xa: function(arg0, arg1) {
+Ya: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-eb: function(arg0) {
+fb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-ia: function(arg0) {
+ja: function(arg0) {
 arg0.abort();
 },
 l: function(arg0, arg1, arg2) {
@@ -65,15 +65,15 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 d: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-ka: function(arg0, arg1) {
+la: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-aa: function(arg0) {
+ba: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-xa: function() { return handleError(function (arg0, arg1) {
+ya: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
@@ -88,27 +88,27 @@ return ret;
 w: function(arg0) {
 clearTimeout(arg0);
 },
-X: function() { return handleError(function (arg0, arg1, arg2) {
+Y: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
 o: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 r: function(arg0, arg1) {
 const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 q: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -117,11 +117,11 @@ L: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-za: function(arg0, arg1) {
+Aa: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-pa: function(arg0) {
+qa: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -129,9 +129,13 @@ U: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
+V: function(arg0) {
+const ret = arg0.getAttributeNames();
+return ret;
+},
 P: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -140,36 +144,36 @@ n: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-la: function(arg0, arg1, arg2) {
+ma: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-_: function(arg0, arg1, arg2) {
+$: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-ta: function(arg0) {
+ua: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-Ca: function(arg0) {
+Da: function(arg0) {
 const ret = arg0.getTime();
 return ret;
 },
-Pa: function() { return handleError(function (arg0, arg1) {
+Qa: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 f: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -178,7 +182,7 @@ G: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-Ra: function() { return handleError(function (arg0, arg1) {
+Sa: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -198,7 +202,7 @@ R: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-da: function() { return handleError(function (arg0) {
+ea: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -206,20 +210,20 @@ h: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-ca: function(arg0) {
+da: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-ea: function() { return handleError(function (arg0, arg1) {
+fa: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-W: function(arg0, arg1) {
+X: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -234,7 +238,7 @@ result = false;
 const ret = result;
 return ret;
 },
-na: function(arg0) {
+oa: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -264,19 +268,19 @@ result = false;
 const ret = result;
 return ret;
 },
-Fa: function(arg0) {
+Ga: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-qa: function(arg0) {
+ra: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-Ia: function(arg0, arg1) {
+Ja: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-fa: function(arg0, arg1) {
+ga: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -288,7 +292,7 @@ t: function() { return handleError(function (arg0) {
 const ret = Object.keys(arg0);
 return ret;
 }, arguments); },
-ga: function(arg0) {
+ha: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
@@ -296,13 +300,13 @@ B: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-Wa: function(arg0) {
+Xa: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
 O: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -311,23 +315,23 @@ M: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-Y: function() { return handleError(function (arg0, arg1, arg2) {
+Z: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-Sa: function() {
+Ta: function() {
 const ret = new WeakMap();
 return ret;
 },
-Ea: function() {
+Fa: function() {
 const ret = new Array();
 return ret;
 },
-ha: function() { return handleError(function () {
+ia: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-Ga: function(arg0, arg1) {
+Ha: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
@@ -349,7 +353,7 @@ return ret;
 state0.a = 0;
 }
 },
-Ja: function() {
+Ka: function() {
 const ret = new Object();
 return ret;
 },
@@ -371,37 +375,37 @@ return ret;
 state0.a = 0;
 }
 },
-V: function(arg0) {
+W: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ra: function(arg0) {
+sa: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-va: function(arg0, arg1) {
+wa: function(arg0, arg1) {
 const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-wa: function(arg0) {
+xa: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-oa: function(arg0, arg1) {
+pa: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ba: function() {
+Ca: function() {
 const ret = Date.now();
 return ret;
 },
-ua: function(arg0) {
+va: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -409,11 +413,11 @@ A: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-ma: function() { return handleError(function (arg0, arg1, arg2) {
+na: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-$: function() { return handleError(function (arg0, arg1, arg2) {
+aa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
@@ -425,17 +429,17 @@ S: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-Ua: function(arg0) {
+Va: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-Ta: function(arg0) {
+Ua: function(arg0) {
 queueMicrotask(arg0);
 },
 e: function() {
 location.reload();
 },
-Oa: function(arg0) {
+Pa: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
@@ -458,7 +462,7 @@ x: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-Qa: function() { return handleError(function (arg0, arg1, arg2) {
+Ra: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
@@ -472,27 +476,27 @@ arg0[arg1 >>> 0] = arg2;
 i: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-ja: function(arg0) {
+ka: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-Va: function(arg0, arg1, arg2) {
+Wa: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-Ka: function() {
+La: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ma: function() {
+Na: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-La: function() {
+Ma: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Na: function() {
+Oa: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -500,20 +504,20 @@ g: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Da: function() { return handleError(function (arg0) {
+Ea: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-Z: function(arg0, arg1) {
+_: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-sa: function(arg0, arg1) {
+ta: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Cb, wasm.Db);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -522,66 +526,66 @@ F: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-ya: function(arg0, arg1) {
+za: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-ba: function(arg0, arg1) {
+ca: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Aa: function(arg0) {
+Ba: function(arg0) {
 const ret = arg0.toISOString();
 return ret;
 },
-Ha: function() { return handleError(function (arg0, arg1) {
+Ia: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
 p: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.Cb, wasm.Db);
+const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-gb: function(arg0, arg1) {
+hb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3);
 return ret;
 },
-hb: function(arg0, arg1) {
+ib: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09);
 return ret;
 },
-ib: function(arg0, arg1) {
+jb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-jb: function(arg0, arg1) {
+kb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16);
 return ret;
 },
-kb: function(arg0, arg1) {
+lb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f);
 return ret;
 },
-lb: function(arg0, arg1) {
+mb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9);
 return ret;
 },
-mb: function(arg0) {
+nb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-nb: function(arg0, arg1) {
+ob: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-fb: function() {
-const table = wasm.Bb;
+gb: function() {
+const table = wasm.Cb;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -595,48 +599,48 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9(arg0, arg1) {
-wasm.yb(arg0, arg1);
+wasm.zb(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f(arg0, arg1) {
-const ret = wasm.xb(arg0, arg1);
+const ret = wasm.yb(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09(arg0, arg1, arg2) {
-wasm.wb(arg0, arg1, arg2);
+wasm.xb(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.vb(arg0, arg1, arg2);
+const ret = wasm.wb(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.ub(arg0, arg1, arg2, arg3);
+wasm.vb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3(arg0, arg1, arg2, arg3) {
-wasm.tb(arg0, arg1, arg2, arg3);
+wasm.ub(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.Cb, wasm.Db);
+const ptr0 = passStringToWasm0(arg2, wasm.Db, wasm.Eb);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.sb(arg0, arg1, ptr0, len0);
+const ret = wasm.tb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.Ab();
-wasm.Bb.set(idx, obj);
+const idx = wasm.Bb();
+wasm.Cb.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.Fb(state.a, state.b));
+: new FinalizationRegistry(state => wasm.Gb(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.ob.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.ob.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.pb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.pb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -647,7 +651,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.ob.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.pb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -656,7 +660,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.zb(idx);
+wasm.Ab(idx);
 }
 }
 function isLikeNone(x) {
@@ -674,7 +678,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Fb(state.a, state.b);
+wasm.Gb(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -697,7 +701,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Fb(state.a, state.b);
+wasm.Gb(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -736,8 +740,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.Bb.get(idx);
-wasm.Gb(idx);
+const value = wasm.Cb.get(idx);
+wasm.Hb(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -772,7 +776,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.Hb();
+wasm.Ib();
 return wasm;
 }
 async function __wbg_load(module, imports) {
