@@ -159,7 +159,7 @@ struct Figure {
 }
 
 const FIXTURES: &[&str] = &[
-    "react", "todo", "settings", "hidden", "table", "shadow", "iframe", "biglist",
+    "react", "todo", "settings", "hidden", "modal", "table", "shadow", "iframe", "biglist",
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,7 +2,8 @@
 //! frames) into snapshot nodes.
 //!
 //! - Left out with their subtree: `display:none` (which covers `hidden`), `aria-hidden="true"`,
-//!   `inert`, closed `<details>` content (all but the summary), script/style/template/noscript,
+//!   `inert` (and everything outside an open modal dialog), closed `<details>` content (all but
+//!   the summary), script/style/template/noscript,
 //!   media fallback content, and the agent's own elements. `visibility:hidden` hides the element
 //!   and its own text; a descendant that sets `visibility:visible` again still shows.
 //! - Elements without a role (or with one that says nothing, like `paragraph` or `generic`) vanish;
@@ -74,6 +75,8 @@ struct Walker {
     /// Ids that some `aria-labelledby` in this document points at (sorted).
     labelled: Vec<String>,
     depth: u32,
+    /// An open modal dialog (`showModal()`): everything outside it is inert.
+    modal: Option<Element>,
 }
 
 /// The page as snapshot nodes.
@@ -96,6 +99,7 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
         win,
         prefix,
         depth,
+        modal: doc.query_selector(intern("dialog:modal")).ok().flatten(),
     };
     let pointer = w.look(&body).is_some_and(|l| l.2);
     let mut out = Out::default();
@@ -191,6 +195,13 @@ impl Walker {
                 .as_deref()
                 .is_some_and(|id| OWN_IDS.iter().any(|p| id.starts_with(p)))
             {
+                return;
+            }
+        }
+        if let Some(modal) = &self.modal {
+            // Outside the modal dialog (neither it, inside it, nor around it): inert.
+            let node: &Node = el.as_ref();
+            if !el.contains(Some(modal.as_ref())) && !modal.contains(Some(node)) {
                 return;
             }
         }
