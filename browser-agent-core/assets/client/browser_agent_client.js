@@ -1,5 +1,5 @@
 export function start() {
-wasm.qb();
+wasm.sb();
 }
 function __wbg_get_imports() {
 const import0 = {
@@ -8,52 +8,52 @@ u: function() { return handleError(function (arg0) {
 const ret = String(arg0);
 return ret;
 }, arguments); },
-Za: function(arg0) {
+$a: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-db: function(arg0) {
+fb: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-$a: function(arg0) {
+bb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-ab: function(arg0) {
+cb: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-eb: function(arg0) {
+gb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-_a: function(arg0, arg1) {
+ab: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-bb: function(arg0, arg1) {
+db: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-cb: function(arg0, arg1) {
+eb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ya: function(arg0, arg1) {
+_a: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-fb: function(arg0) {
+hb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-ja: function(arg0) {
+ka: function(arg0) {
 arg0.abort();
 },
 l: function(arg0, arg1, arg2) {
@@ -65,15 +65,15 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 d: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-la: function(arg0, arg1) {
+ma: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-ba: function(arg0) {
+ca: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ya: function() { return handleError(function (arg0, arg1) {
+Aa: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
@@ -92,23 +92,27 @@ Y: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
+xa: function(arg0, arg1) {
+const ret = arg0.contains(arg1);
+return ret;
+},
 o: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 r: function(arg0, arg1) {
 const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 q: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -117,11 +121,11 @@ L: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Aa: function(arg0, arg1) {
+Ca: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-qa: function(arg0) {
+ra: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -135,7 +139,7 @@ return ret;
 },
 P: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -144,36 +148,36 @@ n: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-ma: function(arg0, arg1, arg2) {
+na: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-$: function(arg0, arg1, arg2) {
+aa: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-ua: function(arg0) {
+va: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-Da: function(arg0) {
+Fa: function(arg0) {
 const ret = arg0.getTime();
 return ret;
 },
-Qa: function() { return handleError(function (arg0, arg1) {
+Sa: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 f: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -182,7 +186,7 @@ G: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-Sa: function() { return handleError(function (arg0, arg1) {
+Ua: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -202,7 +206,7 @@ R: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-ea: function() { return handleError(function (arg0) {
+fa: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -210,20 +214,20 @@ h: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-da: function(arg0) {
+ea: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-fa: function() { return handleError(function (arg0, arg1) {
+ga: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
 X: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -238,7 +242,7 @@ result = false;
 const ret = result;
 return ret;
 },
-oa: function(arg0) {
+pa: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -268,19 +272,19 @@ result = false;
 const ret = result;
 return ret;
 },
-Ga: function(arg0) {
+Ia: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-ra: function(arg0) {
+sa: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-Ja: function(arg0, arg1) {
+La: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-ga: function(arg0, arg1) {
+ha: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -292,7 +296,7 @@ t: function() { return handleError(function (arg0) {
 const ret = Object.keys(arg0);
 return ret;
 }, arguments); },
-ha: function(arg0) {
+ia: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
@@ -300,13 +304,13 @@ B: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-Xa: function(arg0) {
+Za: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
 O: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -319,19 +323,19 @@ Z: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-Ta: function() {
+Va: function() {
 const ret = new WeakMap();
 return ret;
 },
-Fa: function() {
+Ha: function() {
 const ret = new Array();
 return ret;
 },
-ia: function() { return handleError(function () {
+ja: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-Ha: function(arg0, arg1) {
+Ja: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
@@ -353,7 +357,7 @@ return ret;
 state0.a = 0;
 }
 },
-Ka: function() {
+Ma: function() {
 const ret = new Object();
 return ret;
 },
@@ -379,33 +383,33 @@ W: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-sa: function(arg0) {
+ta: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-wa: function(arg0, arg1) {
+ya: function(arg0, arg1) {
 const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-xa: function(arg0) {
+za: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-pa: function(arg0, arg1) {
+qa: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ca: function() {
+Ea: function() {
 const ret = Date.now();
 return ret;
 },
-va: function(arg0) {
+wa: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -413,11 +417,11 @@ A: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-na: function() { return handleError(function (arg0, arg1, arg2) {
+oa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-aa: function() { return handleError(function (arg0, arg1, arg2) {
+ba: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
@@ -429,17 +433,21 @@ S: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-Va: function(arg0) {
+$: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
+return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+}, arguments); },
+Xa: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-Ua: function(arg0) {
+Wa: function(arg0) {
 queueMicrotask(arg0);
 },
 e: function() {
 location.reload();
 },
-Pa: function(arg0) {
+Ra: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
@@ -462,7 +470,7 @@ x: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-Ra: function() { return handleError(function (arg0, arg1, arg2) {
+Ta: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
@@ -476,27 +484,27 @@ arg0[arg1 >>> 0] = arg2;
 i: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-ka: function(arg0) {
+la: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-Wa: function(arg0, arg1, arg2) {
+Ya: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-La: function() {
+Na: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Na: function() {
+Pa: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ma: function() {
+Oa: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Oa: function() {
+Qa: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -504,20 +512,20 @@ g: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Ea: function() { return handleError(function (arg0) {
+Ga: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
 _: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ta: function(arg0, arg1) {
+ua: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Db, wasm.Eb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -526,66 +534,66 @@ F: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-za: function(arg0, arg1) {
+Ba: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-ca: function(arg0, arg1) {
+da: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ba: function(arg0) {
+Da: function(arg0) {
 const ret = arg0.toISOString();
 return ret;
 },
-Ia: function() { return handleError(function (arg0, arg1) {
+Ka: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
 p: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.Db, wasm.Eb);
+const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-hb: function(arg0, arg1) {
+jb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3);
 return ret;
 },
-ib: function(arg0, arg1) {
+kb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09);
 return ret;
 },
-jb: function(arg0, arg1) {
+lb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-kb: function(arg0, arg1) {
+mb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16);
 return ret;
 },
-lb: function(arg0, arg1) {
+nb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f);
 return ret;
 },
-mb: function(arg0, arg1) {
+ob: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9);
 return ret;
 },
-nb: function(arg0) {
+pb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-ob: function(arg0, arg1) {
+qb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-gb: function() {
-const table = wasm.Cb;
+ib: function() {
+const table = wasm.Eb;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -599,48 +607,48 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9(arg0, arg1) {
-wasm.zb(arg0, arg1);
+wasm.Bb(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f(arg0, arg1) {
-const ret = wasm.yb(arg0, arg1);
+const ret = wasm.Ab(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09(arg0, arg1, arg2) {
-wasm.xb(arg0, arg1, arg2);
+wasm.zb(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.wb(arg0, arg1, arg2);
+const ret = wasm.yb(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.vb(arg0, arg1, arg2, arg3);
+wasm.xb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3(arg0, arg1, arg2, arg3) {
-wasm.ub(arg0, arg1, arg2, arg3);
+wasm.wb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.Db, wasm.Eb);
+const ptr0 = passStringToWasm0(arg2, wasm.Fb, wasm.Gb);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.tb(arg0, arg1, ptr0, len0);
+const ret = wasm.vb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.Bb();
-wasm.Cb.set(idx, obj);
+const idx = wasm.Db();
+wasm.Eb.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.Gb(state.a, state.b));
+: new FinalizationRegistry(state => wasm.Ib(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.pb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.pb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.rb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.rb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -651,7 +659,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.pb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.rb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -660,7 +668,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.Ab(idx);
+wasm.Cb(idx);
 }
 }
 function isLikeNone(x) {
@@ -678,7 +686,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Gb(state.a, state.b);
+wasm.Ib(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -701,7 +709,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Gb(state.a, state.b);
+wasm.Ib(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -740,8 +748,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.Cb.get(idx);
-wasm.Hb(idx);
+const value = wasm.Eb.get(idx);
+wasm.Jb(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -776,7 +784,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.Ib();
+wasm.Kb();
 return wasm;
 }
 async function __wbg_load(module, imports) {
