@@ -64,14 +64,20 @@ fn dechunk(mut s: &str) -> String {
 
 /// `POST {prefix}/run` with `steps` for `client`; the parsed answer and how long it took.
 async fn run_timed(server: &Server, client: &str, steps: Value) -> (Value, Duration) {
-    let body = json!({ "steps": steps, "client": client }).to_string();
+    let body = json!({ "steps": &steps, "client": client }).to_string();
     let addr = server.addr;
     let t0 = Instant::now();
     let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
         .await
         .expect("run thread");
     let took = t0.elapsed();
-    assert_eq!(status, 200, "POST /run: {text}");
+    if status != 200 {
+        // What the page logged says why it did not answer.
+        panic!(
+            "POST /run {steps}: {status} {text}\npage logs: {}",
+            server.console("limit=30")
+        );
+    }
     let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
     assert_eq!(v["event"], "browser-completed", "{v}");
     (v, took)

@@ -254,6 +254,10 @@ fn post_keepalive(body: &str) -> Option<Promise> {
 pub(crate) async fn hand_over(i: usize) -> bool {
     let Some((nav, body)) = with_batch(|b| {
         let nav = b.nav.take()?;
+        if b.handed {
+            // The page already unloaded and handed the batch over from `pagehide`.
+            return Some((Nav::Started, None));
+        }
         b.handed = true;
         let body = handover_body(b, &b.results, i as u32 + 1);
         Some((nav, body))
@@ -309,11 +313,18 @@ fn on_pagehide() {
         b.handed = true;
         let results = b.results.slice(0, b.results.length());
         let step = b.steps.get(b.current);
+        let text = match NAVIGATING.with(|n| n.borrow().clone()) {
+            Some(url) => cat(&["navigating to ", &url]),
+            None => "the page unloaded (navigation)".to_owned(),
+        };
         let r = obj(&[
             ("index", JsValue::from(b.offset + b.current)),
             ("command", get(&step, "command")),
-            ("result", s("the page unloaded (navigation)")),
+            ("result", s(&text)),
         ]);
+        if let Some((label, _)) = &b.target {
+            set(&r, "matched", &s(label));
+        }
         results.push(&r);
         handover_body(b, &results, b.current + 1)
     })
@@ -607,6 +618,10 @@ async fn click_target(t: &Target, clicks: u32) -> Result<(), String> {
     hover_at(&at, x, y);
     cursor::press().await;
     watching_navigation(|| press_sequence(&at, x, y, clicks));
+    if NAVIGATING.with(|n| n.borrow().is_some()) {
+        // The page is about to go: hand the batch over before it does.
+        return Ok(());
+    }
     cursor::release().await;
     // Let the page's handlers (timers, microtasks, re-renders) run before the next step.
     sleep(if cursor::enabled() { 120 } else { 20 }).await;
@@ -1609,6 +1624,16 @@ async fn evaluate(step: &JsValue) -> Outcome {
     Ok(safe(&v, 0, &mut seen, &mut budget))
 }
 
+/// `String(v)`: any value as text (never throws for symbols, bigints, odd objects).
+fn text_of(v: &JsValue) -> String {
+    get(&global(), "String")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call1(&JsValue::UNDEFINED, v).ok())
+        .and_then(|t| t.as_string())
+        .unwrap_or_default()
+}
+
 /// `evaluate failed: TypeError: x is undefined` plus the first stack lines.
 fn failed(e: &JsValue) -> String {
     let mut m = String::from("evaluate failed: ");
@@ -1627,7 +1652,7 @@ fn failed(e: &JsValue) -> String {
                 }
             }
         }
-        _ => m.push_str(&String::from(JsString::from(e.clone()))),
+        _ => m.push_str(&text_of(e)),
     }
     m
 }
@@ -1658,17 +1683,13 @@ fn safe(v: &JsValue, depth: u32, seen: &mut Vec<JsValue>, budget: &mut u32) -> J
         return v.clone();
     }
     if let Some(x) = v.as_f64() {
-        return if x.is_finite() {
-            v.clone()
-        } else {
-            s(&String::from(JsString::from(v.clone())))
-        };
+        return if x.is_finite() { v.clone() } else { s(&text_of(v)) };
     }
     if let Some(t) = v.as_string() {
         return cut(&t, EVAL_CHARS);
     }
     if v.is_bigint() {
-        return s(&cat(&[&String::from(JsString::from(v.clone())), "n"]));
+        return s(&cat(&[&text_of(v), "n"]));
     }
     if v.is_symbol() {
         return s(&call(v, "toString", &[])
@@ -1755,13 +1776,8 @@ fn safe(v: &JsValue, depth: u32, seen: &mut Vec<JsValue>, budget: &mut u32) -> J
                 .map(|k| k.filter(&mut |k, _, _| k.is_string()))
                 .unwrap_or_default();
             keys.map(&mut |k, _, _| {
-                let val = Reflect::get(v, &k).unwrap_or_else(|e| {
-                    s(&cat(&[
-                        "[Unserializable: ",
-                        &String::from(JsString::from(get(&e, "message"))),
-                        "]",
-                    ]))
-                });
+                let val = Reflect::get(v, &k)
+                    .unwrap_or_else(|e| s(&cat(&["[Unserializable: ", &text_of(&get(&e, "message")), "]"])));
                 Array::of2(&k, &val).into()
             })
         };
@@ -1769,7 +1785,7 @@ fn safe(v: &JsValue, depth: u32, seen: &mut Vec<JsValue>, budget: &mut u32) -> J
         for i in 0..total.min(EVAL_ITEMS) {
             let pair = entries.get(i);
             let k = Reflect::get_u32(&pair, 0).unwrap_or(JsValue::UNDEFINED);
-            let key = k.as_string().unwrap_or_else(|| String::from(JsString::from(k.clone())));
+            let key = k.as_string().unwrap_or_else(|| text_of(&k));
             let val = Reflect::get_u32(&pair, 1).unwrap_or(JsValue::UNDEFINED);
             set(&o, &key, &safe(&val, depth + 1, seen, budget));
         }

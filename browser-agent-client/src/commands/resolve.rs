@@ -512,7 +512,9 @@ fn gone(r: &str) -> String {
     remember();
     let line = SEEN.with(|s| {
         let s = s.borrow();
-        s.binary_search_by(|(k, _)| k.as_str().cmp(r)).ok().map(|i| s[i].1.clone())
+        s.binary_search_by(|(k, _)| k.as_str().cmp(r))
+            .ok()
+            .map(|i| s[i].1.clone())
     });
     let Some(line) = line else {
         m.push('.');

@@ -1,7 +1,7 @@
 //! The visible cursor: a pink (#DD2590) Figma-style arrow with a name tag that shows a person
 //! watching the page what the agent does. Only when the page runs in an iframe (an agent's preview
 //! pane) or the tag's config says `cursor: true` (or a name: `cursor: "Ada"`; `cursorName` also
-//! names it; `cursor: false` turns it off everywhere).
+//! names it).
 //!
 //! It enters from a random viewport edge on the first action, glides to each target in
 //! clamp(220 + 0.55·distance, 280, 800) ms (eased), presses and releases with a ripple on clicks,
@@ -58,12 +58,8 @@ fn cfg() -> JsValue {
 
 /// Whether the cursor shows: in an iframe, or when the config asks for it.
 pub(crate) fn enabled() -> bool {
-    let c = get(&cfg(), "cursor");
-    if c == JsValue::FALSE {
-        return false;
-    }
     let g = global();
-    c.is_truthy() || get(&g, "parent") != g
+    get(&cfg(), "cursor").is_truthy() || get(&g, "parent") != g
 }
 
 fn name() -> String {
