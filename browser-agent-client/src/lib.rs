@@ -19,6 +19,7 @@
 mod alloc;
 mod capture;
 mod commands;
+mod cursor;
 mod describe;
 mod js;
 mod serialize;

@@ -248,6 +248,7 @@ async fn send_heartbeat() {
     let mut url = String::from(protocol::PROBE_PATH);
     query(&mut url, protocol::KEY_PARAM, &key);
     query(&mut url, "client", &client);
+    query(&mut url, "tab", &crate::commands::tab_id());
     query(&mut url, "page", &w.location().href().unwrap_or_default());
     query(&mut url, "title", &doc.title());
     query(&mut url, "phase", phase.as_str());

@@ -32,7 +32,7 @@ pub(crate) fn tap(entry: &JsValue) {
 async fn dispatch(command: &str, step: &JsValue) -> Outcome {
     match command {
         "snapshot" => snapshot_command(step).await,
-        _ => Err(snapshot::cat(&["Unknown command: ", command])),
+        _ => super::actions::run(command, step).await,
     }
 }
 
@@ -51,6 +51,8 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     TAPPED.with(|t| *t.borrow_mut() = Some(Array::new()));
     let steps = get(batch, "steps").dyn_into::<Array>().unwrap_or_default();
     let results = Array::new();
+    // Handed over from the page before a navigation: indices continue at `offset`.
+    let offset = super::actions::batch_start(batch, &results) as usize;
     // The text of a snapshot step that ran last: it already is the snapshot after the batch.
     let mut last_snapshot: Option<String> = None;
     for (index, step) in steps.iter().enumerate() {
@@ -59,7 +61,7 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         let t0 = now_ms();
         let outcome = dispatch(&command, &step).await;
         let r = Object::new();
-        set(&r, "index", &JsValue::from(index as u32));
+        set(&r, "index", &JsValue::from((offset + index) as u32));
         set(&r, "command", &JsValue::from_str(&command));
         let failed = match outcome {
             Ok(v) => {
@@ -75,15 +77,22 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
             }
         };
         set(&r, "elapsed", &ms(now_ms() - t0));
+        super::actions::after_step(&r);
         results.push(&r);
         if failed {
             break;
+        }
+        // The step navigates: the results so far went to the host with the remaining steps.
+        if super::actions::hand_over(index).await {
+            TAPPED.with(|t| t.borrow_mut().take());
+            return JsValue::NULL;
         }
     }
     let text = match last_snapshot {
         Some(text) => text,
         None => snapshot::take().await,
     };
+    super::actions::batch_end();
     let logs = TAPPED.with(|t| t.borrow_mut().take()).unwrap_or_default();
     let out = Object::new();
     set(&out, "id", &get(batch, "id"));

@@ -3,8 +3,10 @@
 //! snapshot). Also the page's debug hooks on `window.__browserAgent`: `snapshot()` (a promise of
 //! the snapshot text) and `ref("e3")` (the element a ref names, or an error saying what is there).
 
+pub(crate) mod actions;
 pub(crate) mod executor;
 pub(crate) mod poller;
+pub(crate) mod resolve;
 
 use crate::{get, set, with_state, GLOBAL};
 use js_sys::{Function, Object, Promise};
@@ -80,5 +82,26 @@ pub(crate) fn install() {
     })
     .into_js_value();
     set(&global, "ref", &by_ref);
+    actions::install();
     poller::install();
+}
+
+/// This tab's id: random, made once per tab and kept in `sessionStorage` (`__browserAgentTab`), so
+/// the host can hand a batch's remaining steps over to the next page loaded in the same tab. Sent as
+/// `tab=` on every heartbeat and poll; empty where storage is blocked.
+pub(crate) fn tab_id() -> String {
+    const KEY: &str = "__browserAgentTab";
+    if let Ok(Some(id)) = crate::js::session_get(KEY) {
+        if !id.is_empty() {
+            return id;
+        }
+    }
+    let mut id = String::from("t");
+    for _ in 0..3 {
+        crate::snapshot::push_number(&mut id, (js_sys::Math::random() * 1e9) as u32);
+    }
+    match crate::js::session_set(KEY, &id) {
+        Ok(()) => id,
+        Err(_) => String::new(),
+    }
 }

@@ -83,7 +83,10 @@ async fn run(generation: u32) {
             Outcome::Batch(batch) => {
                 backoff = 0;
                 let results = executor::run(&batch).await;
-                post_results(&results).await;
+                // Null: handed over to the next page (the results were posted already).
+                if !results.is_null() {
+                    post_results(&results).await;
+                }
             }
             Outcome::Empty => {
                 backoff = 0;
@@ -115,6 +118,8 @@ async fn poll(generation: u32) -> Outcome {
     url.push_str(&String::from(js_sys::encode_uri_component(&h.client_id)));
     url.push_str("&wait=");
     url.push_str(WAIT_MS);
+    url.push_str("&tab=");
+    url.push_str(&String::from(js_sys::encode_uri_component(&super::tab_id())));
     let opts = init("GET", &h.key, None);
     let Ok(controller) = web_sys::AbortController::new() else {
         return Outcome::Failed;

@@ -197,6 +197,12 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, String> {
     Err(msg)
 }
 
+/// The last snapshot's lines that carry refs (`button "Save" [ref=e9]`); lets a command say what a
+/// stale ref was.
+pub(crate) fn last_lines() -> Vec<String> {
+    with_refs(|refs| refs.last_lines.clone())
+}
+
 /// The number of `eN` or `fMeN`.
 fn parse_ref(r: &str) -> Option<u32> {
     let rest = match r.strip_prefix('f') {
