@@ -68,17 +68,21 @@ pub(crate) fn record(e: JsValue, urgent: bool) {
         if s.dead {
             return false;
         }
-        if s.pending.len() >= MAX_PENDING {
+        // The command executor keeps the entries recorded while a batch runs.
+        crate::commands::tap(&e);
+        let len = s.pending.push(&e) as usize;
+        if len > MAX_PENDING {
             // Drop the oldest entry that is not part of the request in flight.
+            // (shift is O(1) on a JS array; splice from the front is not.)
             let at = if s.sending { s.in_flight } else { 0 };
-            if at < s.pending.len() {
-                s.pending.remove(at);
+            if at == 0 {
+                s.pending.shift();
+                s.dropped += 1;
+            } else if at < len {
+                s.pending.remove(at as u32, 1);
                 s.dropped += 1;
             }
         }
-        // The command executor keeps the entries recorded while a batch runs.
-        crate::commands::tap(&e);
-        s.pending.push_back(e);
         true
     });
     if queued == Some(true) {

@@ -7,6 +7,14 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
+    /// The queue of entries not yet confirmed by the host: a JS array (entries are JS objects;
+    /// a batch is `JSON.stringify(queue.slice(…))`).
+    #[wasm_bindgen(extends = js_sys::Array)]
+    pub(crate) type Queue;
+    /// `queue.splice(start, count)`, without inserting anything.
+    #[wasm_bindgen(method, js_name = splice)]
+    pub(crate) fn remove(this: &Queue, start: u32, count: u32);
+
     #[wasm_bindgen(js_name = setTimeout)]
     pub(crate) fn set_timeout(f: &Function, ms: i32) -> i32;
     #[wasm_bindgen(js_name = clearTimeout)]

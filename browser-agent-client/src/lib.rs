@@ -28,7 +28,6 @@ mod transport;
 
 use js_sys::Reflect;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 
 #[cfg(target_arch = "wasm32")]
@@ -48,7 +47,7 @@ pub(crate) struct State {
     /// Made by the bootstrap, which stamps it (and `seq`) on every entry.
     pub(crate) client_id: String,
     /// Entries not yet confirmed by the host, oldest first.
-    pub(crate) pending: VecDeque<JsValue>,
+    pub(crate) pending: js::Queue,
     /// Entries dropped (oldest first) since the last `dropped` report.
     pub(crate) dropped: u32,
     /// Number of entries at the front of `pending` in the request now in flight.
@@ -129,7 +128,7 @@ pub fn start() {
         rev: text(&cfg, "rev"),
         client_id: text(&global, "clientId"),
         global: global.clone(),
-        pending: VecDeque::new(),
+        pending: wasm_bindgen::JsCast::unchecked_into(js_sys::Array::new()),
         dropped: 0,
         in_flight: 0,
         sending: false,

@@ -82,13 +82,10 @@ fn report_drops() {
     capture::emit(&e);
 }
 
-/// A JSON array of entries, as a JS string.
-fn stringify(entries: impl Iterator<Item = JsValue>) -> JsValue {
-    let arr = Array::new();
-    for e in entries {
-        arr.push(&e);
-    }
-    js_sys::JSON::stringify(&arr).map_or_else(|_| JsValue::from_str("[]"), JsValue::from)
+/// `pending[start..end]` as a JSON array, a JS string.
+fn stringify(pending: &Array, start: usize, end: usize) -> JsValue {
+    let slice = pending.slice(start as u32, end as u32);
+    js_sys::JSON::stringify(&slice).map_or_else(|_| JsValue::from_str("[]"), JsValue::from)
 }
 
 fn take_batch() -> Option<Batch> {
@@ -97,16 +94,17 @@ fn take_batch() -> Option<Batch> {
         if s.sending || s.dead {
             return None;
         }
-        if s.pending.is_empty() {
+        let len = s.pending.length() as usize;
+        if len == 0 {
             return None;
         }
-        let count = s.pending.len().min(s.batch_max);
+        let count = len.min(s.batch_max);
         s.sending = true;
         s.in_flight = count;
         let mut url = s.prefix.clone();
         url.push_str(protocol::LOGS_PATH);
         Some(Batch {
-            body: stringify(s.pending.iter().take(count).cloned()),
+            body: stringify(&s.pending, 0, count),
             count,
             epoch: s.epoch,
             url,
@@ -137,15 +135,16 @@ async fn flush() {
     let next = with_state(|s| {
         s.sending = false;
         let current = s.epoch == batch.epoch;
-        let count = if current { batch.count.min(s.pending.len()) } else { 0 };
+        let len = s.pending.length() as usize;
+        let count = if current { batch.count.min(len) } else { 0 };
         s.in_flight = 0;
         match status {
             200..=299 => {
-                s.pending.drain(..count);
+                s.pending.remove(0, count as u32);
                 s.backoff_ms = 0;
-                if s.pending.len() >= s.batch_max {
+                if len - count >= s.batch_max {
                     Some(0)
-                } else if s.pending.is_empty() {
+                } else if len == count {
                     None
                 } else {
                     Some(protocol::FLUSH_INTERVAL_MS as i32)
@@ -153,14 +152,14 @@ async fn flush() {
             }
             403 => {
                 s.dead = true;
-                s.pending.clear();
+                s.pending.set_length(0);
                 warn = true;
                 None
             }
             413 => {
                 if count <= 1 {
                     // One entry the host will never take: give it up and say so.
-                    s.pending.drain(..count);
+                    s.pending.remove(0, count as u32);
                     s.dropped += count as u32;
                 } else {
                     s.batch_max = (count / 2).max(1);
@@ -207,16 +206,17 @@ fn beacon() {
         url.push('=');
         url.push_str(&String::from(js_sys::encode_uri_component(&s.key)));
         let mut sent = 0;
-        while sent < s.pending.len() {
-            let end = (sent + BEACON_CHUNK).min(s.pending.len());
-            let body = stringify(s.pending.range(sent..end).cloned());
+        let len = s.pending.length() as usize;
+        while sent < len {
+            let end = (sent + BEACON_CHUNK).min(len);
+            let body = stringify(&s.pending, sent, end);
             if !matches!(js::send_beacon(&url, &body), Ok(true)) {
                 break;
             }
             sent = end;
         }
         if sent > 0 {
-            s.pending.drain(..sent);
+            s.pending.remove(0, sent as u32);
             // A request in flight covered entries the beacon took: its answer must not drain.
             s.epoch = s.epoch.wrapping_add(1);
             s.in_flight = 0;
@@ -269,7 +269,7 @@ async fn send_heartbeat() {
         return;
     }
     // The host is there: whatever waits for a retry goes now.
-    let waiting = with_state(|s| !s.pending.is_empty() && s.backoff_ms > 0 && !s.sending);
+    let waiting = with_state(|s| s.pending.length() > 0 && s.backoff_ms > 0 && !s.sending);
     if waiting == Some(true) {
         schedule(0);
     }
