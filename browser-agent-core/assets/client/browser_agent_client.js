@@ -1,192 +1,259 @@
 export function start() {
-wasm.sb();
+wasm.Wb();
 }
 function __wbg_get_imports() {
 const import0 = {
 __proto__: null,
-u: function() { return handleError(function (arg0) {
+w: function() { return handleError(function (arg0) {
 const ret = String(arg0);
 return ret;
 }, arguments); },
-$a: function(arg0) {
+Hb: function(arg0) {
+const v = arg0;
+const ret = typeof(v) === 'boolean' ? v : undefined;
+return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
+},
+Bb: function(arg0) {
+const ret = typeof(arg0) === 'bigint';
+return ret;
+},
+zb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-fb: function(arg0) {
+Ib: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-bb: function(arg0) {
+yb: function(arg0) {
+const ret = arg0 === null;
+return ret;
+},
+Cb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-cb: function(arg0) {
+Db: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-gb: function(arg0) {
+Eb: function(arg0) {
+const ret = typeof(arg0) === 'symbol';
+return ret;
+},
+Jb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-ab: function(arg0, arg1) {
+Ab: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-db: function(arg0, arg1) {
+Fb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-eb: function(arg0, arg1) {
+Gb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-_a: function(arg0, arg1) {
+xb: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-hb: function(arg0) {
+Kb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-ka: function(arg0) {
+Da: function(arg0) {
 arg0.abort();
 },
-l: function(arg0, arg1, arg2) {
+n: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
-c: function(arg0, arg1, arg2) {
+d: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
-d: function(arg0, arg1, arg2, arg3) {
+e: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-ma: function(arg0, arg1) {
+P: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = Reflect.apply(arg0, arg1, arg2);
+return ret;
+}, arguments); },
+Fa: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-ca: function(arg0) {
+va: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Aa: function() { return handleError(function (arg0, arg1) {
+Ta: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
-C: function() { return handleError(function (arg0, arg1, arg2) {
+G: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.call(arg1, arg2);
 return ret;
 }, arguments); },
-D: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+H: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
-w: function(arg0) {
+l: function(arg0) {
 clearTimeout(arg0);
 },
-Y: function() { return handleError(function (arg0, arg1, arg2) {
+da: function(arg0) {
+const ret = arg0.clientHeight;
+return ret;
+},
+ba: function(arg0) {
+const ret = arg0.clientWidth;
+return ret;
+},
+pa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-xa: function(arg0, arg1) {
+vb: function(arg0, arg1) {
+const ret = arg0.concat(arg1);
+return ret;
+},
+Q: function() { return handleError(function (arg0, arg1) {
+const ret = Reflect.construct(arg0, arg1);
+return ret;
+}, arguments); },
+Qa: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
-o: function(arg0, arg1) {
-const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
-r: function(arg0, arg1) {
-const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
 q: function(arg0, arg1) {
-const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ret = arg1.content;
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-L: function(arg0) {
+s: function(arg0, arg1) {
+const ret = arg1.cursor;
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+t: function(arg0, arg1) {
+const ret = arg1.display;
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+S: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ca: function(arg0, arg1) {
+Va: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-ra: function(arg0) {
+D: function(arg0, arg1, arg2) {
+try {
+var state0 = {a: arg1, b: arg2};
+var cb0 = (arg0, arg1, arg2) => {
+const a = state0.a;
+state0.a = 0;
+try {
+return wasm_bindgen__convert__closures_____invoke__h3fe3ace8f3828fcf(a, state0.b, arg0, arg1, arg2);
+} finally {
+state0.a = a;
+}
+};
+const ret = arg0.filter(cb0);
+return ret;
+} finally {
+state0.a = 0;
+}
+},
+Ka: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-U: function(arg0) {
+ka: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-V: function(arg0) {
+cb: function(arg0) {
+const ret = Array.from(arg0);
+return ret;
+},
+la: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
-P: function(arg0, arg1, arg2, arg3) {
+ea: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-n: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+na: function(arg0) {
+const ret = arg0.getBoundingClientRect();
+return ret;
+},
+p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-na: function(arg0, arg1, arg2) {
+Ga: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-aa: function(arg0, arg1, arg2) {
+ta: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-va: function(arg0) {
+M: function(arg0, arg1) {
+const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
+return ret;
+},
+Oa: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-Fa: function(arg0) {
+Ya: function(arg0) {
 const ret = arg0.getTime();
 return ret;
 },
-Sa: function() { return handleError(function (arg0, arg1) {
+nb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
-f: function(arg0, arg1, arg2, arg3) {
+g: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-G: function(arg0, arg1) {
+K: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-Ua: function() { return handleError(function (arg0, arg1) {
+pb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -198,41 +265,49 @@ y: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-Q: function(arg0, arg1, arg2) {
+fa: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-R: function(arg0) {
+ha: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-fa: function() { return handleError(function (arg0) {
+ya: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
-h: function(arg0) {
+i: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-ea: function(arg0) {
+X: function(arg0) {
+const ret = arg0.height;
+return ret;
+},
+xa: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-ga: function() { return handleError(function (arg0, arg1) {
+za: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-X: function(arg0, arg1) {
+oa: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-N: function(arg0) {
+F: function(arg0, arg1, arg2) {
+const ret = arg0.indexOf(arg1, arg2);
+return ret;
+},
+Y: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Element;
@@ -242,7 +317,7 @@ result = false;
 const ret = result;
 return ret;
 },
-pa: function(arg0) {
+Ia: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -252,7 +327,7 @@ result = false;
 const ret = result;
 return ret;
 },
-E: function(arg0) {
+I: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Promise;
@@ -262,7 +337,7 @@ result = false;
 const ret = result;
 return ret;
 },
-K: function(arg0) {
+R: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Window;
@@ -272,74 +347,92 @@ result = false;
 const ret = result;
 return ret;
 },
-Ia: function(arg0) {
+db: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-sa: function(arg0) {
+La: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-La: function(arg0, arg1) {
+gb: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-ha: function(arg0, arg1) {
+Aa: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-s: function(arg0, arg1) {
+u: function(arg0, arg1) {
 const ret = arg0.k(arg1);
 return ret;
 },
-t: function() { return handleError(function (arg0) {
+v: function() { return handleError(function (arg0) {
 const ret = Object.keys(arg0);
 return ret;
 }, arguments); },
-ia: function(arg0) {
+Ba: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-B: function(arg0) {
+E: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-Za: function(arg0) {
+wb: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-O: function(arg0, arg1) {
+Z: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-M: function(arg0) {
+T: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-Z: function() { return handleError(function (arg0, arg1, arg2) {
+A: function(arg0, arg1, arg2) {
+try {
+var state0 = {a: arg1, b: arg2};
+var cb0 = (arg0, arg1, arg2) => {
+const a = state0.a;
+state0.a = 0;
+try {
+return wasm_bindgen__convert__closures_____invoke__hbbb234a4d7526c25(a, state0.b, arg0, arg1, arg2);
+} finally {
+state0.a = a;
+}
+};
+const ret = arg0.map(cb0);
+return ret;
+} finally {
+state0.a = 0;
+}
+},
+qa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-Va: function() {
+rb: function() {
 const ret = new WeakMap();
 return ret;
 },
-Ha: function() {
+$a: function() {
 const ret = new Array();
 return ret;
 },
-ja: function() { return handleError(function () {
+Ca: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-Ja: function(arg0, arg1) {
+eb: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-I: function(arg0, arg1) {
+N: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -357,11 +450,11 @@ return ret;
 state0.a = 0;
 }
 },
-Ma: function() {
+hb: function() {
 const ret = new Object();
 return ret;
 },
-J: function(arg0, arg1) {
+O: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -379,221 +472,280 @@ return ret;
 state0.a = 0;
 }
 },
-W: function(arg0) {
+ma: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ta: function(arg0) {
+Ma: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ya: function(arg0, arg1) {
+Ra: function(arg0, arg1) {
 const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-za: function(arg0) {
+Sa: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-qa: function(arg0, arg1) {
+Ja: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ea: function() {
+Xa: function() {
 const ret = Date.now();
 return ret;
 },
-wa: function(arg0) {
+ab: function(arg0) {
+const ret = Array.of(arg0);
+return ret;
+},
+bb: function(arg0, arg1) {
+const ret = Array.of(arg0, arg1);
+return ret;
+},
+_: function(arg0, arg1) {
+const ret = arg1.outerHTML;
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+qb: function() { return handleError(function (arg0) {
+const ret = Reflect.ownKeys(arg0);
+return ret;
+}, arguments); },
+Pa: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-A: function(arg0, arg1) {
+B: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-oa: function() { return handleError(function (arg0, arg1, arg2) {
+Ha: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ba: function() { return handleError(function (arg0, arg1, arg2) {
+ua: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-T: function() { return handleError(function (arg0, arg1, arg2) {
+ja: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-S: function() { return handleError(function (arg0, arg1, arg2) {
+ia: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-$: function() { return handleError(function (arg0, arg1, arg2) {
+sa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-Xa: function(arg0) {
+tb: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-Wa: function(arg0) {
+sb: function(arg0) {
 queueMicrotask(arg0);
 },
-e: function() {
+_a: function() {
+const ret = Math.random();
+return ret;
+},
+f: function() {
 location.reload();
 },
-Ra: function(arg0) {
+mb: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
-v: function() { return handleError(function (arg0, arg1, arg2) {
+ga: function(arg0) {
+const ret = arg0.scrollHeight;
+return ret;
+},
+aa: function(arg0) {
+const ret = arg0.scrollLeft;
+return ret;
+},
+$: function(arg0) {
+const ret = arg0.scrollTop;
+return ret;
+},
+ca: function(arg0) {
+const ret = arg0.scrollWidth;
+return ret;
+},
+x: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
-j: function(arg0, arg1) {
+k: function(arg0, arg1) {
 const ret = setInterval(arg0, arg1);
 return ret;
 },
 b: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 sessionStorage.setItem(getStringFromWasm0(arg0, arg1), getStringFromWasm0(arg2, arg3));
 }, arguments); },
-m: function(arg0, arg1) {
+o: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-x: function(arg0, arg1) {
+c: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-Ta: function() { return handleError(function (arg0, arg1, arg2) {
+ob: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-H: function(arg0, arg1, arg2) {
+L: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
 },
-k: function(arg0, arg1, arg2) {
+m: function(arg0, arg1, arg2) {
 arg0[arg1 >>> 0] = arg2;
 },
-i: function(arg0, arg1) {
+j: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-la: function(arg0) {
+Ea: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-Ya: function(arg0, arg1, arg2) {
+C: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-Na: function() {
+ub: function(arg0, arg1, arg2) {
+const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
+return ret;
+},
+ib: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Pa: function() {
+kb: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Oa: function() {
+jb: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Qa: function() {
+lb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-g: function(arg0) {
+h: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Ga: function() { return handleError(function (arg0) {
+Za: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-_: function(arg0, arg1) {
+ra: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ua: function(arg0, arg1) {
+Na: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-F: function(arg0, arg1, arg2) {
+J: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Ba: function(arg0, arg1) {
+Ua: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-da: function(arg0, arg1) {
+wa: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Da: function(arg0) {
+Wa: function(arg0) {
 const ret = arg0.toISOString();
 return ret;
 },
-Ka: function() { return handleError(function (arg0, arg1) {
+fb: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
-p: function(arg0, arg1) {
+r: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.Fb, wasm.Gb);
+const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-jb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3);
+W: function(arg0) {
+const ret = arg0.width;
 return ret;
 },
-kb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09);
+U: function(arg0) {
+const ret = arg0.x;
 return ret;
 },
-lb: function(arg0, arg1) {
+V: function(arg0) {
+const ret = arg0.y;
+return ret;
+},
+Mb: function(arg0, arg1) {
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
+return ret;
+},
+Nb: function(arg0, arg1) {
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
+return ret;
+},
+Ob: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-mb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16);
+Pb: function(arg0, arg1) {
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
 return ret;
 },
-nb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f);
+Qb: function(arg0, arg1) {
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
 return ret;
 },
-ob: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9);
+Rb: function(arg0, arg1) {
+const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
 return ret;
 },
-pb: function(arg0) {
+Sb: function(arg0, arg1) {
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
+return ret;
+},
+Tb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-qb: function(arg0, arg1) {
+Ub: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-ib: function() {
-const table = wasm.Eb;
+Lb: function() {
+const table = wasm.jc;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -606,49 +758,60 @@ __proto__: null,
 "a": import0,
 };
 }
-function wasm_bindgen__convert__closures_____invoke__h30152b060b72eeb9(arg0, arg1) {
-wasm.Bb(arg0, arg1);
+function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
+wasm.gc(arg0, arg1);
 }
-function wasm_bindgen__convert__closures_____invoke__h2450f944ea4a509f(arg0, arg1) {
-const ret = wasm.Ab(arg0, arg1);
+function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
+wasm.fc(arg0, arg1);
+}
+function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
+const ret = wasm.ec(arg0, arg1);
 return ret;
 }
-function wasm_bindgen__convert__closures_____invoke__h26e5d5af4168fd09(arg0, arg1, arg2) {
-wasm.zb(arg0, arg1, arg2);
+function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
+wasm.dc(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.yb(arg0, arg1, arg2);
+const ret = wasm.cc(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.xb(arg0, arg1, arg2, arg3);
+wasm.bc(arg0, arg1, arg2, arg3);
 }
-function wasm_bindgen__convert__closures_____invoke__h593ddce222cf61e3(arg0, arg1, arg2, arg3) {
-wasm.wb(arg0, arg1, arg2, arg3);
+function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
+wasm.ac(arg0, arg1, arg2, arg3);
 }
-function wasm_bindgen__convert__closures_____invoke__h180eebeafe53da16(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.Fb, wasm.Gb);
+function wasm_bindgen__convert__closures_____invoke__hbbb234a4d7526c25(arg0, arg1, arg2, arg3, arg4) {
+const ret = wasm._b(arg0, arg1, arg2, arg3, arg4);
+return ret;
+}
+function wasm_bindgen__convert__closures_____invoke__h3fe3ace8f3828fcf(arg0, arg1, arg2, arg3, arg4) {
+const ret = wasm.Zb(arg0, arg1, arg2, arg3, arg4);
+return ret !== 0;
+}
+function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
+const ptr0 = passStringToWasm0(arg2, wasm.kc, wasm.lc);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.vb(arg0, arg1, ptr0, len0);
+const ret = wasm.$b(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.Db();
-wasm.Eb.set(idx, obj);
+const idx = wasm.ic();
+wasm.jc.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.Ib(state.a, state.b));
+: new FinalizationRegistry(state => wasm.nc(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.rb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.rb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Vb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.Vb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -659,7 +822,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.rb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.Vb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -668,7 +831,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.Cb(idx);
+wasm.hc(idx);
 }
 }
 function isLikeNone(x) {
@@ -686,7 +849,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Ib(state.a, state.b);
+wasm.nc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -709,7 +872,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.Ib(state.a, state.b);
+wasm.nc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -748,8 +911,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.Eb.get(idx);
-wasm.Jb(idx);
+const value = wasm.jc.get(idx);
+wasm.oc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -784,7 +947,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.Kb();
+wasm.pc();
 return wasm;
 }
 async function __wbg_load(module, imports) {
