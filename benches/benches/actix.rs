@@ -5,14 +5,14 @@
 //! cost a dev server sees).
 
 use std::hint::black_box;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use actix_web::body::{to_bytes, MessageBody};
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::{test, web, App, HttpResponse, HttpServer};
 use browser_agent_actix::BrowserAgentMiddleware;
+use browser_agent_benches::Client;
 use browser_agent_core::BrowserAgent;
 use browser_agent_examples::fixtures;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -114,52 +114,6 @@ fn serve(agent: Option<BrowserAgent>) -> SocketAddr {
         })
     });
     addr
-}
-
-/// A keep-alive HTTP/1.1 client that reads each sized response to its last byte.
-struct Client {
-    stream: TcpStream,
-    buf: Vec<u8>,
-}
-
-impl Client {
-    fn new(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr).unwrap();
-        stream.set_nodelay(true).unwrap();
-        Client {
-            stream,
-            buf: Vec::with_capacity(256 * 1024),
-        }
-    }
-
-    fn get(&mut self, path: &str) -> usize {
-        let req = format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1:3000\r\nsec-fetch-dest: document\r\n\r\n");
-        self.stream.write_all(req.as_bytes()).unwrap();
-        self.buf.clear();
-        let mut chunk = [0u8; 64 * 1024];
-        loop {
-            let n = self.stream.read(&mut chunk).unwrap();
-            assert!(n > 0, "server closed the connection");
-            self.buf.extend_from_slice(&chunk[..n]);
-            let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") else {
-                continue;
-            };
-            let head = std::str::from_utf8(&self.buf[..end]).unwrap().to_ascii_lowercase();
-            let len: usize = head
-                .split("\r\n")
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .expect("a sized response")
-                .trim()
-                .parse()
-                .unwrap();
-            while self.buf.len() < end + 4 + len {
-                let n = self.stream.read(&mut chunk).unwrap();
-                assert!(n > 0, "server closed the connection");
-                self.buf.extend_from_slice(&chunk[..n]);
-            }
-            return len;
-        }
-    }
 }
 
 fn actix_loopback(c: &mut Criterion) {

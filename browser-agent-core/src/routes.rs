@@ -669,11 +669,7 @@ impl BrowserAgent {
             Ok(b) => b,
             Err(message) => return Dispatch::Now(command_error(&RunError::BadRequest(message))),
         };
-        let origin = parts
-            .headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .map(|h| format!("http://{h}/"));
+        let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
             match agent.run_with_hint(batch, origin).await {
@@ -694,11 +690,7 @@ impl BrowserAgent {
                 _ => {}
             }
         }
-        let origin = parts
-            .headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .map(|h| format!("http://{h}/"));
+        let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
             let mut batch = Batch::new(vec![json!({"command": "snapshot", "diff": diff})]);
@@ -743,6 +735,15 @@ impl BrowserAgent {
             &json!({"clientId": record.client_id, "page": record.page, "actions": actions}),
         )
     }
+}
+
+/// `http://{Host}/`: where the agent's own request says the app is (named when no page is open).
+fn app_origin(parts: &Parts) -> Option<String> {
+    parts
+        .headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(|h| format!("http://{h}/"))
 }
 
 fn batch_response(body: &str) -> Response<Bytes> {

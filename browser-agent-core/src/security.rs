@@ -6,36 +6,35 @@ use http::{header, request::Parts, HeaderMap, Uri};
 /// Hosts answered without configuration.
 const LOOPBACK: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
-/// The request's authority (`Host`, else the URI's), trimmed; borrowed, as this runs on every page request.
-fn authority<'a>(headers: &'a HeaderMap, uri: &'a Uri) -> Option<&'a str> {
+/// The request's authority (`Host`, else the URI's), trimmed, as bytes: borrowed and unvalidated,
+/// as this runs on every page request (only ASCII can match a loopback name anyway).
+fn authority<'a>(headers: &'a HeaderMap, uri: &'a Uri) -> Option<&'a [u8]> {
     headers
         .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .or_else(|| uri.authority().map(|a| a.as_str()))
-        .map(str::trim)
+        .map(|h| h.as_bytes())
+        .or_else(|| uri.authority().map(|a| a.as_str().as_bytes()))
+        .map(<[u8]>::trim_ascii)
 }
 
 /// `host[:port]` → `host` (keeping IPv6 brackets).
-fn host_only(authority: &str) -> &str {
-    if authority.starts_with('[') {
-        return authority.find(']').map_or(authority, |end| &authority[..=end]);
+fn host_only(authority: &[u8]) -> &[u8] {
+    if authority.first() == Some(&b'[') {
+        return authority
+            .iter()
+            .position(|b| *b == b']')
+            .map_or(authority, |end| &authority[..=end]);
     }
-    authority.rsplit_once(':').map_or(authority, |(h, port)| {
-        if port.bytes().all(|b| b.is_ascii_digit()) {
-            h
-        } else {
-            authority
-        }
-    })
+    match authority.iter().rposition(|b| *b == b':') {
+        Some(colon) if authority[colon + 1..].iter().all(u8::is_ascii_digit) => &authority[..colon],
+        _ => authority,
+    }
 }
 
 /// Whether `host` (no port) is loopback: `localhost`, `*.localhost`, `127.0.0.1`, `[::1]`.
-fn is_loopback(host: &str) -> bool {
-    const SUFFIX: &str = ".localhost";
-    LOOPBACK.iter().any(|l| l.eq_ignore_ascii_case(host))
-        || (host.len() > SUFFIX.len()
-            && host.is_char_boundary(host.len() - SUFFIX.len())
-            && host[host.len() - SUFFIX.len()..].eq_ignore_ascii_case(SUFFIX))
+fn is_loopback(host: &[u8]) -> bool {
+    const SUFFIX: &[u8] = b".localhost";
+    LOOPBACK.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(host))
+        || (host.len() > SUFFIX.len() && host[host.len() - SUFFIX.len()..].eq_ignore_ascii_case(SUFFIX))
 }
 
 /// Checks `Host` against loopback and `allowed` (entries are host or host:port, case-insensitive).
@@ -44,15 +43,12 @@ pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> 
         return Err("refused: the request has no Host header; browser-agent answers only requests addressed to loopback or a configured host".into());
     };
     let host = host_only(auth);
-    if is_loopback(host)
-        || allowed
-            .iter()
-            .any(|a| a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(auth))
-    {
+    let allowed_match = |a: &String| a.as_bytes().eq_ignore_ascii_case(host) || a.as_bytes().eq_ignore_ascii_case(auth);
+    if is_loopback(host) || allowed.iter().any(allowed_match) {
         Ok(())
     } else {
-        let auth = auth.to_ascii_lowercase();
-        let host = host.to_ascii_lowercase();
+        let auth = String::from_utf8_lossy(auth).to_ascii_lowercase();
+        let host = String::from_utf8_lossy(host).to_ascii_lowercase();
         Err(format!(
             "refused: Host {auth:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") if this dev server is reached by that name (this check blocks DNS rebinding)"
         ))
@@ -65,9 +61,7 @@ pub(crate) fn check_origin(parts: &Parts) -> Result<(), String> {
         return Ok(());
     };
     let origin = origin.to_str().unwrap_or("").trim().to_ascii_lowercase();
-    let own = authority(&parts.headers, &parts.uri)
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+    let own = String::from_utf8_lossy(authority(&parts.headers, &parts.uri).unwrap_or_default()).to_ascii_lowercase();
     let (scheme, rest) = origin.split_once("://").unwrap_or(("", ""));
     let strip_default = |a: &str, scheme: &str| -> String {
         let default = if scheme == "https" { ":443" } else { ":80" };

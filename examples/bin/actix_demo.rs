@@ -1,23 +1,11 @@
 //! `cargo run --example actix_demo -- [--dir PATH] [--stdio]` (port from `PORT`, default 3000).
 
-use browser_agent_core::BrowserAgent;
 use browser_agent_examples::{actix_demo, cli};
 
 fn main() {
-    let options = match cli::parse(std::env::args().skip(1), std::env::var("PORT").ok()) {
-        Ok(o) => o,
-        Err(msg) => {
-            eprintln!("{msg}");
-            std::process::exit(2);
-        }
-    };
-    // Enabled explicitly, so `--release` runs of the demo keep the agent. Created once, here,
-    // outside `HttpServer::new`: every worker shares this state.
-    let agent = BrowserAgent::builder()
-        .enabled(true)
-        .app_url(format!("http://127.0.0.1:{}/", options.port))
-        .ndjson_file(".logs/browser.ndjson")
-        .build();
+    let options = cli::from_env();
+    // Created once, here, outside `HttpServer::new`: every worker shares this state.
+    let agent = cli::demo_agent(options.port);
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], options.port));
     let banner = cli::banner("actix", options.port, &agent, options.dir.as_deref());
     let dir = options.dir;

@@ -1,23 +1,11 @@
 //! `cargo run --example axum_demo -- [--dir PATH] [--stdio]` (port from `PORT`, default 3000).
 
-use browser_agent_core::BrowserAgent;
 use browser_agent_examples::{axum_demo, cli};
 
 #[tokio::main]
 async fn main() {
-    let options = match cli::parse(std::env::args().skip(1), std::env::var("PORT").ok()) {
-        Ok(o) => o,
-        Err(msg) => {
-            eprintln!("{msg}");
-            std::process::exit(2);
-        }
-    };
-    // Enabled explicitly, so `--release` runs of the demo keep the agent.
-    let agent = BrowserAgent::builder()
-        .enabled(true)
-        .app_url(format!("http://127.0.0.1:{}/", options.port))
-        .ndjson_file(".logs/browser.ndjson")
-        .build();
+    let options = cli::from_env();
+    let agent = cli::demo_agent(options.port);
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], options.port));
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,

@@ -55,6 +55,27 @@ pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Re
     Ok(options)
 }
 
+/// The options of this process (`std::env::args`, `PORT`); prints the problem and exits 2 when they are wrong.
+pub fn from_env() -> Options {
+    match parse(std::env::args().skip(1), std::env::var("PORT").ok()) {
+        Ok(o) => o,
+        Err(msg) => {
+            eprintln!("{msg}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// The agent both demos use: enabled explicitly (so `--release` runs keep it), naming the demo's
+/// URL when no page is open, and writing every entry to `.logs/browser.ndjson`.
+pub fn demo_agent(port: u16) -> browser_agent_core::BrowserAgent {
+    browser_agent_core::BrowserAgent::builder()
+        .enabled(true)
+        .app_url(format!("http://127.0.0.1:{port}/"))
+        .ndjson_file(".logs/browser.ndjson")
+        .build()
+}
+
 /// The usage line.
 pub fn usage() -> &'static str {
     "usage: [PORT=3000] cargo run --example axum_demo -- [--dir PATH] [--stdio]"

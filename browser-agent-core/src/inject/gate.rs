@@ -5,10 +5,10 @@
 //! fragments. Responses: an HTML document (`text/html`, not UTF-16), not 1xx/204/206/304, no
 //! `Content-Range`, no `Content-Encoding` other than `identity`, a parseable `Content-Length` if any.
 
-use http::{header, HeaderMap, HeaderName, Method, StatusCode};
+use http::{header, HeaderMap, Method, StatusCode};
 
 /// Whether a request may receive an injected page (the Host check is the agent's, see
-/// [`BrowserAgent::injection_for`](crate::BrowserAgent::injection_for)).
+/// [`BrowserAgent::wants_injection`](crate::BrowserAgent::wants_injection)).
 ///
 /// ```
 /// use browser_agent_core::inject::gate::request_wants_injection;
@@ -19,26 +19,30 @@ use http::{header, HeaderMap, HeaderName, Method, StatusCode};
 /// assert!(!request_wants_injection(&Method::GET, &h));
 /// ```
 pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
-    // Static names: this runs on every GET, so no header name is parsed per request.
-    const SEC_FETCH_DEST: HeaderName = HeaderName::from_static("sec-fetch-dest");
-    const FRAGMENT_MARKERS: [HeaderName; 3] = [
-        HeaderName::from_static("hx-request"),
-        HeaderName::from_static("turbo-frame"),
-        HeaderName::from_static("x-requested-with"),
-    ];
     if method != Method::GET && method != Method::HEAD {
         return false;
     }
-    if let Some(dest) = headers.get(SEC_FETCH_DEST) {
-        let dest = dest.as_bytes();
-        if !(dest.eq_ignore_ascii_case(b"document")
-            || dest.eq_ignore_ascii_case(b"iframe")
-            || dest.eq_ignore_ascii_case(b"frame"))
-        {
-            return false;
+    // One pass over the (few) headers, comparing lengths first: this runs on every GET the app
+    // serves, and four hashed lookups cost more than the whole pass.
+    for (name, value) in headers {
+        let name = name.as_str();
+        match name.len() {
+            14 if name == "sec-fetch-dest" => {
+                let dest = value.as_bytes();
+                if !(dest.eq_ignore_ascii_case(b"document")
+                    || dest.eq_ignore_ascii_case(b"iframe")
+                    || dest.eq_ignore_ascii_case(b"frame"))
+                {
+                    return false;
+                }
+            }
+            10 if name == "hx-request" => return false,
+            11 if name == "turbo-frame" => return false,
+            16 if name == "x-requested-with" => return false,
+            _ => {}
         }
     }
-    !FRAGMENT_MARKERS.iter().any(|name| headers.contains_key(name))
+    true
 }
 
 /// Whether a response is an HTML document we may rewrite. Returns the declared length when there is one.
@@ -53,6 +57,11 @@ pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
 /// assert_eq!(response_accepts_injection(StatusCode::OK, &h), None);
 /// ```
 pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Option<Option<u64>> {
+    // Most responses are not HTML: decide that first, on bytes, before any other lookup.
+    let content_type = headers.get(header::CONTENT_TYPE)?.as_bytes().trim_ascii_start();
+    if content_type.len() < 9 || !content_type[..9].eq_ignore_ascii_case(b"text/html") {
+        return None;
+    }
     if status.is_informational()
         || matches!(
             status,
@@ -67,7 +76,7 @@ pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Op
             return None;
         }
     }
-    let content_type = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    let content_type = std::str::from_utf8(content_type).ok()?;
     let mut params = content_type.split(';');
     let media = params.next()?.trim();
     if !media.eq_ignore_ascii_case("text/html") {
