@@ -136,18 +136,59 @@ pub fn agent() -> BrowserAgent {
     BrowserAgent::builder().page_key(PAGE_KEY).build()
 }
 
-/// The axum demo with the agent, serving the fixtures, on its own runtime thread.
+/// Which demo serves the page: the browser end-to-end tests run against both adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framework {
+    /// `browser_agent_examples::axum_demo` (the tower layer).
+    Axum,
+    /// `browser_agent_examples::actix_demo` (the actix middleware).
+    Actix,
+}
+
+/// A demo with the agent, serving the fixtures, on its own runtime thread.
 pub struct Server {
     /// Where it listens.
     pub addr: SocketAddr,
     /// The agent it serves (a shared handle: its memory outlives the server).
     pub agent: BrowserAgent,
+    /// Which demo it is.
+    pub framework: Framework,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
+    actix: Option<browser_agent_examples::actix_demo::RunningServer>,
 }
 
 impl Server {
-    /// Serves on `addr` (port 0 for any free port).
+    /// Serves the demo of `framework` on `addr` (port 0 for any free port); a restarted host
+    /// retries the port the old one just released.
+    pub fn start_on(framework: Framework, agent: BrowserAgent, addr: SocketAddr) -> Server {
+        match framework {
+            Framework::Axum => Server::start(agent, addr),
+            Framework::Actix => {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                let running = loop {
+                    match browser_agent_examples::actix_demo::spawn(agent.clone(), Some(fixtures_dir()), addr) {
+                        Ok(r) => break r,
+                        Err(e) if Instant::now() < deadline => {
+                            let _ = e;
+                            std::thread::sleep(Duration::from_millis(50));
+                        }
+                        Err(e) => panic!("bind {addr}: {e}"),
+                    }
+                };
+                Server {
+                    addr: running.addr,
+                    agent,
+                    framework,
+                    stop: None,
+                    thread: None,
+                    actix: Some(running),
+                }
+            }
+        }
+    }
+
+    /// Serves the axum demo on `addr` (port 0 for any free port).
     pub fn start(agent: BrowserAgent, addr: SocketAddr) -> Server {
         let handle = agent.clone();
         let (ready_tx, ready_rx) = mpsc::channel();
@@ -187,8 +228,10 @@ impl Server {
         Server {
             addr,
             agent: handle,
+            framework: Framework::Axum,
             stop: Some(stop_tx),
             thread: Some(thread),
+            actix: None,
         }
     }
 
@@ -198,6 +241,9 @@ impl Server {
     }
 
     fn shutdown(&mut self) {
+        if let Some(actix) = self.actix.take() {
+            actix.stop();
+        }
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }

@@ -1,4 +1,4 @@
-//! The wasm client in real headless Chromium against the axum demo: capture of every kind of entry
+//! The wasm client in real headless Chromium against the axum and the actix demo: capture of every kind of entry
 //! exactly once and in order (from before the wasm loads to after), a host restart under a page
 //! that keeps logging, a reload without double wrapping, and the cost figures.
 //!
@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use browser_tests::{agent, client_id, scratch, wait_for, Browser, Server};
+use browser_tests::{agent, client_id, scratch, wait_for, Browser, Framework, Server};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
@@ -32,15 +32,18 @@ fn summary(logs: &[Value]) -> String {
 async fn chromium_end_to_end() {
     let scratch = scratch();
     let browser = Browser::launch(&scratch).await;
-    let server = Server::start(agent(), any_port());
-
-    capture_everything_once_in_order(&browser.client, &server).await;
-    reload_does_not_wrap_twice(&browser.client, &server).await;
-    let server = host_restart_loses_and_doubles_nothing(&browser.client, server).await;
-    costs(&browser.client, &server).await;
+    // The same cases through both adapters: a difference between them is a failure.
+    for framework in [Framework::Axum, Framework::Actix] {
+        let server = Server::start_on(framework, agent(), any_port());
+        capture_everything_once_in_order(&browser.client, &server).await;
+        reload_does_not_wrap_twice(&browser.client, &server).await;
+        let server = host_restart_loses_and_doubles_nothing(&browser.client, server).await;
+        if framework == Framework::Axum {
+            costs(&browser.client, &server).await;
+        }
+    }
 
     browser.close().await;
-    drop(server);
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
@@ -320,11 +323,12 @@ async fn host_restart_loses_and_doubles_nothing(client: &Client, server: Server)
     tokio::time::sleep(Duration::from_millis(2600)).await;
 
     let addr = server.addr;
+    let server_framework = server.framework;
     let old_agent = agent_of(&server);
     server.stop();
     // The page keeps logging while the dev server is down (its sends fail and are kept).
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let server = Server::start(agent(), addr);
+    let server = Server::start_on(server_framework, agent(), addr);
     tokio::time::sleep(Duration::from_millis(1000)).await;
     let state = exec(
         client,
