@@ -1,79 +1,79 @@
 export function start() {
-wasm.Wb();
+wasm.Yb();
 }
 function __wbg_get_imports() {
 const import0 = {
 __proto__: null,
-w: function() { return handleError(function (arg0) {
+x: function() { return handleError(function (arg0) {
 const ret = String(arg0);
 return ret;
 }, arguments); },
-Hb: function(arg0) {
+Jb: function(arg0) {
 const v = arg0;
 const ret = typeof(v) === 'boolean' ? v : undefined;
 return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
 },
-Bb: function(arg0) {
+Db: function(arg0) {
 const ret = typeof(arg0) === 'bigint';
 return ret;
 },
-zb: function(arg0) {
+Bb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-Ib: function(arg0) {
+Kb: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-yb: function(arg0) {
+Ab: function(arg0) {
 const ret = arg0 === null;
 return ret;
 },
-Cb: function(arg0) {
+Eb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-Db: function(arg0) {
+Fb: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-Eb: function(arg0) {
+Gb: function(arg0) {
 const ret = typeof(arg0) === 'symbol';
 return ret;
 },
-Jb: function(arg0) {
+Lb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-Ab: function(arg0, arg1) {
+Cb: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-Fb: function(arg0, arg1) {
+Hb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-Gb: function(arg0, arg1) {
+Ib: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-xb: function(arg0, arg1) {
+zb: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-Kb: function(arg0) {
+Mb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-Da: function(arg0) {
+Fa: function(arg0) {
 arg0.abort();
 },
-n: function(arg0, arg1, arg2) {
+o: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
 d: function(arg0, arg1, arg2) {
@@ -82,87 +82,87 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 e: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-P: function() { return handleError(function (arg0, arg1, arg2) {
+R: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.apply(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-Fa: function(arg0, arg1) {
+Ha: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-va: function(arg0) {
+xa: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ta: function() { return handleError(function (arg0, arg1) {
+Va: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
-G: function() { return handleError(function (arg0, arg1, arg2) {
+I: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.call(arg1, arg2);
 return ret;
 }, arguments); },
-H: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+J: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
-l: function(arg0) {
+m: function(arg0) {
 clearTimeout(arg0);
 },
-da: function(arg0) {
+fa: function(arg0) {
 const ret = arg0.clientHeight;
 return ret;
 },
-ba: function(arg0) {
+da: function(arg0) {
 const ret = arg0.clientWidth;
 return ret;
 },
-pa: function() { return handleError(function (arg0, arg1, arg2) {
+ra: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-vb: function(arg0, arg1) {
+xb: function(arg0, arg1) {
 const ret = arg0.concat(arg1);
 return ret;
 },
-Q: function() { return handleError(function (arg0, arg1) {
+S: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.construct(arg0, arg1);
 return ret;
 }, arguments); },
-Qa: function(arg0, arg1) {
+Sa: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
-q: function(arg0, arg1) {
+r: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
-s: function(arg0, arg1) {
-const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 t: function(arg0, arg1) {
-const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ret = arg1.cursor;
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-S: function(arg0) {
+u: function(arg0, arg1) {
+const ret = arg1.display;
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+U: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Va: function(arg0, arg1) {
+Xa: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-D: function(arg0, arg1, arg2) {
+F: function(arg0, arg1, arg2) {
 try {
 var state0 = {a: arg1, b: arg2};
 var cb0 = (arg0, arg1, arg2) => {
@@ -180,134 +180,134 @@ return ret;
 state0.a = 0;
 }
 },
-Ka: function(arg0) {
+Ma: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ka: function(arg0) {
+ma: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-cb: function(arg0) {
+eb: function(arg0) {
 const ret = Array.from(arg0);
 return ret;
 },
-la: function(arg0) {
+na: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
-ea: function(arg0, arg1, arg2, arg3) {
+ga: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-na: function(arg0) {
+pa: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
-p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+q: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-Ga: function(arg0, arg1, arg2) {
+Ia: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ta: function(arg0, arg1, arg2) {
+va: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-M: function(arg0, arg1) {
+O: function(arg0, arg1) {
 const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
 return ret;
 },
-Oa: function(arg0) {
+Qa: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-Ya: function(arg0) {
+_a: function(arg0) {
 const ret = arg0.getTime();
 return ret;
 },
-nb: function() { return handleError(function (arg0, arg1) {
+pb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
-g: function(arg0, arg1, arg2, arg3) {
+h: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-K: function(arg0, arg1) {
+M: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-pb: function() { return handleError(function (arg0, arg1) {
+rb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
+A: function(arg0, arg1) {
+const ret = arg0[arg1 >>> 0];
+return ret;
+},
 z: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-y: function(arg0, arg1) {
-const ret = arg0[arg1 >>> 0];
-return ret;
-},
-fa: function(arg0, arg1, arg2) {
+ha: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-ha: function(arg0) {
+ja: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-ya: function() { return handleError(function (arg0) {
+Aa: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
-i: function(arg0) {
+j: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-X: function(arg0) {
+Z: function(arg0) {
 const ret = arg0.height;
 return ret;
 },
-xa: function(arg0) {
+za: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-za: function() { return handleError(function (arg0, arg1) {
+Ba: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-oa: function(arg0, arg1) {
+qa: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-F: function(arg0, arg1, arg2) {
+H: function(arg0, arg1, arg2) {
 const ret = arg0.indexOf(arg1, arg2);
 return ret;
 },
-Y: function(arg0) {
+_: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Element;
@@ -317,7 +317,7 @@ result = false;
 const ret = result;
 return ret;
 },
-Ia: function(arg0) {
+Ka: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -327,7 +327,7 @@ result = false;
 const ret = result;
 return ret;
 },
-I: function(arg0) {
+K: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Promise;
@@ -337,7 +337,7 @@ result = false;
 const ret = result;
 return ret;
 },
-R: function(arg0) {
+T: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Window;
@@ -347,54 +347,54 @@ result = false;
 const ret = result;
 return ret;
 },
-db: function(arg0) {
+fb: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-La: function(arg0) {
+Na: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-gb: function(arg0, arg1) {
+ib: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-Aa: function(arg0, arg1) {
+Ca: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-u: function(arg0, arg1) {
+v: function(arg0, arg1) {
 const ret = arg0.k(arg1);
 return ret;
 },
-v: function() { return handleError(function (arg0) {
+w: function() { return handleError(function (arg0) {
 const ret = Object.keys(arg0);
 return ret;
 }, arguments); },
-Ba: function(arg0) {
+Da: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-E: function(arg0) {
+G: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-wb: function(arg0) {
+yb: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-Z: function(arg0, arg1) {
+$: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-T: function(arg0) {
+V: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-A: function(arg0, arg1, arg2) {
+B: function(arg0, arg1, arg2) {
 try {
 var state0 = {a: arg1, b: arg2};
 var cb0 = (arg0, arg1, arg2) => {
@@ -412,27 +412,27 @@ return ret;
 state0.a = 0;
 }
 },
-qa: function() { return handleError(function (arg0, arg1, arg2) {
+sa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-rb: function() {
+tb: function() {
 const ret = new WeakMap();
 return ret;
 },
-$a: function() {
+bb: function() {
 const ret = new Array();
 return ret;
 },
-Ca: function() { return handleError(function () {
+Ea: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-eb: function(arg0, arg1) {
+gb: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-N: function(arg0, arg1) {
+P: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -450,11 +450,11 @@ return ret;
 state0.a = 0;
 }
 },
-hb: function() {
+jb: function() {
 const ret = new Object();
 return ret;
 },
-O: function(arg0, arg1) {
+Q: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -472,129 +472,129 @@ return ret;
 state0.a = 0;
 }
 },
-ma: function(arg0) {
+oa: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ma: function(arg0) {
+Oa: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ra: function(arg0, arg1) {
+Ta: function(arg0, arg1) {
 const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Sa: function(arg0) {
+Ua: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-Ja: function(arg0, arg1) {
+La: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Xa: function() {
+Za: function() {
 const ret = Date.now();
 return ret;
 },
-ab: function(arg0) {
+cb: function(arg0) {
 const ret = Array.of(arg0);
 return ret;
 },
-bb: function(arg0, arg1) {
+db: function(arg0, arg1) {
 const ret = Array.of(arg0, arg1);
 return ret;
 },
-_: function(arg0, arg1) {
+aa: function(arg0, arg1) {
 const ret = arg1.outerHTML;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-qb: function() { return handleError(function (arg0) {
+sb: function() { return handleError(function (arg0) {
 const ret = Reflect.ownKeys(arg0);
 return ret;
 }, arguments); },
-Pa: function(arg0) {
+Ra: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-B: function(arg0, arg1) {
+C: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-Ha: function() { return handleError(function (arg0, arg1, arg2) {
+Ja: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
+}, arguments); },
+wa: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
+return ret;
+}, arguments); },
+la: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
+return ret;
+}, arguments); },
+ka: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
+return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
 ua: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-return ret;
-}, arguments); },
-ja: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-return ret;
-}, arguments); },
-ia: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-sa: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
-return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
-}, arguments); },
-tb: function(arg0) {
+vb: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-sb: function(arg0) {
+ub: function(arg0) {
 queueMicrotask(arg0);
 },
-_a: function() {
+ab: function() {
 const ret = Math.random();
 return ret;
 },
-f: function() {
+g: function() {
 location.reload();
 },
-mb: function(arg0) {
+ob: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
-ga: function(arg0) {
+ia: function(arg0) {
 const ret = arg0.scrollHeight;
 return ret;
 },
-aa: function(arg0) {
+ca: function(arg0) {
 const ret = arg0.scrollLeft;
 return ret;
 },
-$: function(arg0) {
+ba: function(arg0) {
 const ret = arg0.scrollTop;
 return ret;
 },
-ca: function(arg0) {
+ea: function(arg0) {
 const ret = arg0.scrollWidth;
 return ret;
 },
-x: function() { return handleError(function (arg0, arg1, arg2) {
+y: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
-k: function(arg0, arg1) {
+l: function(arg0, arg1) {
 const ret = setInterval(arg0, arg1);
 return ret;
 },
 b: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 sessionStorage.setItem(getStringFromWasm0(arg0, arg1), getStringFromWasm0(arg2, arg3));
 }, arguments); },
-o: function(arg0, arg1) {
+p: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
@@ -602,150 +602,157 @@ c: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-ob: function() { return handleError(function (arg0, arg1, arg2) {
+qb: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-L: function(arg0, arg1, arg2) {
+N: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
 },
-m: function(arg0, arg1, arg2) {
+n: function(arg0, arg1, arg2) {
 arg0[arg1 >>> 0] = arg2;
 },
-j: function(arg0, arg1) {
+k: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-Ea: function(arg0) {
+D: function(arg0) {
+const ret = arg0.shift();
+return ret;
+},
+Ga: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-C: function(arg0, arg1, arg2) {
+E: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-ub: function(arg0, arg1, arg2) {
+wb: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-ib: function() {
+f: function(arg0, arg1, arg2) {
+arg0.splice(arg1 >>> 0, arg2 >>> 0);
+},
+kb: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-kb: function() {
+mb: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-jb: function() {
+lb: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-lb: function() {
+nb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-h: function(arg0) {
+i: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Za: function() { return handleError(function (arg0) {
+$a: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-ra: function(arg0, arg1) {
+ta: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Na: function(arg0, arg1) {
+Pa: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.kc, wasm.lc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-J: function(arg0, arg1, arg2) {
+L: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Ua: function(arg0, arg1) {
+Wa: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-wa: function(arg0, arg1) {
+ya: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Wa: function(arg0) {
+Ya: function(arg0) {
 const ret = arg0.toISOString();
 return ret;
 },
-fb: function() { return handleError(function (arg0, arg1) {
+hb: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
-r: function(arg0, arg1) {
+s: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.kc, wasm.lc);
+const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-W: function(arg0) {
+Y: function(arg0) {
 const ret = arg0.width;
 return ret;
 },
-U: function(arg0) {
+W: function(arg0) {
 const ret = arg0.x;
 return ret;
 },
-V: function(arg0) {
+X: function(arg0) {
 const ret = arg0.y;
 return ret;
 },
-Mb: function(arg0, arg1) {
+Ob: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
 return ret;
 },
-Nb: function(arg0, arg1) {
+Pb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
 return ret;
 },
-Ob: function(arg0, arg1) {
+Qb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-Pb: function(arg0, arg1) {
+Rb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
 return ret;
 },
-Qb: function(arg0, arg1) {
+Sb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
 return ret;
 },
-Rb: function(arg0, arg1) {
+Tb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
 return ret;
 },
-Sb: function(arg0, arg1) {
+Ub: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
 return ret;
 },
-Tb: function(arg0) {
+Vb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-Ub: function(arg0, arg1) {
+Wb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-Lb: function() {
-const table = wasm.jc;
+Nb: function() {
+const table = wasm.lc;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -759,59 +766,59 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
-wasm.gc(arg0, arg1);
+wasm.ic(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
-wasm.fc(arg0, arg1);
+wasm.hc(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
-const ret = wasm.ec(arg0, arg1);
+const ret = wasm.gc(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
-wasm.dc(arg0, arg1, arg2);
+wasm.fc(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.cc(arg0, arg1, arg2);
+const ret = wasm.ec(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.bc(arg0, arg1, arg2, arg3);
+wasm.dc(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
-wasm.ac(arg0, arg1, arg2, arg3);
+wasm.cc(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__hbbb234a4d7526c25(arg0, arg1, arg2, arg3, arg4) {
-const ret = wasm._b(arg0, arg1, arg2, arg3, arg4);
+const ret = wasm.ac(arg0, arg1, arg2, arg3, arg4);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h3fe3ace8f3828fcf(arg0, arg1, arg2, arg3, arg4) {
-const ret = wasm.Zb(arg0, arg1, arg2, arg3, arg4);
+const ret = wasm.$b(arg0, arg1, arg2, arg3, arg4);
 return ret !== 0;
 }
 function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.kc, wasm.lc);
+const ptr0 = passStringToWasm0(arg2, wasm.mc, wasm.nc);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.$b(arg0, arg1, ptr0, len0);
+const ret = wasm.bc(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.ic();
-wasm.jc.set(idx, obj);
+const idx = wasm.kc();
+wasm.lc.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.nc(state.a, state.b));
+: new FinalizationRegistry(state => wasm.pc(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Vb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.Vb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Xb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.Xb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -822,7 +829,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.Vb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.Xb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -831,7 +838,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.hc(idx);
+wasm.jc(idx);
 }
 }
 function isLikeNone(x) {
@@ -849,7 +856,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.nc(state.a, state.b);
+wasm.pc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -872,7 +879,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.nc(state.a, state.b);
+wasm.pc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -911,8 +918,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.jc.get(idx);
-wasm.oc(idx);
+const value = wasm.lc.get(idx);
+wasm.qc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -947,7 +954,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.pc();
+wasm.rc();
 return wasm;
 }
 async function __wbg_load(module, imports) {
