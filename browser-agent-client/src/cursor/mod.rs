@@ -187,8 +187,9 @@ pub(crate) async fn move_to(x: f64, y: f64) {
         return;
     }
     let (w, h) = viewport();
-    let x = x.clamp(MARGIN, (w - MARGIN).max(MARGIN));
-    let y = y.clamp(MARGIN, (h - MARGIN).max(MARGIN));
+    // Not `f64::clamp`: its NaN assertion formats two f64s, which links ~17 KB of float printing.
+    let x = x.min(w - MARGIN).max(MARGIN);
+    let y = y.min(h - MARGIN).max(MARGIN);
     let exists = CURSOR.with(|c| {
         c.borrow()
             .as_ref()
