@@ -950,7 +950,7 @@ async fn type_text(step: &JsValue, whole: bool) -> Outcome {
             );
         }
     } else {
-        let count = text.chars().count().max(1) as f64;
+        let count = crate::snapshot::char_count(&text).max(1) as f64;
         let delay = if cursor::enabled() {
             (1500.0 / count).min(40.0) as i32
         } else {
@@ -1169,8 +1169,8 @@ fn parse_chord(chord: &str) -> Result<(Mods, String), String> {
         "end" => "End",
         "pageup" => "PageUp",
         "pagedown" => "PageDown",
-        _ if key.chars().count() == 1 => key,
-        _ if key.len() > 1 && key.starts_with('F') && key[1..].bytes().all(|b| b.is_ascii_digit()) => key,
+        _ if crate::snapshot::char_count(key) == 1 => key,
+        _ if key.len() > 1 && key.starts_with('F') && key.bytes().skip(1).all(|b| b.is_ascii_digit()) => key,
         _ => return Err(cat(&["Unknown key \"", key, "\" (use a character, or Enter, Tab, Escape, Backspace, Delete, Space, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, F1–F12, with Control+, Shift+, Alt+, Meta+)"])),
     };
     Ok((mods, named.to_owned()))
@@ -1216,7 +1216,14 @@ fn tabbables() -> Vec<Element> {
             (if ti > 0 { ti } else { i32::MAX }, e)
         })
         .collect();
-    out.sort_by_key(|(k, _)| *k);
+    // Stable insertion sort: nearly all keys are equal (no moves), and it links no sort machinery.
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && out[j - 1].0 > out[j].0 {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     out.into_iter().map(|(_, e)| e).collect()
 }
 
@@ -1240,7 +1247,7 @@ async fn press(step: &JsValue) -> Outcome {
     let mut outcome = Ok(());
     watching_navigation(|| {
         let go = fire(&el, "KeyboardEvent", "keydown", &init);
-        let printable = key.chars().count() == 1 && !mods.ctrl && !mods.meta && !mods.alt;
+        let printable = crate::snapshot::char_count(&key) == 1 && !mods.ctrl && !mods.meta && !mods.alt;
         if go && (printable || key == "Enter") {
             let pressed = fire(&el, "KeyboardEvent", "keypress", &init);
             if pressed && printable && (text_field(&el) || editable(&el)) {
@@ -1471,7 +1478,7 @@ async fn wait(step: &JsValue) -> Outcome {
             None => match resolve::resolve(step, false, false) {
                 Ok(t) => Some(t.label),
                 // Several matches: it is there.
-                Err(e) if e.contains(" elements match ") => Some(e),
+                Err(e) if crate::snapshot::has_sub(&e, " elements match ") => Some(e),
                 Err(_) => None,
             },
         };
@@ -1605,7 +1612,7 @@ async fn evaluate(step: &JsValue) -> Outcome {
     let promise = match compile(&src) {
         Ok(f) => f.call0(&global()).map_err(|e| failed(&e))?,
         Err(e) if get(&e, "name").as_string().as_deref() == Some("EvalError") => {
-            let body = if src.contains("return") {
+            let body = if crate::snapshot::has_sub(&src, "return") {
                 src.clone()
             } else {
                 cat(&["return (", src.trim().trim_end_matches(';'), ")"])
@@ -1772,14 +1779,17 @@ fn safe(v: &JsValue, depth: u32, seen: &mut Vec<JsValue>, budget: &mut u32) -> J
             Array::from(&call(v, "entries", &[]).unwrap_or_else(|_| Array::new().into()))
         } else {
             // Own enumerable keys, read one by one (a throwing getter spoils only its own key).
-            let keys = Reflect::own_keys(v)
-                .map(|k| k.filter(&mut |k, _, _| k.is_string()))
-                .unwrap_or_default();
-            keys.map(&mut |k, _, _| {
+            // (A loop, not `Array::filter`/`map` with Rust closures: each closure type adds glue.)
+            let pairs = Array::new();
+            for k in Reflect::own_keys(v).unwrap_or_default().iter() {
+                if !k.is_string() {
+                    continue;
+                }
                 let val = Reflect::get(v, &k)
                     .unwrap_or_else(|e| s(&cat(&["[Unserializable: ", &text_of(&get(&e, "message")), "]"])));
-                Array::of2(&k, &val).into()
-            })
+                pairs.push(&Array::of2(&k, &val));
+            }
+            pairs
         };
         let total = entries.length();
         for i in 0..total.min(EVAL_ITEMS) {

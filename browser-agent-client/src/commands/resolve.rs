@@ -48,11 +48,9 @@ pub(crate) fn field(step: &JsValue, name: &str) -> Option<String> {
 
 /// Whether the step names a target at all (for `type` and `fill`, `text` does not count).
 pub(crate) fn has_target(step: &JsValue, typing: bool) -> bool {
-    let mut fields = vec!["ref", "role", "label", "placeholder", "selector", "name"];
-    if !typing {
-        fields.push("text");
-    }
-    fields.iter().any(|f| field(step, f).is_some())
+    let fields = ["ref", "role", "label", "placeholder", "selector", "name", "text"];
+    let n = if typing { 6 } else { 7 };
+    fields.iter().take(n).any(|f| field(step, f).is_some())
 }
 
 /// ASCII case-insensitive substring test.
@@ -63,7 +61,7 @@ pub(crate) fn ci_contains(hay: &str, needle: &str) -> bool {
 
 fn quoted(out: &mut String, s: &str) {
     out.push('"');
-    let long = s.chars().count() > MAX_NAME;
+    let long = snapshot::char_count(s) > MAX_NAME;
     for (i, c) in s.chars().enumerate() {
         if long && i == MAX_NAME - 3 {
             out.push_str("...");
@@ -237,6 +235,16 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
         return Some("it has zero size".to_owned());
     }
     None
+}
+
+/// `<subject> exists but is hidden (<why>)`.
+fn hidden_err(subject: &str, h: &Element) -> String {
+    cat(&[
+        subject,
+        " exists but is hidden (",
+        &hidden_reason(h).unwrap_or_default(),
+        ")",
+    ])
 }
 
 fn visible(el: &Element) -> bool {
@@ -449,7 +457,10 @@ fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, String> {
 }
 
 fn by_ref(r: &str, teach: bool) -> Result<Element, String> {
-    let clean = r.trim().trim_start_matches('@').trim_start_matches("ref=");
+    let mut clean = r.trim().trim_start_matches('@');
+    while let Some(rest) = clean.strip_prefix("ref=") {
+        clean = rest;
+    }
     match snapshot::element_for_ref(clean) {
         Ok(el) => match hidden_reason(&el) {
             None => Ok(el),
@@ -471,8 +482,8 @@ fn by_ref(r: &str, teach: bool) -> Result<Element, String> {
 
 fn describe_no_ref(el: &Element) -> String {
     let d = describe(el);
-    match d.find(" [ref=") {
-        Some(i) => d[..i].to_owned(),
+    match snapshot::find_sub(&d, " [ref=").and_then(|i| d.get(..i)) {
+        Some(head) => head.to_owned(),
         None => d,
     }
 }
@@ -495,8 +506,10 @@ pub(crate) fn remember() {
         }
         for l in lines {
             let l = l.trim();
-            let Some(at) = l.find("[ref=") else { continue };
-            let key = l[at + 5..].split(']').next().unwrap_or("").to_owned();
+            let Some(at) = snapshot::find_sub(l, "[ref=") else {
+                continue;
+            };
+            let key = l.get(at + 5..).unwrap_or("").split(']').next().unwrap_or("").to_owned();
             match s.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
                 Ok(i) => s[i].1 = l.to_owned(),
                 Err(i) => s.insert(i, (key, l.to_owned())),
@@ -524,7 +537,8 @@ fn gone(r: &str) -> String {
     let role = line.split(' ').next().unwrap_or("");
     let old_name = line
         .find('"')
-        .and_then(|s| line[s + 1..].find('"').map(|e| &line[s + 1..s + 1 + e]))
+        .and_then(|s| line.get(s + 1..))
+        .and_then(|rest| rest.find('"').and_then(|e| rest.get(..e)))
         .unwrap_or("");
     let same_role: Vec<Element> = all_elements()
         .into_iter()
@@ -541,7 +555,11 @@ fn gone(r: &str) -> String {
     };
     if similar.is_empty() {
         m.push_str("; it was ");
-        m.push_str(line.split(" [ref=").next().unwrap_or(line));
+        m.push_str(
+            snapshot::find_sub(line, " [ref=")
+                .and_then(|i| line.get(..i))
+                .unwrap_or(line),
+        );
         m.push_str(" and nothing like it is visible now.");
     } else {
         m.push_str("; similar now: ");
@@ -602,12 +620,7 @@ fn by_role(step: &JsValue, role: &str, name: Option<&str>, teach: bool) -> Resul
                 Some(n) => q(n),
                 None => cat(&["The ", role]),
             };
-            return Err(cat(&[
-                &subject,
-                " exists but is hidden (",
-                &hidden_reason(&h).unwrap_or_default(),
-                ")",
-            ]));
+            return Err(hidden_err(&subject, &h));
         }
         let shown: Vec<String> = shown.into_iter().filter(|s| !s.is_empty()).collect();
         if shown.is_empty() {
@@ -670,12 +683,7 @@ fn by_text(step: &JsValue, text: &str, teach: bool) -> Result<Element, String> {
             return Err(String::new());
         }
         if let Some(h) = hidden {
-            return Err(cat(&[
-                &q(needle),
-                " exists but is hidden (",
-                &hidden_reason(&h).unwrap_or_default(),
-                ")",
-            ]));
+            return Err(hidden_err(&q(needle), &h));
         }
         return Err(with_visible(cat(&["No element with text ", &q(needle), " found"])));
     }
@@ -722,13 +730,7 @@ fn by_label(step: &JsValue, label: &str, teach: bool) -> Result<Element, String>
             return Err(String::new());
         }
         if let Some(h) = hidden {
-            return Err(cat(&[
-                "The field labelled ",
-                &q(needle),
-                " exists but is hidden (",
-                &hidden_reason(&h).unwrap_or_default(),
-                ")",
-            ]));
+            return Err(hidden_err(&cat(&["The field labelled ", &q(needle)]), &h));
         }
         let mut m = cat(&["No field labelled ", &q(needle), " found"]);
         if labels.is_empty() {
@@ -772,13 +774,7 @@ fn by_placeholder(step: &JsValue, p: &str, teach: bool) -> Result<Element, Strin
             return Err(String::new());
         }
         if let Some(h) = hidden {
-            return Err(cat(&[
-                "The field with placeholder ",
-                &q(needle),
-                " exists but is hidden (",
-                &hidden_reason(&h).unwrap_or_default(),
-                ")",
-            ]));
+            return Err(hidden_err(&cat(&["The field with placeholder ", &q(needle)]), &h));
         }
         let mut m = cat(&["No field with placeholder ", &q(needle), " found"]);
         if shown.is_empty() {
@@ -816,13 +812,7 @@ fn by_selector(step: &JsValue, sel: &str) -> Result<Element, String> {
     }
     if cands.is_empty() {
         if let Some(h) = hidden {
-            return Err(cat(&[
-                "The element matching selector ",
-                &q(sel),
-                " exists but is hidden (",
-                &hidden_reason(&h).unwrap_or_default(),
-                ")",
-            ]));
+            return Err(hidden_err(&cat(&["The element matching selector ", &q(sel)]), &h));
         }
         return Err(with_visible(cat(&["No element matches selector ", &q(sel)])));
     }

@@ -70,7 +70,20 @@ pub(crate) fn push_number(out: &mut String, mut n: u32) {
 
 /// Whether `needle` occurs in `hay` (a plain scan; small code).
 pub(crate) fn has_sub(hay: &str, needle: &str) -> bool {
-    needle.is_empty() || hay.as_bytes().windows(needle.len()).any(|w| w == needle.as_bytes())
+    needle.is_empty() || find_sub(hay, needle).is_some()
+}
+
+/// Number of chars in `s` (`chars().count()` links a large unrolled counter).
+pub(crate) fn char_count(s: &str) -> usize {
+    s.bytes().filter(|b| (b & 0xC0) != 0x80).count()
+}
+
+/// Byte offset of the first `needle` in `hay` (a plain scan: `str::find` with a `&str` pattern
+/// links the two-way searcher).
+pub(crate) fn find_sub(hay: &str, needle: &str) -> Option<usize> {
+    hay.as_bytes()
+        .windows(needle.len())
+        .position(|w| w == needle.as_bytes())
 }
 
 /// Joins non-empty parts with single spaces.

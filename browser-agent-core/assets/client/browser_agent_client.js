@@ -1,5 +1,5 @@
 export function start() {
-wasm.Yb();
+wasm.Wb();
 }
 function __wbg_get_imports() {
 const import0 = {
@@ -8,69 +8,69 @@ x: function() { return handleError(function (arg0) {
 const ret = String(arg0);
 return ret;
 }, arguments); },
-Jb: function(arg0) {
+Hb: function(arg0) {
 const v = arg0;
 const ret = typeof(v) === 'boolean' ? v : undefined;
 return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
 },
-Db: function(arg0) {
+Bb: function(arg0) {
 const ret = typeof(arg0) === 'bigint';
 return ret;
 },
-Bb: function(arg0) {
+zb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-Kb: function(arg0) {
+Ib: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-Ab: function(arg0) {
+yb: function(arg0) {
 const ret = arg0 === null;
 return ret;
 },
-Eb: function(arg0) {
+Cb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-Fb: function(arg0) {
+Db: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-Gb: function(arg0) {
+Eb: function(arg0) {
 const ret = typeof(arg0) === 'symbol';
 return ret;
 },
-Lb: function(arg0) {
+Jb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-Cb: function(arg0, arg1) {
+Ab: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-Hb: function(arg0, arg1) {
+Fb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-Ib: function(arg0, arg1) {
+Gb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-zb: function(arg0, arg1) {
+xb: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-Mb: function(arg0) {
+Kb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-Fa: function(arg0) {
+Da: function(arg0) {
 arg0.abort();
 },
 o: function(arg0, arg1, arg2) {
@@ -82,128 +82,110 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 e: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-R: function() { return handleError(function (arg0, arg1, arg2) {
+P: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.apply(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-Ha: function(arg0, arg1) {
+Fa: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-xa: function(arg0) {
+va: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Va: function() { return handleError(function (arg0, arg1) {
+Ta: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
-I: function() { return handleError(function (arg0, arg1, arg2) {
+G: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.call(arg1, arg2);
 return ret;
 }, arguments); },
-J: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+H: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
 m: function(arg0) {
 clearTimeout(arg0);
 },
-fa: function(arg0) {
+da: function(arg0) {
 const ret = arg0.clientHeight;
 return ret;
 },
-da: function(arg0) {
+ba: function(arg0) {
 const ret = arg0.clientWidth;
 return ret;
 },
-ra: function() { return handleError(function (arg0, arg1, arg2) {
+pa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-xb: function(arg0, arg1) {
+vb: function(arg0, arg1) {
 const ret = arg0.concat(arg1);
 return ret;
 },
-S: function() { return handleError(function (arg0, arg1) {
+Q: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.construct(arg0, arg1);
 return ret;
 }, arguments); },
-Sa: function(arg0, arg1) {
+Qa: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
 r: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 t: function(arg0, arg1) {
 const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 u: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-U: function(arg0) {
+S: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Xa: function(arg0, arg1) {
+Va: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-F: function(arg0, arg1, arg2) {
-try {
-var state0 = {a: arg1, b: arg2};
-var cb0 = (arg0, arg1, arg2) => {
-const a = state0.a;
-state0.a = 0;
-try {
-return wasm_bindgen__convert__closures_____invoke__h3fe3ace8f3828fcf(a, state0.b, arg0, arg1, arg2);
-} finally {
-state0.a = a;
-}
-};
-const ret = arg0.filter(cb0);
-return ret;
-} finally {
-state0.a = 0;
-}
-},
-Ma: function(arg0) {
+Ka: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ma: function(arg0) {
+ka: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-eb: function(arg0) {
+cb: function(arg0) {
 const ret = Array.from(arg0);
 return ret;
 },
-na: function(arg0) {
+la: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
-ga: function(arg0, arg1, arg2, arg3) {
+ea: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-pa: function(arg0) {
+na: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
@@ -211,49 +193,49 @@ q: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-Ia: function(arg0, arg1, arg2) {
+Ga: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-va: function(arg0, arg1, arg2) {
+ta: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-O: function(arg0, arg1) {
+M: function(arg0, arg1) {
 const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
 return ret;
 },
-Qa: function(arg0) {
+Oa: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-_a: function(arg0) {
+Ya: function(arg0) {
 const ret = arg0.getTime();
 return ret;
 },
-pb: function() { return handleError(function (arg0, arg1) {
+nb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 h: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-M: function(arg0, arg1) {
+K: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-rb: function() { return handleError(function (arg0, arg1) {
+pb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -265,15 +247,15 @@ z: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-ha: function(arg0, arg1, arg2) {
+fa: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-ja: function(arg0) {
+ha: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-Aa: function() { return handleError(function (arg0) {
+ya: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -281,33 +263,33 @@ j: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-Z: function(arg0) {
+X: function(arg0) {
 const ret = arg0.height;
 return ret;
 },
-za: function(arg0) {
+xa: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-Ba: function() { return handleError(function (arg0, arg1) {
+za: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-qa: function(arg0, arg1) {
+oa: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-H: function(arg0, arg1, arg2) {
+F: function(arg0, arg1, arg2) {
 const ret = arg0.indexOf(arg1, arg2);
 return ret;
 },
-_: function(arg0) {
+Y: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Element;
@@ -317,7 +299,7 @@ result = false;
 const ret = result;
 return ret;
 },
-Ka: function(arg0) {
+Ia: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -327,7 +309,7 @@ result = false;
 const ret = result;
 return ret;
 },
-K: function(arg0) {
+I: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Promise;
@@ -337,7 +319,7 @@ result = false;
 const ret = result;
 return ret;
 },
-T: function(arg0) {
+R: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Window;
@@ -347,19 +329,19 @@ result = false;
 const ret = result;
 return ret;
 },
-fb: function(arg0) {
+db: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-Na: function(arg0) {
+La: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-ib: function(arg0, arg1) {
+gb: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-Ca: function(arg0, arg1) {
+Aa: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -371,68 +353,50 @@ w: function() { return handleError(function (arg0) {
 const ret = Object.keys(arg0);
 return ret;
 }, arguments); },
-Da: function(arg0) {
+Ba: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-G: function(arg0) {
+E: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-yb: function(arg0) {
+wb: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-$: function(arg0, arg1) {
+Z: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-V: function(arg0) {
+T: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-B: function(arg0, arg1, arg2) {
-try {
-var state0 = {a: arg1, b: arg2};
-var cb0 = (arg0, arg1, arg2) => {
-const a = state0.a;
-state0.a = 0;
-try {
-return wasm_bindgen__convert__closures_____invoke__hbbb234a4d7526c25(a, state0.b, arg0, arg1, arg2);
-} finally {
-state0.a = a;
-}
-};
-const ret = arg0.map(cb0);
-return ret;
-} finally {
-state0.a = 0;
-}
-},
-sa: function() { return handleError(function (arg0, arg1, arg2) {
+qa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-tb: function() {
+rb: function() {
 const ret = new WeakMap();
 return ret;
 },
-bb: function() {
+$a: function() {
 const ret = new Array();
 return ret;
 },
-Ea: function() { return handleError(function () {
+Ca: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-gb: function(arg0, arg1) {
+eb: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-P: function(arg0, arg1) {
+N: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -450,11 +414,11 @@ return ret;
 state0.a = 0;
 }
 },
-jb: function() {
+hb: function() {
 const ret = new Object();
 return ret;
 },
-Q: function(arg0, arg1) {
+O: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -472,114 +436,114 @@ return ret;
 state0.a = 0;
 }
 },
-oa: function(arg0) {
+ma: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Oa: function(arg0) {
+Ma: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ta: function(arg0, arg1) {
+Ra: function(arg0, arg1) {
 const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ua: function(arg0) {
+Sa: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-La: function(arg0, arg1) {
+Ja: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Za: function() {
+Xa: function() {
 const ret = Date.now();
 return ret;
 },
-cb: function(arg0) {
+ab: function(arg0) {
 const ret = Array.of(arg0);
 return ret;
 },
-db: function(arg0, arg1) {
+bb: function(arg0, arg1) {
 const ret = Array.of(arg0, arg1);
 return ret;
 },
-aa: function(arg0, arg1) {
+_: function(arg0, arg1) {
 const ret = arg1.outerHTML;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-sb: function() { return handleError(function (arg0) {
+qb: function() { return handleError(function (arg0) {
 const ret = Reflect.ownKeys(arg0);
 return ret;
 }, arguments); },
-Ra: function(arg0) {
+Pa: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-C: function(arg0, arg1) {
+B: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-Ja: function() { return handleError(function (arg0, arg1, arg2) {
+Ha: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
-}, arguments); },
-wa: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-return ret;
-}, arguments); },
-la: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-return ret;
-}, arguments); },
-ka: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
-return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
 ua: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
+return ret;
+}, arguments); },
+ja: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
+return ret;
+}, arguments); },
+ia: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-vb: function(arg0) {
+sa: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
+return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+}, arguments); },
+tb: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-ub: function(arg0) {
+sb: function(arg0) {
 queueMicrotask(arg0);
 },
-ab: function() {
+_a: function() {
 const ret = Math.random();
 return ret;
 },
 g: function() {
 location.reload();
 },
-ob: function(arg0) {
+mb: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
-ia: function(arg0) {
+ga: function(arg0) {
 const ret = arg0.scrollHeight;
 return ret;
 },
-ca: function(arg0) {
+aa: function(arg0) {
 const ret = arg0.scrollLeft;
 return ret;
 },
-ba: function(arg0) {
+$: function(arg0) {
 const ret = arg0.scrollTop;
 return ret;
 },
-ea: function(arg0) {
+ca: function(arg0) {
 const ret = arg0.scrollWidth;
 return ret;
 },
@@ -602,11 +566,11 @@ c: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-qb: function() { return handleError(function (arg0, arg1, arg2) {
+ob: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-N: function(arg0, arg1, arg2) {
+L: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
 },
@@ -616,38 +580,38 @@ arg0[arg1 >>> 0] = arg2;
 k: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-D: function(arg0) {
+C: function(arg0) {
 const ret = arg0.shift();
 return ret;
 },
-Ga: function(arg0) {
+Ea: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-E: function(arg0, arg1, arg2) {
+D: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-wb: function(arg0, arg1, arg2) {
+ub: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
 f: function(arg0, arg1, arg2) {
 arg0.splice(arg1 >>> 0, arg2 >>> 0);
 },
-kb: function() {
+ib: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-mb: function() {
+kb: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-lb: function() {
+jb: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-nb: function() {
+lb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -655,104 +619,104 @@ i: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-$a: function() { return handleError(function (arg0) {
+Za: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-ta: function(arg0, arg1) {
+ra: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Pa: function(arg0, arg1) {
+Na: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.mc, wasm.nc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-L: function(arg0, arg1, arg2) {
+J: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Wa: function(arg0, arg1) {
+Ua: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-ya: function(arg0, arg1) {
+wa: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ya: function(arg0) {
+Wa: function(arg0) {
 const ret = arg0.toISOString();
 return ret;
 },
-hb: function() { return handleError(function (arg0, arg1) {
+fb: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
 s: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.mc, wasm.nc);
+const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Y: function(arg0) {
+W: function(arg0) {
 const ret = arg0.width;
 return ret;
 },
-W: function(arg0) {
+U: function(arg0) {
 const ret = arg0.x;
 return ret;
 },
-X: function(arg0) {
+V: function(arg0) {
 const ret = arg0.y;
 return ret;
 },
-Ob: function(arg0, arg1) {
+Mb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
 return ret;
 },
-Pb: function(arg0, arg1) {
+Nb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
 return ret;
 },
-Qb: function(arg0, arg1) {
+Ob: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-Rb: function(arg0, arg1) {
+Pb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
 return ret;
 },
-Sb: function(arg0, arg1) {
+Qb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
 return ret;
 },
-Tb: function(arg0, arg1) {
+Rb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
 return ret;
 },
-Ub: function(arg0, arg1) {
+Sb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
 return ret;
 },
-Vb: function(arg0) {
+Tb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-Wb: function(arg0, arg1) {
+Ub: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-Nb: function() {
-const table = wasm.lc;
+Lb: function() {
+const table = wasm.hc;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -766,59 +730,51 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
-wasm.ic(arg0, arg1);
+wasm.ec(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
-wasm.hc(arg0, arg1);
+wasm.dc(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
-const ret = wasm.gc(arg0, arg1);
+const ret = wasm.cc(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
-wasm.fc(arg0, arg1, arg2);
+wasm.bc(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.ec(arg0, arg1, arg2);
+const ret = wasm.ac(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.dc(arg0, arg1, arg2, arg3);
+wasm.$b(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
-wasm.cc(arg0, arg1, arg2, arg3);
-}
-function wasm_bindgen__convert__closures_____invoke__hbbb234a4d7526c25(arg0, arg1, arg2, arg3, arg4) {
-const ret = wasm.ac(arg0, arg1, arg2, arg3, arg4);
-return ret;
-}
-function wasm_bindgen__convert__closures_____invoke__h3fe3ace8f3828fcf(arg0, arg1, arg2, arg3, arg4) {
-const ret = wasm.$b(arg0, arg1, arg2, arg3, arg4);
-return ret !== 0;
+wasm._b(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.mc, wasm.nc);
+const ptr0 = passStringToWasm0(arg2, wasm.ic, wasm.jc);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.bc(arg0, arg1, ptr0, len0);
+const ret = wasm.Zb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.kc();
-wasm.lc.set(idx, obj);
+const idx = wasm.gc();
+wasm.hc.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.pc(state.a, state.b));
+: new FinalizationRegistry(state => wasm.lc(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Xb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.Xb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Vb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.Vb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -829,7 +785,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.Xb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.Vb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -838,7 +794,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.jc(idx);
+wasm.fc(idx);
 }
 }
 function isLikeNone(x) {
@@ -856,7 +812,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.pc(state.a, state.b);
+wasm.lc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -879,7 +835,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.pc(state.a, state.b);
+wasm.lc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -918,8 +874,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.lc.get(idx);
-wasm.qc(idx);
+const value = wasm.hc.get(idx);
+wasm.mc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -954,7 +910,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.rc();
+wasm.nc();
 return wasm;
 }
 async function __wbg_load(module, imports) {
