@@ -91,8 +91,9 @@ async fn run(generation: u32) {
             Outcome::Empty => {
                 backoff = 0;
                 let took = crate::snapshot::now_ms() - started;
-                if took < MIN_POLL_INTERVAL_MS {
-                    crate::snapshot::sleep((MIN_POLL_INTERVAL_MS - took) as i32).await;
+                let interval = poll_ms().unwrap_or(MIN_POLL_INTERVAL_MS);
+                if took < interval {
+                    crate::snapshot::sleep((interval - took) as i32).await;
                 }
             }
             Outcome::Aborted => break,
@@ -108,6 +109,14 @@ async fn run(generation: u32) {
     }
 }
 
+/// `window.__browserAgent.pollMs` when set: poll without `wait`, every that many ms (the seed's
+/// way; the latency benchmark compares it with the long-poll).
+fn poll_ms() -> Option<f64> {
+    get(&get(&js_sys::global(), crate::GLOBAL), "pollMs")
+        .as_f64()
+        .filter(|ms| *ms > 0.0)
+}
+
 async fn poll(generation: u32) -> Outcome {
     let Some(h) = host() else {
         return Outcome::Refused;
@@ -116,8 +125,10 @@ async fn poll(generation: u32) -> Outcome {
     url.push_str(protocol::COMMANDS_PATH);
     url.push_str("?client=");
     url.push_str(&String::from(js_sys::encode_uri_component(&h.client_id)));
-    url.push_str("&wait=");
-    url.push_str(WAIT_MS);
+    if poll_ms().is_none() {
+        url.push_str("&wait=");
+        url.push_str(WAIT_MS);
+    }
     url.push_str("&tab=");
     url.push_str(&String::from(js_sys::encode_uri_component(&super::tab_id())));
     let opts = init("GET", &h.key, None);

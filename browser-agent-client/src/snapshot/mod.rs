@@ -276,24 +276,35 @@ fn inflight() -> f64 {
     get(&agent_global(), "inflight").as_f64().unwrap_or(0.0)
 }
 
-/// Waits until at most 2 requests are in flight for 200 ms; gives up quietly after 5 s.
+/// When the page's request count last changed (a request started or finished), ms since the
+/// epoch; 0 when it never did. Kept by the bootstrap as `la`.
+fn last_activity() -> f64 {
+    get(&agent_global(), "la").as_f64().unwrap_or(0.0)
+}
+
+/// Waits until at most 2 requests have been in flight for 200 ms; gives up quietly after 5 s.
+/// The 200 ms count from the last network activity, so an already quiet page is idle at once;
+/// failing that, from when the wait saw at most 2 in flight (steady polling still counts as idle).
 pub(crate) async fn wait_network_idle() {
     let start = now_ms();
     let mut idle_since: Option<f64> = None;
     loop {
         let now = now_ms();
+        let mut pause = IDLE_POLL_MS;
         if inflight() <= IDLE_INFLIGHT {
             let since = *idle_since.get_or_insert(now);
-            if now - since >= IDLE_SETTLE_MS {
+            let quiet = (now - last_activity()).max(now - since);
+            if quiet >= IDLE_SETTLE_MS {
                 return;
             }
+            pause = pause.min((IDLE_SETTLE_MS - quiet).ceil() as i32);
         } else {
             idle_since = None;
         }
         if now - start >= IDLE_MAX_MS {
             return;
         }
-        sleep(IDLE_POLL_MS).await;
+        sleep(pause).await;
     }
 }
 
