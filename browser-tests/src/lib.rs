@@ -283,16 +283,33 @@ impl Drop for Server {
     }
 }
 
+/// Any free port on 127.0.0.1.
+pub fn any_port() -> SocketAddr {
+    "127.0.0.1:0".parse().expect("loopback address")
+}
+
 /// A blocking HTTP/1.1 GET on loopback: (status, body).
 pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    http_request(addr, "GET", path, None)
+}
+
+/// A blocking HTTP/1.1 POST of JSON on loopback: (status, body). Waits up to 60 s (a batch may).
+pub fn http_post_json(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
+    http_request(addr, "POST", path, Some(body))
+}
+
+fn http_request(addr: SocketAddr, method: &str, path: &str, json: Option<&str>) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
-        addr.port()
-    )
-    .expect("write request");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    let port = addr.port();
+    let request = match json {
+        Some(body) => format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+        None => format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"),
+    };
+    s.write_all(request.as_bytes()).expect("write request");
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).expect("read response");
     let raw = String::from_utf8_lossy(&raw).into_owned();

@@ -6,16 +6,11 @@
 //! at a few seconds of Chromium time on a 2-core machine.
 
 use std::collections::BTreeSet;
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use browser_tests::{agent, client_id, scratch, wait_for, Browser, Framework, Server};
+use browser_tests::{agent, any_port, client_id, scratch, wait_for, Browser, Framework, Server};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
-
-fn any_port() -> SocketAddr {
-    "127.0.0.1:0".parse().unwrap()
-}
 
 fn text(e: &Value) -> &str {
     e["text"].as_str().unwrap_or("")

@@ -11,59 +11,12 @@
 //! Figures per fixture (lines, characters, tokens estimated as characters / 4, walk time) are
 //! printed and written to `target/browser-tests/snapshot-figures.txt`.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, client_id, http_get, scratch, Browser, Server, PREFIX};
+use browser_tests::{agent, any_port, client_id, http_get, http_post_json, scratch, Browser, Server, PREFIX};
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-
-fn any_port() -> SocketAddr {
-    "127.0.0.1:0".parse().unwrap()
-}
-
-/// A blocking HTTP/1.1 POST of JSON on loopback: (status, body).
-fn http_post_json(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        addr.port(),
-        body.len()
-    )
-    .expect("write request");
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read response");
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = raw.split_once("\r\n\r\n").expect("HTTP response");
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("status");
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
-    (status, body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
 
 /// `POST {prefix}/run` with `steps` (for `client`, if given); the parsed answer.
 async fn run(server: &Server, client: Option<&str>, steps: Value) -> Value {
