@@ -1,7 +1,7 @@
 //! A tiny HTTP/1.1 client over a raw loopback socket, so the conformance suite sees exactly what
 //! the server framed: status, every header, `Content-Length` against the bytes that arrived.
 
-#![allow(dead_code)]
+#![allow(dead_code)] // each test binary uses part of it
 
 use std::net::SocketAddr;
 use std::time::Duration;
