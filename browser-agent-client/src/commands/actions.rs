@@ -17,6 +17,8 @@ use super::resolve::{self, ci_contains, describe, field, Target};
 use crate::cursor;
 use crate::snapshot::{cat, now_ms, push_number, sleep};
 use crate::{get, set};
+use core::future::{ready, Future};
+use core::pin::Pin;
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -352,32 +354,33 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
         }
         b.target = None;
     });
-    let out = match command {
-        "click" => click(step, 1).await,
-        "dblclick" => click(step, 2).await,
-        "type" => type_text(step, false).await,
-        "fill" => type_text(step, true).await,
-        "select" => select(step).await,
-        "check" => check(step, true).await,
-        "uncheck" => check(step, false).await,
-        "press" => press(step).await,
-        "hover" => hover(step).await,
-        "scroll" => scroll(step).await,
-        "wait" => wait(step).await,
-        "evaluate" => evaluate(step).await,
-        "navigate" => navigate(step),
-        "back" => history_step(Nav::Back, "back"),
-        "forward" => history_step(Nav::Forward, "forward"),
+    let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
+        "click" => Box::pin(click(step, 1)),
+        "dblclick" => Box::pin(click(step, 2)),
+        "type" => Box::pin(type_text(step, false)),
+        "fill" => Box::pin(type_text(step, true)),
+        "select" => Box::pin(select(step)),
+        "check" => Box::pin(check(step, true)),
+        "uncheck" => Box::pin(check(step, false)),
+        "press" => Box::pin(press(step)),
+        "hover" => Box::pin(hover(step)),
+        "scroll" => Box::pin(scroll(step)),
+        "wait" => Box::pin(wait(step)),
+        "evaluate" => Box::pin(evaluate(step)),
+        "navigate" => Box::pin(ready(navigate(step))),
+        "back" => Box::pin(ready(history_step(Nav::Back, "back"))),
+        "forward" => Box::pin(ready(history_step(Nav::Forward, "forward"))),
         "reload" => {
             with_batch(|b| b.nav = Some(Nav::Reload));
-            Ok(s("reloading"))
+            Box::pin(ready(Ok(s("reloading"))))
         }
-        _ => Err(cat(&[
+        _ => Box::pin(ready(Err(cat(&[
             "Unknown command: ",
             command,
             ". Commands: snapshot, click, dblclick, type, fill, select, check, uncheck, press, hover, scroll, wait, evaluate, navigate, back, forward, reload",
-        ])),
+        ])))),
     };
+    let out = fut.await;
     // An action that started a cross-document navigation: its result says where to.
     match (out, NAVIGATING.with(|n| n.borrow_mut().take())) {
         (Ok(v), Some(url)) => {

@@ -684,11 +684,11 @@ const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__
 return ret;
 },
 Nb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
+const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
 Ob: function(arg0, arg1) {
-const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
 return ret;
 },
 Pb: function(arg0, arg1) {
