@@ -568,6 +568,39 @@ fn gone(r: &str) -> String {
     m
 }
 
+/// The tail every lookup shares: one of `cands` (already ranked), or the error: nothing for a quiet
+/// `wait`, the hidden match's reason, `none` plus the visible alternatives (`label` then `shown`),
+/// or `none` plus the page's interactive elements.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    step: &JsValue,
+    teach: bool,
+    cands: Vec<Cand>,
+    hidden: Option<Element>,
+    what: &str,
+    subject: &str,
+    none: String,
+    label: &str,
+    shown: Vec<String>,
+) -> Result<Element, String> {
+    if cands.is_empty() {
+        if !teach {
+            return Err(String::new());
+        }
+        if let Some(h) = hidden {
+            return Err(hidden_err(subject, &h));
+        }
+        if shown.is_empty() {
+            return Err(with_visible(none));
+        }
+        let mut m = none;
+        m.push_str(label);
+        list(&mut m, shown.into_iter());
+        return Err(m);
+    }
+    choose(step, what, cands)
+}
+
 fn by_role(step: &JsValue, role: &str, name: Option<&str>, teach: bool) -> Result<Element, String> {
     let mut cands = Vec::new();
     let mut hidden: Option<Element> = None;
@@ -611,29 +644,14 @@ fn by_role(step: &JsValue, role: &str, name: Option<&str>, teach: bool) -> Resul
         cands.clear();
         hidden = hidden_exact;
     }
-    if cands.is_empty() {
-        if !teach {
-            return Err(String::new());
-        }
-        if let Some(h) = hidden {
-            let subject = match name {
-                Some(n) => q(n),
-                None => cat(&["The ", role]),
-            };
-            return Err(hidden_err(&subject, &h));
-        }
-        let shown: Vec<String> = shown.into_iter().filter(|s| !s.is_empty()).collect();
-        if shown.is_empty() {
-            return Err(with_visible(cat(&["No ", &what, " found"])));
-        }
-        let mut m = cat(&["No ", &what, " found. Visible "]);
-        m.push_str(&plural(role));
-        m.push_str(": ");
-        list(&mut m, shown.iter().map(|s| q(s)));
-        return Err(m);
-    }
-    let cands = best(cands);
-    choose(step, &what, cands)
+    let subject = match name {
+        Some(n) => q(n),
+        None => cat(&["The ", role]),
+    };
+    let shown: Vec<String> = shown.iter().filter(|s| !s.is_empty()).map(|s| q(s)).collect();
+    let label = cat(&[". Visible ", &plural(role), ": "]);
+    let none = cat(&["No ", &what, " found"]);
+    finish(step, teach, best(cands), hidden, &what, &subject, none, &label, shown)
 }
 
 fn by_text(step: &JsValue, text: &str, teach: bool) -> Result<Element, String> {
@@ -678,16 +696,10 @@ fn by_text(step: &JsValue, text: &str, teach: bool) -> Result<Element, String> {
         cands.clear();
         hidden = hidden_exact;
     }
-    if cands.is_empty() {
-        if !teach {
-            return Err(String::new());
-        }
-        if let Some(h) = hidden {
-            return Err(hidden_err(&q(needle), &h));
-        }
-        return Err(with_visible(cat(&["No element with text ", &q(needle), " found"])));
-    }
-    choose(step, &cat(&["text ", &q(needle)]), best(cands))
+    let quoted = q(needle);
+    let none = cat(&["No element with text ", &quoted, " found"]);
+    let what = cat(&["text ", &quoted]);
+    finish(step, teach, best(cands), hidden, &what, &quoted, none, "", Vec::new())
 }
 
 /// A `<label>`'s control, or a control whose accessible name (`aria-label`, `aria-labelledby`)
@@ -725,22 +737,21 @@ fn by_label(step: &JsValue, label: &str, teach: bool) -> Result<Element, String>
             interactive: true,
         });
     }
-    if cands.is_empty() {
-        if !teach {
-            return Err(String::new());
-        }
-        if let Some(h) = hidden {
-            return Err(hidden_err(&cat(&["The field labelled ", &q(needle)]), &h));
-        }
-        let mut m = cat(&["No field labelled ", &q(needle), " found"]);
-        if labels.is_empty() {
-            return Err(with_visible(m));
-        }
-        m.push_str(". Visible labels: ");
-        list(&mut m, labels.into_iter());
-        return Err(m);
-    }
-    choose(step, &cat(&["label ", &q(needle)]), best(cands))
+    let quoted = q(needle);
+    let subject = cat(&["The field labelled ", &quoted]);
+    let none = cat(&["No field labelled ", &quoted, " found"]);
+    let what = cat(&["label ", &quoted]);
+    finish(
+        step,
+        teach,
+        best(cands),
+        hidden,
+        &what,
+        &subject,
+        none,
+        ". Visible labels: ",
+        labels,
+    )
 }
 
 fn by_placeholder(step: &JsValue, p: &str, teach: bool) -> Result<Element, String> {
@@ -769,22 +780,21 @@ fn by_placeholder(step: &JsValue, p: &str, teach: bool) -> Result<Element, Strin
             interactive: true,
         });
     }
-    if cands.is_empty() {
-        if !teach {
-            return Err(String::new());
-        }
-        if let Some(h) = hidden {
-            return Err(hidden_err(&cat(&["The field with placeholder ", &q(needle)]), &h));
-        }
-        let mut m = cat(&["No field with placeholder ", &q(needle), " found"]);
-        if shown.is_empty() {
-            return Err(with_visible(m));
-        }
-        m.push_str(". Visible placeholders: ");
-        list(&mut m, shown.into_iter());
-        return Err(m);
-    }
-    choose(step, &cat(&["placeholder ", &q(needle)]), best(cands))
+    let quoted = q(needle);
+    let subject = cat(&["The field with placeholder ", &quoted]);
+    let none = cat(&["No field with placeholder ", &quoted, " found"]);
+    let what = cat(&["placeholder ", &quoted]);
+    finish(
+        step,
+        teach,
+        best(cands),
+        hidden,
+        &what,
+        &subject,
+        none,
+        ". Visible placeholders: ",
+        shown,
+    )
 }
 
 fn by_selector(step: &JsValue, sel: &str) -> Result<Element, String> {
@@ -810,11 +820,9 @@ fn by_selector(step: &JsValue, sel: &str) -> Result<Element, String> {
             hidden.get_or_insert(el);
         }
     }
-    if cands.is_empty() {
-        if let Some(h) = hidden {
-            return Err(hidden_err(&cat(&["The element matching selector ", &q(sel)]), &h));
-        }
-        return Err(with_visible(cat(&["No element matches selector ", &q(sel)])));
-    }
-    choose(step, &cat(&["selector ", &q(sel)]), cands)
+    let quoted = q(sel);
+    let subject = cat(&["The element matching selector ", &quoted]);
+    let none = cat(&["No element matches selector ", &quoted]);
+    let what = cat(&["selector ", &quoted]);
+    finish(step, true, cands, hidden, &what, &subject, none, "", Vec::new())
 }
