@@ -1,16 +1,15 @@
-use std::collections::VecDeque;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, MessageBody};
-use browser_agent_core::inject::Injector;
+use browser_agent_core::inject::InjectingStream;
 use bytes::Bytes;
 use pin_project_lite::pin_project;
 
 pin_project! {
     /// The body of a response the app produced, as [`BrowserAgentService`](crate::BrowserAgentService)
     /// sends it: untouched, with only its length grown (`HEAD` of an injected page), or with the
-    /// client tag streamed in by core's [`Injector`].
+    /// client tag streamed in by core's [`InjectingStream`].
     ///
     /// Its [`MessageBody::size`] is exact: actix writes `Content-Length` from it (and ignores a
     /// `Content-Length` header), so a sized page stays sized with the tag counted, and a streamed
@@ -50,9 +49,7 @@ pin_project! {
         Grown { #[pin] body: B, extra: u64 },
         Inject {
             #[pin] body: B,
-            injector: Injector,
-            ready: VecDeque<Bytes>,
-            inner_done: bool,
+            stream: InjectingStream,
         },
     }
 }
@@ -86,9 +83,7 @@ impl<B> AppBody<B> {
         AppBody {
             kind: Kind::Inject {
                 body,
-                injector: Injector::new(tag),
-                ready: VecDeque::new(),
-                inner_done: false,
+                stream: InjectingStream::new(tag),
             },
         }
     }
@@ -104,14 +99,13 @@ impl<B: MessageBody> MessageBody for AppBody<B> {
                 BodySize::Sized(n) => BodySize::Sized(n + extra),
                 other => other,
             },
-            Kind::Inject {
-                body,
-                injector,
-                ready,
-                inner_done,
-            } => {
-                let extra = (injector.pending_len() + ready.iter().map(Bytes::len).sum::<usize>()) as u64;
-                let inner = if *inner_done { BodySize::Sized(0) } else { body.size() };
+            Kind::Inject { body, stream } => {
+                let extra = stream.extra_len();
+                let inner = if stream.inner_done() {
+                    BodySize::Sized(0)
+                } else {
+                    body.size()
+                };
                 match inner {
                     BodySize::None => BodySize::Sized(extra),
                     BodySize::Sized(n) => BodySize::Sized(n + extra),
@@ -124,26 +118,18 @@ impl<B: MessageBody> MessageBody for AppBody<B> {
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Self::Error>>> {
         match self.project().kind.project() {
             KindProj::Passthrough { body } | KindProj::Grown { body, .. } => body.poll_next(cx),
-            KindProj::Inject {
-                mut body,
-                injector,
-                ready,
-                inner_done,
-            } => loop {
-                if let Some(chunk) = ready.pop_front() {
+            KindProj::Inject { mut body, stream } => loop {
+                if let Some(chunk) = stream.next() {
                     return Poll::Ready(Some(Ok(chunk)));
                 }
-                if *inner_done {
+                if stream.inner_done() {
                     return Poll::Ready(None);
                 }
                 match body.as_mut().poll_next(cx) {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
-                    Poll::Ready(Some(Ok(data))) => ready.extend(injector.push(data)),
-                    Poll::Ready(None) => {
-                        ready.extend(injector.finish());
-                        *inner_done = true;
-                    }
+                    Poll::Ready(Some(Ok(data))) => stream.push(data),
+                    Poll::Ready(None) => stream.end(),
                 }
             },
         }

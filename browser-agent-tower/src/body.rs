@@ -1,8 +1,7 @@
-use std::collections::VecDeque;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use browser_agent_core::inject::Injector;
+use browser_agent_core::inject::InjectingStream;
 use bytes::Bytes;
 use http::HeaderMap;
 use http_body::{Body, Frame, SizeHint};
@@ -24,10 +23,8 @@ pin_project! {
         Passthrough { #[pin] body: B },
         Inject {
             #[pin] body: B,
-            injector: Injector,
-            ready: VecDeque<Bytes>,
+            stream: InjectingStream,
             trailers: Option<HeaderMap>,
-            inner_done: bool,
         },
     }
 }
@@ -62,10 +59,8 @@ impl<B> ResponseBody<B> {
         ResponseBody {
             kind: Kind::Inject {
                 body,
-                injector: Injector::new(tag),
-                ready: VecDeque::new(),
+                stream: InjectingStream::new(tag),
                 trailers: None,
-                inner_done: false,
             },
         }
     }
@@ -84,33 +79,27 @@ where
             KindProj::Passthrough { body } => body.poll_frame(cx),
             KindProj::Inject {
                 mut body,
-                injector,
-                ready,
+                stream,
                 trailers,
-                inner_done,
             } => loop {
-                if let Some(chunk) = ready.pop_front() {
+                if let Some(chunk) = stream.next() {
                     return Poll::Ready(Some(Ok(Frame::data(chunk))));
                 }
-                if *inner_done {
+                if stream.inner_done() {
                     return Poll::Ready(trailers.take().map(|t| Ok(Frame::trailers(t))));
                 }
                 match body.as_mut().poll_frame(cx) {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
                     Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
-                        Ok(data) => ready.extend(injector.push(data)),
+                        Ok(data) => stream.push(data),
                         Err(frame) => {
                             // Trailers end the data: place the tag first, send them last.
                             *trailers = frame.into_trailers().ok();
-                            ready.extend(injector.finish());
-                            *inner_done = true;
+                            stream.end();
                         }
                     },
-                    Poll::Ready(None) => {
-                        ready.extend(injector.finish());
-                        *inner_done = true;
-                    }
+                    Poll::Ready(None) => stream.end(),
                 }
             },
         }
@@ -120,13 +109,7 @@ where
         match &self.kind {
             Kind::Full { data } => data.is_none(),
             Kind::Passthrough { body } => body.is_end_stream(),
-            Kind::Inject {
-                ready,
-                inner_done,
-                trailers,
-                injector,
-                body,
-            } => ready.is_empty() && trailers.is_none() && injector.is_done() && (*inner_done || body.is_end_stream()),
+            Kind::Inject { stream, trailers, .. } => stream.is_finished() && trailers.is_none(),
         }
     }
 
@@ -134,15 +117,9 @@ where
         match &self.kind {
             Kind::Full { data } => SizeHint::with_exact(data.as_ref().map_or(0, |d| d.len() as u64)),
             Kind::Passthrough { body } => body.size_hint(),
-            Kind::Inject {
-                body,
-                injector,
-                ready,
-                inner_done,
-                ..
-            } => {
-                let extra = (injector.pending_len() + ready.iter().map(Bytes::len).sum::<usize>()) as u64;
-                let inner = if *inner_done {
+            Kind::Inject { body, stream, .. } => {
+                let extra = stream.extra_len();
+                let inner = if stream.inner_done() {
                     SizeHint::with_exact(0)
                 } else {
                     body.size_hint()

@@ -3,6 +3,8 @@
 
 pub mod gate;
 mod scanner;
+mod stream;
 pub mod tag;
 
 pub use scanner::{Injector, Output};
+pub use stream::InjectingStream;
