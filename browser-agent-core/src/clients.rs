@@ -193,19 +193,28 @@ impl ClientRegistry {
     /// client seen, and says per entry whether it is its first delivery. One lock for the batch.
     pub fn deliveries(&self, origins: &[Option<(&str, u64, &str)>], now: u64) -> Vec<bool> {
         let mut map = self.inner.lock();
-        origins
-            .iter()
-            .map(|origin| match origin {
-                None => true,
-                Some((client, seq, page)) => {
-                    let record = self.entry(&mut map, client, now);
-                    if record.page.is_empty() && !page.is_empty() {
-                        record.page = bounded(page);
-                    }
-                    record.seen.insert(*seq)
+        let mut out = Vec::with_capacity(origins.len());
+        let mut i = 0;
+        while i < origins.len() {
+            let Some((client, _, page)) = origins[i] else {
+                out.push(true);
+                i += 1;
+                continue;
+            };
+            // A batch is nearly always one page's: look its record up once per run of entries.
+            let record = self.entry(&mut map, client, now);
+            if record.page.is_empty() && !page.is_empty() {
+                record.page = bounded(page);
+            }
+            while let Some(Some((c, seq, _))) = origins.get(i) {
+                if *c != client {
+                    break;
                 }
-            })
-            .collect()
+                out.push(record.seen.insert(*seq));
+                i += 1;
+            }
+        }
+        out
     }
 
     /// Records that `(client, seq)` was stored; false when it already was (a retried batch).
@@ -349,6 +358,26 @@ mod tests {
         }
         assert!(seen.above.len() <= SEEN_WINDOW);
         assert!(!seen.insert(2));
+    }
+
+    #[test]
+    fn batch_deliveries_mix_clients_and_entries_without_origin() {
+        let reg = ClientRegistry::new(8, 60_000);
+        let origins = [
+            Some(("a", 1, "http://a/")),
+            Some(("a", 2, "")),
+            None,
+            Some(("b", 1, "http://b/")),
+            Some(("a", 2, "")),
+            Some(("a", 3, "")),
+            Some(("a", 3, "")),
+        ];
+        assert_eq!(
+            reg.deliveries(&origins, 5),
+            [true, true, true, true, false, true, false]
+        );
+        assert_eq!(reg.get("a").unwrap().page, "http://a/");
+        assert_eq!(reg.get("b").unwrap().page, "http://b/");
     }
 
     #[test]

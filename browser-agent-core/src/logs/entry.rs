@@ -24,6 +24,9 @@ pub struct LogEntry {
     /// The page load that sent it (empty for dsh-style entries without one).
     #[serde(rename = "clientId", skip_serializing_if = "String::is_empty")]
     pub client_id: String,
+    /// The page's own sequence number for the entry (the host de-duplicates retries by it).
+    #[serde(rename = "clientSeq", skip_serializing_if = "Option::is_none")]
+    pub client_seq: Option<u64>,
     /// `console`, `error`, `network`, `interaction`, `navigation`, `dropped`, or what a client sent.
     #[serde(rename = "type")]
     pub kind: String,
@@ -54,6 +57,7 @@ impl LogEntry {
             seq: 0,
             t,
             client_id: String::new(),
+            client_seq: None,
             kind: kind.to_owned(),
             level,
             approx_bytes: 96 + text.len() + kind.len(),

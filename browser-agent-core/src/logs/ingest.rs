@@ -163,9 +163,10 @@ pub(crate) fn normalize_typed(
             fields.remove(&k);
         }
     }
-    for v in fields.values_mut() {
-        bound(v, 0, limits.max_field);
-    }
+    let mut field_bytes: usize = fields
+        .iter_mut()
+        .map(|(k, v)| k.len() + bound(v, 0, limits.max_field))
+        .sum();
     // The host owns `text` and `seq`; keep what the client meant by them under other names
     // (a click's `text` is the element's own text; `seq` is the page's counter).
     if let Some(mut own) = own_text {
@@ -176,11 +177,9 @@ pub(crate) fn normalize_typed(
                 "clientText"
             };
             truncate_marked(&mut own, limits.max_field);
+            field_bytes += name.len() + own.len() + 2;
             fields.insert(name.into(), Value::String(own));
         }
-    }
-    if let Some(seq) = seq {
-        fields.insert("clientSeq".into(), Value::from(seq));
     }
 
     let mut page = match page_field {
@@ -202,17 +201,19 @@ pub(crate) fn normalize_typed(
         (false, Some(seq)) => Some((client_id.clone(), seq)),
         _ => None,
     };
-    let entry = finish(LogEntry {
+    let approx_bytes = 96 + text.len() + page.len() + client_id.len() + kind.len() + field_bytes;
+    let entry = LogEntry {
         seq: 0,
         t,
         client_id,
+        client_seq: seq,
         kind,
         level,
         text,
         page,
         fields,
-        approx_bytes: 0,
-    });
+        approx_bytes,
+    };
     Ok(Some(Normalized { entry, origin }))
 }
 
@@ -242,6 +243,7 @@ pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -
         seq: 0,
         t: time_of(obj.get("t"), now),
         client_id: String::new(),
+        client_seq: None,
         kind: entry_type::CONSOLE.to_owned(),
         level,
         text,
@@ -273,6 +275,28 @@ fn time_of(t: Option<&Value>, now: u64) -> u64 {
 }
 
 /// Level and one-line text of a typed entry.
+/// Appends `n` in decimal (the one-line texts are built on every ingested entry: no `format!`).
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|d| char::from(*d)));
+}
+
+/// Joins `parts` into one string of the right capacity.
+fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + 24);
+    parts.iter().for_each(|p| out.push_str(p));
+    out
+}
+
 fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
     match kind {
@@ -289,19 +313,22 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             } else {
                 s("message")
             });
-            let mut text = if s("kind") == "unhandledrejection" {
-                format!("Unhandled rejection: {message}")
+            let prefix = if s("kind") == "unhandledrejection" {
+                "Unhandled rejection: "
             } else {
-                message.to_owned()
+                ""
             };
+            let mut text = concat(&[prefix, message]);
             if !s("source").is_empty() {
-                let at = |name: &str| {
-                    obj.get(name)
-                        .and_then(Value::as_u64)
-                        .map(|n| format!(":{n}"))
-                        .unwrap_or_default()
-                };
-                text.push_str(&format!(" ({}{}{})", s("source"), at("line"), at("column")));
+                text.push_str(" (");
+                text.push_str(s("source"));
+                for name in ["line", "column"] {
+                    if let Some(n) = obj.get(name).and_then(Value::as_u64) {
+                        text.push(':');
+                        push_u64(&mut text, n);
+                    }
+                }
+                text.push(')');
             }
             (Level::Error, text)
         }
@@ -309,25 +336,23 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
         entry_type::INTERACTION => {
             let event = if s("event").is_empty() { "click" } else { s("event") };
             let target = if s("target").is_empty() { s("text") } else { s("target") };
-            (
-                own.unwrap_or(Level::Info),
-                format!("{event} {target}").trim_end().to_owned(),
-            )
+            let text = concat(&[event, " ", target]);
+            (own.unwrap_or(Level::Info), text.trim_end().to_owned())
         }
         entry_type::NAVIGATION => {
-            let via = if s("via").is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", s("via"))
-            };
-            (own.unwrap_or(Level::Info), format!("navigated to {}{via}", s("url")))
+            let mut text = concat(&["navigated to ", s("url")]);
+            if !s("via").is_empty() {
+                text.push_str(" (");
+                text.push_str(s("via"));
+                text.push(')');
+            }
+            (own.unwrap_or(Level::Info), text)
         }
         entry_type::DROPPED => {
-            let count = obj.get("count").and_then(Value::as_u64).unwrap_or(0);
-            (
-                Level::Warn,
-                format!("the page dropped {count} log entries (its local queue was full)"),
-            )
+            let mut text = String::from("the page dropped ");
+            push_u64(&mut text, obj.get("count").and_then(Value::as_u64).unwrap_or(0));
+            text.push_str(" log entries (its local queue was full)");
+            (Level::Warn, text)
         }
         _ => {
             let text = first_text(obj, own_text);
@@ -343,35 +368,49 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
 
 fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
-    let method = if s("method").is_empty() {
-        "GET".to_owned()
-    } else {
-        s("method").to_ascii_uppercase()
-    };
-    let duration = obj
-        .get("duration")
-        .and_then(Value::as_f64)
-        .filter(|d| d.is_finite() && *d >= 0.0)
-        .map(|d| format!(" ({} ms)", d.round() as u64))
-        .unwrap_or_default();
+    let mut text = String::with_capacity(64 + s("url").len());
+    match s("method") {
+        "" => text.push_str("GET"),
+        m => text.extend(m.chars().map(|c| c.to_ascii_uppercase())),
+    }
+    text.push(' ');
+    text.push_str(s("url"));
+    text.push_str(" → ");
     let status = obj.get("status").and_then(Value::as_u64);
-    let (level, outcome) = match (status, s("error")) {
-        (_, err) if !err.is_empty() => (Level::Error, format!("failed: {}", first_line(err))),
-        (Some(0) | None, _) => (Level::Error, "failed (no response)".to_owned()),
+    let level = match (status, s("error")) {
+        (_, err) if !err.is_empty() => {
+            text.push_str("failed: ");
+            text.push_str(first_line(err));
+            Level::Error
+        }
+        (Some(0) | None, _) => {
+            text.push_str("failed (no response)");
+            Level::Error
+        }
         (Some(code), _) => {
-            let level = match code {
+            push_u64(&mut text, code);
+            if !s("statusText").is_empty() {
+                text.push(' ');
+                text.push_str(s("statusText"));
+            }
+            match code {
                 500.. => Level::Error,
                 400..=499 => Level::Warn,
                 _ if obj.get("ok") == Some(&Value::Bool(false)) => Level::Warn,
                 _ => Level::Info,
-            };
-            (level, format!("{code} {}", s("statusText")).trim_end().to_owned())
+            }
         }
     };
-    (
-        own.filter(|l| *l > level).unwrap_or(level),
-        format!("{method} {} → {outcome}{duration}", s("url")),
-    )
+    if let Some(d) = obj
+        .get("duration")
+        .and_then(Value::as_f64)
+        .filter(|d| d.is_finite() && *d >= 0.0)
+    {
+        text.push_str(" (");
+        push_u64(&mut text, d.round() as u64);
+        text.push_str(" ms)");
+    }
+    (own.filter(|l| *l > level).unwrap_or(level), text)
 }
 
 fn first_text(obj: &Map<String, Value>, own_text: Option<&str>) -> String {
@@ -406,15 +445,20 @@ fn args_text(args: &[Value]) -> String {
 
 /// Bounds `v` in place: strings cut (marked `…`), arrays and objects to [`MAX_ITEMS`], nesting to
 /// [`MAX_DEPTH`]. Nothing is copied unless it is cut.
-fn bound(v: &mut Value, depth: usize, max_field: usize) {
+/// Returns the approximate bytes the bounded value holds (one walk does both).
+fn bound(v: &mut Value, depth: usize, max_field: usize) -> usize {
     match v {
-        Value::String(s) => truncate_marked(s, max_field),
-        Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => *v = Value::String("[…]".into()),
+        Value::String(s) => {
+            truncate_marked(s, max_field);
+            s.len() + 2
+        }
+        Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => {
+            *v = Value::String("[…]".into());
+            7
+        }
         Value::Array(items) => {
             items.truncate(MAX_ITEMS);
-            for i in items {
-                bound(i, depth + 1, max_field);
-            }
+            2 + items.iter_mut().map(|i| bound(i, depth + 1, max_field)).sum::<usize>()
         }
         Value::Object(map) => {
             if map.len() > MAX_ITEMS {
@@ -423,11 +467,12 @@ fn bound(v: &mut Value, depth: usize, max_field: usize) {
                     map.remove(&k);
                 }
             }
-            for v in map.values_mut() {
-                bound(v, depth + 1, max_field);
-            }
+            2 + map
+                .iter_mut()
+                .map(|(k, v)| k.len() + 4 + bound(v, depth + 1, max_field))
+                .sum::<usize>()
         }
-        _ => {}
+        _ => 8,
     }
 }
 
@@ -509,7 +554,7 @@ mod tests {
         );
         assert_eq!(e.text, "click button \"Save\"");
         assert_eq!(
-            (e.field_str("elementText"), e.fields["clientSeq"].as_u64()),
+            (e.field_str("elementText"), e.client_seq),
             (Some("Save changes"), Some(4))
         );
         let e = typed(json!({"type":"dropped","count":7,"clientId":"c1","seq":9}));
@@ -565,6 +610,15 @@ mod tests {
         }
         let e = typed(json!({"type":"console","args":["x"],"deep":deep}));
         assert!(e.fields["deep"].to_string().contains("[…]"));
+    }
+
+    #[test]
+    fn decimal_digits() {
+        for n in [0u64, 7, 10, 12345, u64::MAX] {
+            let mut s = String::new();
+            push_u64(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
     }
 
     #[test]

@@ -113,6 +113,7 @@ mod tests {
                 seq: 0,
                 t: *t,
                 client_id: client.to_string(),
+                client_seq: None,
                 kind: kind.to_string(),
                 level: *level,
                 text: format!("{kind}@{t}"),
