@@ -82,30 +82,24 @@ pub(crate) fn role_of(el: &Element) -> &'static str {
     if !roles::is_dropped(r) {
         return r;
     }
-    if tag != "label" && clickable(el) {
-        return "clickable";
-    }
-    ""
-}
-
-fn clickable(el: &Element) -> bool {
-    if el.has_attribute("onclick") || get(el, "onclick").is_function() {
-        return true;
-    }
-    if attr(el, "tabindex")
-        .and_then(|t| snapshot::parse_number(t.trim()))
-        .is_some()
-    {
-        return true;
-    }
     let pointer = |e: &Element| {
         page_window()
             .computed_style(e, None)
             .map(|s| s.cursor() == "pointer")
             .unwrap_or(false)
     };
-    // The outermost element of a `cursor:pointer` subtree (the walker's rule).
-    pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p))
+    let own_pointer = pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p));
+    let tabindex = attr(el, "tabindex");
+    if roles::clickable(
+        &tag,
+        own_pointer,
+        el.has_attribute("onclick"),
+        tabindex.as_deref(),
+        || get(el, "onclick").is_function(),
+    ) {
+        return "clickable";
+    }
+    ""
 }
 
 /// Elements an agent acts on.

@@ -317,6 +317,26 @@ pub(crate) fn is_leaf(role: &str) -> bool {
     has(LEAF, role)
 }
 
+/// The one rule for an element that is clickable without a role (it appears as `clickable`, and
+/// targeting treats it as interactive): not a `<label>`, and the outermost element of a
+/// `cursor:pointer` subtree (`own_pointer`: its cursor is pointer and its parent's is not), or an
+/// `onclick` attribute, or `tabindex` ≥ 0, or an `onclick` property (checked last: it crosses into JS).
+pub(crate) fn clickable(
+    tag: &str,
+    own_pointer: bool,
+    onclick_attr: bool,
+    tabindex: Option<&str>,
+    onclick_prop: impl FnOnce() -> bool,
+) -> bool {
+    tag != "label"
+        && (own_pointer
+            || onclick_attr
+            || tabindex
+                .and_then(|t| super::parse_number(t.trim()))
+                .is_some_and(|t| t >= 0)
+            || onclick_prop())
+}
+
 pub(crate) fn is_dropped(role: &str) -> bool {
     role.is_empty() || has(DROPPED, role)
 }

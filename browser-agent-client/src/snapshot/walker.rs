@@ -212,15 +212,12 @@ impl Walker {
         if roles::is_dropped(role) || !visible {
             role = "";
         }
-        if role.is_empty() && visible && tag != "label" {
-            let clickable = (pointer && !ctx.pointer)
-                || (has_attrs
-                    && (a.has("onclick")
-                        || a.get(&el, "tabindex")
-                            .and_then(|t| super::parse_number(t.trim()))
-                            .is_some_and(|t| t >= 0)))
-                || get(&el, "onclick").is_function();
-            if clickable {
+        if role.is_empty() && visible {
+            let tabindex = if has_attrs { a.get(&el, "tabindex") } else { None };
+            let onclick_attr = has_attrs && a.has("onclick");
+            if roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
+                get(&el, "onclick").is_function()
+            }) {
                 role = "clickable";
             }
         }
