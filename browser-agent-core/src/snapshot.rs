@@ -64,7 +64,7 @@ impl Attr {
             Attr::Placeholder(v) => quoted(out, "placeholder", v),
             Attr::Level(n) => {
                 out.push_str("[level=");
-                out.push_str(&n.to_string());
+                push_decimal(out, u64::from(*n));
                 out.push(']');
             }
             Attr::Expanded => out.push_str("[expanded]"),
@@ -172,6 +172,28 @@ impl SnapshotNode {
             c.walk(depth + 1, visit);
         }
     }
+}
+
+/// Appends the decimal digits of `n` without `core::fmt` (host and wasm share it: in the client,
+/// formatting machinery costs kilobytes; on the host, ingestion calls it per entry).
+///
+/// ```
+/// let mut s = String::from("e");
+/// browser_agent_core::snapshot::push_decimal(&mut s, 1207);
+/// assert_eq!(s, "e1207");
+/// ```
+pub fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|d| char::from(*d)));
 }
 
 fn push_quoted(out: &mut String, s: &str) {

@@ -51,21 +51,9 @@ fn agent_global() -> JsValue {
     get(&js_sys::global(), crate::GLOBAL)
 }
 
-/// Appends the decimal digits of `n` (no formatting machinery in the wasm).
-pub(crate) fn push_number(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for d in &digits[i..] {
-        out.push(*d as char);
-    }
+/// Appends the decimal digits of `n` (core's shared digit writer: no formatting machinery in the wasm).
+pub(crate) fn push_number(out: &mut String, n: u32) {
+    browser_agent_core::snapshot::push_decimal(out, u64::from(n));
 }
 
 /// Whether `needle` occurs in `hay` (a plain scan; small code).

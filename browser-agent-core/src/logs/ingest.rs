@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::LogEntry;
 use crate::protocol::{entry_type, Level};
+use crate::snapshot::push_decimal as push_u64;
 use crate::util::{truncate_chars, truncate_marked};
 
 /// Fields the host owns: taken from the entry into the stored entry's own slots.
@@ -275,21 +276,6 @@ fn time_of(t: Option<&Value>, now: u64) -> u64 {
 }
 
 /// Level and one-line text of a typed entry.
-/// Appends `n` in decimal (the one-line texts are built on every ingested entry: no `format!`).
-fn push_u64(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[i..].iter().map(|d| char::from(*d)));
-}
-
 /// Joins `parts` into one string of the right capacity.
 fn concat(parts: &[&str]) -> String {
     let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + 24);
