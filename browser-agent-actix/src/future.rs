@@ -80,7 +80,12 @@ where
             }
             KindProj::App { fut, agent, head } => {
                 let res = ready!(fut.poll(cx))?;
-                let Some(agent) = agent.take() else {
+                // Most responses are not HTML: decide that on actix's own headers, before converting any.
+                let html = res
+                    .headers()
+                    .get(actix_web::http::header::CONTENT_TYPE)
+                    .is_some_and(|ct| browser_agent_core::inject::gate::is_html(ct.as_bytes()));
+                let Some(agent) = agent.take().filter(|_| html) else {
                     return Poll::Ready(Ok(res.map_body(|_, body| EitherBody::left(AppBody::passthrough(body)))));
                 };
                 let head = *head;

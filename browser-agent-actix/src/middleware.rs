@@ -8,7 +8,7 @@ use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 
 use crate::future::{self, ResponseFuture};
-use crate::{convert, AppBody};
+use crate::AppBody;
 
 /// The response body of the middleware: the app's ([`AppBody`], left) or one of ours (right).
 ///
@@ -202,12 +202,14 @@ where
         if agent.is_ours(req.path()) {
             return ResponseFuture::ours(future::answer(agent.clone(), req));
         }
-        let inject = convert::method(req.method()).is_some_and(|method| {
-            let Some(uri) = convert::uri(req.uri()) else {
-                return false;
-            };
-            agent.wants_injection(&method, &convert::headers_to_core(req.headers()), &uri)
-        });
+        // Read in place: converting headers to core's types on every request cost more than the check.
+        let authority = req
+            .headers()
+            .get(actix_web::http::header::HOST)
+            .map(|h| h.as_bytes())
+            .or_else(|| req.uri().authority().map(|a| a.as_str().as_bytes()));
+        let headers = req.headers().iter().map(|(n, v)| (n.as_str(), v.as_bytes()));
+        let inject = agent.wants_injection_from(req.method().as_str(), headers, authority);
         let head = req.method() == Method::HEAD;
         let agent = inject.then(|| agent.clone());
         ResponseFuture::app(self.service.call(req), agent, head)

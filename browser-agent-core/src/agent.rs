@@ -332,6 +332,28 @@ impl BrowserAgent {
         crate::security::check_host(parts_headers, uri, &self.inner.config.allowed_hosts).is_ok()
     }
 
+    /// [`wants_injection`](Self::wants_injection) for adapters whose request types are not
+    /// `http` 1.x's: the method name, the headers as (lower-case name, value) pairs, and the
+    /// authority the request was sent to (its `Host` header, else its URI's). Nothing is copied.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// let headers = [("sec-fetch-dest", &b"document"[..])];
+    /// assert!(agent.wants_injection_from("GET", headers, Some(b"127.0.0.1:3000")));
+    /// assert!(!agent.wants_injection_from("GET", headers, Some(b"evil.example")));
+    /// assert!(!agent.wants_injection_from("POST", headers, Some(b"localhost")));
+    /// ```
+    pub fn wants_injection_from<'a>(
+        &self,
+        method: &str,
+        headers: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+        authority: Option<&[u8]>,
+    ) -> bool {
+        self.enabled()
+            && gate::request_wants_injection_from(method == "GET" || method == "HEAD", headers)
+            && authority.is_some_and(|a| crate::security::host_allowed(a, &self.inner.config.allowed_hosts))
+    }
+
     /// Decides injection for a response to a request that [`wants_injection`](Self::wants_injection),
     /// adjusting its headers (`Content-Length` grows by the tag; `ETag` and `Accept-Ranges` go).
     /// `body_len` is the body's exact length when the adapter knows it (a sized body without a

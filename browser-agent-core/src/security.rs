@@ -37,6 +37,16 @@ fn is_loopback(host: &[u8]) -> bool {
         || (host.len() > SUFFIX.len() && host[host.len() - SUFFIX.len()..].eq_ignore_ascii_case(SUFFIX))
 }
 
+/// Whether an authority (`host[:port]`, as sent) is loopback or in `allowed`, without saying why not.
+pub(crate) fn host_allowed(auth: &[u8], allowed: &[String]) -> bool {
+    let auth = auth.trim_ascii();
+    let host = host_only(auth);
+    is_loopback(host)
+        || allowed
+            .iter()
+            .any(|a| a.as_bytes().eq_ignore_ascii_case(host) || a.as_bytes().eq_ignore_ascii_case(auth))
+}
+
 /// Checks `Host` against loopback and `allowed` (entries are host or host:port, case-insensitive).
 pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> Result<(), String> {
     let Some(auth) = authority(headers, uri) else {

@@ -19,22 +19,38 @@ use http::{header, HeaderMap, Method, StatusCode};
 /// assert!(!request_wants_injection(&Method::GET, &h));
 /// ```
 pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
-    if method != Method::GET && method != Method::HEAD {
+    request_wants_injection_from(
+        method == Method::GET || method == Method::HEAD,
+        headers.iter().map(|(n, v)| (n.as_str(), v.as_bytes())),
+    )
+}
+
+/// [`request_wants_injection`] for adapters whose request types are not `http` 1.x's: whether the
+/// method is GET or HEAD, and the headers as (lower-case name, value) pairs.
+///
+/// ```
+/// use browser_agent_core::inject::gate::request_wants_injection_from;
+/// assert!(request_wants_injection_from(true, [("accept", &b"text/html"[..])]));
+/// assert!(!request_wants_injection_from(true, [("hx-request", &b"true"[..])]));
+/// assert!(!request_wants_injection_from(false, []));
+/// ```
+pub fn request_wants_injection_from<'a>(
+    get_or_head: bool,
+    headers: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) -> bool {
+    if !get_or_head {
         return false;
     }
     // One pass over the (few) headers, comparing lengths first: this runs on every GET the app
     // serves, and four hashed lookups cost more than the whole pass.
-    for (name, value) in headers {
-        let name = name.as_str();
+    for (name, dest) in headers {
         match name.len() {
-            14 if name == "sec-fetch-dest" => {
-                let dest = value.as_bytes();
-                if !(dest.eq_ignore_ascii_case(b"document")
+            14 if name == "sec-fetch-dest"
+                && !(dest.eq_ignore_ascii_case(b"document")
                     || dest.eq_ignore_ascii_case(b"iframe")
-                    || dest.eq_ignore_ascii_case(b"frame"))
-                {
-                    return false;
-                }
+                    || dest.eq_ignore_ascii_case(b"frame")) =>
+            {
+                return false;
             }
             10 if name == "hx-request" => return false,
             11 if name == "turbo-frame" => return false,
@@ -43,6 +59,19 @@ pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
         }
     }
     true
+}
+
+/// Whether a `Content-Type` value is an HTML document's (`text/html`, any parameters): the first,
+/// cheapest look at a response, which most responses fail.
+///
+/// ```
+/// use browser_agent_core::inject::gate::is_html;
+/// assert!(is_html(b"text/html; charset=utf-8") && is_html(b" TEXT/HTML"));
+/// assert!(!is_html(b"application/json") && !is_html(b"text/htm"));
+/// ```
+pub fn is_html(content_type: &[u8]) -> bool {
+    let ct = content_type.trim_ascii_start();
+    ct.len() >= 9 && ct[..9].eq_ignore_ascii_case(b"text/html")
 }
 
 /// Whether a response is an HTML document we may rewrite. Returns the declared length when there is one.
@@ -59,7 +88,7 @@ pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
 pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Option<Option<u64>> {
     // Most responses are not HTML: decide that first, on bytes, before any other lookup.
     let content_type = headers.get(header::CONTENT_TYPE)?.as_bytes().trim_ascii_start();
-    if content_type.len() < 9 || !content_type[..9].eq_ignore_ascii_case(b"text/html") {
+    if !is_html(content_type) {
         return None;
     }
     if status.is_informational()
