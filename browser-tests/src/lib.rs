@@ -8,8 +8,6 @@ use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use browser_agent_core::BrowserAgent;
@@ -153,103 +151,41 @@ pub struct Server {
     pub agent: BrowserAgent,
     /// Which demo it is.
     pub framework: Framework,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-    actix: Option<browser_agent_examples::actix_demo::RunningServer>,
+    running: Option<browser_agent_examples::RunningServer>,
 }
 
 impl Server {
     /// Serves the demo of `framework` on `addr` (port 0 for any free port); a restarted host
     /// retries the port the old one just released.
     pub fn start_on(framework: Framework, agent: BrowserAgent, addr: SocketAddr) -> Server {
-        match framework {
-            Framework::Axum => Server::start(agent, addr),
-            Framework::Actix => {
-                let deadline = Instant::now() + Duration::from_secs(10);
-                let running = loop {
-                    match browser_agent_examples::actix_demo::spawn(agent.clone(), Some(fixtures_dir()), addr) {
-                        Ok(r) => break r,
-                        Err(e) if Instant::now() < deadline => {
-                            let _ = e;
-                            std::thread::sleep(Duration::from_millis(50));
-                        }
-                        Err(e) => panic!("bind {addr}: {e}"),
-                    }
-                };
-                Server {
-                    addr: running.addr,
-                    agent,
-                    framework,
-                    stop: None,
-                    thread: None,
-                    actix: Some(running),
-                }
+        let spawn = match framework {
+            Framework::Axum => browser_agent_examples::axum_demo::spawn,
+            Framework::Actix => browser_agent_examples::actix_demo::spawn,
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let running = loop {
+            match spawn(agent.clone(), Some(fixtures_dir()), addr) {
+                Ok(r) => break r,
+                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
+                Err(e) => panic!("bind {addr}: {e}"),
             }
+        };
+        Server {
+            addr: running.addr,
+            agent,
+            framework,
+            running: Some(running),
         }
     }
 
     /// Serves the axum demo on `addr` (port 0 for any free port).
     pub fn start(agent: BrowserAgent, addr: SocketAddr) -> Server {
-        let handle = agent.clone();
-        let (ready_tx, ready_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
-                .enable_all()
-                .build()
-                .expect("server runtime");
-            rt.block_on(async move {
-                // A restarted host binds the port the old one just released.
-                let deadline = Instant::now() + Duration::from_secs(10);
-                let listener = loop {
-                    match tokio::net::TcpListener::bind(addr).await {
-                        Ok(l) => break l,
-                        Err(e) if Instant::now() < deadline => {
-                            let _ = e;
-                            tokio::time::sleep(Duration::from_millis(50)).await;
-                        }
-                        Err(e) => panic!("bind {addr}: {e}"),
-                    }
-                };
-                ready_tx
-                    .send(listener.local_addr().expect("local addr"))
-                    .expect("report address");
-                let app = browser_agent_examples::axum_demo::router(agent, Some(fixtures_dir()));
-                tokio::select! {
-                    r = axum::serve(listener, app) => r.expect("serve"),
-                    _ = stop_rx => {}
-                }
-            });
-            // Dropping the runtime drops every connection task: the host is really gone.
-            rt.shutdown_timeout(Duration::ZERO);
-        });
-        let addr = ready_rx.recv_timeout(Duration::from_secs(15)).expect("server started");
-        Server {
-            addr,
-            agent: handle,
-            framework: Framework::Axum,
-            stop: Some(stop_tx),
-            thread: Some(thread),
-            actix: None,
-        }
+        Server::start_on(Framework::Axum, agent, addr)
     }
 
     /// Stops the server and drops all its connections.
     pub fn stop(mut self) {
-        self.shutdown();
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(actix) = self.actix.take() {
-            actix.stop();
-        }
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        self.running.take();
     }
 
     /// `http://127.0.0.1:port{path}`.
@@ -274,12 +210,6 @@ impl Server {
             .filter(|e| e["clientId"] == client)
             .cloned()
             .collect()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.shutdown();
     }
 }
 

@@ -124,39 +124,7 @@ impl MessageBody for Chunks {
     }
 }
 
-/// A demo server running on its own thread; [`stop`](Self::stop) ends it and every connection at
-/// once, as a dev server's restart does (so does dropping it).
-#[derive(Debug)]
-pub struct RunningServer {
-    /// Where it listens.
-    pub addr: SocketAddr,
-    handle: Option<ServerHandle>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl RunningServer {
-    /// Stops the server and waits for its thread.
-    pub fn stop(mut self) {
-        self.shutdown();
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(handle) = self.handle.take() {
-            // Not graceful: open connections (long-polls too) are dropped at once. The command
-            // is sent now; the server's thread finishes it.
-            drop(handle.stop(false));
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for RunningServer {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
-}
+pub use crate::RunningServer;
 
 /// Serves [`app`]`(agent, dir)` on `addr` (port 0 picks one) from a background thread with one
 /// worker. The agent is created by the caller, once, and every worker gets a clone of it.
@@ -199,9 +167,7 @@ pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std
     let handle = rx
         .recv()
         .map_err(|_| std::io::Error::other("the actix demo thread ended before serving"))??;
-    Ok(RunningServer {
-        addr,
-        handle: Some(handle),
-        thread: Some(thread),
-    })
+    // Not graceful: open connections (long-polls too) are dropped at once. The command is sent
+    // now; the server's thread finishes it.
+    Ok(RunningServer::new(addr, move || drop(handle.stop(false)), thread))
 }

@@ -81,37 +81,7 @@ impl http_body::Body for Chunks {
     }
 }
 
-/// A demo server running on its own runtime thread; [`stop`](Self::stop) ends it and every
-/// connection at once, as a dev server's restart does.
-#[derive(Debug)]
-pub struct RunningServer {
-    /// Where it listens.
-    pub addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl RunningServer {
-    /// Stops the server and waits for its thread.
-    pub fn stop(mut self) {
-        self.shutdown();
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for RunningServer {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
-}
+pub use crate::RunningServer;
 
 /// Serves `router(agent, dir)` on `addr` (port 0 picks one) from a background thread.
 pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std::io::Result<RunningServer> {
@@ -137,9 +107,11 @@ pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std
             });
             rt.shutdown_timeout(std::time::Duration::from_secs(1));
         })?;
-    Ok(RunningServer {
+    Ok(RunningServer::new(
         addr,
-        stop: Some(tx),
-        thread: Some(thread),
-    })
+        move || {
+            let _ = tx.send(());
+        },
+        thread,
+    ))
 }

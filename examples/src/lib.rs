@@ -45,3 +45,55 @@ impl Reply {
         self
     }
 }
+
+/// A demo server running on its own thread: [`stop`](Self::stop) (or dropping it) ends it and
+/// every connection at once, as a dev server's restart does. Both demos' `spawn` return it.
+pub struct RunningServer {
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+    stop: Option<Box<dyn FnOnce() + Send>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for RunningServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunningServer")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunningServer {
+    /// A server on `addr` served by `thread`, which `stop` tells to end.
+    pub(crate) fn new(
+        addr: std::net::SocketAddr,
+        stop: impl FnOnce() + Send + 'static,
+        thread: std::thread::JoinHandle<()>,
+    ) -> Self {
+        RunningServer {
+            addr,
+            stop: Some(Box::new(stop)),
+            thread: Some(thread),
+        }
+    }
+
+    /// Stops the server and waits for its thread.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            stop();
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
