@@ -93,6 +93,7 @@ async fn actions_in_chromium() {
     form_controls(c, &server, &mut figures).await;
     pointer_and_keys(c, &server).await;
     teaching_errors(c, &server).await;
+    shadow_targets(c, &server).await;
     evaluate(c, &server).await;
     navigation_hands_over(c, &server).await;
     cursor_in_iframe(c, &server).await;
@@ -353,6 +354,57 @@ async fn pointer_and_keys(c: &Client, server: &Server) {
     assert_eq!(eval(server, &id, "window.submitted").await, 1);
 }
 
+async fn shadow_targets(c: &Client, server: &Server) {
+    // Text, role and label targets reach into open shadow roots, as refs do.
+    let id = open(c, server, "/snapshot/shadow.html").await;
+    eval(
+        server,
+        &id,
+        "window.__clicks = []; const card = document.querySelector('x-card').shadowRoot; card.querySelector('button:not(.hidden)').addEventListener('click', () => __clicks.push('details')); document.querySelector('x-toggle').shadowRoot.firstElementChild.addEventListener('click', () => __clicks.push('switch')); return true",
+    )
+    .await;
+    let r = ok(server, &id, json!({"command": "click", "text": "Shadow details"})).await;
+    assert_eq!(r["matched"], "button \"Shadow details\" [ref=e3]", "{r}");
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "click", "role": "switch", "name": "Dark mode"}),
+    )
+    .await;
+    assert_eq!(r["matched"], "switch \"Dark mode\" [ref=e4]", "{r}");
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "type", "label": "Fallback", "text": "x"}),
+    )
+    .await;
+    assert!(
+        r["matched"].as_str().unwrap().starts_with("textbox \"Fallback\""),
+        "{r}"
+    );
+    assert_eq!(eval(server, &id, "return __clicks").await, json!(["details", "switch"]));
+    assert_eq!(
+        eval(
+            server,
+            &id,
+            "return document.querySelector('x-empty-slot').shadowRoot.querySelector('input').value"
+        )
+        .await,
+        "x"
+    );
+    let e = fails(server, &id, json!({"command": "click", "text": "Shadow hidden"})).await;
+    assert_eq!(
+        e,
+        "\"Shadow hidden\" exists but is hidden (display:none on button.hidden)"
+    );
+    // A closed root stays closed, as it is for any script of the page.
+    let e = fails(server, &id, json!({"command": "click", "text": "Closed root button"})).await;
+    assert!(
+        e.starts_with("No element with text \"Closed root button\" found"),
+        "{e}"
+    );
+}
+
 async fn teaching_errors(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/teach.html").await;
     let e = fails(
@@ -586,6 +638,13 @@ async fn cursor_in_iframe(c: &Client, server: &Server) {
         assert!(Instant::now() < deadline, "the client did not start in the iframe");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
+    // Watch what the client adds to the frame's document (the ripple lives for 500 ms only).
+    eval(
+        server,
+        &id,
+        "window.__added = []; new MutationObserver(rs => rs.forEach(r => r.addedNodes.forEach(n => n.id && window.__added.push(n.id)))).observe(document.documentElement, {childList: true}); return true",
+    )
+    .await;
     let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Generate"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
     // It glided (≥ 280 ms) and is there: fixed, topmost, not hit-testable, not in the snapshot.
@@ -598,4 +657,61 @@ async fn cursor_in_iframe(c: &Client, server: &Server) {
     .await;
     assert_eq!(cursor, json!(["fixed", "none", "2147483647", "Agent", true]));
     assert!(!v["snapshot"].as_str().unwrap().contains("Agent"), "{v}");
+
+    // The click left a ripple (gone again after its animation); the cursor is still shown, at
+    // the button's centre, and fades out 1.5 s after the batch, keeping its position.
+    let shown = eval(
+        server,
+        &id,
+        "const c = document.getElementById('__browser-agent-cursor'); const r = document.evaluate(\"//button[.='Generate']\", document, null, 9, null).singleNodeValue.getBoundingClientRect(); return [window.__added, c.style.opacity, c.style.transform, `translate(${Math.round(r.left + r.width / 2)}px, ${Math.round(r.top + r.height / 2)}px)`]",
+    )
+    .await;
+    assert_eq!(
+        shown[0],
+        json!(["__browser-agent-cursor", "__browser-agent-ripple"]),
+        "{shown}"
+    );
+    assert_eq!(shown[1], "1", "{shown}");
+    assert_eq!(shown[2], shown[3], "the cursor rests on the button's centre: {shown}");
+    let at_rest = shown[2].clone();
+    // Reading the page runs a batch, and each batch restarts the 1.5 s: so watch the style from
+    // inside the page, wait without running batches, then read what happened.
+    eval(
+        server,
+        &id,
+        "const c = document.getElementById('__browser-agent-cursor'); window.__fade = []; new MutationObserver(() => __fade.push([c.style.opacity, c.style.transform])).observe(c, {attributes: true, attributeFilter: ['style']}); return true",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let faded = eval(
+        server,
+        &id,
+        "return [__fade, !!document.getElementById('__browser-agent-ripple')]",
+    )
+    .await;
+    assert_eq!(faded[0], json!([["0", at_rest]]), "it fades where it stopped: {faded}");
+    assert_eq!(faded[1], false, "the ripple is removed: {faded}");
+
+    // The next action brings it back from where it was (not from an edge) and glides from there:
+    // every transform it takes on the way is its old position or the new target's centre.
+    eval(
+        server,
+        &id,
+        "const c = document.getElementById('__browser-agent-cursor'); window.__styles = []; new MutationObserver(rs => rs.forEach(r => __styles.push(r.oldValue))).observe(c, {attributes: true, attributeFilter: ['style'], attributeOldValue: true}); return true",
+    )
+    .await;
+    let v = run(server, &id, json!([{"command": "click", "text": "Collection"}])).await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    let moves = eval(
+        server,
+        &id,
+        "const c = document.getElementById('__browser-agent-cursor'); const d = document.createElement('div'); const r = document.evaluate(\"//button[.='Collection']\", document, null, 9, null).singleNodeValue.getBoundingClientRect(); return [[...__styles, c.getAttribute('style')].map(s => (d.setAttribute('style', s), [d.style.transform, d.style.opacity])), `translate(${Math.round(r.left + r.width / 2)}px, ${Math.round(r.top + r.height / 2)}px)`]",
+    )
+    .await;
+    let target = &moves[1];
+    let seen = moves[0].as_array().unwrap();
+    assert!(seen.iter().all(|m| m[0] == at_rest || m[0] == *target), "{moves}");
+    assert_eq!(seen.first().unwrap()[0], at_rest, "{moves}");
+    assert_eq!(seen.last().unwrap()[0], *target, "{moves}");
+    assert!(seen.iter().any(|m| m[1] == "1"), "it shows again: {moves}");
 }

@@ -250,27 +250,40 @@ fn own(el: &Element) -> bool {
     el.closest("[data-browser-agent-ui]").ok().flatten().is_some()
 }
 
-/// Every element under `document.body` that could be a target, in document order.
+/// Every element under `document.body` that could be a target, in document order, open shadow
+/// roots included (each root's elements right after its host, as the snapshot walks them).
 fn all_elements() -> Vec<Element> {
     let mut out = Vec::new();
     let Some(doc) = page_window_document() else {
         return out;
     };
     let Some(body) = doc.body() else { return out };
-    if let Ok(list) = body.query_selector_all("*") {
-        for i in 0..list.length() {
-            if let Some(n) = list.item(i) {
-                let el: Element = n.unchecked_into();
-                let tag = el.local_name().to_ascii_lowercase();
-                if NEVER.contains(&tag.as_str()) || el.closest("svg").ok().flatten().is_some_and(|s| s != el) {
-                    continue;
-                }
-                out.push(el);
-            }
-        }
-    }
+    collect(body.query_selector_all("*").ok(), &mut out);
     out.retain(|e| !own(e));
     out
+}
+
+fn collect(list: Option<web_sys::NodeList>, out: &mut Vec<Element>) {
+    let Some(list) = list else { return };
+    for i in 0..list.length() {
+        let Some(n) = list.item(i) else { continue };
+        let el: Element = n.unchecked_into();
+        let tag = el.local_name().to_ascii_lowercase();
+        if NEVER.contains(&tag.as_str()) || el.closest("svg").ok().flatten().is_some_and(|s| s != el) {
+            continue;
+        }
+        let shadow = get(&el, "shadowRoot");
+        out.push(el);
+        if shadow.is_object() {
+            collect(
+                shadow
+                    .unchecked_into::<web_sys::DocumentFragment>()
+                    .query_selector_all("*")
+                    .ok(),
+                out,
+            );
+        }
+    }
 }
 
 pub(crate) fn page_window_document() -> Option<web_sys::Document> {
