@@ -1,14 +1,13 @@
 //! Recording the bootstrap's captures, and the capture only the client makes: clicks (capture
 //! phase, with an accessible description of the target).
 //!
-//! The bootstrap stamps every entry (`t`, `page`, `url`, `clientId`, `seq`) and calls the handler
-//! `h(entry, kind)` once per capture; `kind` says what is left to do, so the common case (a console
-//! call with primitive arguments, a network entry) is one push onto the queue. While the handler
-//! completes an entry (serializing runs page getters) the bootstrap's flag `b` is set and captures
-//! made meanwhile are dropped: they are artifacts of our serialization, not of the page. The
-//! bootstrap clears the flag even when the handler throws.
+//! The bootstrap completes every entry before it gets here: it stamps it (`t`, `page`, `url`,
+//! `clientId`, `seq`), serializes console arguments at call time (bounded JSON, cycles marked,
+//! nodes described, errors as their stack) and reads an error's message and stack, all in JS,
+//! where a property read costs no boundary crossing. It then calls the handler `h(entry, kind)`
+//! once per capture, so each one is a single push onto the queue here; `kind` says whether to send
+//! at once and whether the page navigated.
 
-use crate::serialize::{self, error_stack, prop_str, string_of};
 use crate::{describe, get, js, set, transport, with_state};
 use browser_agent_core::protocol::{entry_type, FLUSH_INTERVAL_MS};
 use js_sys::{Array, Function, Object};
@@ -18,49 +17,11 @@ use wasm_bindgen::JsCast;
 /// Kind bits of `h(entry, kind)` (the bootstrap's side is in `bootstrap.js`).
 /// Send at once (errors).
 const URGENT: u32 = 1;
-/// `args` holds objects or functions still to serialize.
-const ARGS: u32 = 2;
-/// An `error` entry whose raw error or rejection reason is in `e`.
-const ERROR: u32 = 4;
 /// A navigation: the heartbeat reports the new URL at once.
 const NAV: u32 = 8;
 
 /// Entries kept locally while the host is unreachable; the oldest go first beyond this.
 pub(crate) const MAX_PENDING: usize = 1000;
-
-/// Does what the bootstrap left to the client: serializes object arguments, completes errors.
-fn complete(e: &JsValue, kind: u32) {
-    let Some(agent) = with_state(|s| s.global.clone()) else {
-        return;
-    };
-    let agent: &serialize::Agent = agent.unchecked_ref();
-    if kind & ARGS != 0 {
-        let args: Array = get(e, "args").unchecked_into();
-        for i in 0..args.length() {
-            let v = args.get(i);
-            if !v.is_string() {
-                args.set(i, serialize::arg(agent, &v));
-            }
-        }
-    }
-    if kind & ERROR != 0 {
-        let err = get(e, "e");
-        // Cleared rather than deleted (JSON leaves undefined out; delete de-optimizes the object).
-        set(e, "e", &JsValue::UNDEFINED);
-        let (message, stack) = if get(e, "kind").is_string() {
-            // unhandledrejection: the reason's message (or the reason itself) and stack.
-            let message = prop_str(&err, "message").unwrap_or_else(|| string_of(&err));
-            (Some(message), prop_str(&err, "stack"))
-        } else {
-            let message = (!get(e, "message").is_string()).then(|| string_of(&err));
-            (message, error_stack(agent, &err))
-        };
-        if let Some(m) = message {
-            set(e, "message", &JsValue::from_str(&m));
-        }
-        set(e, "stack", &JsValue::from_str(stack.as_deref().unwrap_or("")));
-    }
-}
 
 /// Queues a stamped entry for the next batch.
 pub(crate) fn record(e: JsValue, urgent: bool) {
@@ -92,9 +53,6 @@ pub(crate) fn record(e: JsValue, urgent: bool) {
 
 /// The handler the bootstrap calls for every capture once the client runs.
 fn on_entry(e: JsValue, kind: u32) {
-    if kind & (ARGS | ERROR) != 0 {
-        complete(&e, kind);
-    }
     record(e, kind & URGENT != 0);
     if kind & NAV != 0 {
         transport::heartbeat();
@@ -117,13 +75,10 @@ pub(crate) fn install(global: &JsValue) {
     with_state(|s| s.dropped += early_drops);
     set(global, "d", &JsValue::from(0));
     let q: Array = get(global, "q").unchecked_into();
-    // The busy flag, as while the handler runs (see above).
-    set(global, "b", &JsValue::TRUE);
     for i in 0..q.length() {
         let pair: Array = q.get(i).unchecked_into();
         on_entry(pair.get(0), pair.get(1).as_f64().unwrap_or(0.0) as u32);
     }
-    set(global, "b", &JsValue::FALSE);
     q.set_length(0);
     let handler = Closure::<dyn Fn(JsValue, u32)>::new(on_entry).into_js_value();
     set(global, "h", &handler);

@@ -4,11 +4,11 @@
 //! (`browser-agent-core/assets/bootstrap.js`) wraps `console`, `fetch` and XHR and listens for
 //! `error`, `unhandledrejection` and navigation (pushState, replaceState, popstate, hashchange) at
 //! once. It stamps every entry with `t`, `page`, `clientId` (made by the bootstrap) and the next
-//! `seq`, turns primitive console arguments into strings, and queues the entries on
-//! `window.__browserAgent` until this module runs. On start the client drains that queue in order
-//! and installs itself as the bootstrap's handler, so every later capture crosses into wasm once:
-//! the handler serializes object arguments (at call time, so a logged object is reported as it
-//! was) and completes error entries. The client adds clicks, and delivers the entries to
+//! `seq`, turns console arguments into strings (objects as bounded JSON, at call time, so a logged
+//! object is reported as it was, even before this module runs), reads errors' messages and stacks,
+//! and queues the entries on `window.__browserAgent` until this module runs. On start the client
+//! drains that queue in order and installs itself as the bootstrap's handler, so every later
+//! capture crosses into wasm once, complete. The client adds clicks, and delivers the entries to
 //! `POST {prefix}/logs` in batches, retrying with the same sequence numbers until the host has them
 //! (the host stores each `(clientId, seq)` once). A heartbeat reports the page to
 //! `GET /browser/probe` and reloads the page when the host serves a newer client revision.
@@ -22,7 +22,6 @@ mod commands;
 mod cursor;
 mod describe;
 mod js;
-mod serialize;
 mod snapshot;
 mod transport;
 

@@ -1,79 +1,75 @@
 export function start() {
-wasm.Wb();
+wasm.Pb();
 }
 function __wbg_get_imports() {
 const import0 = {
 __proto__: null,
-x: function() { return handleError(function (arg0) {
-const ret = String(arg0);
-return ret;
-}, arguments); },
-Hb: function(arg0) {
+Ab: function(arg0) {
 const v = arg0;
 const ret = typeof(v) === 'boolean' ? v : undefined;
 return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
 },
-Bb: function(arg0) {
+ub: function(arg0) {
 const ret = typeof(arg0) === 'bigint';
 return ret;
 },
-zb: function(arg0) {
+sb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-Ib: function(arg0) {
+Bb: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-yb: function(arg0) {
+rb: function(arg0) {
 const ret = arg0 === null;
 return ret;
 },
-Cb: function(arg0) {
+vb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-Db: function(arg0) {
+wb: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-Eb: function(arg0) {
+xb: function(arg0) {
 const ret = typeof(arg0) === 'symbol';
 return ret;
 },
-Jb: function(arg0) {
+Cb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-Ab: function(arg0, arg1) {
+tb: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-Fb: function(arg0, arg1) {
+yb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-Gb: function(arg0, arg1) {
+zb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-xb: function(arg0, arg1) {
+qb: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-Kb: function(arg0) {
+Db: function(arg0) {
 arg0._wbg_cb_unref();
 },
-Da: function(arg0) {
+za: function(arg0) {
 arg0.abort();
 },
-o: function(arg0, arg1, arg2) {
+n: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
 d: function(arg0, arg1, arg2) {
@@ -82,180 +78,176 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 e: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-P: function() { return handleError(function (arg0, arg1, arg2) {
+L: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.apply(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-Fa: function(arg0, arg1) {
+Ba: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-va: function(arg0) {
+ra: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ta: function() { return handleError(function (arg0, arg1) {
+Oa: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
-G: function() { return handleError(function (arg0, arg1, arg2) {
+C: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.call(arg1, arg2);
 return ret;
 }, arguments); },
-H: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+D: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
 m: function(arg0) {
 clearTimeout(arg0);
 },
-da: function(arg0) {
+$: function(arg0) {
 const ret = arg0.clientHeight;
 return ret;
 },
-ba: function(arg0) {
+Z: function(arg0) {
 const ret = arg0.clientWidth;
 return ret;
 },
-pa: function() { return handleError(function (arg0, arg1, arg2) {
+la: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-vb: function(arg0, arg1) {
+ob: function(arg0, arg1) {
 const ret = arg0.concat(arg1);
 return ret;
 },
-Q: function() { return handleError(function (arg0, arg1) {
+M: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.construct(arg0, arg1);
 return ret;
 }, arguments); },
-Qa: function(arg0, arg1) {
+Ma: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
-r: function(arg0, arg1) {
+q: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+s: function(arg0, arg1) {
+const ret = arg1.cursor;
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 t: function(arg0, arg1) {
-const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
-u: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-S: function(arg0) {
+O: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Va: function(arg0, arg1) {
+Qa: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-Ka: function(arg0) {
+Ga: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ka: function(arg0) {
+ga: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-cb: function(arg0) {
+Xa: function(arg0) {
 const ret = Array.from(arg0);
 return ret;
 },
-la: function(arg0) {
+ha: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
-ea: function(arg0, arg1, arg2, arg3) {
+aa: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-na: function(arg0) {
+ja: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
-q: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-Ga: function(arg0, arg1, arg2) {
+Ca: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ta: function(arg0, arg1, arg2) {
+pa: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-M: function(arg0, arg1) {
+I: function(arg0, arg1) {
 const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
 return ret;
 },
-Oa: function(arg0) {
+Ka: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-Ya: function(arg0) {
-const ret = arg0.getTime();
-return ret;
-},
-nb: function() { return handleError(function (arg0, arg1) {
+gb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 h: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-K: function(arg0, arg1) {
+G: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-pb: function() { return handleError(function (arg0, arg1) {
+ib: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
-A: function(arg0, arg1) {
+w: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-z: function(arg0, arg1) {
+v: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-fa: function(arg0, arg1, arg2) {
+ba: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-ha: function(arg0) {
+da: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-ya: function() { return handleError(function (arg0) {
+ua: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -263,33 +255,33 @@ j: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-X: function(arg0) {
+T: function(arg0) {
 const ret = arg0.height;
 return ret;
 },
-xa: function(arg0) {
+ta: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-za: function() { return handleError(function (arg0, arg1) {
+va: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-oa: function(arg0, arg1) {
+ka: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-F: function(arg0, arg1, arg2) {
+B: function(arg0, arg1, arg2) {
 const ret = arg0.indexOf(arg1, arg2);
 return ret;
 },
-Y: function(arg0) {
+U: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Element;
@@ -299,7 +291,7 @@ result = false;
 const ret = result;
 return ret;
 },
-Ia: function(arg0) {
+Ea: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -309,7 +301,7 @@ result = false;
 const ret = result;
 return ret;
 },
-I: function(arg0) {
+E: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Promise;
@@ -319,7 +311,7 @@ result = false;
 const ret = result;
 return ret;
 },
-R: function(arg0) {
+N: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Window;
@@ -329,74 +321,66 @@ result = false;
 const ret = result;
 return ret;
 },
-db: function(arg0) {
+Ya: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-La: function(arg0) {
+Ha: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-gb: function(arg0, arg1) {
+$a: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-Aa: function(arg0, arg1) {
+wa: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-v: function(arg0, arg1) {
-const ret = arg0.k(arg1);
-return ret;
-},
-w: function() { return handleError(function (arg0) {
-const ret = Object.keys(arg0);
-return ret;
-}, arguments); },
-Ba: function(arg0) {
+xa: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-E: function(arg0) {
+A: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-wb: function(arg0) {
+pb: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-Z: function(arg0, arg1) {
+V: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-T: function(arg0) {
+P: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-qa: function() { return handleError(function (arg0, arg1, arg2) {
+ma: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-rb: function() {
+kb: function() {
 const ret = new WeakMap();
 return ret;
 },
-$a: function() {
+Ua: function() {
 const ret = new Array();
 return ret;
 },
-Ca: function() { return handleError(function () {
+ya: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-eb: function(arg0, arg1) {
+Za: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-N: function(arg0, arg1) {
+J: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -414,11 +398,11 @@ return ret;
 state0.a = 0;
 }
 },
-hb: function() {
+ab: function() {
 const ret = new Object();
 return ret;
 },
-O: function(arg0, arg1) {
+K: function(arg0, arg1) {
 try {
 var state0 = {a: arg0, b: arg1};
 var cb0 = (arg0, arg1) => {
@@ -436,118 +420,111 @@ return ret;
 state0.a = 0;
 }
 },
-ma: function(arg0) {
+ia: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ma: function(arg0) {
+Ia: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ra: function(arg0, arg1) {
-const ret = arg1.nodeName;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
-Sa: function(arg0) {
+Na: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-Ja: function(arg0, arg1) {
+Fa: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Xa: function() {
+Ra: function() {
 const ret = Date.now();
 return ret;
 },
-ab: function(arg0) {
+Va: function(arg0) {
 const ret = Array.of(arg0);
 return ret;
 },
-bb: function(arg0, arg1) {
+Wa: function(arg0, arg1) {
 const ret = Array.of(arg0, arg1);
 return ret;
 },
-_: function(arg0, arg1) {
+W: function(arg0, arg1) {
 const ret = arg1.outerHTML;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-qb: function() { return handleError(function (arg0) {
+jb: function() { return handleError(function (arg0) {
 const ret = Reflect.ownKeys(arg0);
 return ret;
 }, arguments); },
-Pa: function(arg0) {
+La: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-B: function(arg0, arg1) {
+x: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-Ha: function() { return handleError(function (arg0, arg1, arg2) {
+Da: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ua: function() { return handleError(function (arg0, arg1, arg2) {
+qa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ja: function() { return handleError(function (arg0, arg1, arg2) {
+fa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ia: function() { return handleError(function (arg0, arg1, arg2) {
+ea: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-sa: function() { return handleError(function (arg0, arg1, arg2) {
+oa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-tb: function(arg0) {
+mb: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-sb: function(arg0) {
+lb: function(arg0) {
 queueMicrotask(arg0);
 },
-_a: function() {
+Ta: function() {
 const ret = Math.random();
 return ret;
 },
 g: function() {
 location.reload();
 },
-mb: function(arg0) {
+fb: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
-ga: function(arg0) {
+ca: function(arg0) {
 const ret = arg0.scrollHeight;
 return ret;
 },
-aa: function(arg0) {
+Y: function(arg0) {
 const ret = arg0.scrollLeft;
 return ret;
 },
-$: function(arg0) {
+X: function(arg0) {
 const ret = arg0.scrollTop;
 return ret;
 },
-ca: function(arg0) {
+_: function(arg0) {
 const ret = arg0.scrollWidth;
 return ret;
 },
-y: function() { return handleError(function (arg0, arg1, arg2) {
+u: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
@@ -558,7 +535,7 @@ return ret;
 b: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 sessionStorage.setItem(getStringFromWasm0(arg0, arg1), getStringFromWasm0(arg2, arg3));
 }, arguments); },
-p: function(arg0, arg1) {
+o: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
@@ -566,52 +543,49 @@ c: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-ob: function() { return handleError(function (arg0, arg1, arg2) {
+hb: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-L: function(arg0, arg1, arg2) {
+H: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
-},
-n: function(arg0, arg1, arg2) {
-arg0[arg1 >>> 0] = arg2;
 },
 k: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-C: function(arg0) {
+y: function(arg0) {
 const ret = arg0.shift();
 return ret;
 },
-Ea: function(arg0) {
+Aa: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-D: function(arg0, arg1, arg2) {
+z: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-ub: function(arg0, arg1, arg2) {
+nb: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
 f: function(arg0, arg1, arg2) {
 arg0.splice(arg1 >>> 0, arg2 >>> 0);
 },
-ib: function() {
+bb: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-kb: function() {
+db: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-jb: function() {
+cb: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-lb: function() {
+eb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -619,104 +593,100 @@ i: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Za: function() { return handleError(function (arg0) {
+Sa: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-ra: function(arg0, arg1) {
+na: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Na: function(arg0, arg1) {
+Ja: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ic, wasm.jc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-J: function(arg0, arg1, arg2) {
+F: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Ua: function(arg0, arg1) {
+Pa: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-wa: function(arg0, arg1) {
+sa: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Wa: function(arg0) {
-const ret = arg0.toISOString();
-return ret;
-},
-fb: function() { return handleError(function (arg0, arg1) {
+_a: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
-s: function(arg0, arg1) {
+r: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.ic, wasm.jc);
+const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-W: function(arg0) {
+S: function(arg0) {
 const ret = arg0.width;
 return ret;
 },
-U: function(arg0) {
+Q: function(arg0) {
 const ret = arg0.x;
 return ret;
 },
-V: function(arg0) {
+R: function(arg0) {
 const ret = arg0.y;
 return ret;
 },
-Mb: function(arg0, arg1) {
+Fb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
 return ret;
 },
-Nb: function(arg0, arg1) {
+Gb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-Ob: function(arg0, arg1) {
+Hb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
 return ret;
 },
-Pb: function(arg0, arg1) {
+Ib: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
 return ret;
 },
-Qb: function(arg0, arg1) {
+Jb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
 return ret;
 },
-Rb: function(arg0, arg1) {
+Kb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
 return ret;
 },
-Sb: function(arg0, arg1) {
+Lb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
 return ret;
 },
-Tb: function(arg0) {
+Mb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-Ub: function(arg0, arg1) {
+Nb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-Lb: function() {
-const table = wasm.hc;
+Eb: function() {
+const table = wasm.dc;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -730,51 +700,51 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
-wasm.ec(arg0, arg1);
+wasm.Zb(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
-wasm.dc(arg0, arg1);
+wasm.Yb(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
-const ret = wasm.cc(arg0, arg1);
+const ret = wasm.Xb(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
-wasm.bc(arg0, arg1, arg2);
+wasm.Wb(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.ac(arg0, arg1, arg2);
+const ret = wasm.Vb(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.$b(arg0, arg1, arg2, arg3);
+wasm.Ub(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
-wasm._b(arg0, arg1, arg2, arg3);
+wasm.Tb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.ic, wasm.jc);
+const ptr0 = passStringToWasm0(arg2, wasm._b, wasm.$b);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.Zb(arg0, arg1, ptr0, len0);
+const ret = wasm.Sb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.gc();
-wasm.hc.set(idx, obj);
+const idx = wasm.cc();
+wasm.dc.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.lc(state.a, state.b));
+: new FinalizationRegistry(state => wasm.ec(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Vb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.Vb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Ob.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.Ob.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -785,7 +755,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.Vb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.Ob.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -794,7 +764,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.fc(idx);
+wasm.bc(idx);
 }
 }
 function isLikeNone(x) {
@@ -812,7 +782,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.lc(state.a, state.b);
+wasm.ec(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -835,7 +805,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.lc(state.a, state.b);
+wasm.ec(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -874,8 +844,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.hc.get(idx);
-wasm.mc(idx);
+const value = wasm.dc.get(idx);
+wasm.fc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -910,7 +880,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.nc();
+wasm.gc();
 return wasm;
 }
 async function __wbg_load(module, imports) {

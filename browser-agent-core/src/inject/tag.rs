@@ -5,8 +5,15 @@ use bytes::Bytes;
 
 use crate::protocol::{TagConfig, CONFIG_ATTR};
 
-/// The bootstrap: tiny, ASCII-only JS that captures from the first millisecond into a bounded
-/// queue and loads the wasm client, which drains it.
+/// The bootstrap: small, ASCII-only JS that captures from the first millisecond into a bounded
+/// queue (500 entries, oldest dropped and counted) and loads the wasm client, which drains it.
+///
+/// It serializes console arguments at call time, in JS (one boundary crossing per entry instead of
+/// one per property): strings cut at 4,000 UTF-16 units; objects and arrays as JSON up to depth 4,
+/// 30 items each (then `"… N more"`), ~2,000 characters (then `…`), inner strings cut at 300,
+/// cycles as `"[Circular]"`, throwing getters as `"[Throws]"`; errors as their stack (nested: `Name:
+/// message`); DOM nodes as `<tag#id.class>`; functions as `[Function: name]`; dates in ISO form.
+/// While it serializes (page getters may log), captures are dropped as artifacts of ours.
 pub const BOOTSTRAP_JS: &str = include_str!("../../assets/bootstrap.js");
 
 /// Builds the tag for `config`, with `nonce` copied from the page's CSP when it has one.
