@@ -288,6 +288,34 @@ async fn pointer_and_keys(c: &Client, server: &Server) {
     );
     assert_eq!(eval(server, &id, "window.profileClicked").await, true);
 
+    // CSS-only hover menus (`:hover` rules, one inside `@media`) open too, and close when the
+    // pointer moves on, as for a person.
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "click", "role": "link", "name": "Widgets"}),
+    )
+    .await;
+    assert_eq!(e, "\"Widgets\" exists but is hidden (display:none on ul.css-sub)");
+    let v = run(
+        server,
+        &id,
+        json!([{"command": "hover", "text": "Products"}, {"command": "click", "role": "link", "name": "Widgets"}]),
+    )
+    .await;
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert_eq!(eval(server, &id, "window.picked").await, "widgets");
+    let v = run(
+        server,
+        &id,
+        json!([{"command": "hover", "text": "Help"}, {"command": "click", "text": "FAQ"}]),
+    )
+    .await;
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert_eq!(eval(server, &id, "window.picked").await, "faq");
+    let shown = "return [...document.querySelectorAll('.css-sub')].map(u => getComputedStyle(u).display)";
+    assert_eq!(eval(server, &id, shown).await, json!(["none", "block"]));
+
     // Long list in a scroll container: the item is scrolled into view and clicked.
     ok(server, &id, json!({"command": "click", "text": "Item 150"})).await;
     assert_eq!(eval(server, &id, "window.listClicked").await, "Item 150");

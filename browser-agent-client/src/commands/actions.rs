@@ -72,6 +72,8 @@ thread_local! {
     static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
     /// The element the pointer is over (for enter/leave events).
     static HOVERED: RefCell<Option<Element>> = const { RefCell::new(None) };
+    /// It and its ancestors, which carry the `:hover` stand-in attribute.
+    static HOVER_CHAIN: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
     /// The destination of a cross-document navigation that started during an action.
     static NAVIGATING: RefCell<Option<String>> = const { RefCell::new(None) };
 }
@@ -673,6 +675,95 @@ fn hover_at(at: &Element, x: f64, y: f64) {
     }
     fire(at, "PointerEvent", "pointermove", &mouse(x, y, 0, 0, true));
     fire(at, "MouseEvent", "mousemove", &mouse(x, y, 0, 0, true));
+    hover_state(at);
+}
+
+/// Stands in for `:hover`, which synthetic events cannot set: the element under the agent's
+/// pointer and its ancestors (across shadow hosts) carry this attribute, and the page's `:hover`
+/// rules are mirrored with the attribute in their place (same specificity, later in the cascade),
+/// so CSS-only hover menus open as they would for a person. Moves with the pointer.
+const HOVER_ATTR: &str = "data-browser-agent-hover";
+/// The id of the `<style>` holding the mirrored rules.
+const HOVER_STYLE_ID: &str = "__browser-agent-hover";
+
+#[inline(never)]
+fn hover_state(at: &Element) {
+    HOVER_CHAIN.with(|chain| {
+        let mut chain = chain.borrow_mut();
+        for e in chain.drain(..) {
+            let _ = e.remove_attribute(HOVER_ATTR);
+        }
+        let mut cur = Some(at.clone());
+        while let Some(e) = cur {
+            let _ = e.set_attribute(HOVER_ATTR, "");
+            cur = e
+                .parent_element()
+                .or_else(|| get(&e.get_root_node(), "host").dyn_into::<Element>().ok());
+            chain.push(e);
+        }
+    });
+    let doc = get(at, "ownerDocument");
+    let mut css = JsString::from("");
+    let sheets = get(&doc, "styleSheets");
+    for i in 0..get(&sheets, "length").as_f64().unwrap_or(0.0) as u32 {
+        let sheet = Reflect::get_u32(&sheets, i).unwrap_or_default();
+        if get(&get(&sheet, "ownerNode"), "id").as_string().as_deref() == Some(HOVER_STYLE_ID) {
+            continue;
+        }
+        // Cross-origin sheets throw on `cssRules`: their rules stay out of reach, as for the page.
+        if let Ok(rules) = Reflect::get(&sheet, &s("cssRules")) {
+            css = css.concat(&hover_rules(&rules));
+        }
+    }
+    let mut style = get(&doc, "getElementById")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call1(&doc, &s(HOVER_STYLE_ID)).ok())
+        .filter(|v| v.is_object());
+    if style.is_none() && css.length() > 0 {
+        style = call(&doc, "createElement", &[&s("style")]).ok();
+        if let Some(st) = &style {
+            set(st, "id", &s(HOVER_STYLE_ID));
+            let _ = call(st, "setAttribute", &[&s("data-browser-agent-ui"), &s("")]);
+            let _ = call(&get(&doc, "documentElement"), "appendChild", &[st]);
+        }
+    }
+    if let Some(st) = style {
+        set(&st, "textContent", &css);
+    }
+}
+
+/// The `:hover` rules of a rule list (inside their `@media`/`@supports`/`@layer` blocks), with the
+/// attribute in place of `:hover`. (JS strings throughout: CSS text never needs to cross into wasm.)
+fn hover_rules(rules: &JsValue) -> JsString {
+    let mut out = JsString::from("");
+    for i in 0..get(rules, "length").as_f64().unwrap_or(0.0) as u32 {
+        let rule = Reflect::get_u32(rules, i).unwrap_or_default();
+        let text: JsString = get(&rule, "cssText").dyn_into().unwrap_or_else(|_| JsString::from(""));
+        if !text.includes(":hover", 0) {
+            continue;
+        }
+        let selector = get(&rule, "selectorText");
+        if let Some(sel) = selector.dyn_ref::<JsString>() {
+            if sel.includes(":hover", 0) {
+                out = out
+                    .concat(&text.replace_all(":hover", "[data-browser-agent-hover]"))
+                    .concat(&s("\n"));
+            }
+        } else if get(&rule, "cssRules").is_object() {
+            // A block: its header as written, then only its hover rules.
+            let inner = hover_rules(&get(&rule, "cssRules"));
+            let open = text.index_of("{", 0);
+            if open > 0 && inner.length() > 0 {
+                out = out
+                    .concat(&text.slice(0, open as u32))
+                    .concat(&s("{\n"))
+                    .concat(&inner)
+                    .concat(&s("}\n"));
+            }
+        }
+    }
+    out
 }
 
 async fn hover(step: &JsValue) -> Outcome {

@@ -1,72 +1,72 @@
 export function start() {
-wasm.Pb();
+wasm.Ub();
 }
 function __wbg_get_imports() {
 const import0 = {
 __proto__: null,
-Ab: function(arg0) {
+Fb: function(arg0) {
 const v = arg0;
 const ret = typeof(v) === 'boolean' ? v : undefined;
 return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
 },
-ub: function(arg0) {
+zb: function(arg0) {
 const ret = typeof(arg0) === 'bigint';
 return ret;
 },
-sb: function(arg0) {
+xb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-Bb: function(arg0) {
+Gb: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-rb: function(arg0) {
+wb: function(arg0) {
 const ret = arg0 === null;
 return ret;
 },
-vb: function(arg0) {
+Ab: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-wb: function(arg0) {
+Bb: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-xb: function(arg0) {
+Cb: function(arg0) {
 const ret = typeof(arg0) === 'symbol';
 return ret;
 },
-Cb: function(arg0) {
+Hb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-tb: function(arg0, arg1) {
+yb: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-yb: function(arg0, arg1) {
+Db: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-zb: function(arg0, arg1) {
+Eb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-qb: function(arg0, arg1) {
+vb: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-Db: function(arg0) {
+Ib: function(arg0) {
 arg0._wbg_cb_unref();
 },
-za: function(arg0) {
+Ba: function(arg0) {
 arg0.abort();
 },
 n: function(arg0, arg1, arg2) {
@@ -82,15 +82,15 @@ L: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.apply(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-Ba: function(arg0, arg1) {
+Da: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-ra: function(arg0) {
+ta: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Oa: function() { return handleError(function (arg0, arg1) {
+Qa: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
@@ -113,11 +113,11 @@ Z: function(arg0) {
 const ret = arg0.clientWidth;
 return ret;
 },
-la: function() { return handleError(function (arg0, arg1, arg2) {
+na: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-ob: function(arg0, arg1) {
+rb: function(arg0, arg1) {
 const ret = arg0.concat(arg1);
 return ret;
 },
@@ -125,27 +125,27 @@ M: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.construct(arg0, arg1);
 return ret;
 }, arguments); },
-Ma: function(arg0, arg1) {
+Oa: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
 q: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 s: function(arg0, arg1) {
 const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 t: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -154,34 +154,34 @@ O: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Qa: function(arg0, arg1) {
+Sa: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-Ga: function(arg0) {
+Ia: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ga: function(arg0) {
+ia: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Xa: function(arg0) {
+Za: function(arg0) {
 const ret = Array.from(arg0);
 return ret;
 },
-ha: function(arg0) {
+ja: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
 aa: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ja: function(arg0) {
+la: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
@@ -189,17 +189,17 @@ p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-Ca: function(arg0, arg1, arg2) {
+Ea: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-pa: function(arg0, arg1, arg2) {
+ra: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -208,17 +208,17 @@ I: function(arg0, arg1) {
 const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
 return ret;
 },
-Ka: function(arg0) {
+Ma: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-gb: function() { return handleError(function (arg0, arg1) {
+ib: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 h: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -227,7 +227,7 @@ G: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-ib: function() { return handleError(function (arg0, arg1) {
+kb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -243,11 +243,11 @@ ba: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-da: function(arg0) {
+ea: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-ua: function() { return handleError(function (arg0) {
+wa: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -259,26 +259,34 @@ T: function(arg0) {
 const ret = arg0.height;
 return ret;
 },
-ta: function(arg0) {
+va: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-va: function() { return handleError(function (arg0, arg1) {
+xa: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-ka: function(arg0, arg1) {
+ma: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
+tb: function(arg0, arg1, arg2, arg3) {
+const ret = arg0.includes(getStringFromWasm0(arg1, arg2), arg3);
+return ret;
+},
 B: function(arg0, arg1, arg2) {
 const ret = arg0.indexOf(arg1, arg2);
+return ret;
+},
+ub: function(arg0, arg1, arg2, arg3) {
+const ret = arg0.indexOf(getStringFromWasm0(arg1, arg2), arg3);
 return ret;
 },
 U: function(arg0) {
@@ -291,7 +299,7 @@ result = false;
 const ret = result;
 return ret;
 },
-Ea: function(arg0) {
+Ga: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -321,23 +329,23 @@ result = false;
 const ret = result;
 return ret;
 },
-Ya: function(arg0) {
+_a: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-Ha: function(arg0) {
+Ja: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-$a: function(arg0, arg1) {
+bb: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-wa: function(arg0, arg1) {
+ya: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-xa: function(arg0) {
+za: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
@@ -345,13 +353,13 @@ A: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-pb: function(arg0) {
+sb: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
 V: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -360,23 +368,23 @@ P: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-ma: function() { return handleError(function (arg0, arg1, arg2) {
+oa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-kb: function() {
+mb: function() {
 const ret = new WeakMap();
 return ret;
 },
-Ua: function() {
+Wa: function() {
 const ret = new Array();
 return ret;
 },
-ya: function() { return handleError(function () {
+Aa: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-Za: function(arg0, arg1) {
+$a: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
 return ret;
 },
@@ -398,7 +406,7 @@ return ret;
 state0.a = 0;
 }
 },
-ab: function() {
+cb: function() {
 const ret = new Object();
 return ret;
 },
@@ -420,49 +428,49 @@ return ret;
 state0.a = 0;
 }
 },
-ia: function(arg0) {
+ka: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ia: function(arg0) {
+Ka: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Na: function(arg0) {
+Pa: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-Fa: function(arg0, arg1) {
+Ha: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ra: function() {
+Ta: function() {
 const ret = Date.now();
 return ret;
 },
-Va: function(arg0) {
+Xa: function(arg0) {
 const ret = Array.of(arg0);
 return ret;
 },
-Wa: function(arg0, arg1) {
+Ya: function(arg0, arg1) {
 const ret = Array.of(arg0, arg1);
 return ret;
 },
 W: function(arg0, arg1) {
 const ret = arg1.outerHTML;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-jb: function() { return handleError(function (arg0) {
+lb: function() { return handleError(function (arg0) {
 const ret = Reflect.ownKeys(arg0);
 return ret;
 }, arguments); },
-La: function(arg0) {
+Na: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -470,41 +478,48 @@ x: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-Da: function() { return handleError(function (arg0, arg1, arg2) {
+Fa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-qa: function() { return handleError(function (arg0, arg1, arg2) {
+sa: function() { return handleError(function (arg0, arg1, arg2) {
+const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
+return ret;
+}, arguments); },
+ha: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
 fa: function() { return handleError(function (arg0, arg1, arg2) {
-const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
-return ret;
-}, arguments); },
-ea: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-oa: function() { return handleError(function (arg0, arg1, arg2) {
+qa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-mb: function(arg0) {
+ob: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-lb: function(arg0) {
+nb: function(arg0) {
 queueMicrotask(arg0);
 },
-Ta: function() {
+Va: function() {
 const ret = Math.random();
 return ret;
 },
 g: function() {
 location.reload();
 },
-fb: function(arg0) {
+ga: function() { return handleError(function (arg0, arg1, arg2) {
+arg0.removeAttribute(getStringFromWasm0(arg1, arg2));
+}, arguments); },
+pb: function(arg0, arg1, arg2, arg3, arg4) {
+const ret = arg0.replaceAll(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
+return ret;
+},
+hb: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
@@ -528,6 +543,9 @@ u: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
+da: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
+arg0.setAttribute(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
+}, arguments); },
 l: function(arg0, arg1) {
 const ret = setInterval(arg0, arg1);
 return ret;
@@ -543,7 +561,7 @@ c: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-hb: function() { return handleError(function (arg0, arg1, arg2) {
+jb: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
@@ -558,7 +576,7 @@ y: function(arg0) {
 const ret = arg0.shift();
 return ret;
 },
-Aa: function(arg0) {
+Ca: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
@@ -566,26 +584,26 @@ z: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-nb: function(arg0, arg1, arg2) {
+qb: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
 f: function(arg0, arg1, arg2) {
 arg0.splice(arg1 >>> 0, arg2 >>> 0);
 },
-bb: function() {
+db: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-db: function() {
+fb: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-cb: function() {
+eb: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-eb: function() {
+gb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -593,20 +611,20 @@ i: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Sa: function() { return handleError(function (arg0) {
+Ua: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-na: function(arg0, arg1) {
+pa: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ja: function(arg0, arg1) {
+La: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm._b, wasm.$b);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -615,24 +633,24 @@ F: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Pa: function(arg0, arg1) {
+Ra: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-sa: function(arg0, arg1) {
+ua: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-_a: function() { return handleError(function (arg0, arg1) {
+ab: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
 r: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm._b, wasm.$b);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
@@ -649,44 +667,44 @@ R: function(arg0) {
 const ret = arg0.y;
 return ret;
 },
-Fb: function(arg0, arg1) {
+Kb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
 return ret;
 },
-Gb: function(arg0, arg1) {
+Lb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-Hb: function(arg0, arg1) {
+Mb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
 return ret;
 },
-Ib: function(arg0, arg1) {
+Nb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
 return ret;
 },
-Jb: function(arg0, arg1) {
+Ob: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
 return ret;
 },
-Kb: function(arg0, arg1) {
+Pb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
 return ret;
 },
-Lb: function(arg0, arg1) {
+Qb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
 return ret;
 },
-Mb: function(arg0) {
+Rb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-Nb: function(arg0, arg1) {
+Sb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-Eb: function() {
-const table = wasm.dc;
+Jb: function() {
+const table = wasm.ic;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -700,51 +718,51 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
-wasm.Zb(arg0, arg1);
+wasm.cc(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
-wasm.Yb(arg0, arg1);
+wasm.bc(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
-const ret = wasm.Xb(arg0, arg1);
+const ret = wasm.ac(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
-wasm.Wb(arg0, arg1, arg2);
+wasm.$b(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm.Vb(arg0, arg1, arg2);
+const ret = wasm._b(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.Ub(arg0, arg1, arg2, arg3);
+wasm.Zb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
-wasm.Tb(arg0, arg1, arg2, arg3);
+wasm.Yb(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm._b, wasm.$b);
+const ptr0 = passStringToWasm0(arg2, wasm.dc, wasm.ec);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.Sb(arg0, arg1, ptr0, len0);
+const ret = wasm.Xb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.cc();
-wasm.dc.set(idx, obj);
+const idx = wasm.hc();
+wasm.ic.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.ec(state.a, state.b));
+: new FinalizationRegistry(state => wasm.jc(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Ob.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.Ob.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Tb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.Tb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -755,7 +773,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.Ob.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.Tb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -764,7 +782,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.bc(idx);
+wasm.gc(idx);
 }
 }
 function isLikeNone(x) {
@@ -782,7 +800,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.ec(state.a, state.b);
+wasm.jc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -805,7 +823,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.ec(state.a, state.b);
+wasm.jc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -844,8 +862,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.dc.get(idx);
-wasm.fc(idx);
+const value = wasm.ic.get(idx);
+wasm.kc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -880,7 +898,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.gc();
+wasm.lc();
 return wasm;
 }
 async function __wbg_load(module, imports) {
