@@ -1,5 +1,6 @@
 //! The embedded page client (built by `scripts/build-client`, committed under `assets/client/`),
-//! served under content-hashed names with immutable caching.
+//! served under content-hashed names with immutable caching, gzipped for browsers that accept it
+//! (every browser does; the build writes the `.gz` copies, so nothing is compressed at run time).
 
 use std::sync::OnceLock;
 
@@ -10,6 +11,8 @@ use crate::util::fnv1a64;
 
 const CLIENT_JS: &[u8] = include_bytes!("../assets/client/browser_agent_client.js");
 const CLIENT_WASM: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm");
+const CLIENT_JS_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client.js.gz");
+const CLIENT_WASM_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm.gz");
 
 /// One servable asset.
 #[derive(Debug, Clone)]
@@ -20,6 +23,8 @@ pub struct Asset {
     pub content_type: &'static str,
     /// The bytes.
     pub body: Bytes,
+    /// The same bytes gzipped, when the build made them.
+    pub gzip: Option<Bytes>,
 }
 
 /// The client assets and the revision they make.
@@ -42,10 +47,22 @@ impl ClientAssets {
     /// ```
     pub fn embedded() -> &'static ClientAssets {
         static ASSETS: OnceLock<ClientAssets> = OnceLock::new();
-        ASSETS.get_or_init(|| ClientAssets::from_parts(BOOTSTRAP_JS.as_bytes(), CLIENT_JS, CLIENT_WASM))
+        ASSETS.get_or_init(|| {
+            ClientAssets::from_parts(
+                BOOTSTRAP_JS.as_bytes(),
+                (CLIENT_JS, CLIENT_JS_GZ),
+                (CLIENT_WASM, CLIENT_WASM_GZ),
+            )
+        })
     }
 
-    pub(crate) fn from_parts(bootstrap: &[u8], js: &'static [u8], wasm: &'static [u8]) -> ClientAssets {
+    /// Assets from (plain, gzipped) bytes; an empty gzip part means none.
+    pub(crate) fn from_parts(
+        bootstrap: &[u8],
+        (js, js_gz): (&'static [u8], &'static [u8]),
+        (wasm, wasm_gz): (&'static [u8], &'static [u8]),
+    ) -> ClientAssets {
+        let gz = |b: &'static [u8]| (!b.is_empty()).then(|| Bytes::from_static(b));
         let rev = format!("{:016x}", fnv1a64(&[bootstrap, js, wasm]));
         let built = !js.is_empty() && !wasm.is_empty();
         let short = &rev[..12];
@@ -54,11 +71,13 @@ impl ClientAssets {
                 name: format!("client-{short}.js"),
                 content_type: "text/javascript; charset=utf-8",
                 body: Bytes::from_static(js),
+                gzip: gz(js_gz),
             }),
             wasm: built.then(|| Asset {
                 name: format!("client-{short}_bg.wasm"),
                 content_type: "application/wasm",
                 body: Bytes::from_static(wasm),
+                gzip: gz(wasm_gz),
             }),
             rev,
         }

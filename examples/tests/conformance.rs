@@ -438,6 +438,21 @@ pub mod cases {
             assert!(!r.body.is_empty());
             let head = send(addr, "HEAD", url, &[], b"").await;
             assert_eq!(head.status, 200);
+            // Gzipped (the build's copy) only for clients that accept it; plain otherwise.
+            let name = url.rsplit('/').next().unwrap();
+            let asset = browser_agent_core::assets::ClientAssets::embedded().get(name).unwrap();
+            assert_eq!(r.header("content-encoding"), None, "{url}");
+            assert_eq!(r.header("vary"), Some("accept-encoding"), "{url}");
+            assert_eq!(r.body, asset.body, "{url}");
+            let gz = send(addr, "GET", url, &[("accept-encoding", "gzip, deflate, br")], b"").await;
+            assert_eq!(gz.status, 200, "{url}");
+            assert_eq!(gz.header("content-encoding"), Some("gzip"), "{url}");
+            assert_eq!(gz.header("vary"), Some("accept-encoding"), "{url}");
+            assert_eq!(Some(&gz.body[..]), asset.gzip.as_deref(), "{url}");
+            assert!(gz.body.len() < r.body.len() / 2, "{url}");
+            let refused = send(addr, "GET", url, &[("accept-encoding", "gzip;q=0, br")], b"").await;
+            assert_eq!(refused.header("content-encoding"), None, "{url}");
+            assert_eq!(refused.body, asset.body, "{url}");
         }
     }
 
