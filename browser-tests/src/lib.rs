@@ -33,6 +33,8 @@ pub struct Browser {
     /// The WebDriver session.
     pub client: Client,
     driver: Child,
+    /// chromedriver's port on 127.0.0.1.
+    port: u16,
 }
 
 impl Browser {
@@ -88,7 +90,28 @@ impl Browser {
         Browser {
             client,
             driver: guard.0.take().expect("driver"),
+            port,
         }
+    }
+
+    /// One Chrome DevTools Protocol command on the page, through chromedriver's
+    /// `goog/cdp/execute`; its result.
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        let session = self
+            .client
+            .session_id()
+            .await
+            .expect("session id")
+            .expect("a WebDriver session");
+        let addr = SocketAddr::from(([127, 0, 0, 1], self.port));
+        let path = format!("/session/{session}/goog/cdp/execute");
+        let body = json!({ "cmd": cmd, "params": params }).to_string();
+        let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &path, &body))
+            .await
+            .expect("cdp thread");
+        assert_eq!(status, 200, "{cmd}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{cmd} answer is JSON ({e}): {text}"));
+        v["value"].clone()
     }
 
     /// Ends the session (Chromium quits), then the guard kills whatever is left.
@@ -240,8 +263,27 @@ fn http_request(addr: SocketAddr, method: &str, path: &str, json: Option<&str>) 
         None => format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"),
     };
     s.write_all(request.as_bytes()).expect("write request");
+    // Up to `Content-Length` when there is one (chromedriver keeps the connection open despite
+    // `Connection: close`), else to the end.
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read response");
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let n = s.read(&mut buf).expect("read response");
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|len| raw.len() >= end + 4 + len) {
+                break;
+            }
+        }
+    }
     let raw = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = raw.split_once("\r\n\r\n").expect("HTTP response");
     let status = head
