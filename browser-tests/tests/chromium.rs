@@ -78,7 +78,13 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
           const o = {name: 'obj', n: 1, nested: {deep: [1, 2, {x: 'y'}]}};
           o.self = o;
           Object.defineProperty(o, 'bad', {enumerable: true, get() { throw new Error('getter boom'); }});
-          console.log('late log', o, document.getElementById('save'), Symbol('sym'), function namedFn() {}, 42, null, undefined);
+          const revocable = Proxy.revocable({}, {});
+          revocable.revoke();
+          // A getter that logs while we serialize: an artifact of ours, never an entry.
+          const noisy = {};
+          Object.defineProperty(noisy, 'noisy', {enumerable: true, get() { console.log('from a getter'); return 1; }});
+          console.log('late log', o, document.getElementById('save'), Symbol('sym'), function namedFn() {}, 42, null, undefined,
+            Array.from({length: 35}, (_, i) => i), new Map([[1, 2]]), new Set([1]), new Date(0), revocable.proxy, noisy);
           console.info('late info');
           console.warn('late warn');
           console.error('late error', new Error('late boom'));
@@ -224,7 +230,13 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
             "[Function: namedFn]",
             "42",
             "null",
-            "undefined"
+            "undefined",
+            "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,\"… 5 more\"]",
+            "[Map(1)]",
+            "[Set(1)]",
+            "1970-01-01T00:00:00.000Z",
+            "\"[Object]\"",
+            "{\"noisy\":1}"
         ]
     );
     let early_error = logs[3]["args"][1].as_str().unwrap_or("");
