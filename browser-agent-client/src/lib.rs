@@ -28,6 +28,7 @@ mod transport;
 use js_sys::Reflect;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
@@ -104,6 +105,12 @@ pub(crate) fn key(name: &str) -> JsValue {
 /// A property (undefined when reading it throws).
 pub(crate) fn get(o: &JsValue, name: &str) -> JsValue {
     Reflect::get(o, &key(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `v` as an element when it is one, from this window or a frame's (`dyn_into::<Element>` checks
+/// `instanceof Element`, which is false for another frame's elements).
+pub(crate) fn as_element(v: JsValue) -> Option<web_sys::Element> {
+    (get(&v, "nodeType").as_f64() == Some(1.0)).then(|| v.unchecked_into())
 }
 
 pub(crate) fn set(o: &JsValue, name: &str, v: &JsValue) {

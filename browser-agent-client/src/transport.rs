@@ -193,7 +193,7 @@ fn warn_once(msg: &str) {
 }
 
 /// Sends everything still queued with `sendBeacon` (the page is going away or hidden).
-fn beacon() {
+fn beacon(gone: bool) {
     report_drops();
     with_state(|s| {
         if s.dead {
@@ -205,8 +205,19 @@ fn beacon() {
         url.push_str(protocol::KEY_PARAM);
         url.push('=');
         url.push_str(&String::from(js_sys::encode_uri_component(&s.key)));
-        let mut sent = 0;
         let len = s.pending.length() as usize;
+        if gone {
+            // The page is going (closed, navigated away, or into the back/forward cache): the host
+            // stops offering it as a target at once instead of after the heartbeat's TTL. A page
+            // that comes back polls again, which makes it alive again.
+            url.push_str("&client=");
+            url.push_str(&String::from(js_sys::encode_uri_component(&s.client_id)));
+            url.push_str("&gone=1");
+            if len == 0 {
+                let _ = js::send_beacon(&url, &JsValue::from_str("[]"));
+            }
+        }
+        let mut sent = 0;
         while sent < len {
             let end = (sent + BEACON_CHUNK).min(len);
             let body = stringify(&s.pending, sent, end);
@@ -285,7 +296,7 @@ async fn send_heartbeat() {
     if js::session_set(RELOAD_KEY, &served).is_err() {
         return;
     }
-    beacon();
+    beacon(false);
     js::reload();
 }
 
@@ -305,10 +316,10 @@ pub(crate) fn install() {
 
     let beat = Closure::<dyn Fn()>::new(heartbeat).into_js_value();
     js::set_interval(beat.unchecked_ref(), protocol::HEARTBEAT_INTERVAL_MS as i32);
-    listen("pagehide", false, beacon);
+    listen("pagehide", false, || beacon(true));
     listen("visibilitychange", true, || {
         if window().document().is_some_and(|d| d.hidden()) {
-            beacon();
+            beacon(false);
         }
         heartbeat();
     });

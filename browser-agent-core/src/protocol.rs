@@ -37,6 +37,13 @@ pub const ACTIONS_PATH: &str = "/actions";
 /// `sessionStorage` key of the per-tab id the client sends as `tab=` (heartbeats and polls), so a
 /// batch survives a page load in the same tab.
 pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
+
+/// The commands a batch step may name (`{"command": …}`): the host refuses a batch naming any
+/// other before it reaches a page, and the page's client runs these.
+pub const COMMANDS: &[&str] = &[
+    "snapshot", "click", "dblclick", "type", "fill", "select", "check", "uncheck", "press", "hover", "scroll", "wait",
+    "evaluate", "navigate", "back", "forward", "reload",
+];
 /// Content-hashed client assets are served as `{prefix}/assets/{name}`.
 pub const ASSETS_DIR: &str = "/assets/";
 

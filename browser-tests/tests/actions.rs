@@ -96,6 +96,7 @@ async fn actions_in_chromium() {
     shadow_targets(c, &server).await;
     evaluate(c, &server).await;
     navigation_hands_over(c, &server).await;
+    forms_frames_and_dialogs(c, &server).await;
     cursor_in_iframe(c, &server).await;
 
     for line in &figures {
@@ -638,6 +639,138 @@ async fn navigation_hands_over(c: &Client, server: &Server) {
     assert_eq!(steps[1]["result"], "Errors that teach");
     assert_eq!(steps[2]["result"], "going back");
     assert_eq!(steps[3]["result"], "/actions/page2.html");
+}
+
+async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
+    // A form submitted by its button navigates: the rest of the batch runs in the new page.
+    let id = open(c, server, "/actions/forms.html").await;
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "type", "label": "Query", "text": "cats"},
+            {"command": "click", "role": "button", "name": "Go"},
+            {"command": "evaluate", "script": "location.pathname + location.search"},
+        ]),
+    )
+    .await;
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3, "{v}");
+    // ("clicked; navigating to …", or "navigating to …" when the page unloaded before the step
+    // finished: a form navigates from a task of its own.)
+    let to = format!("navigating to {}", server.url("/actions/page2.html?q=cats"));
+    assert!(steps[1]["result"].as_str().unwrap().ends_with(&to), "{v}");
+    assert_eq!(steps[2]["result"], "/actions/page2.html?q=cats", "{v}");
+    // … and by Enter in its field.
+    let id = open(c, server, "/actions/forms.html").await;
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "type", "label": "Query", "text": "dogs"},
+            {"command": "press", "key": "Enter"},
+            {"command": "evaluate", "script": "location.search"},
+        ]),
+    )
+    .await;
+    assert_eq!(v["steps"][2]["result"], "?q=dogs", "{v}");
+
+    // The browser's validation refuses a submission: the step says so, with the browser's words.
+    let id = open(c, server, "/actions/forms.html").await;
+    ok(server, &id, json!({"command": "type", "label": "Email", "text": "ab"})).await;
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "click", "role": "button", "name": "Send"}),
+    )
+    .await;
+    let text = r["result"].as_str().unwrap();
+    assert!(
+        text.starts_with("clicked; the form was not submitted: textbox \"Email\" [ref=e") && text.contains("@"),
+        "{r}"
+    );
+    // Control+a selects all of an email field (it has no selection API), so Backspace clears it.
+    ok(
+        server,
+        &id,
+        json!({"command": "press", "key": "Control+a", "label": "Email"}),
+    )
+    .await;
+    ok(server, &id, json!({"command": "press", "key": "Backspace"})).await;
+    assert_eq!(
+        eval(server, &id, "return document.querySelector('[name=email]').value").await,
+        ""
+    );
+
+    // A ref that was never given is not "gone".
+    let e = fails(server, &id, json!({"command": "click", "ref": "e999"})).await;
+    assert!(
+        e.starts_with("There is no [ref=e999] on this page (its refs go up to e"),
+        "{e}"
+    );
+    let e = fails(server, &id, json!({"command": "wait", "ms": -1})).await;
+    assert_eq!(e, "\"ms\" must be a number of milliseconds (0 or more), not -1");
+
+    // Same-origin frames: found by text and by their `f…` refs, and clicked where they are.
+    let id = open(c, server, "/snapshot/iframe.html").await;
+    eval(
+        server,
+        &id,
+        "window.__pays = 0; const d = document.querySelector('iframe').contentDocument; d.querySelector('form').addEventListener('submit', e => { e.preventDefault(); window.__pays++; }); return true",
+    )
+    .await;
+    let r = ok(server, &id, json!({"command": "click", "text": "Pay $12.00"})).await;
+    let matched = r["matched"].as_str().unwrap().to_owned();
+    assert!(matched.starts_with("button \"Pay $12.00\" [ref=f1e"), "{r}");
+    let pay = ref_of(server, &id, "\"Pay $12.00\"").await;
+    assert!(
+        matched.ends_with(&format!("[ref={pay}]")),
+        "{matched} vs the snapshot's {pay}"
+    );
+    ok(server, &id, json!({"command": "click", "ref": pay})).await;
+    ok(
+        server,
+        &id,
+        json!({"command": "type", "label": "Expiry", "text": "12/30"}),
+    )
+    .await;
+    assert_eq!(eval(server, &id, "return window.__pays").await, 2);
+    assert_eq!(
+        eval(
+            server,
+            &id,
+            "return document.querySelector('iframe').contentDocument.querySelector('[placeholder]').value"
+        )
+        .await,
+        "12/30"
+    );
+
+    // Inert content, and what a modal dialog covers, cannot be used; Escape closes the dialog.
+    let id = open(c, server, "/snapshot/hidden.html").await;
+    let e = fails(server, &id, json!({"command": "click", "text": "Inert button"})).await;
+    assert_eq!(e, "\"Inert button\" exists but cannot be used (inert on div)");
+    let id = open(c, server, "/snapshot/modal.html").await;
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "click", "role": "button", "name": "Delete project"}),
+    )
+    .await;
+    assert_eq!(
+        e,
+        "\"Delete project\" exists but cannot be used (behind the open modal dialog \"Delete project?\")"
+    );
+    ok(server, &id, json!({"command": "press", "key": "Escape"})).await;
+    assert_eq!(
+        eval(server, &id, "return document.getElementById('confirm').open").await,
+        false
+    );
+    ok(
+        server,
+        &id,
+        json!({"command": "click", "role": "button", "name": "Delete project"}),
+    )
+    .await;
 }
 
 async fn cursor_in_iframe(c: &Client, server: &Server) {

@@ -16,7 +16,7 @@ use super::executor::Outcome;
 use super::resolve::{self, ci_contains, describe, field, Target};
 use crate::cursor;
 use crate::snapshot::{cat, now_ms, push_number, sleep};
-use crate::{get, set};
+use crate::{as_element, get, set};
 use core::future::{ready, Future};
 use core::pin::Pin;
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
@@ -66,12 +66,16 @@ struct Batch {
     handed: bool,
     /// Handed over from another page: the first result says where it ended up.
     resumed: bool,
+    /// When the host gives up on the batch (`timeoutMs` of the batch, from its arrival here).
+    deadline: Option<f64>,
 }
 
 thread_local! {
     static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
     /// The element the pointer is over (for enter/leave events).
     static HOVERED: RefCell<Option<Element>> = const { RefCell::new(None) };
+    /// A text field without a selection API (email, number) whose whole value `Control+a` selected.
+    static SELECTED_ALL: RefCell<Option<Element>> = const { RefCell::new(None) };
     /// It and its ancestors, which carry the `:hover` stand-in attribute.
     static HOVER_CHAIN: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
     /// The destination of a cross-document navigation that started during an action.
@@ -172,11 +176,19 @@ pub(crate) fn batch_start(batch: &JsValue, results: &Array) -> u32 {
         nav: None,
         handed: false,
         resumed: get(batch, "offset").as_f64().is_some(),
+        deadline: get(batch, "timeoutMs").as_f64().map(|ms| now_ms() + ms),
     };
     BATCH.with(|s| *s.borrow_mut() = Some(b));
+    NAVIGATING.with(|n| n.borrow_mut().take());
     resolve::remember();
     cursor::batch_start();
     offset
+}
+
+/// Whether the host has given up on the running batch (its `timeoutMs` ran out): later steps
+/// must not run, or an agent that retries after its timeout would act twice.
+pub(crate) fn out_of_time() -> bool {
+    with_batch(|b| b.deadline.is_some_and(|d| now_ms() > d)).unwrap_or(false)
 }
 
 /// The batch ended in this page.
@@ -338,10 +350,15 @@ fn on_pagehide() {
     }
 }
 
-/// Listens for `pagehide` (once per page load).
+/// Listens for `pagehide` and for navigations (once per page load).
 pub(crate) fn install() {
     let cb = Closure::<dyn Fn()>::new(on_pagehide).into_js_value();
     let _ = call(&global(), "addEventListener", &[&s("pagehide"), &cb]);
+    let nav = get(&global(), "navigation");
+    if nav.is_object() {
+        let cb = Closure::<dyn Fn(JsValue)>::new(on_navigate).into_js_value();
+        let _ = call(&nav, "addEventListener", &[&s("navigate"), &cb]);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,7 +396,8 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
         _ => Box::pin(ready(Err(cat(&[
             "Unknown command: ",
             command,
-            ". Commands: snapshot, click, dblclick, type, fill, select, check, uncheck, press, hover, scroll, wait, evaluate, navigate, back, forward, reload",
+            ". Commands: ",
+            &browser_agent_core::protocol::COMMANDS.join(", "),
         ])))),
     };
     let out = fut.await;
@@ -402,24 +420,22 @@ fn target(step: &JsValue, typing: bool) -> Result<Target, String> {
     Ok(t)
 }
 
-/// Runs `f` (events that may start a navigation) and records a cross-document navigation's
-/// destination in [`NAVIGATING`].
-fn watching_navigation(f: impl FnOnce()) {
-    let nav = get(&global(), "navigation");
-    let listener = Closure::<dyn Fn(JsValue)>::new(|ev: JsValue| {
-        let same_doc = get(&ev, "hashChange").is_truthy() || get(&ev, "downloadRequest").is_string();
-        if !same_doc {
-            let url = get(&get(&ev, "destination"), "url").as_string().unwrap_or_default();
-            NAVIGATING.with(|n| *n.borrow_mut() = Some(url));
-        }
-    })
-    .into_js_value();
-    if nav.is_object() {
-        let _ = call(&nav, "addEventListener", &[&s("navigate"), &listener]);
+/// Records the destination of a cross-document navigation that starts while a batch runs, in
+/// [`NAVIGATING`]: the step that started it (a link click, a form submitted by a click or by Enter,
+/// a script) then says where to, and the rest of the batch is handed over. Listening for the whole
+/// batch, not only during an action's events, matters: a form submission navigates from a task
+/// queued after the click, not inside it.
+fn on_navigate(ev: JsValue) {
+    if with_batch(|_| ()).is_none() {
+        return;
     }
-    f();
-    if nav.is_object() {
-        let _ = call(&nav, "removeEventListener", &[&s("navigate"), &listener]);
+    let dest = get(&ev, "destination");
+    let same_doc = get(&dest, "sameDocument").is_truthy()
+        || get(&ev, "hashChange").is_truthy()
+        || get(&ev, "downloadRequest").is_string();
+    if !same_doc {
+        let url = get(&dest, "url").as_string().unwrap_or_default();
+        NAVIGATING.with(|n| *n.borrow_mut() = Some(url));
     }
 }
 
@@ -433,7 +449,8 @@ fn rect(el: &Element) -> (f64, f64, f64, f64) {
 
 fn in_viewport(el: &Element) -> bool {
     let (x, y, w, h) = rect(el);
-    let g = global();
+    // The element's own window: a frame's elements measure against the frame's viewport.
+    let g = window_of(el);
     let vw = get(&g, "innerWidth").as_f64().unwrap_or(0.0);
     let vh = get(&g, "innerHeight").as_f64().unwrap_or(0.0);
     x >= 0.0 && y >= 0.0 && x + w <= vw && y + h <= vh
@@ -480,10 +497,7 @@ fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
     } else {
         get(&global(), "document")
     };
-    call(&root, "elementFromPoint", &[&n(x), &n(y)])
-        .ok()?
-        .dyn_into::<Element>()
-        .ok()
+    as_element(call(&root, "elementFromPoint", &[&n(x), &n(y)]).ok()?)
 }
 
 fn disabled(el: &Element) -> bool {
@@ -622,7 +636,7 @@ async fn click_target(t: &Target, clicks: u32) -> Result<(), String> {
     cursor::move_to(x, y).await;
     hover_at(&at, x, y);
     cursor::press().await;
-    watching_navigation(|| press_sequence(&at, x, y, clicks));
+    press_sequence(&at, x, y, clicks);
     if NAVIGATING.with(|n| n.borrow().is_some()) {
         // The page is about to go: hand the batch over before it does.
         return Ok(());
@@ -636,7 +650,30 @@ async fn click_target(t: &Target, clicks: u32) -> Result<(), String> {
 async fn click(step: &JsValue, clicks: u32) -> Outcome {
     let t = target(step, false)?;
     click_target(&t, clicks).await?;
-    Ok(s(if clicks == 2 { "double-clicked" } else { "clicked" }))
+    let mut out = String::from(if clicks == 2 { "double-clicked" } else { "clicked" });
+    if get(&t.el, "type").as_string().as_deref() == Some("submit") {
+        if let Some(why) = blocked_submit(&get(&t.el, "form")) {
+            out.push_str(&why);
+        }
+    }
+    Ok(s(&out))
+}
+
+/// Why the browser refused to submit `form` (its own validation, as a person would see in the
+/// bubble): `; the form was not submitted: textbox "Email" [ref=e3]: Please include an '@' …`.
+/// Read with `:invalid`, which, unlike `checkValidity()`, fires no `invalid` events.
+fn blocked_submit(form: &JsValue) -> Option<String> {
+    if !form.is_object() || get(form, "noValidate").is_truthy() || NAVIGATING.with(|n| n.borrow().is_some()) {
+        return None;
+    }
+    let field = as_element(call(form, "querySelector", &[&s(":invalid")]).ok()?)?;
+    let message = get(&field, "validationMessage").as_string().unwrap_or_default();
+    Some(cat(&[
+        "; the form was not submitted: ",
+        &describe(&field),
+        ": ",
+        &message,
+    ]))
 }
 
 /// Moves the pointer onto `at`: leave/out events for what it leaves, enter/over/move for `at`.
@@ -698,7 +735,7 @@ fn hover_state(at: &Element) {
             let _ = e.set_attribute(HOVER_ATTR, "");
             cur = e
                 .parent_element()
-                .or_else(|| get(&e.get_root_node(), "host").dyn_into::<Element>().ok());
+                .or_else(|| as_element(get(&e.get_root_node(), "host")));
             chain.push(e);
         }
     });
@@ -934,16 +971,27 @@ fn insert(el: &Element, text: &str) {
     }
     let v = JsString::from(value(el));
     let len = v.length();
-    let start = get(el, "selectionStart").as_f64().map_or(len, |x| x as u32).min(len);
-    let end = get(el, "selectionEnd")
-        .as_f64()
-        .map_or(len, |x| x as u32)
-        .clamp(start, len);
+    let (start, end) = selection(el, len);
     let new = v.slice(0, start).concat(&s(text)).concat(&v.slice(end, len));
     native_set(el, "value", &new);
     let caret = JsValue::from(start + JsString::from(text).length());
     let _ = call(el, "setSelectionRange", &[&caret, &caret]);
     fire(el, "InputEvent", "input", &input_init("insertText", Some(text)));
+}
+
+/// The selection in a text field of `len` UTF-16 units. Email and number inputs have no selection
+/// API (`selectionStart` is null): there the caret is at the end, unless `Control+a` selected it
+/// all (remembered in [`SELECTED_ALL`] until the next edit).
+fn selection(el: &Element, len: u32) -> (u32, u32) {
+    let all = SELECTED_ALL.with(|a| a.borrow_mut().take()).is_some_and(|a| a == *el);
+    match (get(el, "selectionStart").as_f64(), get(el, "selectionEnd").as_f64()) {
+        (Some(a), Some(b)) => {
+            let end = (b as u32).min(len);
+            ((a as u32).min(end), end)
+        }
+        _ if all => (0, len),
+        _ => (len, len),
+    }
 }
 
 /// Deletes the selection, or the character before the caret.
@@ -954,8 +1002,7 @@ fn delete_back(el: &Element) {
     }
     let v = JsString::from(value(el));
     let len = v.length();
-    let end = get(el, "selectionEnd").as_f64().map_or(len, |x| x as u32).min(len);
-    let mut start = get(el, "selectionStart").as_f64().map_or(len, |x| x as u32).min(end);
+    let (mut start, end) = selection(el, len);
     if start == end {
         if start == 0 {
             return;
@@ -1166,7 +1213,7 @@ fn is_checked(el: &Element) -> bool {
 async fn check(step: &JsValue, on: bool) -> Outcome {
     let mut t = target(step, false)?;
     if t.el.local_name() == "label" {
-        if let Ok(c) = get(&t.el, "control").dyn_into::<Element>() {
+        if let Some(c) = as_element(get(&t.el, "control")) {
             t = Target {
                 label: describe(&c),
                 el: c,
@@ -1281,9 +1328,9 @@ fn active_element() -> Element {
         }
         a = inner;
     }
-    a.dyn_into::<Element>()
-        .or_else(|_| get(&doc, "body").dyn_into::<Element>())
-        .unwrap_or_else(|_| get(&doc, "documentElement").unchecked_into())
+    as_element(a)
+        .or_else(|| as_element(get(&doc, "body")))
+        .unwrap_or_else(|| get(&doc, "documentElement").unchecked_into())
 }
 
 /// Elements Tab reaches, in document order (positive tabindex first).
@@ -1339,7 +1386,7 @@ async fn press(step: &JsValue) -> Outcome {
     };
     let init = key_init(&key, &code_of(&key), mods);
     let mut outcome = Ok(());
-    watching_navigation(|| {
+    {
         let go = fire(&el, "KeyboardEvent", "keydown", &init);
         let printable = crate::snapshot::char_count(&key) == 1 && !mods.ctrl && !mods.meta && !mods.alt;
         if go && (printable || key == "Enter") {
@@ -1352,7 +1399,7 @@ async fn press(step: &JsValue) -> Outcome {
             outcome = default_action(&el, &key, mods);
         }
         fire(&el, "KeyboardEvent", "keyup", &init);
-    });
+    }
     outcome?;
     let mut out = cat(&["pressed ", &chord]);
     if !resolve::has_target(step, false) {
@@ -1360,6 +1407,11 @@ async fn press(step: &JsValue) -> Outcome {
         out.push_str(&describe(&el));
     }
     sleep(20).await;
+    if key == "Enter" && el.local_name() == "input" {
+        if let Some(why) = blocked_submit(&get(&el, "form")) {
+            out.push_str(&why);
+        }
+    }
     Ok(s(&out))
 }
 
@@ -1386,6 +1438,25 @@ fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
         {
             let _ = call(el, "click", &[]);
         }
+        "Escape" => {
+            // The browser closes the topmost modal dialog (its `cancel` first) or open popover;
+            // a synthetic key does not.
+            let doc = get(el, "ownerDocument");
+            for sel in ["dialog:modal", "[popover]:popover-open"] {
+                let open = call(&doc, "querySelectorAll", &[&s(sel)]).unwrap_or_default();
+                let len = get(&open, "length").as_f64().unwrap_or(0.0) as u32;
+                if len > 0 {
+                    let top = Reflect::get_u32(&open, len - 1).unwrap_or_default();
+                    let how = ["requestClose", "close", "hidePopover"]
+                        .into_iter()
+                        .find(|m| get(&top, m).is_function());
+                    if let Some(m) = how {
+                        let _ = call(&top, m, &[]);
+                    }
+                    break;
+                }
+            }
+        }
         "Tab" => {
             let all = tabbables();
             if !all.is_empty() {
@@ -1403,6 +1474,9 @@ fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
         "a" | "A" if mods.ctrl || mods.meta => {
             if text_field(el) {
                 let _ = call(el, "select", &[]);
+                if get(el, "selectionStart").as_f64().is_none() {
+                    SELECTED_ALL.with(|a| *a.borrow_mut() = Some(el.clone()));
+                }
             } else if editable(el) {
                 caret_to_end(el, true);
             } else {
@@ -1542,11 +1616,30 @@ fn page_text() -> String {
     get(&body, "innerText").as_string().unwrap_or_default()
 }
 
+/// A step's field of milliseconds: absent, or a number ≥ 0 (else an error naming the field).
+fn ms_field(step: &JsValue, name: &str) -> Result<Option<f64>, String> {
+    let v = get(step, name);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(ms) if ms >= 0.0 => Ok(Some(ms)),
+        _ => Err(cat(&[
+            "\"",
+            name,
+            "\" must be a number of milliseconds (0 or more), not ",
+            &js_sys::JSON::stringify(&v).map(String::from).unwrap_or_default(),
+        ])),
+    }
+}
+
 async fn wait(step: &JsValue) -> Outcome {
-    let timeout = get(step, "timeout")
-        .as_f64()
+    // Never past the batch's own deadline (the agent would have its timeout by then).
+    let left = with_batch(|b| b.deadline.map(|d| d - now_ms())).flatten();
+    let timeout = ms_field(step, "timeout")?
         .filter(|t| *t > 0.0)
-        .unwrap_or(WAIT_DEFAULT_MS);
+        .unwrap_or(WAIT_DEFAULT_MS)
+        .min(left.unwrap_or(f64::MAX).max(0.0));
     let gone = get(step, "gone").is_truthy();
     let start = now_ms();
     // `text` alone: that text anywhere on the page.
@@ -1556,10 +1649,13 @@ async fn wait(step: &JsValue) -> Outcome {
             .all(|f| field(step, f).is_none())
     });
     if !resolve::has_target(step, false) {
-        let ms = get(step, "ms").as_f64().or_else(|| get(step, "timeout").as_f64());
+        let ms = match ms_field(step, "ms")? {
+            Some(ms) => Some(ms),
+            None => ms_field(step, "timeout")?,
+        };
         return match ms {
             Some(ms) => {
-                sleep(ms.min(60_000.0) as i32).await;
+                sleep(ms.min(60_000.0).min(left.unwrap_or(f64::MAX).max(0.0)) as i32).await;
                 Ok(s(&cat(&["waited ", &num(ms), " ms"])))
             }
             None => Err("wait needs a target (ref, text, role, label, placeholder, selector), \"text\" to find anywhere on the page, or \"ms\"".to_owned()),
@@ -1907,7 +2003,7 @@ fn safe(v: &JsValue, depth: u32, seen: &mut Vec<JsValue>, budget: &mut u32) -> J
 
 /// A DOM node described: `{__type:"Element", tag, id?, class?, text?, html, label}`.
 fn node(v: &JsValue) -> JsValue {
-    let Ok(el) = v.clone().dyn_into::<Element>() else {
+    let Some(el) = as_element(v.clone()) else {
         let o = obj(&[("__type", s("Node")), ("nodeName", get(v, "nodeName"))]);
         if let Some(t) = get(v, "textContent").as_string() {
             set(&o, "text", &cut(crate::snapshot::name::squash(&t).as_str(), 200));

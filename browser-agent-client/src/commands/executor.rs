@@ -59,7 +59,11 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         last_snapshot = None;
         let command = get(&step, "command").as_string().unwrap_or_default();
         let t0 = now_ms();
-        let outcome = dispatch(&command, &step).await;
+        let outcome = if super::actions::out_of_time() {
+            Err("Not run: the batch's time ran out before this step (the agent was answered with a timeout)".to_owned())
+        } else {
+            dispatch(&command, &step).await
+        };
         let r = Object::new();
         set(&r, "index", &JsValue::from((offset + index) as u32));
         set(&r, "command", &JsValue::from_str(&command));

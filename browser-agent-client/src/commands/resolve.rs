@@ -12,9 +12,9 @@
 //! Roles and names come from the snapshot module ([`roles::role`], [`name::name`]), so a target is
 //! described exactly as the snapshot shows it: `button "Save" [ref=e7]`.
 
-use crate::get;
 use crate::snapshot::name::{self, attr, squash};
 use crate::snapshot::{self, cat, page_window, push_number, ref_number, roles};
+use crate::{as_element, get};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -169,9 +169,18 @@ pub(crate) fn describe(el: &Element) -> String {
     out
 }
 
-/// The ref of an element (given now if it has none yet; the snapshot keeps the same number).
+/// The ref of an element (given now if it has none yet; the snapshot keeps the same number), with
+/// its frame's prefix (`f1e3`) when it lives in a frame's document, as the snapshot writes it.
 pub(crate) fn ref_of(el: &Element) -> String {
-    let mut r = String::from("e");
+    let mut r = String::new();
+    let doc = get(el, "ownerDocument");
+    if doc != get(&js_sys::global(), "document") {
+        if let Some(frame) = as_element(get(&get(&doc, "defaultView"), "frameElement")) {
+            r.push('f');
+            push_number(&mut r, snapshot::frame_number(&frame));
+        }
+    }
+    r.push('e');
     push_number(&mut r, ref_number(el));
     r
 }
@@ -196,6 +205,25 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
     if !el.is_connected() {
         return Some("it is no longer in the document".to_owned());
     }
+    // Inert content takes no clicks, focus or input (and the snapshot leaves it out); so is all
+    // but the open modal dialog.
+    if let Some(i) = el.closest("[inert]").ok().flatten() {
+        return Some(cat(&["inert on ", &short(&i)]));
+    }
+    let doc = get(el, "ownerDocument");
+    let modal = doc
+        .is_object()
+        .then(|| doc.unchecked_into::<web_sys::Document>())
+        .and_then(|d| d.query_selector("dialog:modal").ok().flatten());
+    if let Some(d) = modal.filter(|d| !d.contains(Some(el))) {
+        let mut why = String::from("behind the open modal dialog");
+        let name = name_of(&d, "dialog");
+        if !name.is_empty() {
+            why.push(' ');
+            quoted(&mut why, &name);
+        }
+        return Some(why);
+    }
     let win = page_window();
     let mut cur = Some(el.clone());
     let mut first = true;
@@ -219,10 +247,9 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
             }
         }
         first = false;
-        cur = e.parent_element().or_else(|| {
-            let root = get(&e.get_root_node(), "host");
-            root.dyn_into::<Element>().ok()
-        });
+        cur = e
+            .parent_element()
+            .or_else(|| as_element(get(&e.get_root_node(), "host")));
     }
     let r = el.get_bounding_client_rect();
     if r.width() == 0.0 && r.height() == 0.0 && el.local_name() != "option" {
@@ -231,14 +258,15 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
     None
 }
 
-/// `<subject> exists but is hidden (<why>)`.
+/// `<subject> exists but is hidden (<why>)`, or `… cannot be used (<why>)` when it is inert.
 fn hidden_err(subject: &str, h: &Element) -> String {
-    cat(&[
-        subject,
-        " exists but is hidden (",
-        &hidden_reason(h).unwrap_or_default(),
-        ")",
-    ])
+    let why = hidden_reason(h).unwrap_or_default();
+    let state = if why.starts_with("inert") || why.starts_with("behind") {
+        " exists but cannot be used ("
+    } else {
+        " exists but is hidden ("
+    };
+    cat(&[subject, state, &why, ")"])
 }
 
 fn visible(el: &Element) -> bool {
@@ -251,7 +279,8 @@ fn own(el: &Element) -> bool {
 }
 
 /// Every element under `document.body` that could be a target, in document order, open shadow
-/// roots included (each root's elements right after its host, as the snapshot walks them).
+/// roots and same-origin frames included (their elements right after their host or frame, as the
+/// snapshot walks them).
 fn all_elements() -> Vec<Element> {
     let mut out = Vec::new();
     let Some(doc) = page_window_document() else {
@@ -273,7 +302,19 @@ fn collect(list: Option<web_sys::NodeList>, out: &mut Vec<Element>) {
             continue;
         }
         let shadow = get(&el, "shadowRoot");
+        // A same-origin frame's document (cross-origin ones read as null).
+        let frame_doc = if matches!(tag.as_str(), "iframe" | "frame") {
+            get(&el, "contentDocument")
+        } else {
+            JsValue::NULL
+        };
         out.push(el);
+        if frame_doc.is_object() {
+            let body = get(&frame_doc, "body");
+            if body.is_object() {
+                collect(body.unchecked_into::<Element>().query_selector_all("*").ok(), out);
+            }
+        }
         if shadow.is_object() {
             collect(
                 shadow
@@ -405,12 +446,12 @@ fn plural(role: &str) -> String {
 }
 
 /// Interactive elements on the page now, described (for errors).
-fn visible_interactive() -> Vec<String> {
+/// The visible interactive elements, as the snapshot lists them (a `<select>`'s options are part of
+/// it, not nodes of their own). Only the ones shown get described, so only they get refs.
+fn visible_interactive() -> Vec<Element> {
     all_elements()
-        .iter()
-        .filter(|e| is_interactive_el(e) && visible(e))
-        .take(MAX_LIST + 1)
-        .map(describe)
+        .into_iter()
+        .filter(|e| e.local_name() != "option" && is_interactive_el(e) && visible(e))
         .collect()
 }
 
@@ -420,7 +461,13 @@ fn with_visible(mut m: String) -> String {
         m.push_str(". The page shows no interactive elements; it may still be loading (try a wait step)");
     } else {
         m.push_str(". Visible elements: ");
-        list(&mut m, items.into_iter());
+        let shown: Vec<String> = items.iter().take(MAX_LIST).map(describe).collect();
+        list(&mut m, shown.into_iter());
+        if items.len() > MAX_LIST {
+            m.push_str(" and ");
+            push_number(&mut m, (items.len() - MAX_LIST) as u32);
+            m.push_str(" more");
+        }
     }
     m
 }
@@ -720,7 +767,7 @@ fn by_label(step: &JsValue, label: &str, teach: bool) -> Result<Element, String>
         let tag = el.local_name();
         let (control, text) = if tag == "label" {
             let t = squash(&el.text_content().unwrap_or_default());
-            (get(&el, "control").dyn_into::<Element>().ok(), t)
+            (as_element(get(&el, "control")), t)
         } else if el.has_attribute("aria-label") || el.has_attribute("aria-labelledby") {
             let r = role_of(&el);
             (Some(el.clone()), name_of(&el, r))

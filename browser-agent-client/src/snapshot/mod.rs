@@ -182,7 +182,19 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, String> {
     if let Some(el) = found.filter(|el| el.is_connected()) {
         return Ok(el);
     }
-    let mut msg = cat(&["Element [ref=", r, "] is no longer on the page"]);
+    let last = with_refs(|refs| refs.last);
+    let mut msg = if n > last {
+        // Not a ref of this page load (a typo, or one from before a reload).
+        let mut m = cat(&["There is no [ref=", r, "] on this page"]);
+        if last > 0 {
+            m.push_str(" (its refs go up to e");
+            push_number(&mut m, last);
+            m.push(')');
+        }
+        m
+    } else {
+        cat(&["Element [ref=", r, "] is no longer on the page"])
+    };
     let lines = with_refs(|refs| refs.last_lines.clone());
     if lines.is_empty() {
         msg.push_str(". Take a snapshot first.");

@@ -69,13 +69,13 @@ arg0._wbg_cb_unref();
 Ba: function(arg0) {
 arg0.abort();
 },
-n: function(arg0, arg1, arg2) {
+o: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
-d: function(arg0, arg1, arg2) {
+e: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
-e: function(arg0, arg1, arg2, arg3) {
+f: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
 L: function() { return handleError(function (arg0, arg1, arg2) {
@@ -102,7 +102,7 @@ D: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
-m: function(arg0) {
+n: function(arg0) {
 clearTimeout(arg0);
 },
 $: function(arg0) {
@@ -129,21 +129,21 @@ Oa: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
-q: function(arg0, arg1) {
+r: function(arg0, arg1) {
 const ret = arg1.content;
 const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-s: function(arg0, arg1) {
+t: function(arg0, arg1) {
 const ret = arg1.cursor;
 const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-t: function(arg0, arg1) {
+u: function(arg0, arg1) {
 const ret = arg1.display;
 const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
@@ -185,7 +185,7 @@ la: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
-p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+q: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
@@ -197,7 +197,7 @@ ra: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-a: function() { return handleError(function (arg0, arg1, arg2) {
+b: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
 var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
@@ -216,7 +216,7 @@ ib: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
-h: function(arg0, arg1, arg2, arg3) {
+i: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
 var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
@@ -251,7 +251,7 @@ wa: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
-j: function(arg0) {
+k: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
@@ -509,7 +509,7 @@ Va: function() {
 const ret = Math.random();
 return ret;
 },
-g: function() {
+h: function() {
 location.reload();
 },
 ga: function() { return handleError(function (arg0, arg1, arg2) {
@@ -539,25 +539,25 @@ _: function(arg0) {
 const ret = arg0.scrollWidth;
 return ret;
 },
-u: function() { return handleError(function (arg0, arg1, arg2) {
+a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
 da: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
 arg0.setAttribute(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
 }, arguments); },
-l: function(arg0, arg1) {
+m: function(arg0, arg1) {
 const ret = setInterval(arg0, arg1);
 return ret;
 },
-b: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+c: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 sessionStorage.setItem(getStringFromWasm0(arg0, arg1), getStringFromWasm0(arg2, arg3));
 }, arguments); },
-o: function(arg0, arg1) {
+p: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-c: function(arg0, arg1) {
+d: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
@@ -569,7 +569,7 @@ H: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
 },
-k: function(arg0, arg1) {
+l: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
 y: function(arg0) {
@@ -588,7 +588,7 @@ qb: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-f: function(arg0, arg1, arg2) {
+g: function(arg0, arg1, arg2) {
 arg0.splice(arg1 >>> 0, arg2 >>> 0);
 },
 db: function() {
@@ -607,7 +607,7 @@ gb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-i: function(arg0) {
+j: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
@@ -648,7 +648,7 @@ ab: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
-r: function(arg0, arg1) {
+s: function(arg0, arg1) {
 const ret = arg1.visibility;
 const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
