@@ -1,8 +1,11 @@
 //! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
 
+use std::future::{poll_fn, Future};
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::{Arc, Once};
-use std::time::Duration;
+use std::task::Poll;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -472,6 +475,7 @@ impl BrowserAgent {
         let clients = &self.inner.clients;
         let client = match &batch.client {
             Some(id) => match clients.get(id) {
+                Some(r) if r.gone => return Err(RunError::PageClosed(id.clone(), self.open_pages_hint(now))),
                 Some(r) if clients.is_alive(&r, now) => r.client_id,
                 _ => return Err(RunError::UnknownPage(id.clone(), self.open_pages_hint(now))),
             },
@@ -485,7 +489,8 @@ impl BrowserAgent {
                 }
             },
         };
-        let (id, rx) = self.inner.commands.enqueue(&client, &batch.steps, diff_steps)?;
+        let queue = &self.inner.commands;
+        let commands::Ticket { id, mut rx, changed } = queue.enqueue(&client, &batch.steps, diff_steps)?;
         // If the caller stops waiting (timeout, or its HTTP request went away), the batch goes too.
         struct Abandon<'a>(&'a crate::commands::CommandQueue, &'a str);
         impl Drop for Abandon<'_> {
@@ -493,11 +498,69 @@ impl BrowserAgent {
                 self.0.abandon(self.1);
             }
         }
-        let _guard = Abandon(&self.inner.commands, &id);
-        match tokio::time::timeout(batch.timeout, rx).await {
-            Ok(Ok(result)) => Ok(result),
-            _ => Err(RunError::Timeout(batch.timeout.as_millis() as u64)),
+        let _guard = Abandon(queue, &id);
+        // The page may have said it left between the look-up above and the enqueue.
+        if clients.is_gone(&client) {
+            self.fail_batches_of_gone_page(&client);
         }
+        let overall = Instant::now() + batch.timeout;
+        let timeout_ms = batch.timeout.as_millis() as u64;
+        loop {
+            // The batch's own timeout, or an earlier end the queue set (its page left).
+            let deadline = queue.deadline(&id).map_or(overall, |d| d.min(overall));
+            let mut changed = std::pin::pin!(changed.notified());
+            let outcome = poll_fn(|cx| {
+                if let Poll::Ready(outcome) = Pin::new(&mut rx).poll(cx) {
+                    return Poll::Ready(Some(outcome));
+                }
+                changed.as_mut().poll(cx).map(|()| None)
+            });
+            match tokio::time::timeout_at(deadline.into(), outcome).await {
+                Ok(Some(Ok(outcome))) => return outcome,
+                Ok(Some(Err(_))) => return Err(RunError::Timeout(timeout_ms)),
+                Ok(None) => {}
+                Err(_) => {
+                    if let Some(err) = queue.expire(&id, deadline, overall, timeout_ms) {
+                        return Err(err);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Page `client` said it left (`POST {prefix}/logs?gone=1`): it is no longer alive nor a default
+    /// target, and the batches queued for it fail now.
+    pub(crate) fn page_gone(&self, client: &str) {
+        self.inner.clients.mark_gone(client, util::now_ms());
+        self.fail_batches_of_gone_page(client);
+    }
+
+    fn fail_batches_of_gone_page(&self, client: &str) {
+        let now = util::now_ms();
+        let page = self.inner.clients.page_of(client).unwrap_or_default();
+        let named = if page.is_empty() {
+            format!("{client:?}")
+        } else {
+            format!("{client:?} ({page})")
+        };
+        let queued = format!(
+            "The page with client id {named} was closed or navigated away before this batch ran. {}",
+            self.open_pages_hint(now)
+        );
+        let running = format!(
+            "The page with client id {named} was closed or navigated away while it ran this batch, and sent no results within {} s. {}",
+            commands::GONE_GRACE.as_secs(),
+            self.open_pages_hint(now)
+        );
+        self.inner
+            .commands
+            .page_gone(client, &queued, &running, commands::GONE_GRACE);
+    }
+
+    /// A heartbeat or a poll from `client`, which said it left before: it is back (the
+    /// back/forward cache restored it), so the batch it was running waits for its results again.
+    pub(crate) fn page_back(&self, client: &str) {
+        self.inner.commands.page_back(client);
     }
 
     fn open_pages_hint(&self, now: u64) -> String {
@@ -522,4 +585,67 @@ fn page_origin(page: &str) -> Option<String> {
     let (scheme, rest) = page.split_once("://")?;
     let host = rest.split(['/', '?', '#', ' ']).next()?;
     (!host.is_empty()).then(|| format!("{scheme}://{host}/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clients::Heartbeat;
+    use serde_json::json;
+
+    fn agent_with_page(client: &str) -> BrowserAgent {
+        let agent = BrowserAgent::builder().enabled(true).page_key("agent-test-key").build();
+        let now = util::now_ms();
+        let hb = Heartbeat {
+            client: client.into(),
+            page: format!("http://127.0.0.1/{client}"),
+            visible: Some(true),
+            ..Default::default()
+        };
+        agent.clients().heartbeat(&hb, now);
+        agent.clients().touch_poll(client, now);
+        agent
+    }
+
+    #[tokio::test]
+    async fn batches_for_a_page_that_left_fail_without_waiting_for_their_timeout() {
+        let agent = agent_with_page("p");
+        let batch = || Batch::new(vec![json!({"command": "snapshot"})]).timeout(Duration::from_secs(300));
+        let queue_of_p = |n: usize| {
+            let agent = agent.clone();
+            async move {
+                while agent.inner.commands.queued_len("p") != n {
+                    tokio::task::yield_now().await;
+                }
+            }
+        };
+        let running = tokio::spawn({
+            let agent = agent.clone();
+            async move { agent.run(batch()).await }
+        });
+        queue_of_p(1).await;
+        assert!(
+            agent.inner.commands.take("p", None).is_some(),
+            "the page runs the first batch"
+        );
+        let queued = tokio::spawn({
+            let agent = agent.clone();
+            async move { agent.run(batch()).await }
+        });
+        queue_of_p(1).await;
+        agent.page_gone("p");
+        let err = queued.await.unwrap().unwrap_err();
+        assert!(
+            matches!(&err, RunError::PageLeft { message, .. } if message.contains("\"p\" (http://127.0.0.1/p) was closed or navigated away before this batch ran")),
+            "{err}"
+        );
+        // The running one gets the grace in which the page's results may still arrive, then fails
+        // with what happened instead of the 300 s timeout.
+        let err = running.await.unwrap().unwrap_err();
+        assert!(err.to_string().contains("while it ran this batch"), "{err}");
+        // Named explicitly, the page fails at once and is not listed as open.
+        let err = agent.run(batch().client("p")).await.unwrap_err();
+        assert_eq!(err, RunError::PageClosed("p".into(), "No page is connected.".into()));
+        assert!(matches!(agent.run(batch()).await, Err(RunError::NoBrowser(_))));
+    }
 }

@@ -79,6 +79,9 @@ pub struct ClientRecord {
     pub tab: String,
     /// Last time the page polled for commands, epoch ms (0: it never did, so it cannot run batches).
     pub last_poll_at: u64,
+    /// The page said it left (closed, or navigated away: the `gone=1` beacon on `pagehide`). It is
+    /// not alive and never a default target until it heartbeats or polls again (the back/forward cache).
+    pub gone: bool,
     #[serde(skip)]
     seen: SeenSeqs,
 }
@@ -143,10 +146,15 @@ impl ClientRegistry {
         self.ttl_ms
     }
 
-    /// Records a (keyed) heartbeat at `now`; returns the updated record.
+    /// Records a (keyed) heartbeat at `now`; returns the updated record. A heartbeat brings a page
+    /// that said it left back to life (restored from the back/forward cache), unless it says the page
+    /// is hidden: a page sends that one as it unloads, and it may arrive after the `gone` beacon.
     pub fn heartbeat(&self, hb: &Heartbeat, now: u64) -> ClientRecord {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, &hb.client, now);
+        if hb.visible != Some(false) {
+            record.gone = false;
+        }
         if !hb.page.is_empty() {
             record.page = bounded(&hb.page);
         }
@@ -183,10 +191,37 @@ impl ClientRegistry {
         }
     }
 
-    /// Marks `client` as polling for commands at `now` (which is also proof of life).
+    /// Marks `client` as polling for commands at `now`: a new poll is proof of life, also of a page
+    /// that said it left (restored from the back/forward cache).
     pub fn touch_poll(&self, client: &str, now: u64) {
         let mut map = self.inner.lock();
-        self.entry(&mut map, client, now).last_poll_at = now;
+        let record = self.entry(&mut map, client, now);
+        record.last_poll_at = now;
+        record.gone = false;
+    }
+
+    /// A poll held open ended at `now` with nothing to run: the page was still polling, unless it
+    /// said meanwhile that it left (then nothing changes).
+    pub fn poll_ended(&self, client: &str, now: u64) {
+        let mut map = self.inner.lock();
+        if let Some(record) = map.get_mut(client).filter(|r| !r.gone) {
+            record.last_seen_at = record.last_seen_at.max(now);
+            record.last_poll_at = now;
+        }
+    }
+
+    /// Records that `client` left (its `gone` beacon): not alive, never a default target, until a
+    /// heartbeat or a new poll from it. Returns the record.
+    pub fn mark_gone(&self, client: &str, now: u64) -> ClientRecord {
+        let mut map = self.inner.lock();
+        let record = self.entry(&mut map, client, now);
+        record.gone = true;
+        record.clone()
+    }
+
+    /// Whether `client` said it left and has not come back.
+    pub fn is_gone(&self, client: &str) -> bool {
+        self.inner.lock().get(client).is_some_and(|r| r.gone)
     }
 
     /// For a batch of entries' `(client, seq, page)` (or `None` for entries without both): marks each
@@ -248,12 +283,12 @@ impl ClientRegistry {
         all
     }
 
-    /// Whether `record` is alive at `now`.
+    /// Whether `record` is alive at `now`: seen within the TTL, and it has not said it left.
     pub fn is_alive(&self, record: &ClientRecord, now: u64) -> bool {
-        is_fresh(record.last_seen_at, now, self.ttl_ms)
+        !record.gone && is_fresh(record.last_seen_at, now, self.ttl_ms)
     }
 
-    /// The page commands go to by default: among live pages, those that poll for commands first,
+    /// The page commands go to by default: among live pages (not gone), those that poll for commands first,
     /// then visible before hidden, focused before not, then the most recently seen.
     pub fn default_target(&self, now: u64) -> Option<ClientRecord> {
         self.inner
@@ -293,6 +328,7 @@ impl ClientRegistry {
             rev: String::new(),
             tab: String::new(),
             last_poll_at: 0,
+            gone: false,
             seen: SeenSeqs::default(),
         });
         record.last_seen_at = record.last_seen_at.max(now);
@@ -340,6 +376,49 @@ mod tests {
             "a page that can run commands wins"
         );
         assert!(reg.default_target(70_000).is_none());
+    }
+
+    #[test]
+    fn a_page_that_left_is_not_alive_until_it_heartbeats_or_polls_again() {
+        let reg = ClientRegistry::new(8, 60_000);
+        let hb = |client: &str, visible: Option<bool>| Heartbeat {
+            client: client.into(),
+            visible,
+            ..Default::default()
+        };
+        reg.heartbeat(&hb("old", Some(true)), 1_000);
+        reg.touch_poll("old", 1_000);
+        reg.heartbeat(&hb("other", Some(true)), 500);
+        reg.touch_poll("other", 500);
+        assert_eq!(reg.default_target(2_000).unwrap().client_id, "old");
+        let record = reg.mark_gone("old", 2_000);
+        assert!(record.gone && !reg.is_alive(&record, 2_000));
+        assert_eq!(
+            reg.default_target(2_000).unwrap().client_id,
+            "other",
+            "a page that left is never the default target, though it was seen last"
+        );
+        // Neither its late log batches, nor a poll held open from before, nor the hidden heartbeat
+        // it sends as it unloads bring it back.
+        assert_eq!(reg.deliveries(&[Some(("old", 1, ""))], 2_100), [true]);
+        reg.touch("old", "", 2_100);
+        reg.poll_ended("old", 2_100);
+        reg.heartbeat(&hb("old", Some(false)), 2_100);
+        assert!(reg.is_gone("old"));
+        assert_eq!(reg.default_target(2_200).unwrap().client_id, "other");
+        // Restored from the back/forward cache: a visible heartbeat, or a new poll, revives it.
+        reg.heartbeat(&hb("old", Some(true)), 3_000);
+        assert!(!reg.is_gone("old"));
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "old");
+        reg.mark_gone("old", 3_100);
+        reg.touch_poll("old", 3_200);
+        assert!(reg.is_alive(&reg.get("old").unwrap(), 3_200));
+        reg.mark_gone("old", 3_300);
+        reg.heartbeat(&hb("old", None), 3_400);
+        assert!(
+            !reg.is_gone("old"),
+            "a heartbeat that says nothing about visibility revives too"
+        );
     }
 
     #[test]

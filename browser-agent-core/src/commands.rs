@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -22,6 +22,9 @@ pub const MAX_STEPS: usize = 100;
 pub const MAX_QUEUED: usize = 16;
 /// Executed steps kept per page in its action log.
 pub const MAX_ACTIONS: usize = 200;
+/// How long a batch whose page said it left while running it (the `gone` beacon) waits for that
+/// page's results or handover, which the page sends in the same `pagehide` and may arrive just after.
+pub const GONE_GRACE: Duration = Duration::from_secs(3);
 
 /// A batch of steps for a page.
 ///
@@ -113,6 +116,27 @@ pub enum RunError {
     /// The page did not answer in time; the batch was removed and will not run later.
     #[error("Browser command timed out after {0} ms: the page did not answer (it may have navigated away, be paused in a debugger, or be busy)")]
     Timeout(u64),
+    /// The named page said it left (closed, or navigated away).
+    #[error("The page with client id {0:?} was closed or navigated away. {1}")]
+    PageClosed(String, String),
+    /// The page left before the batch could finish; `steps` holds the results of the steps that ran.
+    #[error("{message}")]
+    PageLeft {
+        /// What happened and what ran.
+        message: String,
+        /// The results of the steps that ran before the page left.
+        steps: Vec<Value>,
+    },
+}
+
+impl RunError {
+    /// The results of the steps that ran before the batch failed (only when its page left).
+    pub fn steps(&self) -> &[Value] {
+        match self {
+            RunError::PageLeft { steps, .. } => steps,
+            _ => &[],
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -137,7 +161,32 @@ struct Waiting {
     diff_steps: Vec<usize>,
     /// Step results from pages the batch has already left.
     done_steps: Vec<Value>,
-    tx: oneshot::Sender<BatchResult>,
+    tx: oneshot::Sender<Result<BatchResult, RunError>>,
+    /// An end earlier than the batch's own timeout, and why.
+    early: Option<Early>,
+    /// Told whenever `early` changes, so the caller waits for the right deadline.
+    changed: Arc<Notify>,
+}
+
+#[derive(Debug)]
+struct Early {
+    at: Instant,
+    why: EarlyEnd,
+}
+
+#[derive(Debug)]
+enum EarlyEnd {
+    /// The page running it said it left: the message to fail with unless its results come.
+    Left(String),
+}
+
+/// What the caller of [`CommandQueue::enqueue`] holds: the batch id, the receiver of its outcome,
+/// and the signal that its deadline changed (see [`CommandQueue::deadline`]).
+#[derive(Debug)]
+pub(crate) struct Ticket {
+    pub(crate) id: String,
+    pub(crate) rx: oneshot::Receiver<Result<BatchResult, RunError>>,
+    pub(crate) changed: Arc<Notify>,
 }
 
 /// Per-page queues and the batches waiting for results.
@@ -211,14 +260,10 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
 }
 
 impl CommandQueue {
-    /// Queues `steps` for `client`; the receiver gets the result.
-    pub(crate) fn enqueue(
-        &self,
-        client: &str,
-        steps: &[Value],
-        diff_steps: Vec<usize>,
-    ) -> Result<(String, oneshot::Receiver<BatchResult>), RunError> {
+    /// Queues `steps` for `client`; the ticket's receiver gets the outcome.
+    pub(crate) fn enqueue(&self, client: &str, steps: &[Value], diff_steps: Vec<usize>) -> Result<Ticket, RunError> {
         let (tx, rx) = oneshot::channel();
+        let changed = Arc::new(Notify::new());
         let mut state = self.state.lock();
         let id = loop {
             let id = crate::util::random_hex(4);
@@ -243,9 +288,92 @@ impl CommandQueue {
                 diff_steps,
                 done_steps: Vec::new(),
                 tx,
+                early: None,
+                changed: changed.clone(),
             },
         );
-        Ok((id, rx))
+        Ok(Ticket { id, rx, changed })
+    }
+
+    /// When batch `id` ends early unless something happens first (`None`: at its own timeout).
+    pub(crate) fn deadline(&self, id: &str) -> Option<Instant> {
+        self.state
+            .lock()
+            .waiting
+            .get(id)
+            .and_then(|w| w.early.as_ref())
+            .map(|e| e.at)
+    }
+
+    /// The caller's wait for batch `id` ended at `deadline` (its own timeout is `overall`, of
+    /// `timeout_ms`): removes the batch and says why it failed, or `None` when nothing is due
+    /// (what it waited for changed meanwhile: wait again).
+    pub(crate) fn expire(&self, id: &str, deadline: Instant, overall: Instant, timeout_ms: u64) -> Option<RunError> {
+        let mut state = self.state.lock();
+        let w = state.waiting.get(id)?;
+        let early_due = w.early.as_ref().is_some_and(|e| e.at <= deadline);
+        if !early_due && overall > deadline {
+            return None;
+        }
+        let w = remove(&mut state, id)?;
+        Some(match w.early {
+            Some(Early {
+                why: EarlyEnd::Left(message),
+                ..
+            }) => RunError::PageLeft {
+                message,
+                steps: w.done_steps,
+            },
+            None => RunError::Timeout(timeout_ms),
+        })
+    }
+
+    /// Page `client` said it left: its queued batches fail now with `queued_message`; the batch it
+    /// runs (if any) fails with `running_message` unless its results or handover arrive within
+    /// `grace` (the page sends them in the same `pagehide`). Its polls held open are woken.
+    pub(crate) fn page_gone(&self, client: &str, queued_message: &str, running_message: &str, grace: Duration) {
+        let mut state = self.state.lock();
+        let state = &mut *state;
+        let Some(page) = state.pages.get_mut(client) else {
+            return;
+        };
+        for q in std::mem::take(&mut page.queued) {
+            if let Some(w) = state.waiting.remove(&q.id) {
+                let _ = w.tx.send(Err(RunError::PageLeft {
+                    message: queued_message.to_owned(),
+                    steps: w.done_steps,
+                }));
+            }
+        }
+        page.wake.notify_waiters();
+        let running = page.running.as_deref().and_then(|id| state.waiting.get_mut(id));
+        if let Some(w) = running.filter(|w| w.client == client && w.early.is_none()) {
+            w.early = Some(Early {
+                at: Instant::now() + grace,
+                why: EarlyEnd::Left(running_message.to_owned()),
+            });
+            w.changed.notify_one();
+        }
+    }
+
+    /// Page `client` came back (a heartbeat or a poll after it said it left: the back/forward
+    /// cache restored it): the batch it runs waits for its results again.
+    pub(crate) fn page_back(&self, client: &str) {
+        let mut state = self.state.lock();
+        let state = &mut *state;
+        let running = state.pages.get(client).and_then(|p| p.running.as_deref());
+        if let Some(w) = running.and_then(|id| state.waiting.get_mut(id)) {
+            if matches!(
+                w.early,
+                Some(Early {
+                    why: EarlyEnd::Left(_),
+                    ..
+                })
+            ) {
+                w.early = None;
+                w.changed.notify_one();
+            }
+        }
     }
 
     /// The wake-up a poller of `client` waits on.
@@ -280,6 +408,12 @@ impl CommandQueue {
         Some(next.body)
     }
 
+    /// How many batches wait for `client` (not counting the one it runs).
+    #[cfg(test)]
+    pub(crate) fn queued_len(&self, client: &str) -> usize {
+        self.state.lock().pages.get(client).map_or(0, |p| p.queued.len())
+    }
+
     /// The action log of `client`: every executed step, oldest first.
     pub(crate) fn actions(&self, client: &str) -> Vec<Value> {
         self.state
@@ -292,17 +426,7 @@ impl CommandQueue {
 
     /// Removes a batch that timed out: from the queue if it never ran, and frees its page.
     pub(crate) fn abandon(&self, id: &str) {
-        let mut state = self.state.lock();
-        if let Some(w) = state.waiting.remove(id) {
-            state.handovers.retain(|_, q| q.id != id);
-            if let Some(page) = state.pages.get_mut(&w.client) {
-                page.queued.retain(|q| q.id != id);
-                if page.running.as_deref() == Some(id) {
-                    page.running = None;
-                }
-                page.wake.notify_waiters();
-            }
-        }
+        remove(&mut self.state.lock(), id);
     }
 
     /// Delivers a page's answer; false when nobody waits for `id` (unknown, or timed out).
@@ -341,6 +465,8 @@ impl CommandQueue {
                 );
                 w.done_steps.append(&mut steps);
                 w.client = String::new();
+                w.early = None;
+                w.changed.notify_one();
                 state.waiting.insert(id.to_owned(), w);
                 return true;
             }
@@ -394,22 +520,38 @@ impl CommandQueue {
             full_snapshot: full,
         };
         // The caller may have given up in the same instant: nothing else to do then.
-        let _ = w.tx.send(out);
+        let _ = w.tx.send(Ok(out));
         true
     }
+}
+
+/// Removes batch `id` from everywhere (waiting, a page's queue, a handover) and frees its page.
+fn remove(state: &mut State, id: &str) -> Option<Waiting> {
+    let w = state.waiting.remove(id)?;
+    state.handovers.retain(|_, q| q.id != id);
+    if let Some(page) = state.pages.get_mut(&w.client) {
+        page.queued.retain(|q| q.id != id);
+        if page.running.as_deref() == Some(id) {
+            page.running = None;
+        }
+        page.wake.notify_waiters();
+    }
+    Some(w)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::future::Future;
+    use std::task::{Context, Waker};
 
     #[test]
     fn fifo_one_at_a_time_and_abandon() {
         let q = CommandQueue::default();
         let steps = [json!({"command": "snapshot"})];
-        let (a, _ra) = q.enqueue("p", &steps, vec![]).unwrap();
-        let (b, _rb) = q.enqueue("p", &steps, vec![]).unwrap();
+        let Ticket { id: a, rx: _ra, .. } = q.enqueue("p", &steps, vec![]).unwrap();
+        let Ticket { id: b, rx: _rb, .. } = q.enqueue("p", &steps, vec![]).unwrap();
         let first = q.take("p", None).unwrap();
         assert!(first.contains(&a));
         assert!(q.take("p", None).is_none(), "one batch at a time");
@@ -425,10 +567,10 @@ mod tests {
         let q = CommandQueue::default();
         let steps = [json!({"command": "snapshot", "diff": true})];
         let diff_steps = validate_steps(&steps).unwrap();
-        let (a, mut ra) = q.enqueue("p", &steps, diff_steps.clone()).unwrap();
+        let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, diff_steps.clone()).unwrap();
         q.take("p", None);
         q.complete(&a, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}));
-        let r = ra.try_recv().unwrap();
+        let r = ra.try_recv().unwrap().unwrap();
         assert_eq!(
             r.steps[0]["result"], "button \"A\" [ref=e1]",
             "the first snapshot is full"
@@ -437,10 +579,10 @@ mod tests {
             r.snapshot, "(no changes)",
             "the final one only says what changed since the step's"
         );
-        let (b, mut rb) = q.enqueue("p", &steps, diff_steps).unwrap();
+        let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps).unwrap();
         q.take("p", None);
         q.complete(&b, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}));
-        let r = rb.try_recv().unwrap();
+        let r = rb.try_recv().unwrap().unwrap();
         assert_eq!(r.steps[0]["result"], "~ button \"B\" [ref=e1]");
         assert_eq!(r.snapshot, "(no changes)");
         assert_eq!(r.full_snapshot, "button \"B\" [ref=e1]");
@@ -450,13 +592,13 @@ mod tests {
     fn a_batch_without_snapshot_step_carries_the_full_snapshot_first() {
         let q = CommandQueue::default();
         let steps = [json!({"command": "click", "text": "A"})];
-        let (a, mut ra) = q.enqueue("p", &steps, vec![]).unwrap();
+        let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, vec![]).unwrap();
         q.take("p", None);
         q.complete(
             &a,
             &json!({"steps": [{"index":0,"command":"click","error":"No button"}], "snapshot": "button \"B\" [ref=e2]"}),
         );
-        let r = ra.try_recv().unwrap();
+        let r = ra.try_recv().unwrap().unwrap();
         assert_eq!(
             (r.snapshot.as_str(), r.error.as_deref()),
             ("button \"B\" [ref=e2]", Some("No button"))
@@ -471,7 +613,7 @@ mod tests {
             json!({"command": "navigate", "url": "/two"}),
             json!({"command": "snapshot"}),
         ];
-        let (id, mut rx) = q.enqueue("old", &steps, vec![]).unwrap();
+        let Ticket { id, mut rx, .. } = q.enqueue("old", &steps, vec![]).unwrap();
         assert!(q.take("old", Some("tab1")).is_some());
         let partial = json!({"id": id, "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 3}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
@@ -488,12 +630,91 @@ mod tests {
             &id,
             &json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
         );
-        let done = rx.try_recv().unwrap();
+        let done = rx.try_recv().unwrap().unwrap();
         assert_eq!(done.client_id, "new");
         assert_eq!(done.steps.len(), 2);
         assert_eq!(done.steps[0]["result"], "navigating to /two");
         assert_eq!(q.actions("old").len(), 1);
         assert_eq!(q.actions("new")[0]["command"], "snapshot");
+    }
+
+    #[test]
+    fn a_page_that_leaves_fails_its_queued_batches_at_once_but_keeps_a_handed_over_one() {
+        let q = CommandQueue::default();
+        let steps = [
+            json!({"command": "navigate", "url": "/two"}),
+            json!({"command": "snapshot"}),
+        ];
+        let running = q.enqueue("p", &steps, vec![]).unwrap();
+        let mut queued = q.enqueue("p", &steps, vec![]).unwrap();
+        assert!(q.take("p", Some("tab1")).is_some());
+        // The page hands the rest of its running batch over, then its `gone` beacon arrives.
+        let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
+            "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
+        assert!(q.complete(&running.id, &handover));
+        q.page_gone("p", "left before it ran", "left while running", GONE_GRACE);
+        match queued.rx.try_recv().unwrap() {
+            Err(RunError::PageLeft { message, steps }) => {
+                assert_eq!((message.as_str(), steps.len()), ("left before it ran", 0))
+            }
+            other => panic!("the queued batch fails at once: {other:?}"),
+        }
+        assert!(q.take("p", None).is_none(), "it never runs later");
+        assert!(
+            q.deadline(&running.id).is_none(),
+            "the handed-over batch is not the gone page's"
+        );
+        assert!(
+            q.take("next", Some("tab1")).is_some(),
+            "the next page of the tab still gets it"
+        );
+        let mut rx = running.rx;
+        assert!(q.complete(
+            &running.id,
+            &json!({"steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"})
+        ));
+        assert_eq!(rx.try_recv().unwrap().unwrap().steps.len(), 2);
+    }
+
+    #[test]
+    fn a_batch_its_page_was_running_when_it_left_waits_briefly_for_its_results() {
+        let q = CommandQueue::default();
+        let steps = [json!({"command": "click", "text": "Docs"})];
+        // The results (with the handover) arrive just after the `gone` beacon: they still count.
+        let a = q.enqueue("p", &steps, vec![]).unwrap();
+        q.take("p", Some("t"));
+        q.page_gone("p", "queued", "left while running", GONE_GRACE);
+        let grace_end = q.deadline(&a.id).expect("an early end is set");
+        let told = std::pin::pin!(a.changed.notified()).poll(&mut Context::from_waker(Waker::noop()));
+        assert!(told.is_ready(), "the caller is told");
+        let handover = json!({"steps": [], "handover": {"tab": "t", "remaining": [], "offset": 1}});
+        assert!(q.complete(&a.id, &handover));
+        assert_ne!(q.deadline(&a.id), Some(grace_end), "no longer the gone page's grace");
+        // No results at all: at the end of the grace it fails with the message, and is removed.
+        let b = q.enqueue("r", &steps, vec![]).unwrap();
+        q.take("r", None);
+        q.page_gone("r", "queued", "left while running", GONE_GRACE);
+        let end = q.deadline(&b.id).unwrap();
+        let overall = end + Duration::from_secs(60);
+        assert!(q
+            .expire(&b.id, end - Duration::from_millis(1), overall, 60_000)
+            .is_none());
+        assert_eq!(
+            q.expire(&b.id, end, overall, 60_000),
+            Some(RunError::PageLeft {
+                message: "left while running".into(),
+                steps: vec![]
+            })
+        );
+        assert!(!q.complete(&b.id, &json!({"steps": []})), "removed");
+        // Restored from the back/forward cache: it waits for its results again.
+        let c = q.enqueue("s", &steps, vec![]).unwrap();
+        q.take("s", None);
+        q.page_gone("s", "queued", "left while running", GONE_GRACE);
+        q.page_back("s");
+        assert!(q.deadline(&c.id).is_none());
+        let far = Instant::now() + Duration::from_secs(3600);
+        assert_eq!(q.expire(&c.id, far, far, 5), Some(RunError::Timeout(5)));
     }
 
     #[test]

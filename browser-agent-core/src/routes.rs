@@ -337,7 +337,11 @@ impl BrowserAgent {
 
     fn record_heartbeat(&self, hb: &Heartbeat) -> ClientRecord {
         let now = now_ms();
+        let was_gone = self.inner.clients.is_gone(&hb.client);
         let record = self.inner.clients.heartbeat(hb, now);
+        if was_gone && !record.gone {
+            self.page_back(&hb.client);
+        }
         if let Some(path) = &self.inner.config.state_file {
             sinks::store_client_state(
                 path,
@@ -407,7 +411,12 @@ impl BrowserAgent {
     }
 
     /// MindStudio's bare array (our client adds clientId/seq): validate all, then store, each `(clientId, seq)` once.
-    fn logs_post(&self, _parts: &Parts, body: &Bytes) -> Response<Bytes> {
+    /// With `?gone=1&client=ID` (the page's `pagehide` beacon), the page then counts as left.
+    fn logs_post(&self, parts: &Parts, body: &Bytes) -> Response<Bytes> {
+        let gone = match gone_param(parts) {
+            Ok(gone) => gone,
+            Err(why) => return error(StatusCode::BAD_REQUEST, why),
+        };
         if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
             let why = match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
                 Err(e) => format!("body is not valid JSON: {e}"),
@@ -453,6 +462,9 @@ impl BrowserAgent {
             .map(|(n, _)| n.entry)
             .collect();
         self.store(fresh);
+        if let Some(client) = gone {
+            self.page_gone(&client);
+        }
         empty(StatusCode::NO_CONTENT)
     }
 
@@ -470,7 +482,8 @@ impl BrowserAgent {
             (None, Some(restored)) => (restored.page.clone(), restored.last_seen_at),
             (None, None) => (String::new(), 0),
         };
-        let alive = crate::clients::is_fresh(last, now, self.inner.clients.ttl_ms());
+        let gone = record.is_some_and(|r| r.gone);
+        let alive = !gone && crate::clients::is_fresh(last, now, self.inner.clients.ttl_ms());
         let ago = if last == 0 {
             0
         } else {
@@ -593,15 +606,58 @@ enum Dispatch {
 fn command_error(err: &RunError) -> Response<Bytes> {
     let status = match err {
         RunError::BadRequest(_) => StatusCode::BAD_REQUEST,
-        RunError::NoBrowser(_) | RunError::UnknownPage(..) => StatusCode::SERVICE_UNAVAILABLE,
+        RunError::NoBrowser(_) | RunError::UnknownPage(..) | RunError::PageClosed(..) | RunError::PageLeft { .. } => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         RunError::QueueFull => StatusCode::TOO_MANY_REQUESTS,
         RunError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
     };
+    json_response(status, &command_error_event(err))
+}
+
+/// `{"event":"command-error","message","error"[,"steps"]}`: `steps` holds the results of the
+/// steps that ran before the page left, when some did.
+pub(crate) fn command_error_event(err: &RunError) -> Value {
     let message = err.to_string();
-    json_response(
-        status,
-        &json!({"event": "command-error", "message": message, "error": message}),
-    )
+    let mut event = json!({"event": "command-error", "message": message, "error": message});
+    if !err.steps().is_empty() {
+        event["steps"] = Value::Array(err.steps().to_vec());
+    }
+    event
+}
+
+/// `gone=1&client=ID` of a `POST {prefix}/logs`: the client that says it left, if any.
+fn gone_param(parts: &Parts) -> Result<Option<String>, String> {
+    let mut gone = false;
+    let mut client = String::new();
+    for (name, value) in util::query_pairs(parts.uri.query()) {
+        match name.as_str() {
+            "gone" => {
+                gone =
+                    parse_flag(&value).ok_or_else(|| format!("invalid gone {value:?}: use 1 (the page left) or 0"))?
+            }
+            "client" => client = value,
+            _ => {}
+        }
+    }
+    if !gone {
+        return Ok(None);
+    }
+    if client.is_empty() || client.len() > 64 {
+        return Err("gone=1 needs the parameter \"client\" (the page's client id, at most 64 chars)".into());
+    }
+    Ok(Some(client))
+}
+
+/// `1`/`true` or `0`/`false` (ASCII case-insensitive); `None` for anything else.
+fn parse_flag(value: &str) -> Option<bool> {
+    match value.trim() {
+        "1" => Some(true),
+        "0" => Some(false),
+        v if v.eq_ignore_ascii_case("true") => Some(true),
+        v if v.eq_ignore_ascii_case("false") => Some(false),
+        _ => None,
+    }
 }
 
 impl BrowserAgent {
@@ -635,7 +691,12 @@ impl BrowserAgent {
             ));
         }
         let commands = &self.inner.commands;
+        // A new poll is proof of life, also of a page that said it left (the back/forward cache).
+        let was_gone = self.inner.clients.is_gone(&client);
         self.inner.clients.touch_poll(&client, now_ms());
+        if was_gone {
+            self.page_back(&client);
+        }
         if let Some(batch) = commands.take(&client, tab.as_deref()) {
             return Dispatch::Now(batch_response(&batch));
         }
@@ -651,11 +712,16 @@ impl BrowserAgent {
                 tokio::pin!(notified);
                 // Register before looking, so a batch queued in between still wakes us.
                 notified.as_mut().enable();
+                // The page said it left while this poll was held: it gets nothing (not even a
+                // batch its tab handed over, which is for the next page).
+                if agent.inner.clients.is_gone(&client) {
+                    return empty(StatusCode::NO_CONTENT);
+                }
                 if let Some(batch) = agent.inner.commands.take(&client, tab.as_deref()) {
                     return batch_response(&batch);
                 }
                 if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                    agent.inner.clients.touch_poll(&client, now_ms());
+                    agent.inner.clients.poll_ended(&client, now_ms());
                     return empty(StatusCode::NO_CONTENT);
                 }
             }

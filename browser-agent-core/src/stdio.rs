@@ -72,7 +72,13 @@ impl BrowserAgent {
         };
         match self.run(batch).await {
             Ok(result) => serde_json::to_value(&result).expect("serializable"),
-            Err(err) => fail(err.to_string()),
+            Err(err) => {
+                let mut event = fail(err.to_string());
+                if !err.steps().is_empty() {
+                    event["steps"] = Value::Array(err.steps().to_vec());
+                }
+                event
+            }
         }
     }
 }

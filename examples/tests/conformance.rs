@@ -765,6 +765,147 @@ pub mod cases {
         );
     }
 
+    /// The `pagehide` beacon of a page that leaves: its last entries, and `gone=1`.
+    async fn gone_beacon(addr: SocketAddr, client: &str, entries: Value) -> Resp {
+        send(
+            addr,
+            "POST",
+            &format!("{P}/logs?key={KEY}&client={client}&gone=1"),
+            &[("content-type", "text/plain;charset=UTF-8")],
+            entries.to_string().as_bytes(),
+        )
+        .await
+    }
+
+    async fn page_record(addr: SocketAddr, client: &str) -> Value {
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        page["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["clientId"] == client)
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    pub async fn a_page_that_left_is_no_target_and_its_batches_fail_at_once(addr: SocketAddr) {
+        open_page(addr, "stay", true).await;
+        poll(addr, "stay", 0).await;
+        open_page(addr, "leaver", true).await;
+        poll(addr, "leaver", 0).await;
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        assert_eq!(page["defaultTarget"], "leaver", "the most recent page");
+        // The page runs one batch and has another queued when it leaves.
+        let first = run(
+            addr,
+            json!({"steps": [{"command": "click", "text": "Docs"}], "timeoutMs": 60_000}),
+        );
+        let running = poll(addr, "leaver", 5_000).await.json();
+        let second = run(
+            addr,
+            json!({"steps": [{"command": "snapshot"}], "client": "leaver", "timeoutMs": 60_000}),
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+
+        // Refused beacons change nothing: without the key, a bad flag, no client.
+        let before = stored(addr).await;
+        let bye = json!([{"type": "console", "args": ["bye"], "clientId": "leaver", "seq": 1}]);
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/logs?client=leaver&gone=1"),
+            &[("content-type", "text/plain")],
+            bye.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 403, "gone needs the page key like every browser write");
+        for query in ["gone=maybe&client=leaver", "gone=1"] {
+            let r = send(
+                addr,
+                "POST",
+                &format!("{P}/logs?key={KEY}&{query}"),
+                &[],
+                bye.to_string().as_bytes(),
+            )
+            .await;
+            assert_eq!(r.status, 400, "{query}");
+            assert!(r.error().contains("gone"), "{}", r.text());
+        }
+        assert_eq!(stored(addr).await, before);
+        assert_eq!(page_record(addr, "leaver").await["alive"], true);
+
+        let r = gone_beacon(addr, "leaver", bye).await;
+        assert_eq!(r.status, 204, "{}", r.text());
+        assert_eq!(
+            console(addr, "client=leaver").await["logs"][0]["text"],
+            "bye",
+            "the body is ingested"
+        );
+        let left = page_record(addr, "leaver").await;
+        assert_eq!(
+            (left["alive"].as_bool(), left["gone"].as_bool()),
+            (Some(false), Some(true))
+        );
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        assert_eq!(page["defaultTarget"], "stay");
+
+        // The queued batch fails now, not after its 60 s; the running one still gets its results.
+        let r = second.await.unwrap();
+        assert_eq!(r.status, 503, "{}", r.text());
+        let message = r.error();
+        assert!(
+            message.contains("\"leaver\" (http://127.0.0.1/leaver) was closed or navigated away before this batch ran"),
+            "{message}"
+        );
+        assert!(
+            message.contains("\"stay\"") && !message.contains("Open pages: \"leaver\""),
+            "{message}"
+        );
+        answer(addr, &running, "main").await;
+        assert_eq!(
+            first.await.unwrap().status,
+            200,
+            "results posted after the beacon still count"
+        );
+
+        // Named explicitly: fails at once; un-targeted: goes to the page that stayed.
+        let r = run(addr, json!({"steps": [{"command": "snapshot"}], "client": "leaver"}))
+            .await
+            .unwrap();
+        assert_eq!(r.status, 503);
+        assert!(
+            r.error()
+                .starts_with("The page with client id \"leaver\" was closed or navigated away.")
+                && r.error().contains("Open pages: \"stay\" (http://127.0.0.1/stay)")
+                && !r.error().contains("\"leaver\" ("),
+            "{}",
+            r.text()
+        );
+        let to_default = run(addr, json!({"steps": [{"command": "snapshot"}]}));
+        let b = poll(addr, "stay", 5_000).await.json();
+        answer(addr, &b, "x").await;
+        assert_eq!(to_default.await.unwrap().json()["clientId"], "stay");
+
+        // Its hidden heartbeat (sent as it unloads) does not bring it back; restored from the
+        // back/forward cache, its visible heartbeat does, and so does a new poll.
+        open_page(addr, "leaver", false).await;
+        assert_eq!(page_record(addr, "leaver").await["gone"], true);
+        open_page(addr, "leaver", true).await;
+        let back = page_record(addr, "leaver").await;
+        assert_eq!(
+            (back["alive"].as_bool(), back["gone"].as_bool()),
+            (Some(true), Some(false))
+        );
+        assert_eq!(
+            gone_beacon(addr, "leaver", json!([])).await.status,
+            204,
+            "an empty body is fine"
+        );
+        assert_eq!(page_record(addr, "leaver").await["alive"], false);
+        poll(addr, "leaver", 0).await;
+        assert_eq!(page_record(addr, "leaver").await["alive"], true);
+    }
+
     pub async fn snapshot_route_and_diffs(addr: SocketAddr) {
         open_page(addr, "s1", true).await;
         let page = tokio::spawn(async move {
@@ -815,6 +956,8 @@ pub mod cases {
             .status,
             204
         );
+        // The old page's `pagehide` beacon comes after its handover: the batch is the tab's now.
+        assert_eq!(gone_beacon(addr, "before", json!([])).await.status, 204);
         // The next page load in the same tab picks up the rest.
         open_page(addr, "after", true).await;
         let rest = tabbed("after").await.json();
@@ -899,6 +1042,7 @@ macro_rules! conformance_suite {
         case!(batches_go_to_the_default_page_or_the_named_one_in_order);
         case!(snapshot_route_and_diffs);
         case!(a_batch_survives_a_page_load_in_the_same_tab);
+        case!(a_page_that_left_is_no_target_and_its_batches_fail_at_once);
     };
 }
 
