@@ -288,18 +288,20 @@ impl ClientRegistry {
         !record.gone && is_fresh(record.last_seen_at, now, self.ttl_ms)
     }
 
-    /// The page commands go to by default: among live pages (not gone), those that poll for commands first,
-    /// then visible before hidden, focused before not, then the most recently seen.
+    /// The page commands go to by default: among live pages (not gone), those that poll for commands
+    /// first, then visible before hidden, then top-level pages before pages in iframes (a click in a
+    /// same-origin iframe makes it the most recently active page, yet the agent means the page around
+    /// it), then focused before not, then the most recently seen.
+    ///
+    /// A visible page in an iframe still beats a hidden top-level page: an app previewed in an
+    /// iframe whose parent runs no client is the page the agent means, not a tab left in the background.
     pub fn default_target(&self, now: u64) -> Option<ClientRecord> {
+        let rank = |r: &ClientRecord| (r.last_poll_at > 0, r.visible, !r.in_iframe, r.focused, r.last_seen_at);
         self.inner
             .lock()
             .values()
             .filter(|r| self.is_alive(r, now))
-            .max_by(|a, b| {
-                (a.last_poll_at > 0, a.visible, a.focused, a.last_seen_at)
-                    .cmp(&(b.last_poll_at > 0, b.visible, b.focused, b.last_seen_at))
-                    .then_with(|| b.client_id.cmp(&a.client_id))
-            })
+            .max_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| b.client_id.cmp(&a.client_id)))
             .cloned()
     }
 
@@ -376,6 +378,37 @@ mod tests {
             "a page that can run commands wins"
         );
         assert!(reg.default_target(70_000).is_none());
+    }
+
+    #[test]
+    fn default_target_prefers_top_level_pages_over_iframes() {
+        let reg = ClientRegistry::new(8, 60_000);
+        let hb = |client: &str, visible: bool, focused: bool, in_iframe: bool| Heartbeat {
+            client: client.into(),
+            visible: Some(visible),
+            focused: Some(focused),
+            in_iframe: Some(in_iframe),
+            ..Default::default()
+        };
+        reg.heartbeat(&hb("top", true, false, false), 1_000);
+        reg.touch_poll("top", 1_000);
+        // A click in a same-origin iframe: it is focused and the most recently active page.
+        reg.heartbeat(&hb("frame", true, true, true), 2_000);
+        reg.touch_poll("frame", 2_000);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "top");
+        // Among top-level pages, the existing preferences decide.
+        reg.heartbeat(&hb("top2", true, true, false), 2_500);
+        reg.touch_poll("top2", 2_500);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "top2");
+        // Polling and visibility still come first: a visible iframe page beats a hidden tab.
+        let reg = ClientRegistry::new(8, 60_000);
+        reg.heartbeat(&hb("background-tab", false, false, false), 2_000);
+        reg.touch_poll("background-tab", 2_000);
+        reg.heartbeat(&hb("preview", true, true, true), 1_000);
+        reg.touch_poll("preview", 1_000);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "preview");
+        reg.heartbeat(&hb("not-polling", true, true, false), 2_500);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "preview");
     }
 
     #[test]

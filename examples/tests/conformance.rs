@@ -906,6 +906,27 @@ pub mod cases {
         assert_eq!(page_record(addr, "leaver").await["alive"], true);
     }
 
+    pub async fn the_default_target_is_the_top_level_page_not_an_iframe_in_it(addr: SocketAddr) {
+        let beat = |client: &'static str, focused: u8, iframe: u8| async move {
+            let url = format!(
+                "/browser/probe?key={KEY}&client={client}&page=http%3A%2F%2F127.0.0.1%2F{client}&phase=ready&visible=1&focused={focused}&iframe={iframe}"
+            );
+            assert_eq!(send(addr, "GET", &url, &[], b"").await.status, 200);
+            poll(addr, client, 0).await;
+        };
+        beat("top", 1, 0).await;
+        // A click in its same-origin iframe: the iframe has focus and is the most recently active.
+        beat("framed", 1, 1).await;
+        beat("top", 0, 0).await;
+        beat("framed", 1, 1).await;
+        let page = send(addr, "GET", &format!("{P}/page"), &[], b"").await.json();
+        assert_eq!(page["defaultTarget"], "top", "{page}");
+        let call = run(addr, json!({"steps": [{"command": "snapshot"}]}));
+        let batch = poll(addr, "top", 5_000).await.json();
+        answer(addr, &batch, "main").await;
+        assert_eq!(call.await.unwrap().json()["clientId"], "top");
+    }
+
     pub async fn snapshot_route_and_diffs(addr: SocketAddr) {
         open_page(addr, "s1", true).await;
         let page = tokio::spawn(async move {
@@ -1043,6 +1064,7 @@ macro_rules! conformance_suite {
         case!(snapshot_route_and_diffs);
         case!(a_batch_survives_a_page_load_in_the_same_tab);
         case!(a_page_that_left_is_no_target_and_its_batches_fail_at_once);
+        case!(the_default_target_is_the_top_level_page_not_an_iframe_in_it);
     };
 }
 
