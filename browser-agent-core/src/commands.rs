@@ -25,6 +25,9 @@ pub const MAX_ACTIONS: usize = 200;
 /// How long a batch whose page said it left while running it (the `gone` beacon) waits for that
 /// page's results or handover, which the page sends in the same `pagehide` and may arrive just after.
 pub const GONE_GRACE: Duration = Duration::from_secs(3);
+/// How long a handed-over batch waits for the next page of its tab to take it (never beyond the
+/// batch's own timeout): a navigation to a JSON route, another origin or a download starts no client.
+pub const HANDOVER_WAIT: Duration = Duration::from_secs(10);
 
 /// A batch of steps for a page.
 ///
@@ -178,6 +181,8 @@ struct Early {
 enum EarlyEnd {
     /// The page running it said it left: the message to fail with unless its results come.
     Left(String),
+    /// Handed over at `since` (to `url`, when the page said where it went): no page of its tab took it yet.
+    Handover { url: Option<String>, since: Instant },
 }
 
 /// What the caller of [`CommandQueue::enqueue`] holds: the batch id, the receiver of its outcome,
@@ -324,6 +329,16 @@ impl CommandQueue {
                 message,
                 steps: w.done_steps,
             },
+            Some(Early {
+                at,
+                why: EarlyEnd::Handover { url, since },
+            }) => {
+                let waited = at.min(overall).saturating_duration_since(since);
+                RunError::PageLeft {
+                    message: handover_failed(url.as_deref(), waited, &w.done_steps),
+                    steps: w.done_steps,
+                }
+            }
             None => RunError::Timeout(timeout_ms),
         })
     }
@@ -398,6 +413,9 @@ impl CommandQueue {
         if let Some(handed) = tab.and_then(|t| state.handovers.remove(t)) {
             if let Some(w) = state.waiting.get_mut(&handed.id) {
                 w.client = client.to_owned();
+                // The next page connected: from now on the batch's own timeout applies.
+                w.early = None;
+                w.changed.notify_one();
             }
             state.pages.entry(client.to_owned()).or_default().running = Some(handed.id);
             return Some(handed.body);
@@ -455,6 +473,15 @@ impl CommandQueue {
                 .and_then(Value::as_u64)
                 .unwrap_or(steps.len() as u64);
             if !tab.is_empty() && remaining.is_array() {
+                let url = handover
+                    .get("url")
+                    .and_then(Value::as_str)
+                    .filter(|u| !u.is_empty())
+                    .map(|u| {
+                        let mut u = u.to_owned();
+                        crate::util::truncate_marked(&mut u, crate::config::PAGE_MAX);
+                        u
+                    });
                 let body = serde_json::json!({ "id": id, "steps": remaining, "offset": offset }).to_string();
                 state.handovers.insert(
                     tab,
@@ -465,7 +492,12 @@ impl CommandQueue {
                 );
                 w.done_steps.append(&mut steps);
                 w.client = String::new();
-                w.early = None;
+                // The next page of the tab must connect soon, or the agent hears why it did not.
+                let since = Instant::now();
+                w.early = Some(Early {
+                    at: since + HANDOVER_WAIT,
+                    why: EarlyEnd::Handover { url, since },
+                });
                 w.changed.notify_one();
                 state.waiting.insert(id.to_owned(), w);
                 return true;
@@ -523,6 +555,46 @@ impl CommandQueue {
         let _ = w.tx.send(Ok(out));
         true
     }
+}
+
+/// The message of a handed-over batch no page took within `waited`, with the steps that ran.
+fn handover_failed(url: Option<&str>, waited: Duration, steps: &[Value]) -> String {
+    let whither = match url {
+        Some(url) => format!("navigated to {url}"),
+        None => "navigated away".to_owned(),
+    };
+    let tenths = (waited.as_millis() + 50) / 100;
+    let secs = if tenths.is_multiple_of(10) {
+        format!("{} s", tenths / 10)
+    } else {
+        format!("{}.{} s", tenths / 10, tenths % 10)
+    };
+    let ran: Vec<String> = steps
+        .iter()
+        .map(|step| {
+            let command = step.get("command").and_then(Value::as_str).unwrap_or("?");
+            let outcome = match (step.get("result"), step.get("error").and_then(Value::as_str)) {
+                (_, Some(error)) => format!("error: {error}"),
+                (Some(Value::String(text)), None) => text.clone(),
+                (Some(other), None) => other.to_string(),
+                (None, None) => "done".to_owned(),
+            };
+            let mut line = match step.get("index").and_then(Value::as_u64) {
+                Some(i) => format!("#{i} {command}: {outcome}"),
+                None => format!("{command}: {outcome}"),
+            };
+            crate::util::truncate_marked(&mut line, 120);
+            line
+        })
+        .collect();
+    let ran = if ran.is_empty() {
+        "none".to_owned()
+    } else {
+        ran.join("; ")
+    };
+    format!(
+        "The page {whither} and no browser-agent client started there within {secs} (not an HTML page served through this dev server?); the steps before it ran: {ran}"
+    )
 }
 
 /// Removes batch `id` from everywhere (waiting, a page's queue, a handover) and frees its page.
@@ -652,6 +724,7 @@ mod tests {
         let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
         assert!(q.complete(&running.id, &handover));
+        let handed = q.deadline(&running.id);
         q.page_gone("p", "left before it ran", "left while running", GONE_GRACE);
         match queued.rx.try_recv().unwrap() {
             Err(RunError::PageLeft { message, steps }) => {
@@ -660,9 +733,10 @@ mod tests {
             other => panic!("the queued batch fails at once: {other:?}"),
         }
         assert!(q.take("p", None).is_none(), "it never runs later");
-        assert!(
-            q.deadline(&running.id).is_none(),
-            "the handed-over batch is not the gone page's"
+        assert_eq!(
+            q.deadline(&running.id),
+            handed,
+            "the handed-over batch is the tab's, not the gone page's"
         );
         assert!(
             q.take("next", Some("tab1")).is_some(),
@@ -715,6 +789,65 @@ mod tests {
         assert!(q.deadline(&c.id).is_none());
         let far = Instant::now() + Duration::from_secs(3600);
         assert_eq!(q.expire(&c.id, far, far, 5), Some(RunError::Timeout(5)));
+    }
+
+    #[test]
+    fn a_handed_over_batch_fails_soon_when_no_page_takes_it() {
+        let q = CommandQueue::default();
+        let steps = [
+            json!({"command": "click", "text": "Export"}),
+            json!({"command": "navigate", "url": "/api/items"}),
+            json!({"command": "snapshot"}),
+        ];
+        let handover = |url: Option<&str>| {
+            let mut h = json!({"tab": "t", "remaining": [{"command": "snapshot"}], "offset": 2});
+            if let Some(url) = url {
+                h["url"] = json!(url);
+            }
+            json!({"steps": [
+                {"index": 0, "command": "click", "result": "clicked button \"Export\""},
+                {"index": 1, "command": "navigate", "result": "navigating to /api/items"}],
+                "handover": h})
+        };
+        let a = q.enqueue("p", &steps, vec![]).unwrap();
+        q.take("p", Some("t"));
+        assert!(q.deadline(&a.id).is_none(), "running: only the batch's own timeout");
+        assert!(q.complete(&a.id, &handover(Some("http://127.0.0.1:3000/api/items"))));
+        let wait_end = q.deadline(&a.id).expect("the new page must connect soon");
+        let overall = wait_end + Duration::from_secs(20);
+        let err = q.expire(&a.id, wait_end, overall, 30_000).unwrap();
+        assert_eq!(
+            err.to_string(),
+            "The page navigated to http://127.0.0.1:3000/api/items and no browser-agent client started there \
+             within 10 s (not an HTML page served through this dev server?); the steps before it ran: \
+             #0 click: clicked button \"Export\"; #1 navigate: navigating to /api/items"
+        );
+        assert_eq!(err.steps().len(), 2, "the answer keeps the steps that ran");
+        assert!(q.take("p2", Some("t")).is_none(), "removed: no later page runs it");
+
+        // No URL in the handover; the batch's own timeout comes first (2.5 s after the handover).
+        let b = q.enqueue("p", &steps, vec![]).unwrap();
+        q.take("p", Some("t"));
+        q.complete(&b.id, &handover(None));
+        let since = q.deadline(&b.id).unwrap() - HANDOVER_WAIT;
+        let overall = since + Duration::from_millis(2_500);
+        let err = q.expire(&b.id, overall, overall, 4_000).unwrap();
+        assert!(
+            err.to_string()
+                .starts_with("The page navigated away and no browser-agent client started there within 2.5 s"),
+            "{err}"
+        );
+
+        // The next page connects in time: the batch's own timeout applies again.
+        let c = q.enqueue("p", &steps, vec![]).unwrap();
+        q.take("p", Some("t"));
+        q.complete(&c.id, &handover(None));
+        let wait_end = q.deadline(&c.id).unwrap();
+        assert!(q.take("next", Some("t")).is_some());
+        assert!(q.deadline(&c.id).is_none());
+        assert!(q
+            .expire(&c.id, wait_end, wait_end + Duration::from_secs(1), 30_000)
+            .is_none());
     }
 
     #[test]

@@ -788,6 +788,50 @@ pub mod cases {
             .unwrap_or(Value::Null)
     }
 
+    pub async fn a_handed_over_batch_no_page_takes_fails_saying_where_the_page_went(addr: SocketAddr) {
+        open_page(addr, "nav", true).await;
+        poll(addr, "nav", 0).await;
+        // Its own timeout (1.5 s) is shorter than the wait for the next page (10 s): it bounds it.
+        let agent_call = run(
+            addr,
+            json!({"steps": [{"command": "navigate", "url": "/api/items"}, {"command": "snapshot"}], "timeoutMs": 1_500}),
+        );
+        let batch = send(
+            addr,
+            "GET",
+            &format!("{P}/commands?client=nav&tab=t9&wait=5000"),
+            &[("x-browser-agent-key", KEY)],
+            b"",
+        )
+        .await
+        .json();
+        let handover = json!({"id": batch["id"], "steps": [{"index": 0, "command": "navigate", "result": "navigating to /api/items"}],
+            "handover": {"tab": "t9", "remaining": [{"command": "snapshot"}], "offset": 1, "url": format!("http://{addr}/api/items")}, "duration": 2});
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/results"),
+            &keyed(),
+            handover.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 204);
+        assert_eq!(gone_beacon(addr, "nav", json!([])).await.status, 204);
+        // /api/items is JSON: no client starts there, nothing polls with tab t9.
+        let r = agent_call.await.unwrap();
+        assert_eq!(r.status, 503, "{}", r.text());
+        let body = r.json();
+        assert_eq!(body["event"], "command-error");
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!(
+                "The page navigated to http://{addr}/api/items and no browser-agent client started there within "
+            )) && message.ends_with("(not an HTML page served through this dev server?); the steps before it ran: #0 navigate: navigating to /api/items"),
+            "{message}"
+        );
+        assert_eq!(body["steps"][0]["result"], "navigating to /api/items", "{body}");
+    }
+
     pub async fn a_page_that_left_is_no_target_and_its_batches_fail_at_once(addr: SocketAddr) {
         open_page(addr, "stay", true).await;
         poll(addr, "stay", 0).await;
@@ -1064,6 +1108,7 @@ macro_rules! conformance_suite {
         case!(snapshot_route_and_diffs);
         case!(a_batch_survives_a_page_load_in_the_same_tab);
         case!(a_page_that_left_is_no_target_and_its_batches_fail_at_once);
+        case!(a_handed_over_batch_no_page_takes_fails_saying_where_the_page_went);
         case!(the_default_target_is_the_top_level_page_not_an_iframe_in_it);
     };
 }
