@@ -445,6 +445,19 @@ impl BrowserAgent {
         n
     }
 
+    /// [`store`](Self::store) that gives back the stored entries (with their `seq`).
+    pub(crate) fn store_shared(&self, entries: Vec<crate::LogEntry>) -> Vec<Arc<crate::LogEntry>> {
+        if entries.is_empty() {
+            return Vec::new();
+        }
+        let stored = self.inner.logs.push_many_shared(entries);
+        if let Some(sink) = &self.inner.ndjson {
+            let copies: Vec<crate::LogEntry> = stored.iter().map(|e| (**e).clone()).collect();
+            sink.write(&copies);
+        }
+        stored
+    }
+
     /// Runs a batch of steps in a page and waits for its result: the default page (the most
     /// recently active visible one that polls for commands) or `batch.client`. Batches for one page
     /// run one at a time, in order; a batch that times out is removed and never runs later.

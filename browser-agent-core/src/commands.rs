@@ -81,7 +81,8 @@ pub struct BatchResult {
     pub steps: Vec<Value>,
     /// The snapshot after the batch: full the first time, then what changed (see [`snapshot::diff`]).
     pub snapshot: String,
-    /// What the page logged while the batch ran.
+    /// What the page logged while the batch ran: the stored entries, as `GET /console` shows them
+    /// (host `seq`, `clientSeq`, `t`, `clientId`, `type`, `level`, `page`, `text`, the type's fields).
     pub logs: Vec<Value>,
     /// How long the page took, in milliseconds.
     pub duration: u64,
@@ -164,6 +165,8 @@ struct Waiting {
     diff_steps: Vec<usize>,
     /// Step results from pages the batch has already left.
     done_steps: Vec<Value>,
+    /// Log entries those pages sent with them.
+    done_logs: Vec<Value>,
     tx: oneshot::Sender<Result<BatchResult, RunError>>,
     /// An end earlier than the batch's own timeout, and why.
     early: Option<Early>,
@@ -292,6 +295,7 @@ impl CommandQueue {
                 client: client.to_owned(),
                 diff_steps,
                 done_steps: Vec::new(),
+                done_logs: Vec::new(),
                 tx,
                 early: None,
                 changed: changed.clone(),
@@ -426,6 +430,16 @@ impl CommandQueue {
         Some(next.body)
     }
 
+    /// The page running batch `id` now (`None`: unknown id, or handed over and not taken yet).
+    pub(crate) fn client_of(&self, id: &str) -> Option<String> {
+        self.state
+            .lock()
+            .waiting
+            .get(id)
+            .map(|w| w.client.clone())
+            .filter(|c| !c.is_empty())
+    }
+
     /// How many batches wait for `client` (not counting the one it runs).
     #[cfg(test)]
     pub(crate) fn queued_len(&self, client: &str) -> usize {
@@ -447,8 +461,9 @@ impl CommandQueue {
         remove(&mut self.state.lock(), id);
     }
 
-    /// Delivers a page's answer; false when nobody waits for `id` (unknown, or timed out).
-    pub(crate) fn complete(&self, id: &str, result: &Value) -> bool {
+    /// Delivers a page's answer, with its log entries as stored; false when nobody waits for `id`
+    /// (unknown, or timed out).
+    pub(crate) fn complete(&self, id: &str, result: &Value, mut logs: Vec<Value>) -> bool {
         let mut state = self.state.lock();
         let Some(mut w) = state.waiting.remove(id) else {
             return false;
@@ -491,6 +506,7 @@ impl CommandQueue {
                     },
                 );
                 w.done_steps.append(&mut steps);
+                w.done_logs.append(&mut logs);
                 w.client = String::new();
                 // The next page of the tab must connect soon, or the agent hears why it did not.
                 let since = Instant::now();
@@ -507,6 +523,10 @@ impl CommandQueue {
         if !w.done_steps.is_empty() {
             w.done_steps.append(&mut steps);
             steps = std::mem::take(&mut w.done_steps);
+        }
+        if !w.done_logs.is_empty() {
+            w.done_logs.append(&mut logs);
+            logs = std::mem::take(&mut w.done_logs);
         }
         let mut previous = page.last_snapshot.clone();
         for (i, step) in steps.iter_mut().enumerate() {
@@ -539,11 +559,7 @@ impl CommandQueue {
             client_id: w.client,
             steps,
             snapshot: shown,
-            logs: result
-                .get("logs")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default(),
+            logs,
             duration: result
                 .get("duration")
                 .and_then(Value::as_f64)
@@ -628,9 +644,9 @@ mod tests {
         assert!(first.contains(&a));
         assert!(q.take("p", None).is_none(), "one batch at a time");
         q.abandon(&b);
-        assert!(q.complete(&a, &json!({"steps": [], "snapshot": "x"})));
+        assert!(q.complete(&a, &json!({"steps": [], "snapshot": "x"}), vec![]));
         assert!(q.take("p", None).is_none(), "the abandoned batch never runs");
-        assert!(!q.complete(&b, &json!({})), "unknown ids are refused");
+        assert!(!q.complete(&b, &json!({}), vec![]), "unknown ids are refused");
         assert!(q.take("other", None).is_none());
     }
 
@@ -641,7 +657,7 @@ mod tests {
         let diff_steps = validate_steps(&steps).unwrap();
         let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, diff_steps.clone()).unwrap();
         q.take("p", None);
-        q.complete(&a, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}));
+        q.complete(&a, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}), vec![]);
         let r = ra.try_recv().unwrap().unwrap();
         assert_eq!(
             r.steps[0]["result"], "button \"A\" [ref=e1]",
@@ -653,7 +669,7 @@ mod tests {
         );
         let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps).unwrap();
         q.take("p", None);
-        q.complete(&b, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}));
+        q.complete(&b, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}), vec![]);
         let r = rb.try_recv().unwrap().unwrap();
         assert_eq!(r.steps[0]["result"], "~ button \"B\" [ref=e1]");
         assert_eq!(r.snapshot, "(no changes)");
@@ -669,6 +685,7 @@ mod tests {
         q.complete(
             &a,
             &json!({"steps": [{"index":0,"command":"click","error":"No button"}], "snapshot": "button \"B\" [ref=e2]"}),
+            vec![],
         );
         let r = ra.try_recv().unwrap().unwrap();
         assert_eq!(
@@ -689,7 +706,7 @@ mod tests {
         assert!(q.take("old", Some("tab1")).is_some());
         let partial = json!({"id": id, "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 3}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
-        assert!(q.complete(&id, &partial));
+        assert!(q.complete(&id, &partial, vec![]));
         assert!(rx.try_recv().is_err(), "the agent waits for the rest");
         assert!(q.take("other-tab-page", Some("tab2")).is_none());
         let rest: Value = serde_json::from_str(&q.take("new", Some("tab1")).unwrap()).unwrap();
@@ -701,6 +718,7 @@ mod tests {
         q.complete(
             &id,
             &json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+            vec![],
         );
         let done = rx.try_recv().unwrap().unwrap();
         assert_eq!(done.client_id, "new");
@@ -723,7 +741,7 @@ mod tests {
         // The page hands the rest of its running batch over, then its `gone` beacon arrives.
         let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
-        assert!(q.complete(&running.id, &handover));
+        assert!(q.complete(&running.id, &handover, vec![]));
         let handed = q.deadline(&running.id);
         q.page_gone("p", "left before it ran", "left while running", GONE_GRACE);
         match queued.rx.try_recv().unwrap() {
@@ -745,7 +763,8 @@ mod tests {
         let mut rx = running.rx;
         assert!(q.complete(
             &running.id,
-            &json!({"steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"})
+            &json!({"steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+            vec![]
         ));
         assert_eq!(rx.try_recv().unwrap().unwrap().steps.len(), 2);
     }
@@ -762,7 +781,7 @@ mod tests {
         let told = std::pin::pin!(a.changed.notified()).poll(&mut Context::from_waker(Waker::noop()));
         assert!(told.is_ready(), "the caller is told");
         let handover = json!({"steps": [], "handover": {"tab": "t", "remaining": [], "offset": 1}});
-        assert!(q.complete(&a.id, &handover));
+        assert!(q.complete(&a.id, &handover, vec![]));
         assert_ne!(q.deadline(&a.id), Some(grace_end), "no longer the gone page's grace");
         // No results at all: at the end of the grace it fails with the message, and is removed.
         let b = q.enqueue("r", &steps, vec![]).unwrap();
@@ -780,7 +799,7 @@ mod tests {
                 steps: vec![]
             })
         );
-        assert!(!q.complete(&b.id, &json!({"steps": []})), "removed");
+        assert!(!q.complete(&b.id, &json!({"steps": []}), vec![]), "removed");
         // Restored from the back/forward cache: it waits for its results again.
         let c = q.enqueue("s", &steps, vec![]).unwrap();
         q.take("s", None);
@@ -812,7 +831,7 @@ mod tests {
         let a = q.enqueue("p", &steps, vec![]).unwrap();
         q.take("p", Some("t"));
         assert!(q.deadline(&a.id).is_none(), "running: only the batch's own timeout");
-        assert!(q.complete(&a.id, &handover(Some("http://127.0.0.1:3000/api/items"))));
+        assert!(q.complete(&a.id, &handover(Some("http://127.0.0.1:3000/api/items")), vec![]));
         let wait_end = q.deadline(&a.id).expect("the new page must connect soon");
         let overall = wait_end + Duration::from_secs(20);
         let err = q.expire(&a.id, wait_end, overall, 30_000).unwrap();
@@ -828,7 +847,7 @@ mod tests {
         // No URL in the handover; the batch's own timeout comes first (2.5 s after the handover).
         let b = q.enqueue("p", &steps, vec![]).unwrap();
         q.take("p", Some("t"));
-        q.complete(&b.id, &handover(None));
+        q.complete(&b.id, &handover(None), vec![]);
         let since = q.deadline(&b.id).unwrap() - HANDOVER_WAIT;
         let overall = since + Duration::from_millis(2_500);
         let err = q.expire(&b.id, overall, overall, 4_000).unwrap();
@@ -841,7 +860,7 @@ mod tests {
         // The next page connects in time: the batch's own timeout applies again.
         let c = q.enqueue("p", &steps, vec![]).unwrap();
         q.take("p", Some("t"));
-        q.complete(&c.id, &handover(None));
+        q.complete(&c.id, &handover(None), vec![]);
         let wait_end = q.deadline(&c.id).unwrap();
         assert!(q.take("next", Some("t")).is_some());
         assert!(q.deadline(&c.id).is_none());

@@ -9,6 +9,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -18,7 +19,7 @@ use serde_json::{json, Value};
 
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
 use crate::commands::{Batch, RunError, MAX_POLL_WAIT};
-use crate::logs::{normalize_dsh, normalize_typed, LogQuery, RawEntry};
+use crate::logs::{normalize_dsh, normalize_typed, LogEntry, LogQuery, RawEntry};
 use crate::protocol::{self, Phase};
 use crate::security;
 use crate::sinks::{self, ClientState};
@@ -429,6 +430,21 @@ impl BrowserAgent {
             Ok(items) => items,
             Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
         };
+        if let Err(why) = self.ingest_typed(items, false) {
+            return error(StatusCode::BAD_REQUEST, why);
+        }
+        if let Some(client) = gone {
+            self.page_gone(&client);
+        }
+        empty(StatusCode::NO_CONTENT)
+    }
+
+    /// The ingest path of typed entries (`POST {prefix}/logs`, and the `logs` of `POST {prefix}/results`):
+    /// validates every entry first (`Err` names the first bad one; nothing is stored then), then
+    /// stores each `(clientId, seq)` once. With `answer`, returns the stored entries, each once, in
+    /// host `seq` order as `GET /console` lists them: the ones stored now, and those an earlier
+    /// delivery stored, looked up (one the ring has evicted since is returned as sent, with `seq` 0).
+    fn ingest_typed(&self, items: Vec<RawEntry>, answer: bool) -> Result<Vec<Arc<LogEntry>>, String> {
         let now = now_ms();
         let limits = self.limits();
         let clients = &self.inner.clients;
@@ -446,7 +462,7 @@ impl BrowserAgent {
                     normalized.push(n);
                 }
                 Ok(None) => {}
-                Err(why) => return error(StatusCode::BAD_REQUEST, format!("entry {index} {why}")),
+                Err(why) => return Err(format!("entry {index} {why}")),
             }
         }
         // One registry lock for the batch: proof of life and each (clientId, seq) stored once.
@@ -455,17 +471,40 @@ impl BrowserAgent {
             .map(|n| n.origin.as_ref().map(|(c, s)| (c.as_str(), *s, n.entry.page.as_str())))
             .collect();
         let first = clients.deliveries(&origins, now);
-        let fresh = normalized
-            .into_iter()
-            .zip(first)
-            .filter(|(_, first)| *first)
-            .map(|(n, _)| n.entry)
-            .collect();
-        self.store(fresh);
-        if let Some(client) = gone {
-            self.page_gone(&client);
+        if !answer {
+            let fresh = normalized
+                .into_iter()
+                .zip(first)
+                .filter(|(_, first)| *first)
+                .map(|(n, _)| n.entry)
+                .collect();
+            self.store(fresh);
+            return Ok(Vec::new());
         }
-        empty(StatusCode::NO_CONTENT)
+        let (fresh, known): (Vec<_>, Vec<_>) = normalized.into_iter().zip(first).partition(|(_, first)| *first);
+        let stored = self.store_shared(fresh.into_iter().map(|(n, _)| n.entry).collect());
+        let known_origins: Vec<(&str, u64)> = known
+            .iter()
+            .filter_map(|(n, _)| n.origin.as_ref().map(|(c, s)| (c.as_str(), *s)))
+            .collect();
+        let mut looked_up = self.inner.logs.find_origins(&known_origins).into_iter();
+        let mut known_entries: Vec<Arc<LogEntry>> = Vec::with_capacity(known.len());
+        for (n, _) in known {
+            let found = if n.origin.is_some() {
+                looked_up.next().flatten()
+            } else {
+                None
+            };
+            known_entries.push(found.unwrap_or_else(|| Arc::new(LogEntry { seq: 0, ..n.entry })));
+        }
+        let mut all: Vec<Arc<LogEntry>> = stored.into_iter().chain(known_entries).collect();
+        all.sort_by_key(|e| e.seq);
+        let mut seen = std::collections::HashSet::new();
+        all.retain(|e| match e.client_seq {
+            Some(s) if !e.client_id.is_empty() => seen.insert((e.client_id.clone(), s)),
+            _ => true,
+        });
+        Ok(all)
     }
 
     fn target(&self, client: Option<&str>, now: u64) -> Option<ClientRecord> {
@@ -728,16 +767,41 @@ impl BrowserAgent {
         }))
     }
 
-    /// `POST {prefix}/results`: 204 always; an unknown id (timed out, or never sent) is only warned about.
+    /// `POST {prefix}/results`: 204; an unknown id (timed out, or never sent) is only warned about.
+    /// The batch's `logs` go through the same ingest as `POST {prefix}/logs` (each `(clientId, seq)`
+    /// stored once), and the agent gets the stored entries, as `GET /console` shows them. A malformed
+    /// body or log entry is a 400 that changes nothing (the batch still waits for its results).
     fn results_post(&self, body: &Bytes) -> Response<Bytes> {
-        let value: Value = match serde_json::from_slice(body) {
+        let mut value: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
             Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
         };
-        let Some(id) = value.get("id").and_then(Value::as_str) else {
+        let Some(id) = value.get("id").and_then(Value::as_str).map(str::to_owned) else {
             return error(StatusCode::BAD_REQUEST, "field \"id\" (the batch id) must be a string");
         };
-        if !self.inner.commands.complete(id, &value) {
+        let mut items: Vec<RawEntry> = match value.get_mut("logs").map(Value::take) {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items.into_iter().map(RawEntry::from_value).collect(),
+            Some(_) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "field \"logs\" must be an array of log entries ({\"type\":\"console\",…})",
+                )
+            }
+        };
+        // Entries that name no page are the page's that ran the batch.
+        if let Some(client) = self.inner.commands.client_of(&id) {
+            items.iter_mut().for_each(|item| item.default_client(&client));
+        }
+        let logs = match self.ingest_typed(items, true) {
+            Ok(stored) => stored,
+            Err(why) => return error(StatusCode::BAD_REQUEST, format!("field \"logs\": {why}")),
+        };
+        let logs = logs
+            .iter()
+            .map(|e| serde_json::to_value(&**e).expect("entries serialize"))
+            .collect();
+        if !self.inner.commands.complete(&id, &value, logs) {
             eprintln!("browser-agent: result for unknown or timed-out batch {id:?} ignored");
         }
         empty(StatusCode::NO_CONTENT)

@@ -115,8 +115,15 @@ mod tests {
                 loop {
                     if let Some(batch) = agent.inner.commands.take("pg", None) {
                         let batch: Value = serde_json::from_str(&batch).unwrap();
-                        let result = json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "duration": 3});
-                        assert!(agent.inner.commands.complete(batch["id"].as_str().unwrap(), &result));
+                        let result = json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "duration": 3,
+                            "logs": [{"type": "console", "level": "warn", "args": ["low disk", 3], "clientId": "pg", "seq": 7}]});
+                        // As the page does: through the route, whose ingest gives the logs their text.
+                        let post = http::Request::post("/__mindstudio_dev__/results")
+                            .header("host", "127.0.0.1:3000")
+                            .header("x-browser-agent-key", "stdio-test-key")
+                            .body(bytes::Bytes::from(result.to_string()))
+                            .unwrap();
+                        assert_eq!(agent.handle(post).await.unwrap().status(), 204);
                         return;
                     }
                     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
@@ -140,6 +147,17 @@ mod tests {
         assert_eq!(events[0]["event"], "browser-completed");
         assert_eq!(events[0]["steps"][0]["result"], "main");
         assert_eq!(events[0]["clientId"], "pg");
+        let log = &events[0]["logs"][0];
+        assert_eq!(
+            (
+                log["text"].as_str(),
+                log["level"].as_str(),
+                log["seq"].as_u64(),
+                log["clientSeq"].as_u64()
+            ),
+            (Some("low disk 3"), Some("warn"), Some(1), Some(7)),
+            "events carry the entries as GET /console shows them: {log}"
+        );
         assert_eq!(events[1]["event"], "command-error");
         assert!(events[1]["message"].as_str().unwrap().contains("unknown action"));
     }

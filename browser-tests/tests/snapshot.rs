@@ -365,7 +365,8 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     );
     assert!(v["duration"].as_u64().is_some(), "{v}");
     let logs = v["logs"].as_array().expect("logs");
-    // The page's own entry shape (what it sends to /logs): console arguments in `args`.
+    // The stored entries, as GET /console shows them: host `seq`, the page's as `clientSeq`, a
+    // one-line `text` and a `level`, and the type's own fields (console arguments in `args`).
     let ticks: Vec<&Value> = logs
         .iter()
         .filter(|e| e["type"] == "console" && e["args"][0].as_str().is_some_and(|t| t.starts_with("tick ")))
@@ -374,9 +375,17 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
         !ticks.is_empty(),
         "the logs recorded while the batch ran (it waits for network idle: 200 ms after the fetch): {v}"
     );
+    let console = server.console(&format!("limit=500&client={id}"));
+    let stored = console["logs"].as_array().expect("console logs");
     for e in &ticks {
         assert_eq!(e["clientId"], id.as_str(), "{e}");
-        assert!(e["seq"].is_u64(), "{e}");
+        assert!(e["clientSeq"].is_u64(), "{e}");
+        assert_eq!(e["text"], e["args"][0], "{e}");
+        assert_eq!(e["level"], "log", "{e}");
+        assert!(
+            stored.iter().any(|s| s == *e),
+            "already in /console, with the same host seq: {e}"
+        );
     }
 }
 

@@ -682,6 +682,10 @@ pub mod cases {
         assert_eq!(body["clientId"], "p1");
         assert_eq!(body["steps"][0]["result"], "button \"Go\" [ref=e1]");
         assert_eq!(body["logs"][0]["args"][0], "during batch");
+        assert_eq!(
+            (body["logs"][0]["text"].as_str(), body["logs"][0]["clientId"].as_str()),
+            (Some("during batch"), Some("p1"))
+        );
         assert_eq!(body["duration"], 7);
         // Mindstudio's no-wait mode: 204 at once when nothing is queued.
         let idle = poll(addr, "p1", 0).await;
@@ -710,6 +714,85 @@ pub mod cases {
         assert_eq!(r.status, 204);
         let r = send(addr, "POST", &format!("{P}/results"), &keyed(), br#"{"steps":[]}"#).await;
         assert!(r.status == 400 && r.error().contains("\"id\""));
+    }
+
+    pub async fn run_answers_with_the_logs_as_console_shows_them(addr: SocketAddr) {
+        open_page(addr, "lg", true).await;
+        poll(addr, "lg", 0).await;
+        // The page's regular flush stored its first entry before the batch's results arrive.
+        let early = json!({"type": "console", "level": "log", "args": ["flushed first"], "clientId": "lg", "seq": 1});
+        assert_eq!(post_logs(addr, json!([early])).await.status, 204);
+        let agent_call = run(addr, json!({"steps": [{"command": "snapshot"}]}));
+        let batch = poll(addr, "lg", 5_000).await.json();
+        let during = json!({"type": "network", "method": "GET", "url": "/api/fail", "status": 500, "statusText": "Internal Server Error",
+            "duration": 4, "ok": false, "clientId": "lg", "seq": 2});
+        let unnamed = json!({"type": "console", "level": "warn", "args": ["no client id"]});
+        let results = |logs: Value| json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "logs": logs, "duration": 3});
+        let post = |body: Value| async move {
+            send(
+                addr,
+                "POST",
+                &format!("{P}/results"),
+                &keyed(),
+                body.to_string().as_bytes(),
+            )
+            .await
+        };
+
+        // Bad logs: a clear 400, nothing stored, and the batch still waits for its results.
+        let before = stored(addr).await;
+        for (logs, needle) in [
+            (json!("nope"), "field \"logs\" must be an array"),
+            (
+                json!([during, {"type": 5}]),
+                "field \"logs\": entry 1 has an invalid \"type\"",
+            ),
+            (
+                json!([{"type": "console", "args": ["x"], "clientId": "x".repeat(65)}]),
+                "\"clientId\"",
+            ),
+        ] {
+            let r = post(results(logs)).await;
+            assert_eq!(r.status, 400);
+            assert!(r.error().contains(needle), "{} lacks {needle}", r.text());
+        }
+        assert_eq!(stored(addr).await, before);
+
+        assert_eq!(post(results(json!([early, during, unnamed]))).await.status, 204);
+        let body = agent_call.await.unwrap().json();
+        let logs = body["logs"].as_array().unwrap();
+        let console_logs = console(addr, "client=lg").await["logs"].clone();
+        assert_eq!(
+            &Value::Array(logs.clone()),
+            &console_logs,
+            "the answer's entries are the stored ones, in the same shape as /console, each once"
+        );
+        let texts: Vec<&str> = logs.iter().map(|e| e["text"].as_str().unwrap()).collect();
+        assert_eq!(
+            texts,
+            [
+                "flushed first",
+                "GET /api/fail → 500 Internal Server Error (4 ms)",
+                "no client id"
+            ]
+        );
+        let levels: Vec<&str> = logs.iter().map(|e| e["level"].as_str().unwrap()).collect();
+        assert_eq!(levels, ["log", "error", "warn"]);
+        assert_eq!(
+            (logs[1]["clientSeq"].as_u64(), logs[1]["page"].as_str()),
+            (Some(2), Some("http://127.0.0.1/lg"))
+        );
+        assert_eq!(
+            logs[2]["clientId"], "lg",
+            "an entry without a client id is the running page's"
+        );
+        // The page's later /logs batch with the same entries adds nothing.
+        let last = stored(addr).await;
+        assert_eq!(last, before + 2);
+        let during_again =
+            json!({"type": "network", "method": "GET", "url": "/api/fail", "status": 500, "clientId": "lg", "seq": 2});
+        assert_eq!(post_logs(addr, json!([during_again])).await.status, 204);
+        assert_eq!(stored(addr).await, last);
     }
 
     pub async fn a_timed_out_batch_is_removed_and_never_runs(addr: SocketAddr) {
@@ -1104,6 +1187,7 @@ macro_rules! conformance_suite {
         case!(run_without_a_page_fails_at_once_saying_what_to_open);
         case!(a_batch_round_trips_through_a_long_poll);
         case!(a_timed_out_batch_is_removed_and_never_runs);
+        case!(run_answers_with_the_logs_as_console_shows_them);
         case!(batches_go_to_the_default_page_or_the_named_one_in_order);
         case!(snapshot_route_and_diffs);
         case!(a_batch_survives_a_page_load_in_the_same_tab);

@@ -73,6 +73,46 @@ impl LogBuffer {
         first
     }
 
+    /// [`push_many`](Self::push_many) that also gives back the stored entries (with their `seq`).
+    pub(crate) fn push_many_shared(&self, entries: Vec<LogEntry>) -> Vec<Arc<LogEntry>> {
+        let mut ring = self.ring.lock();
+        let mut stored = Vec::with_capacity(entries.len());
+        for mut entry in entries {
+            ring.last_seq += 1;
+            entry.seq = ring.last_seq;
+            ring.bytes += entry.approx_bytes;
+            let entry = Arc::new(entry);
+            ring.entries.push_back(entry.clone());
+            stored.push(entry);
+        }
+        ring.evict();
+        stored
+    }
+
+    /// The stored entries sent as `(clientId, clientSeq)`, per origin (`None`: not held, or never
+    /// stored). One walk from the newest, which ends once all are found.
+    pub(crate) fn find_origins(&self, origins: &[(&str, u64)]) -> Vec<Option<Arc<LogEntry>>> {
+        let mut found = vec![None; origins.len()];
+        let mut missing = origins.len();
+        if missing == 0 {
+            return found;
+        }
+        let ring = self.ring.lock();
+        for entry in ring.entries.iter().rev() {
+            let Some(seq) = entry.client_seq else { continue };
+            for (slot, (client, s)) in found.iter_mut().zip(origins) {
+                if slot.is_none() && *s == seq && entry.client_id == *client {
+                    *slot = Some(entry.clone());
+                    missing -= 1;
+                }
+            }
+            if missing == 0 {
+                break;
+            }
+        }
+        found
+    }
+
     /// Stores a plain info line (for tests, examples and host-side notes).
     pub fn push_text(&self, text: &str) -> u64 {
         let entry = LogEntry::new(
@@ -179,6 +219,28 @@ mod tests {
             all.iter().map(|e| (e.seq, e.text.as_str())).collect::<Vec<_>>(),
             [(3, "1"), (4, "2"), (5, "3")]
         );
+    }
+
+    #[test]
+    fn stored_entries_are_found_by_their_origin() {
+        let ring = LogBuffer::new(3, usize::MAX);
+        let sent = |client: &str, seq: u64| {
+            let mut e = LogEntry::new("console", crate::protocol::Level::Info, format!("{client}{seq}"), 0);
+            e.client_id = client.into();
+            e.client_seq = Some(seq);
+            e
+        };
+        let stored = ring.push_many_shared(vec![sent("a", 1), sent("b", 1), sent("a", 2)]);
+        assert_eq!(stored.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2, 3]);
+        ring.push_many_shared(vec![sent("a", 3)]);
+        let found = ring.find_origins(&[("a", 2), ("a", 1), ("b", 1), ("c", 1), ("a", 3)]);
+        let seqs: Vec<Option<u64>> = found.iter().map(|e| e.as_ref().map(|e| e.seq)).collect();
+        assert_eq!(
+            seqs,
+            [Some(3), None, Some(2), None, Some(4)],
+            "a1 was evicted, c1 never stored"
+        );
+        assert!(ring.find_origins(&[]).is_empty());
     }
 
     #[test]

@@ -90,9 +90,8 @@ impl<'de> serde::Deserialize<'de> for RawEntry {
     }
 }
 
-#[cfg(test)]
 impl RawEntry {
-    /// Takes a JSON value apart (tests build entries with `json!`).
+    /// Takes a JSON value apart (the `logs` of a `POST {prefix}/results`, and tests).
     pub(crate) fn from_value(v: Value) -> RawEntry {
         let Value::Object(obj) = v else {
             return RawEntry::NotObject;
@@ -108,6 +107,16 @@ impl RawEntry {
             }
         }
         RawEntry::Object { slots, fields }
+    }
+
+    /// Gives an entry that names no `clientId` this one (the page a batch ran in).
+    pub(crate) fn default_client(&mut self, client: &str) {
+        if let RawEntry::Object { slots, .. } = self {
+            let slot = &mut slots[3];
+            if matches!(slot, None | Some(Value::Null)) {
+                *slot = Some(Value::String(client.to_owned()));
+            }
+        }
     }
 }
 
