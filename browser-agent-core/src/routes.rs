@@ -841,7 +841,15 @@ impl BrowserAgent {
         for (name, value) in util::query_pairs(parts.uri.query()) {
             match name.as_str() {
                 "client" if !value.is_empty() => client = Some(value),
-                "diff" => diff = value == "1" || value.eq_ignore_ascii_case("true"),
+                "diff" if !value.is_empty() => match parse_flag(&value) {
+                    Some(flag) => diff = flag,
+                    None => {
+                        return Dispatch::Now(error(
+                            StatusCode::BAD_REQUEST,
+                            format!("invalid diff {value:?}: use true or 1 (only what changed since the last snapshot), false or 0"),
+                        ))
+                    }
+                },
                 _ => {}
             }
         }

@@ -327,6 +327,10 @@ pub mod cases {
             ("limit=-1", "limit"),
             ("sinceMs=soon", "sinceMs"),
             ("afterSeq=x", "afterSeq"),
+            (
+                "type=bogus",
+                "invalid type \"bogus\": use console, error, network, interaction, navigation or dropped",
+            ),
         ] {
             let r = send(addr, "GET", &format!("{P}/console?{query}"), &[], b"").await;
             assert_eq!(r.status, 400, "{query}");
@@ -1055,6 +1059,11 @@ pub mod cases {
     }
 
     pub async fn snapshot_route_and_diffs(addr: SocketAddr) {
+        for bad in ["maybe", "yes", "2"] {
+            let r = send(addr, "GET", &format!("{P}/snapshot?diff={bad}"), &[], b"").await;
+            assert_eq!(r.status, 400, "diff={bad}: {}", r.text());
+            assert!(r.error().contains(&format!("invalid diff \"{bad}\"")), "{}", r.text());
+        }
         open_page(addr, "s1", true).await;
         let page = tokio::spawn(async move {
             for text in ["button \"A\" [ref=e1]", "button \"A\" [ref=e1]\nbutton \"B\" [ref=e2]"] {
@@ -1065,7 +1074,7 @@ pub mod cases {
         let full = send(addr, "GET", &format!("{P}/snapshot"), &[], b"").await;
         assert_eq!(full.status, 200, "{}", full.text());
         assert_eq!(full.json()["snapshot"], "button \"A\" [ref=e1]");
-        let diff = send(addr, "GET", &format!("{P}/snapshot?diff=1&client=s1"), &[], b"")
+        let diff = send(addr, "GET", &format!("{P}/snapshot?diff=TRUE&client=s1"), &[], b"")
             .await
             .json();
         assert_eq!(diff["snapshot"], "+ button \"B\" [ref=e2]");

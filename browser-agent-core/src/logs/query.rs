@@ -1,13 +1,24 @@
 use std::sync::Arc;
 
 use super::LogEntry;
-use crate::protocol::Level;
+use crate::protocol::{entry_type, Level};
 
 /// Entries returned when a query names no `limit`.
 pub const DEFAULT_LIMIT: usize = 50;
 
+/// The entry types `type=` accepts: the ones the page client sends ([`entry_type`]).
+const TYPES: [&str; 6] = [
+    entry_type::CONSOLE,
+    entry_type::ERROR,
+    entry_type::NETWORK,
+    entry_type::INTERACTION,
+    entry_type::NAVIGATION,
+    entry_type::DROPPED,
+];
+
 /// Which entries to read. Filters apply in this order: `level`, `type`, client and `after_seq`,
-/// then `since_ms` (t ≥ since_ms), then the last `limit` (default 50; `0` returns none).
+/// then `since_ms` (t ≥ since_ms), then the last `limit` (default 50; `0` returns no entries, only
+/// the counters; there is no "unlimited" value: name at least the ring size).
 ///
 /// ```
 /// use browser_agent_core::{LogQuery, protocol::Level};
@@ -41,8 +52,8 @@ impl LogQuery {
         }
     }
 
-    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (unknown parameters are ignored).
-    /// The error names the parameter and what it accepts.
+    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (unknown parameters and empty values
+    /// are ignored). The error names the parameter and what it accepts.
     pub fn parse(query: Option<&str>) -> Result<Self, String> {
         let mut q = LogQuery::default();
         for (name, value) in crate::util::query_pairs(query) {
@@ -61,7 +72,19 @@ impl LogQuery {
                 "sinceMs" | "since" => q.since_ms = Some(parse_number(&name, &value)?),
                 "limit" => q.limit = Some(parse_number(&name, &value)? as usize),
                 "afterSeq" => q.after_seq = Some(parse_number(&name, &value)?),
-                "type" => q.kind = Some(value),
+                "type" => {
+                    let kind = TYPES
+                        .iter()
+                        .find(|t| value.trim().eq_ignore_ascii_case(t))
+                        .ok_or_else(|| {
+                            format!(
+                                "invalid type {value:?}: use {} or {}",
+                                TYPES[..TYPES.len() - 1].join(", "),
+                                TYPES[TYPES.len() - 1]
+                            )
+                        })?;
+                    q.kind = Some((*kind).to_owned());
+                }
                 "client" | "clientId" => q.client = Some(value),
                 _ => {}
             }
@@ -172,6 +195,14 @@ mod tests {
         assert!(LogQuery::parse(Some("level=fatal")).unwrap_err().contains("level"));
         assert!(LogQuery::parse(Some("sinceMs=-5")).unwrap_err().contains("sinceMs"));
         assert!(LogQuery::parse(Some("afterSeq=x")).unwrap_err().contains("afterSeq"));
+        assert_eq!(
+            LogQuery::parse(Some("type=bogus")).unwrap_err(),
+            "invalid type \"bogus\": use console, error, network, interaction, navigation or dropped"
+        );
+        assert_eq!(
+            LogQuery::parse(Some("type=Network")).unwrap().kind.as_deref(),
+            Some("network")
+        );
         assert_eq!(LogQuery::parse(Some("limit=2.0")).unwrap().limit, Some(2));
         assert_eq!(LogQuery::parse(Some("unknown=1&level=")).unwrap(), LogQuery::default());
     }
