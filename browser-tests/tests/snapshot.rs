@@ -7,6 +7,8 @@
 //! - A batch runs in order and stops at the first failing step; its logs are the entries recorded
 //!   while it ran; the final snapshot is always there.
 //! - A page that navigates away mid-poll leaves no stuck connection: the next page gets the next batch.
+//! - A page that leaves is gone at once (its `pagehide` beacon): batches fail at once instead of
+//!   timing out, and a batch handed over to a page that never starts a client fails saying so.
 //!
 //! Figures per fixture (lines, characters, tokens estimated as characters / 4, walk time) are
 //! printed and written to `target/browser-tests/snapshot-figures.txt`.
@@ -128,6 +130,7 @@ async fn snapshot_in_chromium() {
     batch_order_errors_and_logs(c, &server).await;
     snapshot_route(c, &server).await;
     navigating_mid_poll_leaves_no_stuck_connection(c, &server).await;
+    a_page_that_leaves_is_gone_at_once(c, &server).await;
 
     let mut table = String::from("fixture | lines | chars | tokens (chars/4) | walk ms\n");
     for f in &figures {
@@ -435,7 +438,78 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
     let todo = client_id(c).await;
     c.back().await.unwrap();
     let back = client_id(c).await;
+    // Restored from the back/forward cache, the page said it left (pagehide) and comes back with
+    // its next heartbeat or poll; reloaded instead, it is a new page.
+    wait_for_page(server, "the page back to be alive", |p| {
+        p["clientId"] == back.as_str() && p["alive"] == true
+    })
+    .await;
     let v = run(server, Some(&back), json!([{ "command": "snapshot" }])).await;
     assert_eq!(v["event"], "browser-completed", "{v}");
     assert_ne!(todo, back);
+}
+
+/// Waits until `GET {prefix}/page` lists a page that `matches`; returns it.
+async fn wait_for_page(server: &Server, what: &str, matches: impl Fn(&Value) -> bool) -> Value {
+    let addr = server.addr;
+    browser_tests::wait_for(what, Duration::from_secs(15), || {
+        let (status, body) = http_get(addr, &format!("{PREFIX}/page"));
+        assert_eq!(status, 200, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["pages"].as_array().unwrap().iter().find(|p| matches(p)).cloned()
+    })
+    .await
+}
+
+/// `POST {prefix}/run` with `body`: status and parsed answer.
+async fn run_raw(server: &Server, body: Value) -> (u16, Value) {
+    let addr = server.addr;
+    let (status, text) =
+        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
+            .await
+            .expect("run thread");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}")),
+    )
+}
+
+async fn a_page_that_leaves_is_gone_at_once(c: &Client, server: &Server) {
+    let id = open(c, server, "/snapshot/table.html").await;
+    // A navigating step hands the rest of the batch over; the JSON route starts no client. The
+    // batch's own timeout (3 s) bounds the wait for the next page (10 s).
+    let (status, v) = run_raw(
+        server,
+        json!({"steps": [{"command": "navigate", "url": "/api/items"}, {"command": "snapshot"}], "client": id, "timeoutMs": 3_000}),
+    )
+    .await;
+    assert_eq!(status, 503, "{v}");
+    let message = v["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("The page navigated away and no browser-agent client started there within")
+            && message.contains("the steps before it ran: #0 navigate"),
+        "{v}"
+    );
+    assert_eq!(v["steps"][0]["command"], "navigate", "{v}");
+    // Its pagehide beacon said it left: no longer alive nor a target, without waiting for the TTL.
+    wait_for_page(server, "the page that left to be gone", |p| {
+        p["clientId"] == id.as_str() && p["gone"] == true
+    })
+    .await;
+    let (status, v) = run_raw(server, json!({"steps": [{"command": "snapshot"}], "client": id})).await;
+    assert_eq!(status, 503, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("was closed or navigated away")),
+        "{v}"
+    );
+    let (status, v) = run_raw(server, json!({"steps": [{"command": "snapshot"}]})).await;
+    assert_eq!(status, 503, "no page is open in the browser now: {v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("No browser connected")),
+        "{v}"
+    );
 }
