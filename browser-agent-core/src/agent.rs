@@ -503,7 +503,8 @@ impl BrowserAgent {
             },
         };
         let queue = &self.inner.commands;
-        let commands::Ticket { id, mut rx, changed } = queue.enqueue(&client, &batch.steps, diff_steps)?;
+        let commands::Ticket { id, mut rx, changed } =
+            queue.enqueue(&client, &batch.steps, diff_steps, batch.timeout)?;
         // If the caller stops waiting (timeout, or its HTTP request went away), the batch goes too.
         struct Abandon<'a>(&'a crate::commands::CommandQueue, &'a str);
         impl Drop for Abandon<'_> {

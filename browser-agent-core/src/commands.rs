@@ -172,6 +172,9 @@ struct Waiting {
     early: Option<Early>,
     /// Told whenever `early` changes, so the caller waits for the right deadline.
     changed: Arc<Notify>,
+    /// When the caller gives up on the batch (its `timeoutMs`): sent to the page with the batch,
+    /// so a page still running it then stops instead of acting after the agent got its timeout.
+    deadline: Instant,
 }
 
 #[derive(Debug)]
@@ -252,10 +255,18 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
     for (i, step) in steps.iter().enumerate() {
         let command = step.get("command").and_then(Value::as_str);
         match command {
-            Some(c) if !c.is_empty() => {
+            Some(c) if crate::protocol::COMMANDS.contains(&c) => {
                 if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
                     diff_steps.push(i);
                 }
+            }
+            // Refused before anything runs: a batch stops at its first failing step, so an unknown
+            // command late in it would otherwise leave the earlier steps done and the rest not.
+            Some(c) if !c.is_empty() => {
+                return Err(RunError::BadRequest(format!(
+                    "step {i}: unknown command {c:?}; commands: {}",
+                    crate::protocol::COMMANDS.join(", ")
+                )))
             }
             _ => {
                 return Err(RunError::BadRequest(format!(
@@ -269,7 +280,13 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
 
 impl CommandQueue {
     /// Queues `steps` for `client`; the ticket's receiver gets the outcome.
-    pub(crate) fn enqueue(&self, client: &str, steps: &[Value], diff_steps: Vec<usize>) -> Result<Ticket, RunError> {
+    pub(crate) fn enqueue(
+        &self,
+        client: &str,
+        steps: &[Value],
+        diff_steps: Vec<usize>,
+        timeout: Duration,
+    ) -> Result<Ticket, RunError> {
         let (tx, rx) = oneshot::channel();
         let changed = Arc::new(Notify::new());
         let mut state = self.state.lock();
@@ -298,6 +315,7 @@ impl CommandQueue {
                 done_logs: Vec::new(),
                 tx,
                 early: None,
+                deadline: Instant::now() + timeout,
                 changed: changed.clone(),
             },
         );
@@ -406,11 +424,22 @@ impl CommandQueue {
             .clone()
     }
 
-    /// Hands `client` its next batch (`{"id","steps"}` JSON), unless one is running: first the rest
-    /// of a batch its tab handed over while navigating, then its own queue.
-    pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<Arc<String>> {
+    /// Hands `client` its next batch (`{"timeoutMs","id","steps"[,"offset"]}` JSON; `timeoutMs` is
+    /// what is left of the batch's time), unless one is running: first the rest of a batch its tab
+    /// handed over while navigating, then its own queue.
+    pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<String> {
         let mut state = self.state.lock();
-        let state = &mut *state;
+        let body = Self::take_body(&mut state, client, tab)?;
+        let (id, body) = (body.id, body.body);
+        let left = state
+            .waiting
+            .get(&id)
+            .map_or(0, |w| w.deadline.saturating_duration_since(Instant::now()).as_millis());
+        // The stored body is `{"id":…}`: put the time left in front, without re-serializing.
+        Some(format!("{{\"timeoutMs\":{left},{}", &body[1..]))
+    }
+
+    fn take_body(state: &mut State, client: &str, tab: Option<&str>) -> Option<Queued> {
         if state.pages.get(client).is_some_and(|p| p.running.is_some()) {
             return None;
         }
@@ -421,13 +450,13 @@ impl CommandQueue {
                 w.early = None;
                 w.changed.notify_one();
             }
-            state.pages.entry(client.to_owned()).or_default().running = Some(handed.id);
-            return Some(handed.body);
+            state.pages.entry(client.to_owned()).or_default().running = Some(handed.id.clone());
+            return Some(handed);
         }
         let page = state.pages.get_mut(client)?;
         let next = page.queued.pop_front()?;
-        page.running = Some(next.id);
-        Some(next.body)
+        page.running = Some(next.id.clone());
+        Some(next)
     }
 
     /// The page running batch `id` now (`None`: unknown id, or handed over and not taken yet).
@@ -635,11 +664,35 @@ mod tests {
     use std::task::{Context, Waker};
 
     #[test]
+    fn a_delivered_batch_says_how_much_of_its_time_is_left() {
+        let q = CommandQueue::default();
+        let steps = [json!({"command": "snapshot"})];
+        q.enqueue("p", &steps, vec![], Duration::from_millis(4000)).unwrap();
+        let body: Value = serde_json::from_str(&q.take("p", None).unwrap()).unwrap();
+        let left = body["timeoutMs"].as_u64().unwrap();
+        assert!(left > 0 && left <= 4000, "{body}");
+        assert_eq!(body["steps"], json!(steps), "{body}");
+        assert!(body["id"].is_string(), "{body}");
+    }
+
+    #[test]
+    fn unknown_commands_are_refused_before_anything_runs() {
+        let steps = [json!({"command": "snapshot"}), json!({"command": "console.log"})];
+        let Err(RunError::BadRequest(m)) = validate_steps(&steps) else {
+            panic!("an unknown command must be a bad request");
+        };
+        assert!(
+            m.starts_with("step 1: unknown command \"console.log\"; commands: snapshot, click, "),
+            "{m}"
+        );
+    }
+
+    #[test]
     fn fifo_one_at_a_time_and_abandon() {
         let q = CommandQueue::default();
         let steps = [json!({"command": "snapshot"})];
-        let Ticket { id: a, rx: _ra, .. } = q.enqueue("p", &steps, vec![]).unwrap();
-        let Ticket { id: b, rx: _rb, .. } = q.enqueue("p", &steps, vec![]).unwrap();
+        let Ticket { id: a, rx: _ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+        let Ticket { id: b, rx: _rb, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         let first = q.take("p", None).unwrap();
         assert!(first.contains(&a));
         assert!(q.take("p", None).is_none(), "one batch at a time");
@@ -655,7 +708,9 @@ mod tests {
         let q = CommandQueue::default();
         let steps = [json!({"command": "snapshot", "diff": true})];
         let diff_steps = validate_steps(&steps).unwrap();
-        let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, diff_steps.clone()).unwrap();
+        let Ticket { id: a, rx: mut ra, .. } = q
+            .enqueue("p", &steps, diff_steps.clone(), Duration::from_secs(30))
+            .unwrap();
         q.take("p", None);
         q.complete(&a, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}), vec![]);
         let r = ra.try_recv().unwrap().unwrap();
@@ -667,7 +722,7 @@ mod tests {
             r.snapshot, "(no changes)",
             "the final one only says what changed since the step's"
         );
-        let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps).unwrap();
+        let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
         q.take("p", None);
         q.complete(&b, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}), vec![]);
         let r = rb.try_recv().unwrap().unwrap();
@@ -680,7 +735,7 @@ mod tests {
     fn a_batch_without_snapshot_step_carries_the_full_snapshot_first() {
         let q = CommandQueue::default();
         let steps = [json!({"command": "click", "text": "A"})];
-        let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, vec![]).unwrap();
+        let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", None);
         q.complete(
             &a,
@@ -702,7 +757,7 @@ mod tests {
             json!({"command": "navigate", "url": "/two"}),
             json!({"command": "snapshot"}),
         ];
-        let Ticket { id, mut rx, .. } = q.enqueue("old", &steps, vec![]).unwrap();
+        let Ticket { id, mut rx, .. } = q.enqueue("old", &steps, vec![], Duration::from_secs(30)).unwrap();
         assert!(q.take("old", Some("tab1")).is_some());
         let partial = json!({"id": id, "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 3}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
@@ -735,8 +790,8 @@ mod tests {
             json!({"command": "navigate", "url": "/two"}),
             json!({"command": "snapshot"}),
         ];
-        let running = q.enqueue("p", &steps, vec![]).unwrap();
-        let mut queued = q.enqueue("p", &steps, vec![]).unwrap();
+        let running = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+        let mut queued = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         assert!(q.take("p", Some("tab1")).is_some());
         // The page hands the rest of its running batch over, then its `gone` beacon arrives.
         let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
@@ -774,7 +829,7 @@ mod tests {
         let q = CommandQueue::default();
         let steps = [json!({"command": "click", "text": "Docs"})];
         // The results (with the handover) arrive just after the `gone` beacon: they still count.
-        let a = q.enqueue("p", &steps, vec![]).unwrap();
+        let a = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
         q.page_gone("p", "queued", "left while running", GONE_GRACE);
         let grace_end = q.deadline(&a.id).expect("an early end is set");
@@ -784,7 +839,7 @@ mod tests {
         assert!(q.complete(&a.id, &handover, vec![]));
         assert_ne!(q.deadline(&a.id), Some(grace_end), "no longer the gone page's grace");
         // No results at all: at the end of the grace it fails with the message, and is removed.
-        let b = q.enqueue("r", &steps, vec![]).unwrap();
+        let b = q.enqueue("r", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("r", None);
         q.page_gone("r", "queued", "left while running", GONE_GRACE);
         let end = q.deadline(&b.id).unwrap();
@@ -801,7 +856,7 @@ mod tests {
         );
         assert!(!q.complete(&b.id, &json!({"steps": []}), vec![]), "removed");
         // Restored from the back/forward cache: it waits for its results again.
-        let c = q.enqueue("s", &steps, vec![]).unwrap();
+        let c = q.enqueue("s", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("s", None);
         q.page_gone("s", "queued", "left while running", GONE_GRACE);
         q.page_back("s");
@@ -828,7 +883,7 @@ mod tests {
                 {"index": 1, "command": "navigate", "result": "navigating to /api/items"}],
                 "handover": h})
         };
-        let a = q.enqueue("p", &steps, vec![]).unwrap();
+        let a = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
         assert!(q.deadline(&a.id).is_none(), "running: only the batch's own timeout");
         assert!(q.complete(&a.id, &handover(Some("http://127.0.0.1:3000/api/items")), vec![]));
@@ -845,7 +900,7 @@ mod tests {
         assert!(q.take("p2", Some("t")).is_none(), "removed: no later page runs it");
 
         // No URL in the handover; the batch's own timeout comes first (2.5 s after the handover).
-        let b = q.enqueue("p", &steps, vec![]).unwrap();
+        let b = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
         q.complete(&b.id, &handover(None), vec![]);
         let since = q.deadline(&b.id).unwrap() - HANDOVER_WAIT;
@@ -858,7 +913,7 @@ mod tests {
         );
 
         // The next page connects in time: the batch's own timeout applies again.
-        let c = q.enqueue("p", &steps, vec![]).unwrap();
+        let c = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
         q.complete(&c.id, &handover(None), vec![]);
         let wait_end = q.deadline(&c.id).unwrap();
@@ -883,10 +938,12 @@ mod tests {
         assert!(validate_steps(&too_many).is_err());
         let q = CommandQueue::default();
         for _ in 0..MAX_QUEUED {
-            q.enqueue("p", &[json!({"command":"snapshot"})], vec![]).unwrap();
+            q.enqueue("p", &[json!({"command":"snapshot"})], vec![], Duration::from_secs(30))
+                .unwrap();
         }
         assert_eq!(
-            q.enqueue("p", &[json!({"command":"snapshot"})], vec![]).unwrap_err(),
+            q.enqueue("p", &[json!({"command":"snapshot"})], vec![], Duration::from_secs(30))
+                .unwrap_err(),
             RunError::QueueFull
         );
     }

@@ -501,10 +501,16 @@ async fn teaching_errors(c: &Client, server: &Server) {
         e.starts_with("Timed out after 300 ms waiting for the target. No button \"Never\" found. Visible buttons: "),
         "{e}"
     );
-    let e = fails(server, &id, json!({"command": "frobnicate"})).await;
+    // An unknown command is refused by the host before any step runs (400, nothing queued).
+    let body = json!({"client": id, "steps": [{"command": "snapshot"}, {"command": "frobnicate"}]}).to_string();
+    let addr = server.addr;
+    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
+        .await
+        .unwrap();
+    assert_eq!(status, 400, "{text}");
     assert!(
-        e.starts_with("Unknown command: frobnicate. Commands: snapshot, click"),
-        "{e}"
+        text.contains("step 1: unknown command \\\"frobnicate\\\"; commands: snapshot, click"),
+        "{text}"
     );
 }
 
@@ -710,6 +716,21 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     );
     let e = fails(server, &id, json!({"command": "wait", "ms": -1})).await;
     assert_eq!(e, "\"ms\" must be a number of milliseconds (0 or more), not -1");
+
+    // A batch the agent already got a timeout for stops in the page: no later step acts (an agent
+    // that retries must not act twice), and waits end at the deadline.
+    let body = json!({"client": id, "timeoutMs": 1000, "steps": [
+        {"command": "wait", "ms": 2500},
+        {"command": "evaluate", "script": "window.__late = true"},
+    ]})
+    .to_string();
+    let addr = server.addr;
+    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
+        .await
+        .unwrap();
+    assert_eq!(status, 504, "{text}");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(eval(server, &id, "return window.__late === undefined").await, true);
 
     // Same-origin frames: found by text and by their `f…` refs, and clicked where they are.
     let id = open(c, server, "/snapshot/iframe.html").await;

@@ -339,7 +339,7 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     let v = run(
         server,
         Some(&id),
-        json!([{ "command": "snapshot" }, { "command": "fly" }, { "command": "snapshot" }]),
+        json!([{ "command": "snapshot" }, { "command": "click", "ref": "e999" }, { "command": "snapshot" }]),
     )
     .await;
     exec(c, "clearInterval(window.__timer)").await;
@@ -358,7 +358,7 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     assert!(
         steps[1]["error"]
             .as_str()
-            .is_some_and(|e| e.starts_with("Unknown command: fly")),
+            .is_some_and(|e| e.starts_with("There is no [ref=e999] on this page")),
         "{v}"
     );
     assert!(steps[1]["elapsed"].is_number(), "{v}");
@@ -486,8 +486,10 @@ async fn a_page_that_leaves_is_gone_at_once(c: &Client, server: &Server) {
     assert_eq!(status, 503, "{v}");
     let message = v["message"].as_str().unwrap_or("");
     assert!(
-        message.starts_with("The page navigated away and no browser-agent client started there within")
-            && message.contains("the steps before it ran: #0 navigate"),
+        message.starts_with(&format!(
+            "The page navigated to {} and no browser-agent client started there within",
+            server.url("/api/items")
+        )) && message.contains("the steps before it ran: #0 navigate"),
         "{v}"
     );
     assert_eq!(v["steps"][0]["command"], "navigate", "{v}");

@@ -638,6 +638,10 @@ pub mod cases {
         for (bad, needle) in [
             (json!({"steps": []}), "non-empty \"steps\""),
             (json!({"steps": [{"x": 1}]}), "step 0 needs a \"command\""),
+            (
+                json!({"steps": [{"command": "snapshot"}, {"command": "console.log"}]}),
+                "step 1: unknown command \"console.log\"; commands: snapshot, click,",
+            ),
             (json!({"steps": [{"command": "snapshot"}], "timeoutMs": 5}), "timeoutMs"),
             (json!({"steps": [{"command": "snapshot"}], "client": 5}), "\"client\""),
         ] {
@@ -828,16 +832,16 @@ pub mod cases {
         assert_eq!(first.await.unwrap().json()["clientId"], "front");
         assert_eq!(to_hidden.await.unwrap().json()["clientId"], "hidden");
         // One batch at a time per page, in order.
-        let a = run(addr, json!({"steps": [{"command": "a"}]}));
+        let a = run(addr, json!({"steps": [{"command": "back"}]}));
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        let b = run(addr, json!({"steps": [{"command": "b"}]}));
+        let b = run(addr, json!({"steps": [{"command": "forward"}]}));
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         let ba = poll(addr, "front", 5_000).await.json();
-        assert_eq!(ba["steps"][0]["command"], "a");
+        assert_eq!(ba["steps"][0]["command"], "back");
         assert_eq!(poll(addr, "front", 0).await.status, 204, "b waits until a is answered");
         answer(addr, &ba, "x").await;
         let bb = poll(addr, "front", 5_000).await.json();
-        assert_eq!(bb["steps"][0]["command"], "b");
+        assert_eq!(bb["steps"][0]["command"], "forward");
         answer(addr, &bb, "x").await;
         assert_eq!(a.await.unwrap().status, 200);
         assert_eq!(b.await.unwrap().status, 200);

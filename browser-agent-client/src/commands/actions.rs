@@ -68,6 +68,8 @@ struct Batch {
     resumed: bool,
     /// When the host gives up on the batch (`timeoutMs` of the batch, from its arrival here).
     deadline: Option<f64>,
+    /// The destination of the navigation a step started (for the handover).
+    dest: Option<String>,
 }
 
 thread_local! {
@@ -177,6 +179,7 @@ pub(crate) fn batch_start(batch: &JsValue, results: &Array) -> u32 {
         handed: false,
         resumed: get(batch, "offset").as_f64().is_some(),
         deadline: get(batch, "timeoutMs").as_f64().map(|ms| now_ms() + ms),
+        dest: None,
     };
     BATCH.with(|s| *s.borrow_mut() = Some(b));
     NAVIGATING.with(|n| n.borrow_mut().take());
@@ -244,6 +247,11 @@ fn handover_body(b: &Batch, results: &Array, next: u32) -> Option<String> {
         ("remaining", remaining.into()),
         ("offset", JsValue::from(b.offset + next)),
     ]);
+    // Where the page is going, when known: the host names it if no client starts there.
+    let dest = NAVIGATING.with(|n| n.borrow().clone()).or_else(|| b.dest.clone());
+    if let Some(url) = dest {
+        set(&h, "url", &s(&url));
+    }
     let body = obj(&[
         ("id", b.id.clone()),
         ("steps", results.clone().into()),
@@ -404,7 +412,10 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
     // An action that started a cross-document navigation: its result says where to.
     match (out, NAVIGATING.with(|n| n.borrow_mut().take())) {
         (Ok(v), Some(url)) => {
-            with_batch(|b| b.nav = Some(Nav::Started));
+            with_batch(|b| {
+                b.nav = Some(Nav::Started);
+                b.dest = Some(url.clone());
+            });
             let mut text = v.as_string().unwrap_or_else(|| "ok".to_owned());
             text.push_str("; navigating to ");
             text.push_str(&url);
@@ -1654,8 +1665,13 @@ async fn wait(step: &JsValue) -> Outcome {
             None => ms_field(step, "timeout")?,
         };
         return match ms {
+            Some(ms) if left.is_some_and(|left| ms > left) => {
+                // The agent gets its timeout before this wait would end: stop here.
+                sleep(left.unwrap_or(0.0).max(0.0) as i32).await;
+                Err("Stopped: the batch's time (timeoutMs) ran out during this wait".to_owned())
+            }
             Some(ms) => {
-                sleep(ms.min(60_000.0).min(left.unwrap_or(f64::MAX).max(0.0)) as i32).await;
+                sleep(ms.min(60_000.0) as i32).await;
                 Ok(s(&cat(&["waited ", &num(ms), " ms"])))
             }
             None => Err("wait needs a target (ref, text, role, label, placeholder, selector), \"text\" to find anywhere on the page, or \"ms\"".to_owned()),
@@ -1720,7 +1736,10 @@ fn navigate(step: &JsValue) -> Outcome {
         return Err(cat(&["navigate only follows http and https URLs, not ", &quote(&abs)]));
     }
     let out = cat(&["navigating to ", &abs]);
-    with_batch(|b| b.nav = Some(Nav::Go(abs)));
+    with_batch(|b| {
+        b.dest = Some(abs.clone());
+        b.nav = Some(Nav::Go(abs));
+    });
     Ok(s(&out))
 }
 
