@@ -708,6 +708,15 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
         ""
     );
 
+    // A link to a new window: a scripted click cannot open it, and the step says what to do.
+    let r = ok(server, &id, json!({"command": "click", "text": "Open in a new tab"})).await;
+    assert_eq!(
+        r["result"],
+        format!(
+            "clicked; the link opens a new window (target), which the browser blocks for a scripted click: navigate to {} instead",
+            server.url("/actions/page2.html")
+        )
+    );
     // A ref that was never given is not "gone".
     let e = fails(server, &id, json!({"command": "click", "ref": "e999"})).await;
     assert!(

@@ -667,7 +667,25 @@ async fn click(step: &JsValue, clicks: u32) -> Outcome {
             out.push_str(&why);
         }
     }
+    if let Some(href) = new_window_link(&t.el) {
+        // A scripted click may not open windows (the popup blocker): nothing visible happened.
+        out.push_str(
+            "; the link opens a new window (target), which the browser blocks for a scripted click: navigate to ",
+        );
+        out.push_str(&href);
+        out.push_str(" instead");
+    }
     Ok(s(&out))
+}
+
+/// The URL of the link `el` is in, when it opens in another window (`target="_blank"` or a name).
+fn new_window_link(el: &Element) -> Option<String> {
+    let a = el.closest("a[href][target]").ok()??;
+    let target = a.get_attribute("target")?.to_ascii_lowercase();
+    if target.is_empty() || matches!(target.as_str(), "_self" | "_top" | "_parent") {
+        return None;
+    }
+    get(&a, "href").as_string()
 }
 
 /// Why the browser refused to submit `form` (its own validation, as a person would see in the
