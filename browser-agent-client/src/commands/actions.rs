@@ -695,7 +695,9 @@ fn blocked_submit(form: &JsValue) -> Option<String> {
     if !form.is_object() || get(form, "noValidate").is_truthy() || NAVIGATING.with(|n| n.borrow().is_some()) {
         return None;
     }
-    let field = as_element(call(form, "querySelector", &[&s(":invalid")]).ok()?)?;
+    // The first invalid field (a fieldset holding one is `:invalid` too, but says nothing).
+    let fields = s("input:invalid, select:invalid, textarea:invalid");
+    let field = as_element(call(form, "querySelector", &[&fields]).ok()?)?;
     let message = get(&field, "validationMessage").as_string().unwrap_or_default();
     Some(cat(&[
         "; the form was not submitted: ",
