@@ -91,6 +91,17 @@ pub fn axum_app() -> axum::Router {
 }
 
 /// A page navigation to `path` as a browser sends it (loopback Host, `Sec-Fetch-Dest: document`).
+/// A request as a page's `fetch()` sends it (`sec-fetch-dest: empty`): the common case on a dev
+/// server, which the layer turns away after one pass over the headers.
+pub fn fetch_request(path: &str) -> http::Request<axum::body::Body> {
+    http::Request::get(path)
+        .header("host", "127.0.0.1:3000")
+        .header("sec-fetch-dest", "empty")
+        .header("accept", "application/json")
+        .body(axum::body::Body::empty())
+        .unwrap()
+}
+
 pub fn page_request(path: &str) -> http::Request<axum::body::Body> {
     http::Request::get(path)
         .header("host", "127.0.0.1:3000")

@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use axum::Router;
 use browser_agent_benches::drain;
-use browser_agent_benches::{axum_app, page_request};
+use browser_agent_benches::{axum_app, fetch_request, page_request};
 use browser_agent_core::BrowserAgent;
 use browser_agent_tower::BrowserAgentLayer;
 use bytes::Bytes;
@@ -54,6 +54,16 @@ fn main() {
         "layer-html" => (0..n).for_each(|_| get(&layered, "/big")),
         "wrapped-json" => (0..n).for_each(|_| get_wrapped("/api/items")),
         "wrapped-html" => (0..n).for_each(|_| get_wrapped("/big")),
+        "plain-fetch" => (0..n).for_each(|_| {
+            let res = rt.block_on(plain.clone().oneshot(fetch_request("/api/items"))).unwrap();
+            black_box(rt.block_on(drain(res.into_body())));
+        }),
+        "wrapped-fetch" => (0..n).for_each(|_| {
+            let res = rt
+                .block_on(wrapped.clone().oneshot(fetch_request("/api/items")))
+                .unwrap();
+            black_box(rt.block_on(drain(res.into_body())));
+        }),
         "make" => drop(black_box(bodies)),
         "parse" => {
             for body in bodies {
@@ -71,7 +81,7 @@ fn main() {
             }
         }
         other => {
-            eprintln!("unknown scenario {other:?}: plain-json layer-json wrapped-json plain-html layer-html wrapped-html parse ingest");
+            eprintln!("unknown scenario {other:?}: plain-json layer-json wrapped-json plain-fetch wrapped-fetch plain-html layer-html wrapped-html parse ingest");
             std::process::exit(2);
         }
     }
