@@ -2,21 +2,32 @@
 //! out per request (`browser-completed` or `command-error`), in request order.
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::BrowserAgent;
 
-/// Longest accepted input line.
+/// Longest accepted input line (bytes, without its `\n`); a longer one is skipped, not buffered.
 const MAX_LINE: usize = 1024 * 1024;
+
+fn command_error(message: String) -> Value {
+    json!({"event": "command-error", "message": message})
+}
 
 impl BrowserAgent {
     /// Serves the stdio bridge on this process's stdin and stdout until stdin closes.
+    ///
+    /// EOF on stdin ends the bridge: this returns `Ok(())` (the demos then exit). A bad line
+    /// (not UTF-8, not JSON, too long) is answered with a `command-error` event and reading goes on.
     pub async fn serve_stdio(&self) -> std::io::Result<()> {
         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
         self.serve_io(stdin, tokio::io::stdout()).await
     }
 
-    /// Serves the stdio protocol on any reader and writer (tests, pipes, sockets).
+    /// Serves the stdio protocol on any reader and writer (tests, pipes, sockets), until the
+    /// reader's EOF (`Ok(())`) or an I/O error.
+    ///
+    /// Each line gets one event line: a line that is not valid UTF-8 or JSON, or is longer than
+    /// 1 MiB, gets a `command-error` event and the next line is read.
     ///
     /// ```
     /// use browser_agent_core::BrowserAgent;
@@ -37,26 +48,45 @@ impl BrowserAgent {
         R: AsyncBufRead + Unpin,
         W: AsyncWrite + Unpin,
     {
-        let mut lines = reader.lines();
-        while let Some(line) = lines.next_line().await? {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
+        let mut reader = reader;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            // At most one byte past the bound, so an over-long line is never held whole.
+            let limit = MAX_LINE as u64 + 1;
+            if (&mut reader).take(limit).read_until(b'\n', &mut buf).await? == 0 {
+                return Ok(()); // EOF
             }
-            let event = self.stdio_request(line).await;
+            let ended = buf.last() == Some(&b'\n');
+            if ended {
+                buf.pop();
+            }
+            let event = if buf.len() > MAX_LINE {
+                if !ended {
+                    skip_line(&mut reader).await?;
+                }
+                command_error(format!("request line longer than {MAX_LINE} bytes"))
+            } else {
+                match std::str::from_utf8(&buf) {
+                    Ok(line) => {
+                        let line = line.trim();
+                        if line.is_empty() {
+                            continue;
+                        }
+                        self.stdio_request(line).await
+                    }
+                    Err(e) => command_error(format!("request line is not valid UTF-8: {e}")),
+                }
+            };
             let mut out = event.to_string();
             out.push('\n');
             writer.write_all(out.as_bytes()).await?;
             writer.flush().await?;
         }
-        Ok(())
     }
 
     async fn stdio_request(&self, line: &str) -> Value {
-        let fail = |message: String| json!({"event": "command-error", "message": message});
-        if line.len() > MAX_LINE {
-            return fail(format!("request line longer than {MAX_LINE} bytes"));
-        }
+        let fail = command_error;
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => return fail(format!("request is not valid JSON: {e}")),
@@ -83,11 +113,81 @@ impl BrowserAgent {
     }
 }
 
+/// Consumes the rest of the current line (through its `\n`, or to EOF) without keeping it.
+async fn skip_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<()> {
+    loop {
+        let chunk = reader.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => {
+                reader.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = chunk.len();
+                reader.consume(n);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clients::Heartbeat;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    async fn events_for(input: &[u8]) -> Vec<Value> {
+        let agent = BrowserAgent::builder().enabled(true).build();
+        let mut out = Vec::new();
+        agent
+            .serve_io(input, &mut out)
+            .await
+            .expect("bad lines do not end the bridge");
+        out.split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn invalid_utf8_line_is_answered_and_reading_goes_on() {
+        let events = events_for(b"{\"action\":\"x\xff\xfe\"}\n{\"action\":\"other\"}\n").await;
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert_eq!(events[0]["event"], "command-error");
+        assert!(
+            events[0]["message"].as_str().unwrap().contains("not valid UTF-8"),
+            "{events:?}"
+        );
+        assert!(
+            events[1]["message"].as_str().unwrap().contains("unknown action"),
+            "{events:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn over_long_line_is_answered_and_skipped() {
+        let mut input = vec![b'a'; MAX_LINE + 10];
+        input.extend_from_slice(b"\n{\"action\":\"other\"}\n");
+        input.extend_from_slice(&[b' '; MAX_LINE]); // exactly the bound, blank: skipped, no event
+        input.extend_from_slice(b"\nnot json");
+        let events = events_for(&input).await;
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert!(
+            events[0]["message"].as_str().unwrap().contains("longer than"),
+            "{events:?}"
+        );
+        assert!(
+            events[1]["message"].as_str().unwrap().contains("unknown action"),
+            "{events:?}"
+        );
+        assert!(
+            events[2]["message"].as_str().unwrap().contains("not valid JSON"),
+            "{events:?}"
+        );
+    }
 
     #[tokio::test]
     async fn stdio_round_trip_with_a_page() {
