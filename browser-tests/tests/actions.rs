@@ -655,13 +655,24 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
         &id,
         json!([
             {"command": "type", "label": "Query", "text": "cats"},
+            {"command": "evaluate", "script": "console.log('before the form')"},
             {"command": "click", "role": "button", "name": "Go"},
             {"command": "evaluate", "script": "location.pathname + location.search"},
         ]),
     )
     .await;
-    let steps = v["steps"].as_array().unwrap();
-    assert_eq!(steps.len(), 3, "{v}");
+    let mut steps = v["steps"].as_array().unwrap().clone();
+    assert_eq!(steps.len(), 4, "{v}");
+    // What the first page logged is in the merged answer too.
+    assert!(
+        v["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["text"] == "before the form"),
+        "{v}"
+    );
+    steps.remove(1);
     // ("clicked; navigating to …", or "navigating to …" when the page unloaded before the step
     // finished: a form navigates from a task of its own.)
     let to = format!("navigating to {}", server.url("/actions/page2.html?q=cats"));
@@ -717,6 +728,40 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
             server.url("/actions/page2.html")
         )
     );
+    // A control inside its label is named by the label's own words.
+    ref_of(server, &id, "textbox \"Bio\"").await;
+    ref_of(server, &id, "combobox \"Role\"").await;
+    // An ARIA modal shuts the rest of the page off, for the snapshot and for commands.
+    eval(
+        server,
+        &id,
+        "document.getElementById('amodal').hidden = false; return true",
+    )
+    .await;
+    let snap = ok(server, &id, json!({"command": "snapshot"})).await["result"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        snap.contains("button \"OK\"") && !snap.contains("button \"Go\""),
+        "{snap}"
+    );
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "click", "role": "button", "name": "Send"}),
+    )
+    .await;
+    assert_eq!(
+        e,
+        "\"Send\" exists but cannot be used (behind the open modal dialog \"Confirm\")"
+    );
+    eval(
+        server,
+        &id,
+        "document.getElementById('amodal').hidden = true; return true",
+    )
+    .await;
     // A ref that was never given is not "gone".
     let e = fails(server, &id, json!({"command": "click", "ref": "e999"})).await;
     assert!(

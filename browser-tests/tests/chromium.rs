@@ -80,7 +80,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
           Object.defineProperty(o, 'bad', {enumerable: true, get() { throw new Error('getter boom'); }});
           const revocable = Proxy.revocable({}, {});
           revocable.revoke();
-          // A getter that logs while we serialize: an artifact of ours, never an entry.
+          // A getter that would log: never run by the serializer (shown as [Getter]).
           const noisy = {};
           Object.defineProperty(noisy, 'noisy', {enumerable: true, get() { console.log('from a getter'); return 1; }});
           console.log('late log', o, document.getElementById('save'), Symbol('sym'), function namedFn() {}, 42, null, undefined,
@@ -125,6 +125,12 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
             x.onloadend = () => res(x.status);
             x.send();
           });
+          await tick(50);
+          // A rejection with a plain object: its JSON, not [object Object].
+          window.rejectObject();
+          await tick(50);
+          // The page's own request whose path merely contains one of ours is still the page's.
+          await fetch('/api/browser/probe-status');
           await tick(100);
           done({r1: r1.status, r2: r2.status, rejected, syncThrow, xhr, inflight: window.__browserAgent.inflight});
         })().catch(e => done({error: String(e && e.stack || e)}));
@@ -171,6 +177,8 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
         Expect("network", "", "/missing-request"),
         Expect("network", "", "unreachable.invalid"),
         Expect("network", "", "/missing-xhr"),
+        Expect("error", "error", "{\"code\":42}"),
+        Expect("network", "", "/api/browser/probe-status"),
         Expect("interaction", "", "Save"),
         Expect("navigation", "", "step=2"),
     ];
@@ -217,7 +225,8 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
     assert_eq!(args[0], "late log");
     for piece in [
         "\"self\":\"[Circular]\"",
-        "\"bad\":\"[Throws]\"",
+        // Getters are shown, never run (running them could change the page).
+        "\"bad\":\"[Getter]\"",
         "\"deep\":[1,2,{\"x\":\"y\"}]",
     ] {
         assert!(args[1].contains(piece), "{piece} in {}", args[1]);
@@ -236,7 +245,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
             "[Set(1)]",
             "1970-01-01T00:00:00.000Z",
             "\"[Object]\"",
-            "{\"noisy\":1}"
+            "{\"noisy\":\"[Getter]\"}"
         ]
     );
     let early_error = logs[3]["args"][1].as_str().unwrap_or("");
@@ -272,11 +281,14 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
     assert_eq!(logs[15]["via"], "xhr");
     assert_eq!(logs[15]["method"], "GET");
     assert_eq!(logs[15]["status"], 404);
-    assert_eq!(logs[16]["event"], "click");
-    assert_eq!(logs[16]["target"], "button \"Save\"");
+    assert_eq!(logs[16]["kind"], "unhandledrejection");
+    assert_eq!(logs[16]["message"], "{\"code\":42}");
+    assert_eq!(logs[17]["status"], 404);
+    assert_eq!(logs[18]["event"], "click");
+    assert_eq!(logs[18]["target"], "button \"Save\"");
     // (The client's own `text` field of an interaction is replaced by the host's readable line.)
-    assert_eq!(logs[17]["via"], "pushState");
-    assert!(logs[17]["url"].as_str().unwrap_or("").ends_with("/capture.html?step=2"));
+    assert_eq!(logs[19]["via"], "pushState");
+    assert!(logs[19]["url"].as_str().unwrap_or("").ends_with("/capture.html?step=2"));
 
     // The heartbeat told the host about the page.
     let console = server.console(&format!("limit=1&client={id}"));

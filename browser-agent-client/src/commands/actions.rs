@@ -255,6 +255,7 @@ fn handover_body(b: &Batch, results: &Array, next: u32) -> Option<String> {
     let body = obj(&[
         ("id", b.id.clone()),
         ("steps", results.clone().into()),
+        ("logs", super::executor::tapped().into()),
         ("handover", h.into()),
         ("duration", n((now_ms() - b.started).round())),
     ]);

@@ -20,6 +20,12 @@ thread_local! {
     static TAPPED: RefCell<Option<Array>> = const { RefCell::new(None) };
 }
 
+/// The entries recorded so far in the running batch (sent with a handover, so the answer keeps
+/// what the page logged before it navigated).
+pub(crate) fn tapped() -> Array {
+    TAPPED.with(|t| t.borrow().clone().unwrap_or_default())
+}
+
 pub(crate) fn tap(entry: &JsValue) {
     TAPPED.with(|t| {
         if let Some(list) = t.borrow().as_ref() {

@@ -214,7 +214,7 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
     let modal = doc
         .is_object()
         .then(|| doc.unchecked_into::<web_sys::Document>())
-        .and_then(|d| d.query_selector("dialog:modal").ok().flatten());
+        .and_then(|d| snapshot::open_modal(&d));
     if let Some(d) = modal.filter(|d| !d.contains(Some(el))) {
         let mut why = String::from("behind the open modal dialog");
         let name = name_of(&d, "dialog");

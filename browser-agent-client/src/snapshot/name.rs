@@ -222,6 +222,11 @@ fn alternative(
     if !f.root && !f.include_hidden && hidden(win, el) {
         return String::new();
     }
+    // The control being named, met inside its own label, adds nothing (a textarea's text or a
+    // select's options are not part of its name: `<label>Bio <textarea>…</textarea></label>` is "Bio").
+    if !f.root && skip == Some(el) {
+        return String::new();
+    }
     // 2B: aria-labelledby.
     if !f.labelledby {
         if let Some(ids) = at("aria-labelledby") {

@@ -99,7 +99,7 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
         win,
         prefix,
         depth,
-        modal: doc.query_selector(intern("dialog:modal")).ok().flatten(),
+        modal: super::open_modal(doc),
     };
     let pointer = w.look(&body).is_some_and(|l| l.2);
     let mut out = Out::default();
