@@ -11,7 +11,8 @@ use crate::protocol::{TagConfig, CONFIG_ATTR};
 /// It serializes console arguments at call time, in JS (one boundary crossing per entry instead of
 /// one per property): strings cut at 4,000 UTF-16 units; objects and arrays as JSON up to depth 4,
 /// 30 items each (then `"… N more"`), ~2,000 characters (then `…`), inner strings cut at 300,
-/// cycles as `"[Circular]"`, throwing getters as `"[Throws]"`; errors as their stack (nested: `Name:
+/// cycles as `"[Circular]"`, accessors as `"[Getter]"` (never run: that could change the page),
+/// unreadable items as `"[Throws]"`; errors as their stack (nested: `Name:
 /// message`); DOM nodes as `<tag#id.class>`; functions as `[Function: name]`; dates in ISO form.
 /// While it serializes (page getters may log), captures are dropped as artifacts of ours.
 pub const BOOTSTRAP_JS: &str = include_str!("../../assets/bootstrap.js");
