@@ -7,6 +7,7 @@ use super::LogEntry;
 use crate::protocol::{entry_type, Level};
 use crate::snapshot::push_decimal as push_u64;
 use crate::util::{truncate_chars, truncate_marked};
+use std::borrow::Cow;
 
 /// Fields the host owns: taken from the entry into the stored entry's own slots.
 const RESERVED: [&str; 7] = ["type", "level", "t", "clientId", "seq", "text", "page"];
@@ -160,7 +161,14 @@ pub(crate) fn normalize_typed(
         _ => None,
     });
     let (level, mut text) = describe(&kind, &fields, own_text.as_deref(), own_level);
-    truncate_chars(&mut text, limits.max_text);
+    // Each piece that may be a stack was cut to its first line in `describe`; what is left of
+    // line breaks (a url, a status text, …) becomes spaces.
+    if has_breaks(&text) {
+        let mut flat = String::with_capacity(text.len());
+        push_collapsed(&mut flat, &text);
+        text = flat;
+    }
+    truncate_marked(&mut text, limits.max_text);
     if text.is_empty() {
         return Ok(None);
     }
@@ -238,7 +246,10 @@ pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -
         None | Some(Value::Null) => String::new(),
         Some(other) => other.to_string(),
     };
-    truncate_chars(&mut text, limits.max_text);
+    if let Cow::Owned(flat) = one_line(&text) {
+        text = flat;
+    }
+    truncate_marked(&mut text, limits.max_text);
     if text.is_empty() {
         return None;
     }
@@ -303,7 +314,7 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             (own.unwrap_or(Level::Log), text)
         }
         entry_type::ERROR => {
-            let message = first_line(if s("message").is_empty() {
+            let message = one_line(if s("message").is_empty() {
                 s("stack")
             } else {
                 s("message")
@@ -313,7 +324,7 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             } else {
                 ""
             };
-            let mut text = concat(&[prefix, message]);
+            let mut text = concat(&[prefix, &message]);
             if !s("source").is_empty() {
                 text.push_str(" (");
                 text.push_str(s("source"));
@@ -375,7 +386,7 @@ fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String)
     let level = match (status, s("error")) {
         (_, err) if !err.is_empty() => {
             text.push_str("failed: ");
-            text.push_str(first_line(err));
+            text.push_str(&one_line(err));
             Level::Error
         }
         (Some(0) | None, _) => {
@@ -410,17 +421,69 @@ fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String)
 
 fn first_text(obj: &Map<String, Value>, own_text: Option<&str>) -> String {
     match own_text {
-        Some(t) if !t.is_empty() => t.to_owned(),
+        Some(t) if !t.is_empty() => one_line(t).into_owned(),
         _ => match obj.get("message") {
-            Some(Value::String(s)) => s.clone(),
+            Some(Value::String(s)) => one_line(s).into_owned(),
             Some(v @ (Value::Number(_) | Value::Bool(_))) => v.to_string(),
             _ => String::new(),
         },
     }
 }
 
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or("").trim_end()
+/// Whether `s` holds a newline, carriage return or tab (what keeps a text from being one line).
+fn has_breaks(s: &str) -> bool {
+    s.bytes().any(|b| matches!(b, b'\n' | b'\r' | b'\t'))
+}
+
+/// Pushes `s` with each run of newlines, carriage returns and tabs as one space (none at the ends).
+fn push_collapsed(out: &mut String, s: &str) {
+    let mut parts = s.split(['\n', '\r', '\t']).filter(|p| !p.is_empty());
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+        for part in parts {
+            out.push(' ');
+            out.push_str(part);
+        }
+    }
+}
+
+/// Whether `s` is a JS stack: a later line is a frame, V8's `    at f (url:1:2)` or Firefox's
+/// `f@url:1:2`.
+fn is_stack(s: &str) -> bool {
+    s.lines().skip(1).any(|line| {
+        let rest = line.trim_start();
+        (rest.len() < line.len() && rest.starts_with("at ")) || is_gecko_frame(line)
+    })
+}
+
+/// `name@url:line:column`, as Firefox and Safari write a stack frame.
+fn is_gecko_frame(line: &str) -> bool {
+    let Some((_, location)) = line.trim_end().split_once('@') else {
+        return false;
+    };
+    let mut from_end = location.rsplitn(3, ':');
+    let digits = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    digits(from_end.next()) && digits(from_end.next()) && from_end.next().is_some_and(|url| !url.is_empty())
+}
+
+/// `s` as one line: a stack's first line (`Error: outer`), else `s` with its line breaks and tabs
+/// as spaces. Borrows when `s` already is one line.
+fn one_line(s: &str) -> Cow<'_, str> {
+    if !has_breaks(s) {
+        return Cow::Borrowed(s);
+    }
+    let s = if is_stack(s) {
+        let first = s.lines().next().unwrap_or("").trim_end();
+        if !has_breaks(first) {
+            return Cow::Borrowed(first);
+        }
+        first
+    } else {
+        s
+    };
+    let mut out = String::with_capacity(s.len());
+    push_collapsed(&mut out, s);
+    Cow::Owned(out)
 }
 
 /// Console args joined with spaces, into one buffer (strings as they are, other values as JSON).
@@ -431,7 +494,7 @@ fn args_text(args: &[Value]) -> String {
             out.push(' ');
         }
         match arg {
-            Value::String(s) => out.push_str(s),
+            Value::String(s) => out.push_str(&one_line(s)),
             other => out.push_str(&other.to_string()),
         }
     }
@@ -540,7 +603,7 @@ mod tests {
         );
         assert_eq!(
             (e.level, e.text.as_str()),
-            (Level::Error, "TypeError: x is undefined (http://h/app.js:12:5)")
+            (Level::Error, "TypeError: x is undefined more (http://h/app.js:12:5)")
         );
         let e = typed(json!({"type":"error","kind":"unhandledrejection","message":"nope","stack":""}));
         assert_eq!(e.text, "Unhandled rejection: nope");
@@ -576,6 +639,54 @@ mod tests {
         let long = "é".repeat(1000);
         let e = typed(json!({"type":"console","args":[long]}));
         assert_eq!(e.text.chars().count(), 800);
+        assert!(e.text.ends_with('…'), "a cut text says so");
+        let e = typed(json!({"type":"console","args":["x".repeat(4000)]}));
+        assert_eq!((e.text.chars().count(), e.text.ends_with('…')), (800, true));
+        assert_eq!(
+            e.fields["args"][0].as_str().unwrap().len(),
+            4000,
+            "args keep their value"
+        );
+        let e = normalize_dsh(&json!({"text": "y".repeat(4000)}), LIMITS, "", 7).unwrap();
+        assert_eq!((e.text.chars().count(), e.text.ends_with('…')), (800, true));
+        let e = typed(json!({"type":"console","args":["exactly", "x".repeat(792)]}));
+        assert!(!e.text.ends_with('…'), "800 chars are not cut");
+    }
+
+    #[test]
+    fn text_is_one_line_and_fields_keep_their_value() {
+        let v8 = "Error: outer\n    at eval (eval at <anonymous> (http://h/app.js:1:1), <anonymous>:1:15)\n    at f (http://h/app.js:2:3)";
+        let e = typed(json!({"type":"console","level":"error","args":["cause", v8]}));
+        assert_eq!(e.text, "cause Error: outer");
+        assert_eq!(e.fields["args"][1], v8, "the stack stays in args");
+        let e = typed(json!({"type":"console","args":["multi\nline\ttext", "a\r\n\r\nb\n"]}));
+        assert_eq!(e.text, "multi line text a b");
+        assert_eq!(e.fields["args"][0], "multi\nline\ttext");
+        let gecko = "Error: outer\nf@http://h/app.js:2:3\n@debugger eval code:1:1\n";
+        let e = typed(json!({"type":"console","args":[gecko, "é\tü"]}));
+        assert_eq!(e.text, "Error: outer é ü");
+        let e = typed(json!({"type":"error","message":"","stack":v8}));
+        assert_eq!((e.text.as_str(), e.field_str("stack")), ("Error: outer", Some(v8)));
+        let e = typed(json!({"type":"error","message":"bad\n\tthing","stack":v8}));
+        assert_eq!(
+            (e.text.as_str(), e.field_str("message")),
+            ("bad thing", Some("bad\n\tthing"))
+        );
+        let e = typed(
+            json!({"type":"network","method":"GET","url":"/y\n/z","error":"TypeError: Failed\n    at fetch (x:1:1)","duration":1,"body":"a\nb"}),
+        );
+        assert_eq!(e.text, "GET /y /z → failed: TypeError: Failed (1 ms)");
+        assert_eq!(e.field_str("body"), Some("a\nb"));
+        let e = typed(json!({"type":"custom","message":"two\nlines"}));
+        assert_eq!(e.text, "two lines");
+        let e = normalize_dsh(&json!({"text": "dsh\nline"}), LIMITS, "", 7).unwrap();
+        assert_eq!(e.text, "dsh line");
+        assert!(
+            matches!(one_line("plain"), Cow::Borrowed("plain")),
+            "one line is not copied"
+        );
+        // "at " after a break but not indented is prose, not a frame.
+        assert_eq!(one_line("meet\nat noon"), "meet at noon");
     }
 
     #[test]
