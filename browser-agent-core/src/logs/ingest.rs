@@ -432,7 +432,9 @@ fn first_text(obj: &Map<String, Value>, own_text: Option<&str>) -> String {
 
 /// Whether `s` holds a newline, carriage return or tab (what keeps a text from being one line).
 fn has_breaks(s: &str) -> bool {
-    s.bytes().any(|b| matches!(b, b'\n' | b'\r' | b'\t'))
+    // Runs over every console argument and text on the POST /logs path: memchr's search is
+    // several times cheaper than a byte loop.
+    memchr::memchr3(b'\n', b'\r', b'\t', s.as_bytes()).is_some()
 }
 
 /// Pushes `s` with each run of newlines, carriage returns and tabs as one space (none at the ends).
