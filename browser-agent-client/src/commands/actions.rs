@@ -78,6 +78,9 @@ thread_local! {
     static HOVERED: RefCell<Option<Element>> = const { RefCell::new(None) };
     /// A text field without a selection API (email, number) whose whole value `Control+a` selected.
     static SELECTED_ALL: RefCell<Option<Element>> = const { RefCell::new(None) };
+    /// The document whose `:hover` rules were mirrored, the size of its sheets then, and whether
+    /// it had any.
+    static HOVER_MIRRORED: RefCell<Option<(JsValue, f64, bool)>> = const { RefCell::new(None) };
     /// It and its ancestors, which carry the `:hover` stand-in attribute.
     static HOVER_CHAIN: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
     /// The destination of a cross-document navigation that started during an action.
@@ -772,8 +775,11 @@ fn hover_state(at: &Element) {
         }
     });
     let doc = get(at, "ownerDocument");
-    let mut css = JsString::from("");
+    // The page's sheets (not ours): their rules are mirrored again only when they changed (a
+    // count of sheets and rules), not on every pointer move of every click.
     let sheets = get(&doc, "styleSheets");
+    let mut page_sheets = Vec::new();
+    let mut size = 0.0;
     for i in 0..get(&sheets, "length").as_f64().unwrap_or(0.0) as u32 {
         let sheet = Reflect::get_u32(&sheets, i).unwrap_or_default();
         if get(&get(&sheet, "ownerNode"), "id").as_string().as_deref() == Some(HOVER_STYLE_ID) {
@@ -781,14 +787,29 @@ fn hover_state(at: &Element) {
         }
         // Cross-origin sheets throw on `cssRules`: their rules stay out of reach, as for the page.
         if let Ok(rules) = Reflect::get(&sheet, &s("cssRules")) {
-            css = css.concat(&hover_rules(&rules));
+            size += 1.0 + get(&rules, "length").as_f64().unwrap_or(0.0);
+            page_sheets.push(rules);
         }
     }
-    let mut style = get(&doc, "getElementById")
+    let existing = get(&doc, "getElementById")
         .dyn_into::<Function>()
         .ok()
         .and_then(|f| f.call1(&doc, &s(HOVER_STYLE_ID)).ok())
         .filter(|v| v.is_object());
+    // Up to date: same sheets, and our `<style>` still there if there was anything to mirror.
+    let current = HOVER_MIRRORED.with(|m| {
+        m.borrow()
+            .as_ref()
+            .is_some_and(|(d, n, any)| *d == doc && *n == size && (!any || existing.is_some()))
+    });
+    if current {
+        return;
+    }
+    let mut css = JsString::from("");
+    for rules in &page_sheets {
+        css = css.concat(&hover_rules(rules));
+    }
+    let mut style = existing;
     if style.is_none() && css.length() > 0 {
         style = call(&doc, "createElement", &[&s("style")]).ok();
         if let Some(st) = &style {
@@ -797,9 +818,11 @@ fn hover_state(at: &Element) {
             let _ = call(&get(&doc, "documentElement"), "appendChild", &[st]);
         }
     }
+    let any = css.length() > 0;
     if let Some(st) = style {
         set(&st, "textContent", &css);
     }
+    HOVER_MIRRORED.with(|m| *m.borrow_mut() = Some((doc, size, any)));
 }
 
 /// The `:hover` rules of a rule list (inside their `@media`/`@supports`/`@layer` blocks), with the

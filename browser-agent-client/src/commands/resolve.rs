@@ -15,6 +15,7 @@
 use crate::snapshot::name::{self, attr, squash};
 use crate::snapshot::{self, cat, page_window, push_number, ref_number, roles};
 use crate::{as_element, get};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -110,6 +111,9 @@ fn interactive(role: &str) -> bool {
 thread_local! {
     /// The snapshot's `label[for]` index is built for the document (during a resolve).
     static INDEXED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The page document's open modal dialog, looked up once per resolve: a resolve asks
+    /// [`hidden_reason`] about every candidate, and the DOM does not change meanwhile.
+    static MODAL: RefCell<Option<(web_sys::Document, Option<Element>)>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` with the snapshot's `label[for]` index built for the page (names read it).
@@ -120,7 +124,9 @@ fn with_labels<R>(f: impl FnOnce() -> R) -> R {
     let Some(doc) = page_window_document() else { return f() };
     let saved = name::index_labels(&doc);
     INDEXED.with(|i| i.set(true));
+    MODAL.with(|m| *m.borrow_mut() = Some((doc.clone(), snapshot::open_modal(&doc))));
     let r = f();
+    MODAL.with(|m| m.borrow_mut().take());
     INDEXED.with(|i| i.set(false));
     name::set_label_index(saved);
     r
@@ -211,10 +217,19 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
         return Some(cat(&["inert on ", &short(&i)]));
     }
     let doc = get(el, "ownerDocument");
-    let modal = doc
-        .is_object()
-        .then(|| doc.unchecked_into::<web_sys::Document>())
-        .and_then(|d| snapshot::open_modal(&d));
+    let cached = MODAL.with(|m| {
+        m.borrow()
+            .as_ref()
+            .filter(|(d, _)| JsValue::from(d.clone()) == doc)
+            .map(|(_, modal)| modal.clone())
+    });
+    let modal = match cached {
+        Some(modal) => modal,
+        None => doc
+            .is_object()
+            .then(|| doc.unchecked_into::<web_sys::Document>())
+            .and_then(|d| snapshot::open_modal(&d)),
+    };
     if let Some(d) = modal.filter(|d| !d.contains(Some(el))) {
         let mut why = String::from("behind the open modal dialog");
         let name = name_of(&d, "dialog");
