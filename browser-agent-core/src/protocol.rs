@@ -64,6 +64,93 @@ pub const FLUSH_INTERVAL_MS: u64 = 2_000;
 /// A client is alive when seen within this many milliseconds (closed interval). One constant, used everywhere.
 pub const CLIENT_TTL_MS: u64 = 60_000;
 
+/// Longest hold of a command long-poll (`GET {prefix}/commands?wait=`), in milliseconds: the host
+/// caps `wait` to it and the page client asks for exactly this.
+pub const POLL_WAIT_MS: u64 = 25_000;
+/// Longest client id or tab id accepted on the wire (ids are random hex; longer ones are refused
+/// or, in a heartbeat, cut).
+pub const MAX_ID_LEN: usize = 64;
+
+/// Query parameter names of the browser-facing routes (heartbeat, command poll, `gone` beacon).
+pub mod param {
+    /// The page key, where no header can be set (see [`super::KEY_PARAM`]).
+    pub const KEY: &str = super::KEY_PARAM;
+    /// The page's client id (one per page load).
+    pub const CLIENT: &str = "client";
+    /// The tab id (from `sessionStorage`, see [`super::TAB_STORAGE_KEY`]).
+    pub const TAB: &str = "tab";
+    /// Long-poll hold in milliseconds (capped to [`super::POLL_WAIT_MS`]).
+    pub const WAIT: &str = "wait";
+    /// `gone=1` on the `pagehide` beacon: the page left.
+    pub const GONE: &str = "gone";
+    /// Heartbeat: the page's URL.
+    pub const PAGE: &str = "page";
+    /// Heartbeat: the document title.
+    pub const TITLE: &str = "title";
+    /// Heartbeat: the life-cycle phase ([`super::Phase`]).
+    pub const PHASE: &str = "phase";
+    /// Heartbeat: `1` when the document is visible.
+    pub const VISIBLE: &str = "visible";
+    /// Heartbeat: `1` when the document has focus.
+    pub const FOCUSED: &str = "focused";
+    /// Heartbeat: `1` when the page runs in an iframe.
+    pub const IFRAME: &str = "iframe";
+    /// Heartbeat: the client revision the page runs.
+    pub const REV: &str = "rev";
+}
+
+/// Field names of the JSON shapes the page and the host exchange (delivered batch, step result,
+/// results post, handover, log entry). The host reads and writes them through the typed shapes;
+/// the wasm client, which carries no serde_json, through these names.
+pub mod field {
+    /// Batch id (delivered batch, results post).
+    pub const ID: &str = "id";
+    /// The steps of a batch, or the step results of a results post.
+    pub const STEPS: &str = "steps";
+    /// Index of the batch's first step within the agent's whole batch (after a handover).
+    pub const OFFSET: &str = "offset";
+    /// Milliseconds the batch has left when it is delivered.
+    pub const TIMEOUT_MS: &str = "timeoutMs";
+    /// A step's command name.
+    pub const COMMAND: &str = "command";
+    /// A step result's index within the agent's batch.
+    pub const INDEX: &str = "index";
+    /// A step result's value.
+    pub const RESULT: &str = "result";
+    /// A step result's (or an event's) error text.
+    pub const ERROR: &str = "error";
+    /// A step result's run time in milliseconds.
+    pub const ELAPSED: &str = "elapsed";
+    /// Results post: the snapshot text taken after the batch.
+    pub const SNAPSHOT: &str = "snapshot";
+    /// Results post: the log entries captured while the batch ran.
+    pub const LOGS: &str = "logs";
+    /// Results post: the batch's run time in milliseconds.
+    pub const DURATION: &str = "duration";
+    /// Results post: the rest of the batch, handed to the next page of the tab.
+    pub const HANDOVER: &str = "handover";
+    /// Handover: the tab id that takes the rest.
+    pub const TAB: &str = "tab";
+    /// Handover: the steps not yet run.
+    pub const REMAINING: &str = "remaining";
+    /// Handover: where the navigation went.
+    pub const URL: &str = "url";
+    /// Log entry: its type ([`super::entry_type`]).
+    pub const TYPE: &str = "type";
+    /// Log entry: its level ([`super::Level`]).
+    pub const LEVEL: &str = "level";
+    /// Log entry: the page's client id.
+    pub const CLIENT_ID: &str = "clientId";
+    /// Log entry: the page's own sequence number.
+    pub const SEQ: &str = "seq";
+    /// Log entry: epoch milliseconds.
+    pub const T: &str = "t";
+    /// Log entry: the page's URL.
+    pub const PAGE: &str = "page";
+    /// `dropped` entry: how many entries the page's queue dropped.
+    pub const COUNT: &str = "count";
+}
+
 /// The configuration the injected tag exposes to the page client (and to tests and tools,
 /// which can read it from the HTML: `<script data-browser-agent='{…}'>`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
