@@ -1,0 +1,453 @@
+// The inline bootstrap of the browser-agent page client: the readable source.
+//
+// `scripts/build-client` fills in the placeholders (upper-case names between double underscores) from the Rust constants that own them
+// (browser-agent-core/src/protocol.rs; the kind bits and the global's name from
+// browser-agent-client/src/bootstrap.rs), minifies the result with terser (pinned in
+// scripts/install-tools) and writes browser-agent-core/assets/bootstrap.js, which core inlines into
+// every HTML page it serves; `scripts/build-client --check` proves that file fresh.
+//
+// It runs before the page's own scripts. It captures from the first millisecond (console, uncaught
+// errors and rejections, fetch and XHR, history navigation) into a bounded queue, keeps pristine
+// references to the built-ins it patches, then loads the wasm client, which drains the queue and
+// from then on receives every entry through the hook `h`.
+//
+// The global it leaves (`window.__GLOBAL__`) is its contract with the wasm client. Field names are
+// short because they are read on hot paths and sent in every page; bootstrap.rs names each one:
+//   cfg       the tag's config (TagConfig: key, prefix, rev, client, wasm, cursor)
+//   clientId  this page load's random id
+//   q         entries captured before the client hooked in: [entry, kind] pairs, at most 500
+//   d         entries dropped from q when it was full
+//   s         the last sequence number given to an entry
+//   inflight  fetch/XHR requests of the page still running (the network-idle wait reads it)
+//   la        time of the last request start or end (epoch ms)
+//   o         the original console methods, fetch, XHR open and send
+//   h         the client's hook, (entry, kind) => void; 0 until the client runs
+//   e         emit(entry, kind): stamps and records an entry (the client's own captures use it)
+//   b         1 while the bootstrap runs page code of its own (serializing): captures are dropped
+(function (win) {
+    // Injected twice (a proxy in front of the layer, an HMR reload of the head): patch once.
+    if (win[__GLOBAL__]) return;
+
+    var doc = document;
+    var loc = location;
+    var hist = history;
+    var con = console;
+    var config = JSON.parse(doc.currentScript.getAttribute(__CONFIG_ATTR__));
+    var ownPrefix = config.prefix + '/';
+    var queue = [];
+    var clientId = [].map
+        .call(crypto.getRandomValues(new Uint8Array(8)), function (b) {
+            return (b + 256).toString(16).slice(1);
+        })
+        .join('');
+    var agent = (win[__GLOBAL__] = {
+        cfg: config,
+        clientId: clientId,
+        q: queue,
+        d: 0,
+        s: 0,
+        inflight: 0,
+        o: {},
+        h: 0,
+        e: emit,
+        b: 0,
+    });
+    var now = Date.now;
+    var pageFetch = win.fetch;
+    var xhrProto = win.XMLHttpRequest;
+    // `location.href` is read again only when `document.URL` changed (it is the slower of the two).
+    var seenUrl, pageHref;
+    // The URL of the last navigation entry, so popstate/hashchange to the same URL log nothing.
+    var navHref = loc.href;
+    var pageOpen, pageSend;
+
+    // A request of the page started (+1) or ended (-1).
+    function inflight(n) {
+        agent.inflight += n;
+        agent.la = now();
+    }
+
+    // Stamps `entry` (time, page, client id, sequence number) and hands it to the client's hook, or
+    // queues it until the client runs. `kind` carries the bits __KIND_URGENT__ (send at once) and
+    // __KIND_NAV__ (a navigation).
+    function emit(entry, kind) {
+        if (agent.b) return;
+        try {
+            var url = doc.URL;
+            if (url !== seenUrl) {
+                seenUrl = url;
+                pageHref = loc.href;
+            }
+            entry.t = now();
+            entry.page = pageHref;
+            if (!entry.url) entry.url = pageHref;
+            entry.clientId = clientId;
+            entry.seq = ++agent.s;
+            kind |= 0;
+            if (agent.h) agent.h(entry, kind);
+            else if (queue.push([entry, kind]) > 500) {
+                queue.shift();
+                agent.d++;
+            }
+        } catch (ignored) {}
+    }
+
+    // String(v), for values whose conversion throws (revoked proxies, hostile toString).
+    function str(v) {
+        try {
+            return String(v);
+        } catch (ignored) {
+            return '[unprintable]';
+        }
+    }
+
+    // v[name] when it is a string; reading it may throw (a getter), which gives undefined.
+    function stringProp(v, name) {
+        try {
+            name = v[name];
+            return typeof name == 'string' ? name : void 0;
+        } catch (ignored) {}
+    }
+
+    // `Name: message` of an error-like value.
+    function errorTitle(v) {
+        var name = stringProp(v, 'name');
+        var message = stringProp(v, 'message');
+        return (name == null ? 'Error' : name) + (message ? ': ' + message : '');
+    }
+
+    // The stack of an error-like value, or its title when it has none.
+    function errorStack(v) {
+        return stringProp(v, 'stack') || errorTitle(v);
+    }
+
+    // Error-like: has a string stack and message (errors from another realm, DOMException…).
+    function isErrorLike(v) {
+        return stringProp(v, 'stack') != null && stringProp(v, 'message') != null;
+    }
+
+    // Serializes a console argument to bounded JSON, at call time: strings inside cut at 300 chars,
+    // depth 4, 30 items per level (then `"… N more"`), ~2,000 characters in all (then `…`), cycles as
+    // "[Circular]", accessors as "[Getter]" (never run: that could change the page), items that
+    // throw as "[Throws]". The top-level value is written bare when it is a string-like (an error's
+    // stack, a node's description).
+    function serialize(value) {
+        var out = '';
+        var path = []; // the objects being written, for cycle detection
+        function text(s, bare) {
+            out += bare ? s : JSON.stringify(s);
+        }
+        // Kinds of object, in the order they are tested.
+        var ERROR = 7, NODE = 8, DATE = 9, MAP = 10, SET = 11, ARRAY = 12, OBJECT = 13;
+        function write(v, depth, bare) {
+            var type = typeof v, i, count, kind, keys, h;
+            if (v == null) return (out += v === null ? 'null' : 'undefined');
+            if (type == 'boolean' || type == 'number') return (out += v);
+            if (type == 'bigint') return (out += v + 'n');
+            if (type == 'string') return text(v.length > 300 ? v.slice(0, 300) + '\u2026' : v, bare);
+            if (type == 'symbol') return text(str(v), bare);
+            if (type == 'function') return text('[Function: ' + (stringProp(v, 'name') || 'anonymous') + ']', bare);
+            if (path.indexOf(v) >= 0) return (out += '"[Circular]"');
+            try {
+                kind =
+                    v instanceof Error ? ERROR
+                    : v instanceof Node ? NODE
+                    : v instanceof Date ? DATE
+                    : v instanceof Map ? MAP
+                    : v instanceof Set ? SET
+                    : Array.isArray(v) ? ARRAY
+                    : OBJECT;
+                if (kind == OBJECT && isErrorLike(v)) kind = ERROR;
+                if (kind == ERROR) return text(bare ? errorStack(v) : errorTitle(v), bare);
+                if (kind == NODE) {
+                    h = v.nodeName;
+                    if (v.nodeType == 1) {
+                        h = '<' + h.toLowerCase();
+                        if (v.id) h += '#' + v.id;
+                        (v.getAttribute('class') || '')
+                            .split(/\s+/)
+                            .filter(String)
+                            .slice(0, 5)
+                            .forEach(function (c) {
+                                h += '.' + c;
+                            });
+                        h += '>';
+                    } else if (v.nodeType == 3 || v.nodeType == 8) {
+                        h += ' "' + Array.from(v.textContent.trim()).slice(0, 60).join('') + '"';
+                    }
+                    return text(h, bare);
+                }
+                if (kind == DATE) return text(isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString(), bare);
+                if (kind == MAP || kind == SET) return text((kind == MAP ? '[Map(' : '[Set(') + str(v.size) + ')]', bare);
+                if (depth > 3) return (out += kind == ARRAY ? '"[Array]"' : '"[Object]"');
+                if (kind == OBJECT) keys = Object.keys(v);
+            } catch (e) {
+                return (out += '"[Object]"');
+            }
+            path.push(v);
+            count = keys ? keys.length : v.length;
+            out += keys ? '{' : '[';
+            for (i = 0; i < count && i < 30; i++) {
+                if (i) out += ',';
+                if (out.length > 2e3) {
+                    out += '\u2026';
+                    break;
+                }
+                if (keys) out += JSON.stringify(keys[i]) + ':';
+                try {
+                    // An accessor is named, never called.
+                    if (keys && (h = Object.getOwnPropertyDescriptor(v, keys[i])) && !('value' in h)) {
+                        out += h.get ? (h.set ? '"[Getter/Setter]"' : '"[Getter]"') : '"[Setter]"';
+                        continue;
+                    }
+                    h = keys ? (h ? h.value : v[keys[i]]) : v[i];
+                } catch (e) {
+                    out += '"[Throws]"';
+                    continue;
+                }
+                write(h, depth + 1);
+            }
+            if (count > 30 && out.length <= 2e3) {
+                out += keys ? ',"\u2026":"' + (count - 30) + ' more"' : ',"\u2026 ' + (count - 30) + ' more"';
+            }
+            path.pop();
+            out += keys ? '}' : ']';
+        }
+        try {
+            write(value, 0, 1);
+        } catch (e) {
+            out += '"[Throws]"';
+        }
+        return out;
+    }
+
+    // A request of ours (logs, polls, results, heartbeats): same origin, under our prefix or the
+    // probe path. They are never logged and never count as the page's network activity. The URL is
+    // parsed only when it mentions one of them (most requests do not).
+    function isOwnRequest(url) {
+        if (url.indexOf(ownPrefix) < 0 && url.indexOf(__PROBE_PATH__) < 0) return 0;
+        try {
+            url = new URL(url, loc.href);
+        } catch (ignored) {
+            return 0;
+        }
+        return url.origin == loc.origin && (url.pathname.indexOf(ownPrefix) == 0 || url.pathname == __PROBE_PATH__);
+    }
+
+    // A navigation inside the page; `onlyIfMoved` for events that fire without a URL change.
+    function navigated(via, onlyIfMoved) {
+        var href = loc.href;
+        if (!onlyIfMoved || href != navHref) {
+            navHref = href;
+            emit({ type: __NAVIGATION__, via: via }, __KIND_NAV__);
+        }
+    }
+
+    // Runs `f` (code that may touch page getters) with captures switched off.
+    function quietly(f) {
+        if (!agent.b) {
+            agent.b = 1;
+            try {
+                f();
+            } catch (ignored) {}
+            agent.b = 0;
+        }
+    }
+
+    // console.*: arguments serialized at call time (the page may change them right after).
+    ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
+        var original = (agent.o[level] = con[level]);
+        var kind = level == 'error' ? __KIND_URGENT__ : 0;
+        con[level] = function () {
+            var args = arguments, n = args.length, texts = [], i, v, type;
+            if (!agent.b) {
+                agent.b = 1;
+                try {
+                    for (i = 0; i < n; i++) {
+                        v = args[i];
+                        type = typeof v;
+                        texts[i] =
+                            type == 'string' ? (v.length > 4e3 ? v.slice(0, 4e3) : v)
+                            : (v && type == 'object') || type == 'function' ? serialize(v)
+                            : type == 'bigint' ? v + 'n'
+                            : str(v);
+                    }
+                } catch (ignored) {}
+                agent.b = 0;
+                emit({ type: __CONSOLE__, level: level, args: texts }, kind);
+            }
+            return original.apply(this, args);
+        };
+    });
+
+    win.addEventListener('error', function (event) {
+        var entry = {
+            type: __ERROR__,
+            message: event.message,
+            stack: '',
+            source: event.filename,
+            line: event.lineno,
+            column: event.colno,
+        };
+        var thrown = event.error;
+        quietly(function () {
+            if (typeof entry.message != 'string') entry.message = str(thrown);
+            if (thrown instanceof Error || (thrown && typeof thrown == 'object' && isErrorLike(thrown))) {
+                entry.stack = errorStack(thrown);
+            } else if (thrown && typeof thrown == 'object') {
+                entry.message = 'Uncaught ' + serialize(thrown);
+            }
+        });
+        emit(entry, __KIND_URGENT__);
+    });
+
+    win.addEventListener('unhandledrejection', function (event) {
+        var reason = event.reason;
+        var entry = { type: __ERROR__, kind: 'unhandledrejection', message: '', stack: '' };
+        quietly(function () {
+            entry.message = stringProp(reason, 'message');
+            if (entry.message == null) {
+                entry.message = reason && typeof reason == 'object' ? serialize(reason) : str(reason);
+            }
+            entry.stack = stringProp(reason, 'stack') || '';
+        });
+        emit(entry, __KIND_URGENT__);
+    });
+
+    ['pushState', 'replaceState'].forEach(function (method) {
+        var original = hist[method];
+        if (original) {
+            hist[method] = function () {
+                var result = original.apply(this, arguments);
+                navigated(method);
+                return result;
+            };
+        }
+    });
+    win.addEventListener('popstate', function () {
+        navigated('popstate', 1);
+    });
+    win.addEventListener('hashchange', function () {
+        navigated('hashchange', 1);
+    });
+
+    // fetch: one entry when it settles; an error answer's body (first 1,000 chars) is read from a clone.
+    if (pageFetch) {
+        agent.o.fetch = pageFetch;
+        win.fetch = function (input, init) {
+            var args = arguments, started = now(), url, method, pending;
+            try {
+                var isRequest = input instanceof Request;
+                url = isRequest ? input.url : String(input);
+                method = String((init && init.method) || (isRequest ? input.method : 'GET')).toUpperCase();
+            } catch (ignored) {
+                url = '';
+            }
+            if (!url || isOwnRequest(url)) return pageFetch.apply(this, args);
+            inflight(1);
+            try {
+                pending = pageFetch.apply(this, args);
+            } catch (e) {
+                inflight(-1);
+                throw e;
+            }
+            function done(entry) {
+                inflight(-1);
+                entry.type = __NETWORK__;
+                entry.method = method;
+                entry.url = url;
+                entry.duration = now() - started;
+                entry.via = 'fetch';
+                emit(entry);
+            }
+            return pending.then(
+                function (response) {
+                    try {
+                        var entry = { status: response.status, statusText: response.statusText, ok: response.ok };
+                        if (response.ok) done(entry);
+                        else {
+                            response
+                                .clone()
+                                .text()
+                                .then(
+                                    function (body) {
+                                        entry.body = body.slice(0, 1e3);
+                                        done(entry);
+                                    },
+                                    function () {
+                                        done(entry);
+                                    }
+                                );
+                        }
+                    } catch (ignored) {}
+                    return response;
+                },
+                function (e) {
+                    done({ ok: false, error: String((e && e.message) || e) });
+                    throw e;
+                }
+            );
+        };
+    }
+
+    // XHR: method and URL noted at open(), one entry at loadend.
+    if (xhrProto) {
+        xhrProto = xhrProto.prototype;
+        pageOpen = agent.o.open = xhrProto.open;
+        pageSend = agent.o.send = xhrProto.send;
+        xhrProto.open = function (method, url) {
+            try {
+                this.__ba = [String(method).toUpperCase(), String(url)];
+            } catch (ignored) {}
+            return pageOpen.apply(this, arguments);
+        };
+        xhrProto.send = function () {
+            var xhr = this, request = xhr.__ba, started = now(), ended;
+            // Counts the end once, whether send() threw or loadend fired.
+            function end() {
+                return !ended && ((ended = 1), inflight(-1), 1);
+            }
+            if (!request || isOwnRequest(request[1])) return pageSend.apply(xhr, arguments);
+            inflight(1);
+            xhr.addEventListener('loadend', function () {
+                if (end()) {
+                    var status = xhr.status;
+                    var entry = {
+                        type: __NETWORK__,
+                        method: request[0],
+                        url: request[1],
+                        status: status,
+                        statusText: xhr.statusText,
+                        duration: now() - started,
+                        ok: status > 199 && status < 300,
+                        via: 'xhr',
+                    };
+                    if (!status) entry.error = 'network error';
+                    else if (!entry.ok) {
+                        try {
+                            entry.body = xhr.responseText.slice(0, 1e3);
+                        } catch (ignored) {}
+                    }
+                    emit(entry);
+                }
+            });
+            try {
+                return pageSend.apply(xhr, arguments);
+            } catch (e) {
+                end();
+                throw e;
+            }
+        };
+    }
+
+    // The wasm client: its glue is an ES module (content-hashed URL in the config).
+    if (config.client) {
+        import(config.client)
+            .then(function (glue) {
+                return glue.default({ module_or_path: config.wasm });
+            })
+            .catch(function (e) {
+                agent.o.warn.call(con, '[browser-agent] client failed to load', e);
+            });
+    }
+})(window);

@@ -1,0 +1,87 @@
+// Builds the inline bootstrap: browser-agent-client/bootstrap/bootstrap.js (readable source) ->
+// placeholders filled from the Rust constants that own them -> terser (pinned in
+// scripts/install-tools) -> one ASCII line that is safe inside <script>.
+//
+//   node scripts/build-bootstrap.mjs OUT      (scripts/build-client calls it; run from the repo root)
+//
+// Deterministic: the same sources and terser version give the same bytes, so `build-client --check`
+// can compare the output with the committed browser-agent-core/assets/bootstrap.js.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const root = process.cwd();
+const out = process.argv[2];
+const fail = (why) => {
+    console.error('build-bootstrap: ' + why);
+    process.exit(1);
+};
+if (!out) fail('usage: node scripts/build-bootstrap.mjs OUT');
+
+const require = createRequire(path.join(root, 'tools/node/package.json'));
+let terser;
+try {
+    terser = require('terser');
+} catch {
+    fail('terser missing in tools/node; run scripts/install-tools');
+}
+
+// Placeholder -> [file, `module::NAME` or `NAME`]: the one home of each value.
+const PROTOCOL = 'browser-agent-core/src/protocol.rs';
+const CLIENT_BOOTSTRAP = 'browser-agent-client/src/lib.rs';
+const CLIENT_CAPTURE = 'browser-agent-client/src/capture.rs';
+const PLACEHOLDERS = {
+    __GLOBAL__: [CLIENT_BOOTSTRAP, 'GLOBAL'],
+    __KIND_URGENT__: [CLIENT_CAPTURE, 'URGENT'],
+    __KIND_NAV__: [CLIENT_CAPTURE, 'NAV'],
+    __CONFIG_ATTR__: [PROTOCOL, 'CONFIG_ATTR'],
+    __PROBE_PATH__: [PROTOCOL, 'PROBE_PATH'],
+    __CONSOLE__: [PROTOCOL, 'entry_type::CONSOLE'],
+    __ERROR__: [PROTOCOL, 'entry_type::ERROR'],
+    __NETWORK__: [PROTOCOL, 'entry_type::NETWORK'],
+    __NAVIGATION__: [PROTOCOL, 'entry_type::NAVIGATION'],
+};
+
+// The value of `const NAME: TYPE = VALUE;` (a string or integer literal) in `file`, inside
+// `mod module { … }` when the name is qualified.
+function rustConst(file, qualified) {
+    let text = fs.readFileSync(path.join(root, file), 'utf8');
+    const parts = qualified.split('::');
+    const name = parts.pop();
+    for (const mod of parts) {
+        const start = text.search(new RegExp('\\bmod ' + mod + '\\s*\\{'));
+        if (start < 0) fail(`no module ${mod} in ${file}`);
+        let depth = 0, i = text.indexOf('{', start);
+        const from = i;
+        for (; i < text.length; i++) {
+            if (text[i] === '{') depth++;
+            else if (text[i] === '}' && --depth === 0) break;
+        }
+        text = text.slice(from, i);
+    }
+    const found = [...text.matchAll(new RegExp('\\bconst ' + name + ':\\s*[^=]+=\\s*("(?:[^"\\\\]|\\\\.)*"|\\d+)\\s*;', 'g'))];
+    if (found.length !== 1) fail(`expected one const ${qualified} in ${file}, found ${found.length}`);
+    return JSON.parse(found[0][1]);
+}
+
+let source = fs.readFileSync(path.join(root, 'browser-agent-client/bootstrap/bootstrap.js'), 'utf8');
+for (const [placeholder, [file, name]] of Object.entries(PLACEHOLDERS)) {
+    const value = rustConst(file, name);
+    if (!source.includes(placeholder)) fail(`placeholder ${placeholder} is not used`);
+    source = source.split(placeholder).join(JSON.stringify(value));
+}
+const left = source.match(/__[A-Z_]+__/g);
+if (left) fail('unknown placeholders: ' + [...new Set(left)].join(', '));
+
+const result = await terser.minify(source, {
+    ecma: 2017,
+    compress: { passes: 2 },
+    mangle: true,
+    format: { ascii_only: true, comments: false },
+});
+const code = result.code + '\n';
+const lower = code.toLowerCase();
+if (code.includes('\n', 0) && code.trimEnd().includes('\n')) fail('output is not one line');
+if (lower.includes('</script') || lower.includes('<!--')) fail('output would end the inline <script>');
+if (!/^[\x00-\x7f]*$/.test(code)) fail('output is not ASCII');
+fs.writeFileSync(out, code);
