@@ -1,0 +1,173 @@
+//! What the injected client costs the page's own load, in real headless Chromium: the same page
+//! served by the same axum app, once plain and once behind `BrowserAgentLayer`, loaded in
+//! alternation in one browser, in one run (so machine load hits both sides alike).
+//!
+//! Per load it reads the page's Navigation Timing (`DOMContentLoaded` and `load` ends), the paint
+//! entries (first paint, first contentful paint) and the renderer main thread's busy time
+//! (`Performance.getMetrics` `TaskDuration` through CDP, from before the navigation until the
+//! client has started and 300 ms more), then reports medians, the agent side minus the plain side,
+//! and their ratio. Goal (issue 10): no measurable first-paint delay, ≤ 10 ms of main-thread time.
+//!
+//! ```sh
+//! TMPDIR=$PWD/target/tmp cargo bench -p browser-tests --bench pageload   # ROUNDS=30 for more loads
+//! ```
+//! The report is also written to `target/browser-tests/pageload.txt`.
+
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::response::Html;
+use axum::routing::get;
+use axum::Router;
+use browser_agent_tower::{BrowserAgent, BrowserAgentLayer};
+use browser_tests::{scratch, Browser};
+use serde_json::{json, Value};
+
+/// A page of the size and shape of a small app's first screen: styles, a form, a list, a script.
+fn page() -> String {
+    let mut items = String::new();
+    for i in 0..200 {
+        let _ = write!(
+            items,
+            "<li><a href=\"#item-{i}\">Item {i}</a> <button>Edit</button></li>"
+        );
+    }
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Load bench</title>\
+         <style>body{{font:16px sans-serif;margin:2em}}li{{padding:2px}}button{{margin-left:1em}}</style></head>\
+         <body><h1>Orders</h1><form><label>Search <input name=q></label><button>Go</button></form>\
+         <ul>{items}</ul><script>document.querySelector('h1').textContent += ' (' + document.querySelectorAll('li').length + ')';</script>\
+         </body></html>"
+    )
+}
+
+async fn serve(with_agent: bool) -> SocketAddr {
+    let html = page();
+    let app = Router::new().route("/", get(move || async move { Html(html) }));
+    let app = if with_agent {
+        // `enabled(true)`: benches build in release, where the agent is off by default.
+        app.layer(BrowserAgentLayer::with_agent(
+            BrowserAgent::builder().enabled(true).build(),
+        ))
+    } else {
+        app
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+    addr
+}
+
+/// Reads one figure of a load.
+type Figure = fn(&Load) -> f64;
+
+/// One load's figures, in milliseconds.
+#[derive(Default)]
+struct Load {
+    dcl: f64,
+    load: f64,
+    first_paint: f64,
+    fcp: f64,
+    main_thread: f64,
+}
+
+async fn task_duration(browser: &Browser) -> f64 {
+    let m = browser.cdp("Performance.getMetrics", json!({})).await;
+    m["metrics"]
+        .as_array()
+        .and_then(|all| all.iter().find(|x| x["name"] == "TaskDuration"))
+        .and_then(|x| x["value"].as_f64())
+        .expect("TaskDuration metric")
+        * 1000.0
+}
+
+async fn load_once(browser: &Browser, url: &str, with_agent: bool) -> Load {
+    let c = &browser.client;
+    c.goto("about:blank").await.expect("blank");
+    let before = task_duration(browser).await;
+    c.goto(url).await.expect("goto");
+    if with_agent {
+        browser_tests::client_id(c).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let main_thread = task_duration(browser).await - before;
+    let t: Value = c
+        .execute(
+            "const n = performance.getEntriesByType('navigation')[0];
+             const p = Object.fromEntries(performance.getEntriesByType('paint').map(e => [e.name, e.startTime]));
+             return [n.domContentLoadedEventEnd, n.loadEventEnd, p['first-paint'] ?? -1, p['first-contentful-paint'] ?? -1];",
+            vec![],
+        )
+        .await
+        .expect("timing");
+    let f = |i: usize| t[i].as_f64().unwrap_or(-1.0);
+    Load {
+        dcl: f(0),
+        load: f(1),
+        first_paint: f(2),
+        fcp: f(3),
+        main_thread,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    // `cargo bench` passes `--bench`; a `cargo test --benches` run passes nothing and should be quick.
+    let benching = std::env::args().any(|a| a == "--bench");
+    let rounds: usize = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(if benching { 20 } else { 2 });
+    let plain = serve(false).await;
+    let agent = serve(true).await;
+    let dir = scratch();
+    let browser = Browser::launch(&dir).await;
+    browser.cdp("Performance.enable", json!({})).await;
+    // One warm-up load each: the client's assets are immutable and cached after the first page,
+    // as they are for a developer reloading their app.
+    load_once(&browser, &format!("http://{plain}/"), false).await;
+    load_once(&browser, &format!("http://{agent}/"), true).await;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        b.push(load_once(&browser, &format!("http://{plain}/"), false).await);
+        a.push(load_once(&browser, &format!("http://{agent}/"), true).await);
+    }
+    browser.close().await;
+
+    let mut report = format!(
+        "page load with and without the agent, headless Chromium, {rounds} alternating loads each (medians, ms)\n\
+         {:<28}{:>10}{:>12}{:>12}{:>10}\n",
+        "", "plain", "with agent", "difference", "ratio"
+    );
+    let rows: [(&str, Figure); 5] = [
+        ("DOMContentLoaded", |l| l.dcl),
+        ("load", |l| l.load),
+        ("first paint", |l| l.first_paint),
+        ("first contentful paint", |l| l.fcp),
+        ("main-thread busy time", |l| l.main_thread),
+    ];
+    for (name, get) in rows {
+        let base = median(b.iter().map(get).collect());
+        let with = median(a.iter().map(get).collect());
+        let _ = writeln!(
+            report,
+            "{name:<28}{base:>10.1}{with:>12.1}{:>+12.1}{:>9.2}×",
+            with - base,
+            if base > 0.0 { with / base } else { f64::NAN }
+        );
+    }
+    print!("{report}");
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/browser-tests/pageload.txt");
+    let _ = std::fs::write(out, &report);
+}
