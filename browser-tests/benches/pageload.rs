@@ -42,14 +42,34 @@ fn page() -> String {
     )
 }
 
-async fn serve(with_agent: bool) -> SocketAddr {
-    let html = page();
+/// What serves the page.
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    /// The app alone.
+    Plain,
+    /// The app with the agent's inline bootstrap written into the page by hand and no client to
+    /// load: what capture alone costs.
+    BootstrapOnly,
+    /// The app behind `BrowserAgentLayer`: bootstrap, then the wasm client.
+    Agent,
+}
+
+async fn serve(variant: Variant) -> SocketAddr {
+    // `enabled(true)`: benches build in release, where the agent is off by default.
+    let agent = BrowserAgent::builder().enabled(true).build();
+    let mut html = page();
+    if variant == Variant::BootstrapOnly {
+        let tag = String::from_utf8(agent.tag().to_vec()).expect("tag is UTF-8");
+        let (start, end) = (
+            tag.find("\"client\":\"").expect("client url"),
+            tag.find("\"wasm\"").expect("wasm url"),
+        );
+        let tag = format!("{}\"client\":\"\",{}", &tag[..start], &tag[end..]);
+        html = html.replacen("<head>", &format!("<head>{tag}"), 1);
+    }
     let app = Router::new().route("/", get(move || async move { Html(html) }));
-    let app = if with_agent {
-        // `enabled(true)`: benches build in release, where the agent is off by default.
-        app.layer(BrowserAgentLayer::with_agent(
-            BrowserAgent::builder().enabled(true).build(),
-        ))
+    let app = if variant == Variant::Agent {
+        app.layer(BrowserAgentLayer::with_agent(agent))
     } else {
         app
     };
@@ -82,12 +102,12 @@ async fn task_duration(browser: &Browser) -> f64 {
         * 1000.0
 }
 
-async fn load_once(browser: &Browser, url: &str, with_agent: bool) -> Load {
+async fn load_once(browser: &Browser, url: &str, variant: Variant) -> Load {
     let c = &browser.client;
     c.goto("about:blank").await.expect("blank");
     let before = task_duration(browser).await;
     c.goto(url).await.expect("goto");
-    if with_agent {
+    if variant == Variant::Agent {
         browser_tests::client_id(c).await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -129,26 +149,31 @@ async fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(if benching { 20 } else { 2 });
-    let plain = serve(false).await;
-    let agent = serve(true).await;
+    let variants = [Variant::Plain, Variant::BootstrapOnly, Variant::Agent];
+    let mut urls = Vec::new();
+    for v in variants {
+        urls.push(format!("http://{}/", serve(v).await));
+    }
     let dir = scratch();
     let browser = Browser::launch(&dir).await;
     browser.cdp("Performance.enable", json!({})).await;
     // One warm-up load each: the client's assets are immutable and cached after the first page,
     // as they are for a developer reloading their app.
-    load_once(&browser, &format!("http://{plain}/"), false).await;
-    load_once(&browser, &format!("http://{agent}/"), true).await;
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (url, v) in urls.iter().zip(variants) {
+        load_once(&browser, url, v).await;
+    }
+    let mut loads: [Vec<Load>; 3] = Default::default();
     for _ in 0..rounds {
-        b.push(load_once(&browser, &format!("http://{plain}/"), false).await);
-        a.push(load_once(&browser, &format!("http://{agent}/"), true).await);
+        for ((url, v), out) in urls.iter().zip(variants).zip(loads.iter_mut()) {
+            out.push(load_once(&browser, url, v).await);
+        }
     }
     browser.close().await;
 
     let mut report = format!(
-        "page load with and without the agent, headless Chromium, {rounds} alternating loads each (medians, ms)\n\
-         {:<28}{:>10}{:>12}{:>12}{:>10}\n",
-        "", "plain", "with agent", "difference", "ratio"
+        "page load, headless Chromium, {rounds} interleaved loads per variant (medians, ms; Δ and ratio against plain)\n\
+         {:<24}{:>8}{:>16}{:>8}{:>16}{:>8}{:>8}\n",
+        "", "plain", "bootstrap only", "Δ", "full client", "Δ", "ratio"
     );
     let rows: [(&str, Figure); 5] = [
         ("DOMContentLoaded", |l| l.dcl),
@@ -158,13 +183,13 @@ async fn main() {
         ("main-thread busy time", |l| l.main_thread),
     ];
     for (name, get) in rows {
-        let base = median(b.iter().map(get).collect());
-        let with = median(a.iter().map(get).collect());
+        let [base, boot, full] = [0, 1, 2].map(|i| median(loads[i].iter().map(get).collect()));
         let _ = writeln!(
             report,
-            "{name:<28}{base:>10.1}{with:>12.1}{:>+12.1}{:>9.2}×",
-            with - base,
-            if base > 0.0 { with / base } else { f64::NAN }
+            "{name:<24}{base:>8.1}{boot:>16.1}{:>+8.1}{full:>16.1}{:>+8.1}{:>7.2}×",
+            boot - base,
+            full - base,
+            if base > 0.0 { full / base } else { f64::NAN }
         );
     }
     print!("{report}");
