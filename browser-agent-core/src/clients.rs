@@ -28,28 +28,7 @@ pub fn is_fresh(last_seen: u64, now: u64, ttl: u64) -> bool {
     last_seen > 0 && now >= last_seen && now - last_seen <= ttl
 }
 
-/// What a heartbeat says about a page.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Heartbeat {
-    /// Page load id (empty for dsh clients).
-    pub client: String,
-    /// `location.href` (dsh sends `href | title`).
-    pub page: String,
-    /// `document.title`.
-    pub title: String,
-    /// Life-cycle phase, when sent.
-    pub phase: Option<Phase>,
-    /// `document.visibilityState == "visible"`.
-    pub visible: Option<bool>,
-    /// `document.hasFocus()`.
-    pub focused: Option<bool>,
-    /// The page runs in an iframe.
-    pub in_iframe: Option<bool>,
-    /// The client revision the page runs.
-    pub rev: Option<String>,
-    /// The browser tab's id (kept across page loads in `sessionStorage`).
-    pub tab: Option<String>,
-}
+pub use crate::protocol::Heartbeat;
 
 /// The record of one page load.
 #[derive(Debug, Clone, Serialize, PartialEq)]

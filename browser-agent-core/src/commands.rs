@@ -10,12 +10,13 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 
+use crate::protocol::{field, CommandError, Delivery, Handover, Results, StepResult};
 use crate::snapshot;
 
 /// Default time a batch may take, queueing included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-/// Longest a page's poll is held open.
-pub const MAX_POLL_WAIT: Duration = Duration::from_secs(25);
+/// The refusal of a batch without steps (from the agent's request, or from Rust).
+const NO_STEPS: &str = "browser action requires a non-empty \"steps\" array";
 /// Most steps in one batch.
 pub const MAX_STEPS: usize = 100;
 /// Most batches waiting for one page.
@@ -67,6 +68,49 @@ impl Batch {
         self.timeout = timeout;
         self
     }
+
+    /// Parses the agent's request `{"steps":[…],"client"?,"timeoutMs"?}` (the body of
+    /// `POST {prefix}/run`, and a stdio `{"action":"browser",…}` line); the error says what is wrong.
+    ///
+    /// ```
+    /// use browser_agent_core::commands::Batch;
+    /// let batch = Batch::from_json(br#"{"steps":[{"command":"snapshot"}],"timeoutMs":5000}"#).unwrap();
+    /// assert_eq!(batch.timeout.as_millis(), 5000);
+    /// assert!(Batch::from_json(br#"{"steps":[]}"#).is_err());
+    /// ```
+    pub fn from_json(body: &[u8]) -> Result<Batch, RunError> {
+        let bad = |m: String| RunError::BadRequest(m);
+        let value: Value = serde_json::from_slice(body).map_err(|e| bad(format!("body is not valid JSON: {e}")))?;
+        let obj = value
+            .as_object()
+            .ok_or_else(|| bad("body must be a JSON object {\"steps\":[…]}".into()))?;
+        let steps = match obj.get(field::STEPS) {
+            Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
+            _ => return Err(bad(NO_STEPS.into())),
+        };
+        let mut batch = Batch::new(steps);
+        match obj.get(crate::protocol::param::CLIENT) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(c)) => batch.client = Some(c.clone()),
+            Some(_) => {
+                return Err(bad(
+                    "field \"client\" must be a string (a client id from GET /page)".into()
+                ))
+            }
+        }
+        match obj.get(field::TIMEOUT_MS) {
+            None | Some(Value::Null) => {}
+            Some(v) => match v.as_u64() {
+                Some(ms) if (100..=300_000).contains(&ms) => batch.timeout = Duration::from_millis(ms),
+                _ => {
+                    return Err(bad(
+                        "field \"timeoutMs\" must be a number of milliseconds between 100 and 300000".into(),
+                    ))
+                }
+            },
+        }
+        Ok(batch)
+    }
 }
 
 /// What a page answered: the MindStudio `browser-completed` event plus the page it ran on.
@@ -78,7 +122,7 @@ pub struct BatchResult {
     #[serde(rename = "clientId")]
     pub client_id: String,
     /// One result per executed step: `{index, command, result | error, …}`.
-    pub steps: Vec<Value>,
+    pub steps: Vec<StepResult>,
     /// The snapshot after the batch: full the first time, then what changed (see [`snapshot::diff`]).
     pub snapshot: String,
     /// What the page logged while the batch ran: the stored entries, as `GET /console` shows them
@@ -129,24 +173,32 @@ pub enum RunError {
         /// What happened and what ran.
         message: String,
         /// The results of the steps that ran before the page left.
-        steps: Vec<Value>,
+        steps: Vec<StepResult>,
     },
 }
 
 impl RunError {
     /// The results of the steps that ran before the batch failed (only when its page left).
-    pub fn steps(&self) -> &[Value] {
+    pub fn steps(&self) -> &[StepResult] {
         match self {
             RunError::PageLeft { steps, .. } => steps,
             _ => &[],
         }
     }
+
+    /// The `command-error` event that answers it, on HTTP and on stdio.
+    pub fn event(&self) -> CommandError {
+        CommandError::new(self.to_string(), self.steps().to_vec())
+    }
 }
 
+/// A batch waiting for a page: what [`CommandQueue::take`] delivers.
 #[derive(Debug)]
 struct Queued {
     id: String,
-    body: Arc<String>,
+    steps: Vec<Value>,
+    /// Set on the rest of a handed-over batch.
+    offset: Option<u64>,
 }
 
 #[derive(Debug, Default)]
@@ -164,7 +216,7 @@ struct Waiting {
     client: String,
     diff_steps: Vec<usize>,
     /// Step results from pages the batch has already left.
-    done_steps: Vec<Value>,
+    done_steps: Vec<StepResult>,
     /// Log entries those pages sent with them.
     done_logs: Vec<Value>,
     tx: oneshot::Sender<Result<BatchResult, RunError>>,
@@ -215,21 +267,31 @@ struct State {
 }
 
 /// Appends a batch's executed steps to the page's action log (bounded), with the host's clock.
-fn log_actions(page: &mut PageQueue, batch: &str, steps: &[Value]) {
+fn log_actions(page: &mut PageQueue, batch: &str, steps: &[StepResult]) {
     let now = crate::util::now_ms();
     for step in steps {
         let mut record = serde_json::json!({ "batch": batch, "t": now });
-        for key in [
-            "index", "command", "at", "target", "viewport", "matched", "elapsed", "error",
-        ] {
-            if let Some(v) = step.get(key) {
+        if let Some(index) = step.index {
+            record[field::INDEX] = index.into();
+        }
+        if !step.command.is_empty() {
+            record[field::COMMAND] = step.command.clone().into();
+        }
+        for key in ["at", "target", "viewport", "matched"] {
+            if let Some(v) = step.other.get(key) {
                 record[key] = v.clone();
             }
         }
-        if let Some(Value::String(r)) = step.get("result") {
-            let mut r = r.clone();
+        if let Some(elapsed) = &step.elapsed {
+            record[field::ELAPSED] = elapsed.clone();
+        }
+        if let Some(error) = &step.error {
+            record[field::ERROR] = error.clone().into();
+        }
+        if let Some(r) = step.result_str() {
+            let mut r = r.to_owned();
             crate::util::truncate_marked(&mut r, 200);
-            record["result"] = Value::String(r);
+            record[field::RESULT] = Value::String(r);
         }
         page.actions.push_back(record);
         if page.actions.len() > MAX_ACTIONS {
@@ -241,9 +303,7 @@ fn log_actions(page: &mut PageQueue, batch: &str, steps: &[Value]) {
 /// Checks a batch's shape; the message names the problem.
 pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
     if steps.is_empty() {
-        return Err(RunError::BadRequest(
-            "browser action requires a non-empty \"steps\" array".into(),
-        ));
+        return Err(RunError::BadRequest(NO_STEPS.into()));
     }
     if steps.len() > MAX_STEPS {
         return Err(RunError::BadRequest(format!(
@@ -253,7 +313,7 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
     }
     let mut diff_steps = Vec::new();
     for (i, step) in steps.iter().enumerate() {
-        let command = step.get("command").and_then(Value::as_str);
+        let command = step.get(field::COMMAND).and_then(Value::as_str);
         match command {
             Some(c) if crate::protocol::COMMANDS.contains(&c) => {
                 if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
@@ -300,10 +360,10 @@ impl CommandQueue {
         if page.queued.len() >= MAX_QUEUED {
             return Err(RunError::QueueFull);
         }
-        let body = serde_json::json!({ "id": id, "steps": steps }).to_string();
         page.queued.push_back(Queued {
             id: id.clone(),
-            body: Arc::new(body),
+            steps: steps.to_vec(),
+            offset: None,
         });
         page.wake.notify_waiters();
         state.waiting.insert(
@@ -424,19 +484,22 @@ impl CommandQueue {
             .clone()
     }
 
-    /// Hands `client` its next batch (`{"timeoutMs","id","steps"[,"offset"]}` JSON; `timeoutMs` is
-    /// what is left of the batch's time), unless one is running: first the rest of a batch its tab
-    /// handed over while navigating, then its own queue.
-    pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<String> {
+    /// Hands `client` its next batch (its `timeout_ms` is what is left of the batch's time),
+    /// unless one is running: first the rest of a batch its tab handed over while navigating, then
+    /// its own queue.
+    pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<Delivery> {
         let mut state = self.state.lock();
-        let body = Self::take_body(&mut state, client, tab)?;
-        let (id, body) = (body.id, body.body);
+        let Queued { id, steps, offset } = Self::take_body(&mut state, client, tab)?;
         let left = state
             .waiting
             .get(&id)
             .map_or(0, |w| w.deadline.saturating_duration_since(Instant::now()).as_millis());
-        // The stored body is `{"id":…}`: put the time left in front, without re-serializing.
-        Some(format!("{{\"timeoutMs\":{left},{}", &body[1..]))
+        Some(Delivery {
+            timeout_ms: u64::try_from(left).unwrap_or(u64::MAX),
+            id,
+            steps,
+            offset,
+        })
     }
 
     fn take_body(state: &mut State, client: &str, tab: Option<&str>) -> Option<Queued> {
@@ -492,7 +555,7 @@ impl CommandQueue {
 
     /// Delivers a page's answer, with its log entries as stored; false when nobody waits for `id`
     /// (unknown, or timed out).
-    pub(crate) fn complete(&self, id: &str, result: &Value, mut logs: Vec<Value>) -> bool {
+    pub(crate) fn complete(&self, id: &str, result: Results, mut logs: Vec<Value>) -> bool {
         let mut state = self.state.lock();
         let Some(mut w) = state.waiting.remove(id) else {
             return false;
@@ -502,51 +565,48 @@ impl CommandQueue {
             page.running = None;
         }
         page.wake.notify_waiters();
-        let mut steps: Vec<Value> = result
-            .get("steps")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let Results {
+            mut steps,
+            snapshot: full,
+            duration,
+            error,
+            handover,
+            ..
+        } = result;
         log_actions(page, id, &steps);
-        if let Some(handover) = result.get("handover") {
+        if let Some(Handover {
+            tab,
+            remaining: Some(remaining),
+            offset,
+            url,
+        }) = handover.filter(Handover::is_valid)
+        {
             // The page is navigating: keep what ran, and give the rest to the next page load in its tab.
-            let tab = handover.get("tab").and_then(Value::as_str).unwrap_or("").to_owned();
-            let remaining = handover.get("remaining").cloned().unwrap_or(Value::Array(Vec::new()));
-            let offset = handover
-                .get("offset")
-                .and_then(Value::as_u64)
-                .unwrap_or(steps.len() as u64);
-            if !tab.is_empty() && remaining.is_array() {
-                let url = handover
-                    .get("url")
-                    .and_then(Value::as_str)
-                    .filter(|u| !u.is_empty())
-                    .map(|u| {
-                        let mut u = u.to_owned();
-                        crate::util::truncate_marked(&mut u, crate::config::PAGE_MAX);
-                        u
-                    });
-                let body = serde_json::json!({ "id": id, "steps": remaining, "offset": offset }).to_string();
-                state.handovers.insert(
-                    tab,
-                    Queued {
-                        id: id.to_owned(),
-                        body: Arc::new(body),
-                    },
-                );
-                w.done_steps.append(&mut steps);
-                w.done_logs.append(&mut logs);
-                w.client = String::new();
-                // The next page of the tab must connect soon, or the agent hears why it did not.
-                let since = Instant::now();
-                w.early = Some(Early {
-                    at: since + HANDOVER_WAIT,
-                    why: EarlyEnd::Handover { url, since },
-                });
-                w.changed.notify_one();
-                state.waiting.insert(id.to_owned(), w);
-                return true;
-            }
+            let url = url.map(|mut u| {
+                crate::util::truncate_marked(&mut u, crate::config::PAGE_MAX);
+                u
+            });
+            let offset = offset.unwrap_or(steps.len() as u64);
+            state.handovers.insert(
+                tab,
+                Queued {
+                    id: id.to_owned(),
+                    steps: remaining,
+                    offset: Some(offset),
+                },
+            );
+            w.done_steps.append(&mut steps);
+            w.done_logs.append(&mut logs);
+            w.client = String::new();
+            // The next page of the tab must connect soon, or the agent hears why it did not.
+            let since = Instant::now();
+            w.early = Some(Early {
+                at: since + HANDOVER_WAIT,
+                why: EarlyEnd::Handover { url, since },
+            });
+            w.changed.notify_one();
+            state.waiting.insert(id.to_owned(), w);
+            return true;
         }
         let page = state.pages.entry(w.client.clone()).or_default();
         if !w.done_steps.is_empty() {
@@ -559,17 +619,18 @@ impl CommandQueue {
         }
         let mut previous = page.last_snapshot.clone();
         for (i, step) in steps.iter_mut().enumerate() {
-            let is_snapshot = step.get("command").and_then(Value::as_str) == Some("snapshot");
-            if let (true, Some(Value::String(full))) = (is_snapshot, step.get("result").cloned()) {
+            if step.command != "snapshot" {
+                continue;
+            }
+            if let Some(full) = step.result_str().map(str::to_owned) {
                 if w.diff_steps.contains(&i) {
                     if let Some(prev) = &previous {
-                        step["result"] = Value::String(snapshot::diff(prev, &full));
+                        step.result = Some(Value::String(snapshot::diff(prev, &full)));
                     }
                 }
                 previous = Some(full);
             }
         }
-        let full = result.get("snapshot").and_then(Value::as_str).unwrap_or("").to_owned();
         let shown = match (&previous, full.is_empty()) {
             (Some(prev), false) => snapshot::diff(prev, &full),
             _ => full.clone(),
@@ -579,20 +640,14 @@ impl CommandQueue {
         } else if previous.is_some() {
             page.last_snapshot = previous;
         }
-        let error = steps
-            .iter()
-            .find_map(|s| s.get("error").and_then(Value::as_str).map(str::to_owned))
-            .or_else(|| result.get("error").and_then(Value::as_str).map(str::to_owned));
+        let error = steps.iter().find_map(|s| s.error.clone()).or(error);
         let out = BatchResult {
             event: "browser-completed",
             client_id: w.client,
             steps,
             snapshot: shown,
             logs,
-            duration: result
-                .get("duration")
-                .and_then(Value::as_f64)
-                .map_or(0, |d| d.max(0.0) as u64),
+            duration,
             error,
             full_snapshot: full,
         };
@@ -603,7 +658,7 @@ impl CommandQueue {
 }
 
 /// The message of a handed-over batch no page took within `waited`, with the steps that ran.
-fn handover_failed(url: Option<&str>, waited: Duration, steps: &[Value]) -> String {
+fn handover_failed(url: Option<&str>, waited: Duration, steps: &[StepResult]) -> String {
     let whither = match url {
         Some(url) => format!("navigated to {url}"),
         None => "navigated away".to_owned(),
@@ -617,14 +672,14 @@ fn handover_failed(url: Option<&str>, waited: Duration, steps: &[Value]) -> Stri
     let ran: Vec<String> = steps
         .iter()
         .map(|step| {
-            let command = step.get("command").and_then(Value::as_str).unwrap_or("?");
-            let outcome = match (step.get("result"), step.get("error").and_then(Value::as_str)) {
+            let command = if step.command.is_empty() { "?" } else { &step.command };
+            let outcome = match (&step.result, &step.error) {
                 (_, Some(error)) => format!("error: {error}"),
                 (Some(Value::String(text)), None) => text.clone(),
                 (Some(other), None) => other.to_string(),
                 (None, None) => "done".to_owned(),
             };
-            let mut line = match step.get("index").and_then(Value::as_u64) {
+            let mut line = match step.index {
                 Some(i) => format!("#{i} {command}: {outcome}"),
                 None => format!("{command}: {outcome}"),
             };
@@ -663,16 +718,20 @@ mod tests {
     use std::future::Future;
     use std::task::{Context, Waker};
 
+    fn complete(q: &CommandQueue, id: &str, result: Value, logs: Vec<Value>) -> bool {
+        q.complete(id, Results::from_value(result), logs)
+    }
+
     #[test]
     fn a_delivered_batch_says_how_much_of_its_time_is_left() {
         let q = CommandQueue::default();
         let steps = [json!({"command": "snapshot"})];
         q.enqueue("p", &steps, vec![], Duration::from_millis(4000)).unwrap();
-        let body: Value = serde_json::from_str(&q.take("p", None).unwrap()).unwrap();
-        let left = body["timeoutMs"].as_u64().unwrap();
+        let body = serde_json::to_value(q.take("p", None).unwrap()).unwrap();
+        let left = body[field::TIMEOUT_MS].as_u64().unwrap();
         assert!(left > 0 && left <= 4000, "{body}");
-        assert_eq!(body["steps"], json!(steps), "{body}");
-        assert!(body["id"].is_string(), "{body}");
+        assert_eq!(body[field::STEPS], json!(steps), "{body}");
+        assert!(body[field::ID].is_string(), "{body}");
     }
 
     #[test]
@@ -694,12 +753,12 @@ mod tests {
         let Ticket { id: a, rx: _ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         let Ticket { id: b, rx: _rb, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         let first = q.take("p", None).unwrap();
-        assert!(first.contains(&a));
+        assert_eq!(first.id, a);
         assert!(q.take("p", None).is_none(), "one batch at a time");
         q.abandon(&b);
-        assert!(q.complete(&a, &json!({"steps": [], "snapshot": "x"}), vec![]));
+        assert!(complete(&q, &a, json!({"steps": [], "snapshot": "x"}), vec![]));
         assert!(q.take("p", None).is_none(), "the abandoned batch never runs");
-        assert!(!q.complete(&b, &json!({}), vec![]), "unknown ids are refused");
+        assert!(!complete(&q, &b, json!({}), vec![]), "unknown ids are refused");
         assert!(q.take("other", None).is_none());
     }
 
@@ -712,10 +771,16 @@ mod tests {
             .enqueue("p", &steps, diff_steps.clone(), Duration::from_secs(30))
             .unwrap();
         q.take("p", None);
-        q.complete(&a, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}), vec![]);
+        complete(
+            &q,
+            &a,
+            json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}),
+            vec![],
+        );
         let r = ra.try_recv().unwrap().unwrap();
         assert_eq!(
-            r.steps[0]["result"], "button \"A\" [ref=e1]",
+            r.steps[0].result_str(),
+            Some("button \"A\" [ref=e1]"),
             "the first snapshot is full"
         );
         assert_eq!(
@@ -724,9 +789,14 @@ mod tests {
         );
         let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
         q.take("p", None);
-        q.complete(&b, &json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}), vec![]);
+        complete(
+            &q,
+            &b,
+            json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}),
+            vec![],
+        );
         let r = rb.try_recv().unwrap().unwrap();
-        assert_eq!(r.steps[0]["result"], "~ button \"B\" [ref=e1]");
+        assert_eq!(r.steps[0].result_str(), Some("~ button \"B\" [ref=e1]"));
         assert_eq!(r.snapshot, "(no changes)");
         assert_eq!(r.full_snapshot, "button \"B\" [ref=e1]");
     }
@@ -737,9 +807,10 @@ mod tests {
         let steps = [json!({"command": "click", "text": "A"})];
         let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", None);
-        q.complete(
+        complete(
+            &q,
             &a,
-            &json!({"steps": [{"index":0,"command":"click","error":"No button"}], "snapshot": "button \"B\" [ref=e2]"}),
+            json!({"steps": [{"index":0,"command":"click","error":"No button"}], "snapshot": "button \"B\" [ref=e2]"}),
             vec![],
         );
         let r = ra.try_recv().unwrap().unwrap();
@@ -761,24 +832,22 @@ mod tests {
         assert!(q.take("old", Some("tab1")).is_some());
         let partial = json!({"id": id, "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 3}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
-        assert!(q.complete(&id, &partial, vec![]));
+        assert!(complete(&q, &id, partial, vec![]));
         assert!(rx.try_recv().is_err(), "the agent waits for the rest");
         assert!(q.take("other-tab-page", Some("tab2")).is_none());
-        let rest: Value = serde_json::from_str(&q.take("new", Some("tab1")).unwrap()).unwrap();
-        assert_eq!(
-            (rest["id"].as_str(), rest["offset"].as_u64()),
-            (Some(id.as_str()), Some(1))
-        );
-        assert_eq!(rest["steps"], json!([{"command": "snapshot"}]));
-        q.complete(
+        let rest = q.take("new", Some("tab1")).unwrap();
+        assert_eq!((rest.id.as_str(), rest.offset), (id.as_str(), Some(1)));
+        assert_eq!(rest.steps, [json!({"command": "snapshot"})]);
+        complete(
+            &q,
             &id,
-            &json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+            json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
             vec![],
         );
         let done = rx.try_recv().unwrap().unwrap();
         assert_eq!(done.client_id, "new");
         assert_eq!(done.steps.len(), 2);
-        assert_eq!(done.steps[0]["result"], "navigating to /two");
+        assert_eq!(done.steps[0].result_str(), Some("navigating to /two"));
         assert_eq!(q.actions("old").len(), 1);
         assert_eq!(q.actions("new")[0]["command"], "snapshot");
     }
@@ -796,7 +865,7 @@ mod tests {
         // The page hands the rest of its running batch over, then its `gone` beacon arrives.
         let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
             "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
-        assert!(q.complete(&running.id, &handover, vec![]));
+        assert!(complete(&q, &running.id, handover, vec![]));
         let handed = q.deadline(&running.id);
         q.page_gone("p", "left before it ran", "left while running", GONE_GRACE);
         match queued.rx.try_recv().unwrap() {
@@ -816,9 +885,10 @@ mod tests {
             "the next page of the tab still gets it"
         );
         let mut rx = running.rx;
-        assert!(q.complete(
+        assert!(complete(
+            &q,
             &running.id,
-            &json!({"steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+            json!({"steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
             vec![]
         ));
         assert_eq!(rx.try_recv().unwrap().unwrap().steps.len(), 2);
@@ -836,7 +906,7 @@ mod tests {
         let told = std::pin::pin!(a.changed.notified()).poll(&mut Context::from_waker(Waker::noop()));
         assert!(told.is_ready(), "the caller is told");
         let handover = json!({"steps": [], "handover": {"tab": "t", "remaining": [], "offset": 1}});
-        assert!(q.complete(&a.id, &handover, vec![]));
+        assert!(complete(&q, &a.id, handover, vec![]));
         assert_ne!(q.deadline(&a.id), Some(grace_end), "no longer the gone page's grace");
         // No results at all: at the end of the grace it fails with the message, and is removed.
         let b = q.enqueue("r", &steps, vec![], Duration::from_secs(30)).unwrap();
@@ -854,7 +924,7 @@ mod tests {
                 steps: vec![]
             })
         );
-        assert!(!q.complete(&b.id, &json!({"steps": []}), vec![]), "removed");
+        assert!(!complete(&q, &b.id, json!({"steps": []}), vec![]), "removed");
         // Restored from the back/forward cache: it waits for its results again.
         let c = q.enqueue("s", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("s", None);
@@ -886,7 +956,12 @@ mod tests {
         let a = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
         assert!(q.deadline(&a.id).is_none(), "running: only the batch's own timeout");
-        assert!(q.complete(&a.id, &handover(Some("http://127.0.0.1:3000/api/items")), vec![]));
+        assert!(complete(
+            &q,
+            &a.id,
+            handover(Some("http://127.0.0.1:3000/api/items")),
+            vec![]
+        ));
         let wait_end = q.deadline(&a.id).expect("the new page must connect soon");
         let overall = wait_end + Duration::from_secs(20);
         let err = q.expire(&a.id, wait_end, overall, 30_000).unwrap();
@@ -902,7 +977,7 @@ mod tests {
         // No URL in the handover; the batch's own timeout comes first (2.5 s after the handover).
         let b = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
-        q.complete(&b.id, &handover(None), vec![]);
+        complete(&q, &b.id, handover(None), vec![]);
         let since = q.deadline(&b.id).unwrap() - HANDOVER_WAIT;
         let overall = since + Duration::from_millis(2_500);
         let err = q.expire(&b.id, overall, overall, 4_000).unwrap();
@@ -915,7 +990,7 @@ mod tests {
         // The next page connects in time: the batch's own timeout applies again.
         let c = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
         q.take("p", Some("t"));
-        q.complete(&c.id, &handover(None), vec![]);
+        complete(&q, &c.id, handover(None), vec![]);
         let wait_end = q.deadline(&c.id).unwrap();
         assert!(q.take("next", Some("t")).is_some());
         assert!(q.deadline(&c.id).is_none());

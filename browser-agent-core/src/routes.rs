@@ -18,9 +18,9 @@ use http::{header, request::Parts, HeaderValue, Method, Request, Response, Statu
 use serde_json::{json, Value};
 
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
-use crate::commands::{Batch, RunError, MAX_POLL_WAIT};
+use crate::commands::{Batch, RunError};
 use crate::logs::{normalize_dsh, normalize_typed, LogEntry, LogQuery, RawEntry};
-use crate::protocol::{self, Phase};
+use crate::protocol::{self, field, param, Delivery, Phase, Results, MAX_ID_LEN, POLL_WAIT_MS};
 use crate::security;
 use crate::sinks::{self, ClientState};
 use crate::util::{self, now_ms};
@@ -306,31 +306,10 @@ impl BrowserAgent {
         res
     }
 
-    fn heartbeat_from_query(&self, parts: &Parts) -> Heartbeat {
-        let mut hb = Heartbeat::default();
-        let flag = |v: &str| Some(v == "1" || v.eq_ignore_ascii_case("true"));
-        for (name, value) in util::query_pairs(parts.uri.query()) {
-            match name.as_str() {
-                "client" => hb.client = value,
-                "page" => hb.page = value,
-                "title" => hb.title = value,
-                "phase" => hb.phase = Phase::parse(&value),
-                "visible" => hb.visible = flag(&value),
-                "focused" => hb.focused = flag(&value),
-                "iframe" => hb.in_iframe = flag(&value),
-                "rev" => hb.rev = Some(value),
-                "tab" => hb.tab = Some(value),
-                _ => {}
-            }
-        }
-        util::truncate_chars(&mut hb.client, 64);
-        hb
-    }
-
     /// GET heartbeat: always `200 {"ok":true}`; only a keyed one marks a page alive (fixes dsh's U1).
     fn probe_get(&self, parts: &Parts) -> Response<Bytes> {
         if self.key_ok(parts) {
-            let hb = self.heartbeat_from_query(parts);
+            let hb = Heartbeat::from_query(parts.uri.query());
             self.record_heartbeat(&hb);
         }
         self.probe_ok()
@@ -367,7 +346,7 @@ impl BrowserAgent {
                 "body must be a JSON object {\"logs\":[…],\"page\":\"…\",\"phase\":\"…\"}",
             );
         };
-        let items = match obj.get("logs") {
+        let items = match obj.get(field::LOGS) {
             None | Some(Value::Null) => &[][..],
             Some(Value::Array(items)) => items.as_slice(),
             Some(_) => {
@@ -385,11 +364,11 @@ impl BrowserAgent {
                 format!("field \"{name}\" must be a string"),
             )),
         };
-        let (page, phase) = match (text_field("page"), text_field("phase")) {
+        let (page, phase) = match (text_field(field::PAGE), text_field(param::PHASE)) {
             (Ok(p), Ok(ph)) => (p, ph),
             (Err(res), _) | (_, Err(res)) => return res,
         };
-        let mut hb = self.heartbeat_from_query(parts);
+        let mut hb = Heartbeat::from_query(parts.uri.query());
         if !page.is_empty() {
             hb.page = page;
         }
@@ -641,7 +620,7 @@ enum Dispatch {
     Later(BoxFuture),
 }
 
-/// The MindStudio failure event, also readable as a plain `{"error"}` body.
+/// The MindStudio failure event ([`RunError::event`]), also readable as a plain `{"error"}` body.
 fn command_error(err: &RunError) -> Response<Bytes> {
     let status = match err {
         RunError::BadRequest(_) => StatusCode::BAD_REQUEST,
@@ -651,18 +630,7 @@ fn command_error(err: &RunError) -> Response<Bytes> {
         RunError::QueueFull => StatusCode::TOO_MANY_REQUESTS,
         RunError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
     };
-    json_response(status, &command_error_event(err))
-}
-
-/// `{"event":"command-error","message","error"[,"steps"]}`: `steps` holds the results of the
-/// steps that ran before the page left, when some did.
-pub(crate) fn command_error_event(err: &RunError) -> Value {
-    let message = err.to_string();
-    let mut event = json!({"event": "command-error", "message": message, "error": message});
-    if !err.steps().is_empty() {
-        event["steps"] = Value::Array(err.steps().to_vec());
-    }
-    event
+    json_response(status, &serde_json::to_value(err.event()).expect("events serialize"))
 }
 
 /// `gone=1&client=ID` of a `POST {prefix}/logs`: the client that says it left, if any.
@@ -671,19 +639,21 @@ fn gone_param(parts: &Parts) -> Result<Option<String>, String> {
     let mut client = String::new();
     for (name, value) in util::query_pairs(parts.uri.query()) {
         match name.as_str() {
-            "gone" => {
+            param::GONE => {
                 gone =
                     parse_flag(&value).ok_or_else(|| format!("invalid gone {value:?}: use 1 (the page left) or 0"))?
             }
-            "client" => client = value,
+            param::CLIENT => client = value,
             _ => {}
         }
     }
     if !gone {
         return Ok(None);
     }
-    if client.is_empty() || client.len() > 64 {
-        return Err("gone=1 needs the parameter \"client\" (the page's client id, at most 64 chars)".into());
+    if client.is_empty() || client.len() > MAX_ID_LEN {
+        return Err(format!(
+            "gone=1 needs the parameter \"client\" (the page's client id, at most {MAX_ID_LEN} chars)"
+        ));
     }
     Ok(Some(client))
 }
@@ -701,18 +671,18 @@ fn parse_flag(value: &str) -> Option<bool> {
 
 impl BrowserAgent {
     /// `GET {prefix}/commands?client=&wait=`: the page's poll. Without `wait` it answers at once
-    /// (`200 {"id","steps"}` or 204), as the MindStudio client expects; with `wait` (ms, capped at
-    /// 25 s) it returns the moment a batch is queued, or 204 at the end.
+    /// (`200` [`Delivery`] or 204), as the MindStudio client expects; with `wait` (ms, capped at
+    /// [`POLL_WAIT_MS`]) it returns the moment a batch is queued, or 204 at the end.
     fn commands_poll(&self, parts: &Parts) -> Dispatch {
         let mut client = String::new();
         let mut tab: Option<String> = None;
         let mut wait = Duration::ZERO;
         for (name, value) in util::query_pairs(parts.uri.query()) {
             match name.as_str() {
-                "client" => client = value,
-                "tab" if !value.is_empty() && value.len() <= 64 => tab = Some(value),
-                "wait" => match value.trim().parse::<u64>() {
-                    Ok(ms) => wait = Duration::from_millis(ms).min(MAX_POLL_WAIT),
+                param::CLIENT => client = value,
+                param::TAB if !value.is_empty() && value.len() <= MAX_ID_LEN => tab = Some(value),
+                param::WAIT => match value.trim().parse::<u64>() {
+                    Ok(ms) => wait = Duration::from_millis(ms.min(POLL_WAIT_MS)),
                     Err(_) => {
                         return Dispatch::Now(error(
                             StatusCode::BAD_REQUEST,
@@ -723,10 +693,10 @@ impl BrowserAgent {
                 _ => {}
             }
         }
-        if client.is_empty() || client.len() > 64 {
+        if client.is_empty() || client.len() > MAX_ID_LEN {
             return Dispatch::Now(error(
                 StatusCode::BAD_REQUEST,
-                "parameter \"client\" (the page's client id, at most 64 chars) is required",
+                format!("parameter \"client\" (the page's client id, at most {MAX_ID_LEN} chars) is required"),
             ));
         }
         let commands = &self.inner.commands;
@@ -772,14 +742,15 @@ impl BrowserAgent {
     /// stored once), and the agent gets the stored entries, as `GET /console` shows them. A malformed
     /// body or log entry is a 400 that changes nothing (the batch still waits for its results).
     fn results_post(&self, body: &Bytes) -> Response<Bytes> {
-        let mut value: Value = match serde_json::from_slice(body) {
+        let value: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
             Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
         };
-        let Some(id) = value.get("id").and_then(Value::as_str).map(str::to_owned) else {
+        let mut results = Results::from_value(value);
+        let Some(id) = results.id.clone() else {
             return error(StatusCode::BAD_REQUEST, "field \"id\" (the batch id) must be a string");
         };
-        let mut items: Vec<RawEntry> = match value.get_mut("logs").map(Value::take) {
+        let mut items: Vec<RawEntry> = match results.logs.take() {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(items)) => items.into_iter().map(RawEntry::from_value).collect(),
             Some(_) => {
@@ -801,7 +772,7 @@ impl BrowserAgent {
             .iter()
             .map(|e| serde_json::to_value(&**e).expect("entries serialize"))
             .collect();
-        if !self.inner.commands.complete(&id, &value, logs) {
+        if !self.inner.commands.complete(&id, results, logs) {
             eprintln!("browser-agent: result for unknown or timed-out batch {id:?} ignored");
         }
         empty(StatusCode::NO_CONTENT)
@@ -820,9 +791,9 @@ impl BrowserAgent {
                 "POST /run needs Content-Type: application/json (so a cross-site form cannot send it)",
             ));
         }
-        let batch = match parse_run(body) {
+        let batch = match Batch::from_json(body) {
             Ok(b) => b,
-            Err(message) => return Dispatch::Now(command_error(&RunError::BadRequest(message))),
+            Err(err) => return Dispatch::Now(command_error(&err)),
         };
         let origin = app_origin(parts);
         let agent = self.clone();
@@ -840,7 +811,7 @@ impl BrowserAgent {
         let mut diff = false;
         for (name, value) in util::query_pairs(parts.uri.query()) {
             match name.as_str() {
-                "client" if !value.is_empty() => client = Some(value),
+                param::CLIENT if !value.is_empty() => client = Some(value),
                 "diff" if !value.is_empty() => match parse_flag(&value) {
                     Some(flag) => diff = flag,
                     None => {
@@ -856,20 +827,19 @@ impl BrowserAgent {
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
-            let mut batch = Batch::new(vec![json!({"command": "snapshot", "diff": diff})]);
+            let mut batch = Batch::new(vec![json!({(field::COMMAND): "snapshot", "diff": diff})]);
             batch.client = client;
             match agent.run_with_hint(batch, origin).await {
                 Ok(result) => {
-                    let step = result.steps.first().cloned().unwrap_or(Value::Null);
-                    match step.get("result").and_then(Value::as_str) {
+                    let step = result.steps.first();
+                    match step.and_then(|s| s.result_str()) {
                         Some(text) => json_response(
                             StatusCode::OK,
-                            &json!({"snapshot": text, "clientId": result.client_id, "diff": diff}),
+                            &json!({(field::SNAPSHOT): text, (field::CLIENT_ID): result.client_id, "diff": diff}),
                         ),
                         None => {
                             let why = step
-                                .get("error")
-                                .and_then(Value::as_str)
+                                .and_then(|s| s.error.as_deref())
                                 .unwrap_or("the page sent no snapshot");
                             command_error(&RunError::BadRequest(why.to_owned()))
                         }
@@ -886,7 +856,7 @@ impl BrowserAgent {
     /// target label and box, and the viewport), default page when no client is named.
     fn actions(&self, parts: &Parts) -> Response<Bytes> {
         let client = util::query_pairs(parts.uri.query())
-            .find(|(k, _)| k == "client")
+            .find(|(k, _)| k == param::CLIENT)
             .map(|(_, v)| v);
         let now = now_ms();
         let Some(record) = self.target(client.as_deref().filter(|c| !c.is_empty()), now) else {
@@ -909,36 +879,13 @@ fn app_origin(parts: &Parts) -> Option<String> {
         .map(|h| format!("http://{h}/"))
 }
 
-fn batch_response(body: &str) -> Response<Bytes> {
-    let mut res = Response::new(Bytes::from(body.to_owned()));
+fn batch_response(batch: &Delivery) -> Response<Bytes> {
+    let body = serde_json::to_vec(batch).expect("batches serialize");
+    let mut res = Response::new(Bytes::from(body));
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     res
-}
-
-/// Parses `{"steps":[…],"client"?,"timeoutMs"?}` (also the stdio `{"action":"browser",…}` line).
-pub(crate) fn parse_run(body: &[u8]) -> Result<Batch, String> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| format!("body is not valid JSON: {e}"))?;
-    let obj = value.as_object().ok_or("body must be a JSON object {\"steps\":[…]}")?;
-    let steps = match obj.get("steps") {
-        Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
-        _ => return Err("browser action requires a non-empty \"steps\" array".into()),
-    };
-    let mut batch = Batch::new(steps);
-    match obj.get("client") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(c)) => batch.client = Some(c.clone()),
-        Some(_) => return Err("field \"client\" must be a string (a client id from GET /page)".into()),
-    }
-    match obj.get("timeoutMs") {
-        None | Some(Value::Null) => {}
-        Some(v) => match v.as_u64() {
-            Some(ms) if (100..=300_000).contains(&ms) => batch.timeout = Duration::from_millis(ms),
-            _ => return Err("field \"timeoutMs\" must be a number of milliseconds between 100 and 300000".into()),
-        },
-    }
-    Ok(batch)
 }
 
 #[cfg(test)]

@@ -4,16 +4,23 @@
 use serde_json::{Map, Value};
 
 use super::LogEntry;
-use crate::protocol::{entry_type, Level};
+use crate::protocol::{entry_type, field, Level, MAX_ID_LEN};
 use crate::snapshot::push_decimal as push_u64;
 use crate::util::{truncate_chars, truncate_marked};
 use std::borrow::Cow;
 
 /// Fields the host owns: taken from the entry into the stored entry's own slots.
-const RESERVED: [&str; 7] = ["type", "level", "t", "clientId", "seq", "text", "page"];
+const RESERVED: [&str; 7] = [
+    field::TYPE,
+    field::LEVEL,
+    field::T,
+    field::CLIENT_ID,
+    field::SEQ,
+    field::TEXT,
+    field::PAGE,
+];
 const MAX_DEPTH: usize = 6;
 const MAX_ITEMS: usize = 100;
-const MAX_CLIENT_ID: usize = 64;
 
 /// The cuts applied at ingestion.
 #[derive(Debug, Clone, Copy)]
@@ -140,10 +147,10 @@ pub(crate) fn normalize_typed(
     };
     let client_id = match client_id {
         None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s,
+        Some(Value::String(s)) if s.len() <= MAX_ID_LEN => s,
         Some(_) => {
             return Err(format!(
-                "has an invalid \"clientId\" (expected a string of at most {MAX_CLIENT_ID} chars)"
+                "has an invalid \"clientId\" (expected a string of at most {MAX_ID_LEN} chars)"
             ))
         }
     };
@@ -204,7 +211,7 @@ pub(crate) fn normalize_typed(
         Some(Value::String(p)) => p,
         // A network entry's `url` is the request's, not the page's.
         _ if kind != entry_type::NETWORK => fields
-            .get("url")
+            .get(field::URL)
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or_default(),
@@ -346,7 +353,7 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             (own.unwrap_or(Level::Info), text.trim_end().to_owned())
         }
         entry_type::NAVIGATION => {
-            let mut text = concat(&["navigated to ", s("url")]);
+            let mut text = concat(&["navigated to ", s(field::URL)]);
             if !s("via").is_empty() {
                 text.push_str(" (");
                 text.push_str(s("via"));
@@ -356,7 +363,7 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
         }
         entry_type::DROPPED => {
             let mut text = String::from("the page dropped ");
-            push_u64(&mut text, obj.get("count").and_then(Value::as_u64).unwrap_or(0));
+            push_u64(&mut text, obj.get(field::COUNT).and_then(Value::as_u64).unwrap_or(0));
             text.push_str(" log entries (its local queue was full)");
             (Level::Warn, text)
         }
@@ -374,13 +381,13 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
 
 fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
-    let mut text = String::with_capacity(64 + s("url").len());
+    let mut text = String::with_capacity(64 + s(field::URL).len());
     match s("method") {
         "" => text.push_str("GET"),
         m => text.extend(m.chars().map(|c| c.to_ascii_uppercase())),
     }
     text.push(' ');
-    text.push_str(s("url"));
+    text.push_str(s(field::URL));
     text.push_str(" → ");
     let status = obj.get("status").and_then(Value::as_u64);
     let level = match (status, s("error")) {
