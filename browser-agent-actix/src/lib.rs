@@ -72,8 +72,9 @@ mod body;
 mod convert;
 mod future;
 mod middleware;
+mod ours;
 
-pub use body::AppBody;
+pub use body::{AppBody, ResponseBody};
 pub use browser_agent_core::BrowserAgent;
 pub use future::ResponseFuture;
-pub use middleware::{BrowserAgentMiddleware, BrowserAgentService, ResponseBody};
+pub use middleware::{BrowserAgentMiddleware, BrowserAgentService};

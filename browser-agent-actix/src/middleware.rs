@@ -1,37 +1,16 @@
+//! [`BrowserAgentMiddleware`] (the `Transform`) and the [`BrowserAgentService`] it builds per worker.
+
 use std::future::{ready, Ready};
 
-use actix_web::body::{EitherBody, MessageBody};
+use actix_web::body::MessageBody;
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::Method;
 use actix_web::Error;
 use browser_agent_core::BrowserAgent;
-use bytes::Bytes;
 
-use crate::future::{self, ResponseFuture};
-use crate::AppBody;
-
-/// The response body of the middleware: the app's ([`AppBody`], left) or one of ours (right).
-///
-/// ```
-/// use actix_web::body::EitherBody;
-/// use actix_web::{test, web, App};
-/// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
-///
-/// # actix_web::rt::System::new().block_on(async {
-/// let app = test::init_service(
-///     App::new()
-///         .wrap(BrowserAgentMiddleware::new(BrowserAgent::builder().enabled(true).build()))
-///         .route("/", web::get().to(|| async { "app" })),
-/// )
-/// .await;
-/// let ours = test::TestRequest::get().uri("/browser/probe").insert_header(("host", "127.0.0.1"));
-/// let res = test::call_service(&app, ours.to_request()).await;
-/// assert!(matches!(res.response().body(), EitherBody::Right { .. }));
-/// let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
-/// assert!(matches!(res.response().body(), EitherBody::Left { .. }));
-/// # });
-/// ```
-pub type ResponseBody<B> = EitherBody<AppBody<B>, Bytes>;
+use crate::body::ResponseBody;
+use crate::future::ResponseFuture;
+use crate::ours;
 
 /// The middleware builder: `App::new().wrap(BrowserAgentMiddleware::new(agent.clone()))`.
 ///
@@ -200,7 +179,7 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let agent = &self.agent;
         if agent.is_ours(req.path()) {
-            return ResponseFuture::ours(future::answer(agent.clone(), req));
+            return ResponseFuture::ours(ours::answer(agent.clone(), req));
         }
         // Read in place: converting headers to core's types on every request cost more than the check.
         let authority = req

@@ -67,7 +67,7 @@ mod stdio;
 mod util;
 
 #[cfg(feature = "host")]
-pub use agent::{BrowserAgent, Builder, Injection};
+pub use agent::{BrowserAgent, Builder};
 #[cfg(feature = "host")]
 pub use config::{
     Config, DEFAULT_BODY_LIMIT, DEFAULT_MAX_CLIENTS, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOGS, DEFAULT_MAX_LOG_BYTES,
@@ -76,6 +76,16 @@ pub use config::{
 #[cfg(feature = "host")]
 pub use error::ConfigError;
 #[cfg(feature = "host")]
+pub use inject::Injection;
+#[cfg(feature = "host")]
 pub use logs::{LogBuffer, LogEntry, LogQuery, DEFAULT_LIMIT};
 #[cfg(feature = "host")]
 pub use routes::RouteFuture;
+
+/// For adapter authors: what a framework adapter (like `browser-agent-tower` and
+/// `browser-agent-actix`) uses to answer our routes and to inject the client tag. An app author
+/// needs none of it.
+#[cfg(feature = "host")]
+pub mod adapter {
+    pub use crate::routes::{BodyReader, RouteFuture};
+}

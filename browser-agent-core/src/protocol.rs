@@ -183,22 +183,20 @@ impl Heartbeat {
     /// Reads a heartbeat's query by the names in [`param`] (unknown names are ignored; a flag is
     /// `1` or `true`; the client id is cut at [`MAX_ID_LEN`]).
     pub(crate) fn from_query(query: Option<&str>) -> Heartbeat {
-        let mut hb = Heartbeat::default();
-        let flag = |v: &str| Some(v == "1" || v.eq_ignore_ascii_case("true"));
-        for (name, value) in crate::util::query_pairs(query) {
-            match name.as_str() {
-                param::CLIENT => hb.client = value,
-                param::PAGE => hb.page = value,
-                param::TITLE => hb.title = value,
-                param::PHASE => hb.phase = Phase::parse(&value),
-                param::VISIBLE => hb.visible = flag(&value),
-                param::FOCUSED => hb.focused = flag(&value),
-                param::IFRAME => hb.in_iframe = flag(&value),
-                param::REV => hb.rev = Some(value),
-                param::TAB => hb.tab = Some(value),
-                _ => {}
-            }
-        }
+        let params = crate::util::Params::parse(query);
+        let text = |name| params.last(name).map(str::to_owned);
+        let flag = |name| params.last(name).map(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+        let mut hb = Heartbeat {
+            client: text(param::CLIENT).unwrap_or_default(),
+            page: text(param::PAGE).unwrap_or_default(),
+            title: text(param::TITLE).unwrap_or_default(),
+            phase: params.last(param::PHASE).and_then(Phase::parse),
+            visible: flag(param::VISIBLE),
+            focused: flag(param::FOCUSED),
+            in_iframe: flag(param::IFRAME),
+            rev: text(param::REV),
+            tab: text(param::TAB),
+        };
         crate::util::truncate_chars(&mut hb.client, MAX_ID_LEN);
         hb
     }

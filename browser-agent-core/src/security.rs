@@ -98,9 +98,9 @@ pub(crate) fn presented_key(parts: &Parts) -> Option<String> {
     {
         return Some(v.trim().to_owned());
     }
-    crate::util::query_pairs(parts.uri.query())
-        .find(|(k, _)| k == crate::protocol::KEY_PARAM)
-        .map(|(_, v)| v)
+    crate::util::Params::parse(parts.uri.query())
+        .first(crate::protocol::param::KEY)
+        .map(str::to_owned)
 }
 
 /// Compares without an early exit, so timing does not reveal how much of a guess was right.

@@ -1,3 +1,5 @@
+//! [`ResponseBody`]: one of our answers, the app's body untouched, or its HTML with the tag streamed in.
+
 use std::pin::Pin;
 use std::task::{Context, Poll};
 

@@ -1,17 +1,17 @@
+//! [`ResponseFuture`]: one of our answers, or the app's response with its HTML planned for injection.
+
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 use browser_agent_core::{BrowserAgent, Injection};
-use bytes::{Buf, Bytes, BytesMut};
-use http::{Request, Response};
+use bytes::Bytes;
+use http::Response;
 use http_body::Body;
-use http_body_util::BodyExt;
 use pin_project_lite::pin_project;
 
+use crate::ours::OursFuture;
 use crate::ResponseBody;
-
-type OursFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
 
 pin_project! {
     /// The future of [`BrowserAgentService`](crate::BrowserAgentService).
@@ -77,43 +77,4 @@ where
             }
         }
     }
-}
-
-/// Answers one of our requests: refuse early on the head, read the body up to the limit (never
-/// further), then let core answer.
-pub(crate) fn answer<B>(agent: BrowserAgent, req: Request<B>) -> OursFuture
-where
-    B: Body + Send + 'static,
-    B::Data: Send,
-{
-    Box::pin(async move {
-        let (parts, body) = req.into_parts();
-        if let Err(refusal) = agent.preflight(&parts) {
-            return refusal;
-        }
-        let limit = agent.config().body_limit();
-        let mut body = std::pin::pin!(body);
-        let mut buf = BytesMut::new();
-        while let Some(frame) = body.frame().await {
-            let Ok(frame) = frame else {
-                return agent.bad_request("the request body could not be read");
-            };
-            if let Ok(mut data) = frame.into_data() {
-                if buf.len() + data.remaining() > limit {
-                    return agent.payload_too_large();
-                }
-                while data.has_remaining() {
-                    let chunk = data.chunk();
-                    buf.extend_from_slice(chunk);
-                    let n = chunk.len();
-                    data.advance(n);
-                }
-            }
-        }
-        let req = Request::from_parts(parts, buf.freeze());
-        match agent.handle(req).await {
-            Ok(res) => res,
-            Err(never) => match never {},
-        }
-    })
 }

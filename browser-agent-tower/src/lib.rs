@@ -28,6 +28,7 @@
 mod body;
 mod future;
 mod layer;
+mod ours;
 mod service;
 
 pub use body::ResponseBody;

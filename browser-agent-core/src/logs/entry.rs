@@ -1,3 +1,5 @@
+//! [`LogEntry`]: one stored browser log entry and what it counts in the ring's byte budget.
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -60,11 +62,17 @@ impl LogEntry {
             client_seq: None,
             kind: kind.to_owned(),
             level,
-            approx_bytes: 96 + text.len() + kind.len(),
+            approx_bytes: LogEntry::size(&text, "", "", kind, 0),
             text,
             page: String::new(),
             fields: Map::new(),
         }
+    }
+
+    /// What an entry counts in the ring's byte budget: a fixed overhead, its strings, and
+    /// `field_bytes` for its other fields (their names and bounded values).
+    pub(crate) fn size(text: &str, page: &str, client_id: &str, kind: &str, field_bytes: usize) -> usize {
+        96 + text.len() + page.len() + client_id.len() + kind.len() + field_bytes
     }
 
     /// The field `name` as a string, if the client sent one.

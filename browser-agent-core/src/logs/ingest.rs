@@ -9,16 +9,34 @@ use crate::snapshot::push_decimal as push_u64;
 use crate::util::{truncate_chars, truncate_marked};
 use std::borrow::Cow;
 
-/// Fields the host owns: taken from the entry into the stored entry's own slots.
-const RESERVED: [&str; 7] = [
-    field::TYPE,
-    field::LEVEL,
-    field::T,
-    field::CLIENT_ID,
-    field::SEQ,
-    field::TEXT,
-    field::PAGE,
-];
+/// The fields the host owns, as sent: taken from the entry into the stored entry's own slots.
+/// [`Slots::get_mut`] is the one place that maps their names.
+#[derive(Debug, Default)]
+pub(crate) struct Slots {
+    kind: Option<Value>,
+    level: Option<Value>,
+    t: Option<Value>,
+    client_id: Option<Value>,
+    seq: Option<Value>,
+    text: Option<Value>,
+    page: Option<Value>,
+}
+
+impl Slots {
+    /// The slot of a host-owned field, `None` for any other name.
+    fn get_mut(&mut self, name: &str) -> Option<&mut Option<Value>> {
+        Some(match name {
+            field::TYPE => &mut self.kind,
+            field::LEVEL => &mut self.level,
+            field::T => &mut self.t,
+            field::CLIENT_ID => &mut self.client_id,
+            field::SEQ => &mut self.seq,
+            field::TEXT => &mut self.text,
+            field::PAGE => &mut self.page,
+            _ => return None,
+        })
+    }
+}
 const MAX_DEPTH: usize = 6;
 const MAX_ITEMS: usize = 100;
 
@@ -37,17 +55,14 @@ pub(crate) struct Normalized {
 }
 
 /// One element of a `POST {prefix}/logs` array as parsed: the keys the host owns go straight into
-/// slots (in [`RESERVED`] order) and everything else into `fields`, so normalizing moves values
+/// [`Slots`] and everything else into `fields`, so normalizing moves values
 /// instead of removing them from a map.
 #[derive(Debug)]
 // Boxing the large variant would add the allocation per entry this type exists to avoid.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum RawEntry {
     NotObject,
-    Object {
-        slots: [Option<Value>; 7],
-        fields: Map<String, Value>,
-    },
+    Object { slots: Slots, fields: Map<String, Value> },
 }
 
 impl<'de> serde::Deserialize<'de> for RawEntry {
@@ -59,11 +74,11 @@ impl<'de> serde::Deserialize<'de> for RawEntry {
                 f.write_str("a log entry")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawEntry, A::Error> {
-                let mut slots: [Option<Value>; 7] = Default::default();
+                let mut slots = Slots::default();
                 let mut fields = Map::new();
                 while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match RESERVED.iter().position(|r| *r == key) {
-                        Some(i) => slots[i] = Some(map.next_value()?),
+                    match slots.get_mut(&key) {
+                        Some(slot) => *slot = Some(map.next_value()?),
                         None => {
                             fields.insert(key.into_owned(), map.next_value()?);
                         }
@@ -104,11 +119,11 @@ impl RawEntry {
         let Value::Object(obj) = v else {
             return RawEntry::NotObject;
         };
-        let mut slots: [Option<Value>; 7] = Default::default();
+        let mut slots = Slots::default();
         let mut fields = Map::new();
         for (k, v) in obj {
-            match RESERVED.iter().position(|r| *r == k) {
-                Some(i) => slots[i] = Some(v),
+            match slots.get_mut(&k) {
+                Some(slot) => *slot = Some(v),
                 None => {
                     fields.insert(k, v);
                 }
@@ -120,7 +135,7 @@ impl RawEntry {
     /// Gives an entry that names no `clientId` this one (the page a batch ran in).
     pub(crate) fn default_client(&mut self, client: &str) {
         if let RawEntry::Object { slots, .. } = self {
-            let slot = &mut slots[3];
+            let slot = &mut slots.client_id;
             if matches!(slot, None | Some(Value::Null)) {
                 *slot = Some(Value::String(client.to_owned()));
             }
@@ -139,7 +154,15 @@ pub(crate) fn normalize_typed(
     let RawEntry::Object { slots, mut fields } = raw else {
         return Err("is not an object".into());
     };
-    let [kind, level, t, client_id, seq, own_text, page_field] = slots;
+    let Slots {
+        kind,
+        level,
+        t,
+        client_id,
+        seq,
+        text: own_text,
+        page: page_field,
+    } = slots;
     let kind = match kind {
         None | Some(Value::Null) => entry_type::CONSOLE.to_owned(),
         Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s,
@@ -226,7 +249,7 @@ pub(crate) fn normalize_typed(
         (false, Some(seq)) => Some((client_id.clone(), seq)),
         _ => None,
     };
-    let approx_bytes = 96 + text.len() + page.len() + client_id.len() + kind.len() + field_bytes;
+    let approx_bytes = LogEntry::size(&text, &page, &client_id, &kind, field_bytes);
     let entry = LogEntry {
         seq: 0,
         t,
@@ -282,16 +305,8 @@ pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -
 }
 
 fn finish(mut entry: LogEntry) -> LogEntry {
-    entry.approx_bytes = 96
-        + entry.text.len()
-        + entry.page.len()
-        + entry.client_id.len()
-        + entry.kind.len()
-        + entry
-            .fields
-            .iter()
-            .map(|(k, v)| k.len() + value_bytes(v))
-            .sum::<usize>();
+    let field_bytes = entry.fields.iter().map(|(k, v)| k.len() + value_bytes(v)).sum();
+    entry.approx_bytes = LogEntry::size(&entry.text, &entry.page, &entry.client_id, &entry.kind, field_bytes);
     entry
 }
 
@@ -302,7 +317,6 @@ fn time_of(t: Option<&Value>, now: u64) -> u64 {
     }
 }
 
-/// Level and one-line text of a typed entry.
 /// Joins `parts` into one string of the right capacity.
 fn concat(parts: &[&str]) -> String {
     let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + 24);
@@ -310,6 +324,7 @@ fn concat(parts: &[&str]) -> String {
     out
 }
 
+/// Level and one-line text of a typed entry.
 fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
     match kind {

@@ -4,6 +4,7 @@ mod buffer;
 mod entry;
 mod ingest;
 mod query;
+mod store;
 
 pub use buffer::LogBuffer;
 pub use entry::LogEntry;

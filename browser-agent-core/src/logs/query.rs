@@ -56,11 +56,11 @@ impl LogQuery {
     /// are ignored). The error names the parameter and what it accepts.
     pub fn parse(query: Option<&str>) -> Result<Self, String> {
         let mut q = LogQuery::default();
-        for (name, value) in crate::util::query_pairs(query) {
+        for (name, value) in crate::util::Params::parse(query).iter() {
             if value.is_empty() {
                 continue;
             }
-            match name.as_str() {
+            match name {
                 "level" => {
                     for part in value.split(',').filter(|p| !p.trim().is_empty()) {
                         let level = Level::parse(part).ok_or_else(|| {
@@ -69,9 +69,9 @@ impl LogQuery {
                         q.levels.push(level);
                     }
                 }
-                "sinceMs" | "since" => q.since_ms = Some(parse_number(&name, &value)?),
-                "limit" => q.limit = Some(parse_number(&name, &value)? as usize),
-                "afterSeq" => q.after_seq = Some(parse_number(&name, &value)?),
+                "sinceMs" | "since" => q.since_ms = Some(parse_number(name, value)?),
+                "limit" => q.limit = Some(parse_number(name, value)? as usize),
+                "afterSeq" => q.after_seq = Some(parse_number(name, value)?),
                 "type" => {
                     let kind = TYPES
                         .iter()
@@ -85,7 +85,7 @@ impl LogQuery {
                         })?;
                     q.kind = Some((*kind).to_owned());
                 }
-                "client" | "clientId" => q.client = Some(value),
+                "client" | "clientId" => q.client = Some(value.to_owned()),
                 _ => {}
             }
         }
