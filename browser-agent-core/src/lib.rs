@@ -74,7 +74,7 @@ pub use config::{
     DEFAULT_MAX_TEXT, DEFAULT_NDJSON_MAX_BYTES, PAGE_MAX,
 };
 #[cfg(feature = "host")]
-pub use error::ConfigError;
+pub use error::{ConfigError, QueryError, Refusal};
 #[cfg(feature = "host")]
 pub use inject::Injection;
 #[cfg(feature = "host")]

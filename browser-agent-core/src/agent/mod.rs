@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::assets::ClientAssets;
 use crate::clients::ClientRegistry;
-use crate::commands::{self, Batch, BatchResult, RunError};
+use crate::commands::{self, Batch, BatchResult, OpenPages, PageSummary, RunError};
 use crate::config::Config;
 use crate::logs::{self, LogBuffer};
 use crate::protocol::TagConfig;
@@ -161,9 +161,19 @@ impl BrowserAgent {
         let clients = &self.inner.clients;
         let client = match &batch.client {
             Some(id) => match clients.get(id) {
-                Some(r) if r.gone => return Err(RunError::PageClosed(id.clone(), self.open_pages_hint(now))),
+                Some(r) if r.gone => {
+                    return Err(RunError::PageClosed {
+                        client: id.clone(),
+                        open: self.open_pages(now),
+                    })
+                }
                 Some(r) if clients.is_alive(&r, now) => r.client_id,
-                _ => return Err(RunError::UnknownPage(id.clone(), self.open_pages_hint(now))),
+                _ => {
+                    return Err(RunError::UnknownPage {
+                        client: id.clone(),
+                        open: self.open_pages(now),
+                    })
+                }
             },
             None => match clients.default_target(now) {
                 Some(r) => r.client_id,
@@ -201,12 +211,12 @@ impl BrowserAgent {
         };
         let queued = format!(
             "The page with client id {named} was closed or navigated away before this batch ran. {}",
-            self.open_pages_hint(now)
+            self.open_pages(now)
         );
         let running = format!(
             "The page with client id {named} was closed or navigated away while it ran this batch, and sent no results within {} s. {}",
             commands::GONE_GRACE.as_secs(),
-            self.open_pages_hint(now)
+            self.open_pages(now)
         );
         self.inner
             .commands
@@ -219,20 +229,19 @@ impl BrowserAgent {
         self.inner.commands.page_back(client);
     }
 
-    fn open_pages_hint(&self, now: u64) -> String {
+    fn open_pages(&self, now: u64) -> OpenPages {
         let clients = &self.inner.clients;
-        let open: Vec<String> = clients
+        let open = clients
             .all()
             .into_iter()
             .filter(|r| clients.is_alive(r, now))
             .take(10)
-            .map(|r| format!("{:?} ({})", r.client_id, r.page))
+            .map(|r| PageSummary {
+                client_id: r.client_id,
+                page: r.page,
+            })
             .collect();
-        if open.is_empty() {
-            "No page is connected.".into()
-        } else {
-            format!("Open pages: {}", open.join(", "))
-        }
+        OpenPages(open)
     }
 }
 
@@ -307,7 +316,18 @@ mod tests {
         assert!(err.to_string().contains("while it ran this batch"), "{err}");
         // Named explicitly, the page fails at once and is not listed as open.
         let err = agent.run(batch().client("p")).await.unwrap_err();
-        assert_eq!(err, RunError::PageClosed("p".into(), "No page is connected.".into()));
+        assert_eq!(
+            err,
+            RunError::PageClosed {
+                client: "p".into(),
+                open: Default::default()
+            }
+        );
+        assert!(
+            err.to_string()
+                .ends_with("closed or navigated away. No page is connected."),
+            "{err}"
+        );
         assert!(matches!(agent.run(batch()).await, Err(RunError::NoBrowser(_))));
     }
 }

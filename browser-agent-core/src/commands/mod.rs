@@ -153,6 +153,36 @@ impl BatchResult {
     }
 }
 
+/// The pages open when a batch named another (at most 10), shown in a [`RunError`] as
+/// `Open pages: "id" (url), …` or `No page is connected.`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenPages(pub Vec<PageSummary>);
+
+/// One open page: its client id and URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageSummary {
+    /// The page's client id.
+    pub client_id: String,
+    /// The page's URL.
+    pub page: String,
+}
+
+impl std::fmt::Display for OpenPages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("No page is connected.");
+        }
+        f.write_str("Open pages: ")?;
+        for (i, p) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{:?} ({})", p.client_id, p.page)?;
+        }
+        Ok(())
+    }
+}
+
 /// Why a batch did not run; the message says what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -164,8 +194,13 @@ pub enum RunError {
     #[error("No browser connected: open {0} in a browser")]
     NoBrowser(String),
     /// The named page is not connected.
-    #[error("No page with client id {0:?} is connected. {1}")]
-    UnknownPage(String, String),
+    #[error("No page with client id {client:?} is connected. {open}")]
+    UnknownPage {
+        /// The client id the batch named.
+        client: String,
+        /// The pages that are open instead.
+        open: OpenPages,
+    },
     /// Too many batches are waiting for the page.
     #[error("The page already has {MAX_QUEUED} batches waiting; wait for them to finish")]
     QueueFull,
@@ -173,8 +208,13 @@ pub enum RunError {
     #[error("Browser command timed out after {0} ms: the page did not answer (it may have navigated away, be paused in a debugger, or be busy)")]
     Timeout(u64),
     /// The named page said it left (closed, or navigated away).
-    #[error("The page with client id {0:?} was closed or navigated away. {1}")]
-    PageClosed(String, String),
+    #[error("The page with client id {client:?} was closed or navigated away. {open}")]
+    PageClosed {
+        /// The client id the batch named.
+        client: String,
+        /// The pages that are open instead.
+        open: OpenPages,
+    },
     /// The page left before the batch could finish; `steps` holds the results of the steps that ran.
     #[error("{message}")]
     PageLeft {
@@ -186,6 +226,21 @@ pub enum RunError {
 }
 
 impl RunError {
+    /// The HTTP status of the answer to `POST {prefix}/run`: 400 for a malformed batch, 503 when
+    /// no page (or not the named one) can run it, 429 for a full queue, 504 for a timeout.
+    pub fn status(&self) -> http::StatusCode {
+        use http::StatusCode as S;
+        match self {
+            RunError::BadRequest(_) => S::BAD_REQUEST,
+            RunError::NoBrowser(_)
+            | RunError::UnknownPage { .. }
+            | RunError::PageClosed { .. }
+            | RunError::PageLeft { .. } => S::SERVICE_UNAVAILABLE,
+            RunError::QueueFull => S::TOO_MANY_REQUESTS,
+            RunError::Timeout(_) => S::GATEWAY_TIMEOUT,
+        }
+    }
+
     /// The results of the steps that ran before the batch failed (only when its page left).
     pub fn steps(&self) -> &[StepResult] {
         match self {

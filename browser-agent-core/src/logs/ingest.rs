@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::LogEntry;
+use crate::error::EntryError;
 use crate::protocol::{entry_type, field, Level, MAX_ID_LEN};
 use crate::snapshot::push_decimal as push_u64;
 use crate::util::{truncate_chars, truncate_marked};
@@ -150,9 +151,9 @@ pub(crate) fn normalize_typed(
     limits: Limits,
     page_of_client: impl Fn(&str) -> Option<String>,
     now: u64,
-) -> Result<Option<Normalized>, String> {
+) -> Result<Option<Normalized>, EntryError> {
     let RawEntry::Object { slots, mut fields } = raw else {
-        return Err("is not an object".into());
+        return Err(EntryError::NotObject);
     };
     let Slots {
         kind,
@@ -166,23 +167,16 @@ pub(crate) fn normalize_typed(
     let kind = match kind {
         None | Some(Value::Null) => entry_type::CONSOLE.to_owned(),
         Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s,
-        Some(_) => return Err("has an invalid \"type\" (expected a short string)".into()),
+        Some(_) => return Err(EntryError::Type),
     };
     let client_id = match client_id {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) if s.len() <= MAX_ID_LEN => s,
-        Some(_) => {
-            return Err(format!(
-                "has an invalid \"clientId\" (expected a string of at most {MAX_ID_LEN} chars)"
-            ))
-        }
+        Some(_) => return Err(EntryError::ClientId),
     };
     let seq = match seq {
         None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or("has an invalid \"seq\" (expected a non-negative integer)")?,
-        ),
+        Some(v) => Some(v.as_u64().ok_or(EntryError::Seq)?),
     };
     let own_level = level.as_ref().and_then(Value::as_str).and_then(Level::parse);
     let own_text = own_text.and_then(|v| match v {
@@ -724,7 +718,7 @@ mod tests {
             let err = normalize_typed(RawEntry::from_value(v), LIMITS, |_| None, 1)
                 .err()
                 .unwrap();
-            assert!(err.contains(needle), "{err}");
+            assert!(err.to_string().contains(needle), "{err}");
         }
     }
 

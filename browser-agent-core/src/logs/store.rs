@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{normalize_typed, LogEntry, RawEntry};
+use crate::error::IngestError;
 use crate::util::now_ms;
 use crate::BrowserAgent;
 
@@ -14,7 +15,7 @@ impl BrowserAgent {
     /// stores each `(clientId, seq)` once. With `answer`, returns the stored entries, each once, in
     /// host `seq` order as `GET /console` lists them: the ones stored now, and those an earlier
     /// delivery stored, looked up (one the ring has evicted since is returned as sent, with `seq` 0).
-    pub(crate) fn ingest_typed(&self, items: Vec<RawEntry>, answer: bool) -> Result<Vec<Arc<LogEntry>>, String> {
+    pub(crate) fn ingest_typed(&self, items: Vec<RawEntry>, answer: bool) -> Result<Vec<Arc<LogEntry>>, IngestError> {
         let now = now_ms();
         let limits = self.limits();
         let clients = &self.inner.clients;
@@ -32,7 +33,7 @@ impl BrowserAgent {
                     normalized.push(n);
                 }
                 Ok(None) => {}
-                Err(why) => return Err(format!("entry {index} {why}")),
+                Err(why) => return Err(IngestError { index, why }),
             }
         }
         // One registry lock for the batch: proof of life and each (clientId, seq) stored once.

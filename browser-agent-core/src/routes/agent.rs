@@ -5,10 +5,11 @@ use bytes::Bytes;
 use http::{header, request::Parts, Response, StatusCode};
 use serde_json::{json, Value};
 
-use super::response::{command_error, error, json_response};
+use super::response::{command_error, failure, json_response};
 use super::Dispatch;
 use crate::clients::ClientRecord;
 use crate::commands::{Batch, RunError};
+use crate::error::{BadInput, Refusal};
 use crate::logs::LogQuery;
 use crate::protocol::{field, param};
 use crate::util::{now_ms, parse_flag, Params};
@@ -42,7 +43,7 @@ impl BrowserAgent {
     pub(super) fn console(&self, parts: &Parts) -> Response<Bytes> {
         let query = match LogQuery::parse(parts.uri.query()) {
             Ok(q) => q,
-            Err(why) => return error(StatusCode::BAD_REQUEST, why),
+            Err(why) => return failure(&why),
         };
         let logs = self.inner.logs.query(&query);
         let now = now_ms();
@@ -106,10 +107,7 @@ impl BrowserAgent {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("application/json"));
         if !json_type {
-            return Dispatch::Now(error(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "POST /run needs Content-Type: application/json (so a cross-site form cannot send it)",
-            ));
+            return Dispatch::Now(failure(&Refusal::NotJson));
         }
         let batch = match Batch::from_json(body) {
             Ok(b) => b,
@@ -137,12 +135,7 @@ impl BrowserAgent {
         for value in params.all("diff").filter(|v| !v.is_empty()) {
             match parse_flag(value) {
                 Some(flag) => diff = flag,
-                None => return Dispatch::Now(error(
-                    StatusCode::BAD_REQUEST,
-                    format!(
-                        "invalid diff {value:?}: use true or 1 (only what changed since the last snapshot), false or 0"
-                    ),
-                )),
+                None => return Dispatch::Now(failure(&BadInput::Diff(value.to_owned()))),
             }
         }
         let origin = app_origin(parts);

@@ -7,9 +7,10 @@ use bytes::Bytes;
 use http::{request::Parts, HeaderValue, Response, StatusCode};
 use serde_json::{json, Value};
 
-use super::response::{batch_response, empty, error, json_response};
+use super::response::{batch_response, empty, failure, json_response};
 use super::Dispatch;
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
+use crate::error::{BadInput, GoneError};
 use crate::logs::{normalize_dsh, RawEntry};
 use crate::protocol::{self, field, param, Phase, Results, MAX_ID_LEN, POLL_WAIT_MS};
 use crate::sinks::{self, ClientState};
@@ -58,35 +59,24 @@ impl BrowserAgent {
     pub(super) fn probe_post(&self, parts: &Parts, body: &Bytes) -> Response<Bytes> {
         let value: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
-            Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
+            Err(e) => return failure(&BadInput::json(e)),
         };
         let Some(obj) = value.as_object() else {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "body must be a JSON object {\"logs\":[…],\"page\":\"…\",\"phase\":\"…\"}",
-            );
+            return failure(&BadInput::ProbeBody);
         };
         let items = match obj.get(field::LOGS) {
             None | Some(Value::Null) => &[][..],
             Some(Value::Array(items)) => items.as_slice(),
-            Some(_) => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    "field \"logs\" must be an array of {t, level, text}",
-                )
-            }
+            Some(_) => return failure(&BadInput::ProbeLogs),
         };
-        let text_field = |name: &str| match obj.get(name) {
+        let text_field = |name: &'static str| match obj.get(name) {
             None | Some(Value::Null) => Ok(String::new()),
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(error(
-                StatusCode::BAD_REQUEST,
-                format!("field \"{name}\" must be a string"),
-            )),
+            Some(_) => Err(BadInput::NotString(name)),
         };
         let (page, phase) = match (text_field(field::PAGE), text_field(param::PHASE)) {
             (Ok(p), Ok(ph)) => (p, ph),
-            (Err(res), _) | (_, Err(res)) => return res,
+            (Err(why), _) | (_, Err(why)) => return failure(&why),
         };
         let mut hb = Heartbeat::from_query(parts.uri.query());
         if !page.is_empty() {
@@ -115,22 +105,22 @@ impl BrowserAgent {
     pub(super) fn logs_post(&self, parts: &Parts, body: &Bytes) -> Response<Bytes> {
         let gone = match gone_param(&Params::parse(parts.uri.query())) {
             Ok(gone) => gone,
-            Err(why) => return error(StatusCode::BAD_REQUEST, why),
+            Err(why) => return failure(&why),
         };
         if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
             let why = match serde_json::from_slice::<serde::de::IgnoredAny>(body) {
-                Err(e) => format!("body is not valid JSON: {e}"),
-                Ok(_) => "body must be a JSON array of log entries ({\"type\":\"console\",…})".to_owned(),
+                Err(e) => BadInput::json(e),
+                Ok(_) => BadInput::LogsBody,
             };
-            return error(StatusCode::BAD_REQUEST, why);
+            return failure(&why);
         }
         // Parsed straight into entries: the host-owned keys land in slots, nothing is copied twice.
         let items: Vec<RawEntry> = match serde_json::from_slice(body) {
             Ok(items) => items,
-            Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
+            Err(e) => return failure(&BadInput::json(e)),
         };
         if let Err(why) = self.ingest_typed(items, false) {
-            return error(StatusCode::BAD_REQUEST, why);
+            return failure(&why);
         }
         if let Some(client) = gone {
             self.page_gone(&client);
@@ -140,19 +130,17 @@ impl BrowserAgent {
 }
 
 /// `gone=1&client=ID` of a `POST {prefix}/logs`: the client that says it left, if any.
-fn gone_param(params: &Params) -> Result<Option<String>, String> {
+fn gone_param(params: &Params) -> Result<Option<String>, GoneError> {
     let mut gone = false;
     for value in params.all(param::GONE) {
-        gone = parse_flag(value).ok_or_else(|| format!("invalid gone {value:?}: use 1 (the page left) or 0"))?;
+        gone = parse_flag(value).ok_or_else(|| GoneError::Flag(value.to_owned()))?;
     }
     if !gone {
         return Ok(None);
     }
     match params.last(param::CLIENT) {
         Some(client) if !client.is_empty() && client.len() <= MAX_ID_LEN => Ok(Some(client.to_owned())),
-        _ => Err(format!(
-            "gone=1 needs the parameter \"client\" (the page's client id, at most {MAX_ID_LEN} chars)"
-        )),
+        _ => Err(GoneError::NoClient),
     }
 }
 
@@ -172,19 +160,11 @@ impl BrowserAgent {
         for value in params.all(param::WAIT) {
             match value.trim().parse::<u64>() {
                 Ok(ms) => wait = Duration::from_millis(ms.min(POLL_WAIT_MS)),
-                Err(_) => {
-                    return Dispatch::Now(error(
-                        StatusCode::BAD_REQUEST,
-                        format!("invalid wait {value:?}: expected milliseconds"),
-                    ))
-                }
+                Err(_) => return Dispatch::Now(failure(&BadInput::Wait(value.to_owned()))),
             }
         }
         if client.is_empty() || client.len() > MAX_ID_LEN {
-            return Dispatch::Now(error(
-                StatusCode::BAD_REQUEST,
-                format!("parameter \"client\" (the page's client id, at most {MAX_ID_LEN} chars) is required"),
-            ));
+            return Dispatch::Now(failure(&BadInput::NoClient));
         }
         let commands = &self.inner.commands;
         // A new poll is proof of life, also of a page that said it left (the back/forward cache).
@@ -231,21 +211,16 @@ impl BrowserAgent {
     pub(super) fn results_post(&self, body: &Bytes) -> Response<Bytes> {
         let value: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
-            Err(e) => return error(StatusCode::BAD_REQUEST, format!("body is not valid JSON: {e}")),
+            Err(e) => return failure(&BadInput::json(e)),
         };
         let mut results = Results::from_value(value);
         let Some(id) = results.id.clone() else {
-            return error(StatusCode::BAD_REQUEST, "field \"id\" (the batch id) must be a string");
+            return failure(&BadInput::NoBatchId);
         };
         let mut items: Vec<RawEntry> = match results.logs.take() {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(items)) => items.into_iter().map(RawEntry::from_value).collect(),
-            Some(_) => {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    "field \"logs\" must be an array of log entries ({\"type\":\"console\",…})",
-                )
-            }
+            Some(_) => return failure(&BadInput::ResultLogs),
         };
         // Entries that name no page are the page's that ran the batch.
         if let Some(client) = self.inner.commands.client_of(&id) {
@@ -253,7 +228,7 @@ impl BrowserAgent {
         }
         let logs = match self.ingest_typed(items, true) {
             Ok(stored) => stored,
-            Err(why) => return error(StatusCode::BAD_REQUEST, format!("field \"logs\": {why}")),
+            Err(why) => return failure(&BadInput::ResultEntry(why)),
         };
         let logs = logs
             .iter()

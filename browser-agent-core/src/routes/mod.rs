@@ -21,13 +21,14 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use http::{header, request::Parts, HeaderValue, Method, Request, Response, StatusCode};
+use http::{header, request::Parts, Method, Request, Response};
 
+use crate::error::Refusal;
 use crate::protocol;
 use crate::security;
 use crate::BrowserAgent;
 pub use reader::BodyReader;
-use response::error;
+use response::failure;
 
 /// Who a route serves, which decides its checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,54 +159,37 @@ impl BrowserAgent {
     /// assert_eq!(res.status(), 405);
     /// assert_eq!(res.headers()["allow"], "GET, HEAD");
     /// ```
-    pub(crate) fn preflight(&self, parts: &Parts) -> Result<(), Response<Bytes>> {
-        let route = self.route_of(parts.uri.path()).ok_or_else(|| {
-            error(
-                StatusCode::NOT_FOUND,
-                format!("no browser-agent route {} {}", parts.method, parts.uri.path()),
-            )
+    pub(crate) fn preflight(&self, parts: &Parts) -> Result<(), Refusal> {
+        let route = self.route_of(parts.uri.path()).ok_or_else(|| Refusal::NotFound {
+            method: parts.method.to_string(),
+            path: parts.uri.path().to_owned(),
         })?;
         self.check(&route, parts)
     }
 
-    fn check(&self, route: &Route, parts: &Parts) -> Result<(), Response<Bytes>> {
+    fn check(&self, route: &Route, parts: &Parts) -> Result<(), Refusal> {
         let methods = route.methods();
         if !methods.contains(&parts.method) {
-            let allow = methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
-            let mut res = error(
-                StatusCode::METHOD_NOT_ALLOWED,
-                format!(
-                    "method {} is not allowed on {}; allowed: {allow}",
-                    parts.method,
-                    parts.uri.path()
-                ),
-            );
-            res.headers_mut().insert(
-                header::ALLOW,
-                HeaderValue::from_str(&allow).expect("method names are valid"),
-            );
-            return Err(res);
+            return Err(Refusal::MethodNotAllowed {
+                method: parts.method.to_string(),
+                path: parts.uri.path().to_owned(),
+                allow: methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", "),
+            });
         }
         let config = &self.inner.config;
-        let forbidden = |m: String| error(StatusCode::FORBIDDEN, m);
         match route.access() {
             Access::Public => {}
             Access::Browser => {
-                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts).map_err(forbidden)?;
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
                 let needs_key = parts.method == Method::POST || matches!(route, Route::Commands);
                 if needs_key && !self.key_ok(parts) {
-                    return Err(forbidden(format!(
-                        "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
-                        protocol::KEY_HEADER,
-                        protocol::KEY_PARAM
-                    )));
+                    return Err(Refusal::NoKey);
                 }
             }
             Access::Agent => {
-                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts).map_err(forbidden)?;
-                security::check_origin(parts).map_err(forbidden)?;
-                security::check_bearer(parts, config.bearer_token.as_deref())
-                    .map_err(|m| error(StatusCode::UNAUTHORIZED, m))?;
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
+                security::check_origin(parts)?;
+                security::check_bearer(parts, config.bearer_token.as_deref())?;
             }
         }
         let declared = parts
@@ -214,7 +198,7 @@ impl BrowserAgent {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
         if declared.is_some_and(|n| n > config.body_limit as u64) {
-            return Err(self.payload_too_large());
+            return Err(self.too_large());
         }
         Ok(())
     }
@@ -223,15 +207,11 @@ impl BrowserAgent {
         security::presented_key(parts).is_some_and(|k| security::same_secret(&k, &self.inner.key))
     }
 
-    /// The 413 answer for a body over the limit (adapters send it when reading passes the limit).
-    pub(crate) fn payload_too_large(&self) -> Response<Bytes> {
-        error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "request body is larger than the limit of {} bytes",
-                self.inner.config.body_limit
-            ),
-        )
+    /// The refusal of a body over the limit.
+    pub(crate) fn too_large(&self) -> Refusal {
+        Refusal::TooLarge {
+            limit: self.inner.config.body_limit,
+        }
     }
 
     /// Answers one of our requests (see [`is_ours`](Self::is_ours)). Never panics; every error is JSON.
@@ -245,8 +225,8 @@ impl BrowserAgent {
             res
         };
         let inner = match self.preflight(&parts) {
-            Err(res) => Answer::Ready(Some(res)),
-            Ok(()) if body.len() > self.inner.config.body_limit => Answer::Ready(Some(self.payload_too_large())),
+            Err(refusal) => Answer::Ready(Some(failure(&refusal))),
+            Ok(()) if body.len() > self.inner.config.body_limit => Answer::Ready(Some(failure(&self.too_large()))),
             Ok(()) => {
                 let route = self.route_of(parts.uri.path()).expect("preflight found it");
                 match self.dispatch(route, &parts, &body) {

@@ -6,10 +6,11 @@
 #![allow(clippy::result_large_err)]
 
 use bytes::{Bytes, BytesMut};
-use http::{request::Parts, Request, Response, StatusCode};
+use http::{request::Parts, Request, Response};
 
-use super::response::error;
+use super::response::failure;
 use super::RouteFuture;
+use crate::error::Refusal;
 use crate::BrowserAgent;
 
 /// Reads the body of one of our requests for an adapter, whatever its body type.
@@ -47,7 +48,7 @@ impl BodyReader {
     /// Checks the request's head (route, method, Host/Origin/key/token, declared length): `Err` is
     /// the answer to send without reading the body.
     pub fn begin(agent: &BrowserAgent, parts: Parts) -> Result<BodyReader, Response<Bytes>> {
-        agent.preflight(&parts)?;
+        agent.preflight(&parts).map_err(|refusal| failure(&refusal))?;
         Ok(BodyReader {
             agent: agent.clone(),
             parts,
@@ -59,7 +60,7 @@ impl BodyReader {
     /// reading then).
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), Response<Bytes>> {
         if self.body.len() + chunk.len() > self.agent.inner.config.body_limit {
-            return Err(self.agent.payload_too_large());
+            return Err(failure(&self.agent.too_large()));
         }
         self.body.extend_from_slice(chunk);
         Ok(())
@@ -67,13 +68,13 @@ impl BodyReader {
 
     /// The answer when the body could not be read (the connection failed mid-body).
     pub fn failed(&self) -> Response<Bytes> {
-        error(StatusCode::BAD_REQUEST, "the request body could not be read")
+        failure(&Refusal::UnreadableBody)
     }
 
     /// The answer to a request whose head the adapter could not translate (a method or target
     /// `http` does not accept).
     pub fn unreadable() -> Response<Bytes> {
-        error(StatusCode::BAD_REQUEST, "the request could not be read")
+        failure(&Refusal::UnreadableRequest)
     }
 
     /// The body is complete: answers the request.

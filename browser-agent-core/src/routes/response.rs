@@ -1,12 +1,69 @@
 //! The answers every route builds: JSON bodies, empty answers, a delivered batch, the
 //! `command-error` event.
 
+use std::fmt::Display;
+
 use bytes::Bytes;
-use http::{header, HeaderValue, Response, StatusCode};
+use http::{header, HeaderMap, HeaderValue, Response, StatusCode};
 use serde_json::{json, Value};
 
 use crate::commands::RunError;
+use crate::error::{BadInput, GoneError, IngestError, QueryError, Refusal};
 use crate::protocol::Delivery;
+
+/// An error a route answers with: its status, its text, and any header it adds. Every error
+/// becomes a response here, and nowhere else.
+pub(crate) trait Failure: Display {
+    /// The answer's status.
+    fn status(&self) -> StatusCode;
+    /// Headers the answer carries besides the JSON ones.
+    fn headers(&self, _: &mut HeaderMap) {}
+}
+
+impl Failure for Refusal {
+    fn status(&self) -> StatusCode {
+        Refusal::status(self)
+    }
+    fn headers(&self, headers: &mut HeaderMap) {
+        if let Refusal::MethodNotAllowed { allow, .. } = self {
+            headers.insert(
+                header::ALLOW,
+                HeaderValue::from_str(allow).expect("method names are valid"),
+            );
+        }
+    }
+}
+
+impl Failure for QueryError {
+    fn status(&self) -> StatusCode {
+        QueryError::status(self)
+    }
+}
+
+impl Failure for IngestError {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+}
+
+impl Failure for BadInput {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+}
+
+impl Failure for GoneError {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+}
+
+/// The answer to `err`: `{"error": text}` with its status.
+pub(crate) fn failure(err: &impl Failure) -> Response<Bytes> {
+    let mut res = error(err.status(), err.to_string());
+    err.headers(res.headers_mut());
+    res
+}
 
 /// A JSON error response `{"error": message}`.
 pub(crate) fn error(status: StatusCode, message: impl Into<String>) -> Response<Bytes> {
@@ -42,13 +99,8 @@ pub(super) fn batch_response(batch: &Delivery) -> Response<Bytes> {
 
 /// The MindStudio failure event ([`RunError::event`]), also readable as a plain `{"error"}` body.
 pub(super) fn command_error(err: &RunError) -> Response<Bytes> {
-    let status = match err {
-        RunError::BadRequest(_) => StatusCode::BAD_REQUEST,
-        RunError::NoBrowser(_) | RunError::UnknownPage(..) | RunError::PageClosed(..) | RunError::PageLeft { .. } => {
-            StatusCode::SERVICE_UNAVAILABLE
-        }
-        RunError::QueueFull => StatusCode::TOO_MANY_REQUESTS,
-        RunError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
-    };
-    json_response(status, &serde_json::to_value(err.event()).expect("events serialize"))
+    json_response(
+        err.status(),
+        &serde_json::to_value(err.event()).expect("events serialize"),
+    )
 }
