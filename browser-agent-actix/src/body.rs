@@ -4,7 +4,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use actix_web::body::{BodySize, EitherBody, MessageBody};
-use browser_agent_core::inject::InjectingStream;
+use browser_agent_core::adapter::InjectingStream;
 use bytes::Bytes;
 use pin_project_lite::pin_project;
 

@@ -7,7 +7,8 @@ use std::task::{ready, Context, Poll};
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::ServiceResponse;
 use actix_web::Error;
-use browser_agent_core::{BrowserAgent, Injection};
+use browser_agent_core::adapter::{gate, InjectExt, Injection};
+use browser_agent_core::BrowserAgent;
 use pin_project_lite::pin_project;
 
 use crate::body::{AppBody, ResponseBody};
@@ -83,7 +84,7 @@ where
                 let html = res
                     .headers()
                     .get(actix_web::http::header::CONTENT_TYPE)
-                    .is_some_and(|ct| browser_agent_core::inject::gate::is_html(ct.as_bytes()));
+                    .is_some_and(|ct| gate::is_html(ct.as_bytes()));
                 let Some(agent) = agent.take().filter(|_| html) else {
                     return Poll::Ready(Ok(res.map_body(|_, body| EitherBody::left(AppBody::passthrough(body)))));
                 };
@@ -97,7 +98,7 @@ where
                         BodySize::None | BodySize::Stream => None,
                     };
                     let body = match agent.plan_injection(status, &mut headers, head, body_len) {
-                        Injection::None => return EitherBody::left(AppBody::passthrough(body)),
+                        Injection::Untouched => return EitherBody::left(AppBody::passthrough(body)),
                         Injection::Body(tag) => AppBody::inject(body, tag),
                         // actix writes `Content-Length` from the body's size, not from the
                         // header: make the size say what core put in the header.

@@ -6,6 +6,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::Method;
 use actix_web::Error;
+use browser_agent_core::adapter::{InjectExt, RequestHead};
 use browser_agent_core::BrowserAgent;
 
 use crate::body::ResponseBody;
@@ -122,7 +123,7 @@ where
 
 /// The middleware service [`BrowserAgentMiddleware`] builds for each worker: answers our routes
 /// through core, passes everything else to the app, and streams the client tag into the app's HTML
-/// documents ([`AppBody`]).
+/// documents ([`AppBody`](crate::AppBody)).
 ///
 /// ```
 /// use actix_web::{test, web, App, HttpResponse};
@@ -181,16 +182,32 @@ where
         if agent.is_ours(req.path()) {
             return ResponseFuture::ours(ours::answer(agent.clone(), req));
         }
-        // Read in place: converting headers to core's types on every request cost more than the check.
-        let authority = req
-            .headers()
-            .get(actix_web::http::header::HOST)
-            .map(|h| h.as_bytes())
-            .or_else(|| req.uri().authority().map(|a| a.as_str().as_bytes()));
-        let headers = req.headers().iter().map(|(n, v)| (n.as_str(), v.as_bytes()));
-        let inject = agent.wants_injection_from(req.method().as_str(), headers, authority);
+        let inject = agent.wants_injection(&Head(&req));
         let head = req.method() == Method::HEAD;
         let agent = inject.then(|| agent.clone());
         ResponseFuture::app(self.service.call(req), agent, head)
+    }
+}
+
+/// An actix request seen through core's [`RequestHead`], read in place: converting the headers
+/// to core's types on every request cost more than the injection check itself.
+struct Head<'a>(&'a ServiceRequest);
+
+impl RequestHead for Head<'_> {
+    fn method_name(&self) -> &str {
+        self.0.method().as_str()
+    }
+    fn header_pairs(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.0.headers().iter().map(|(n, v)| (n.as_str(), v.as_bytes()))
+    }
+    fn authority(&self) -> Option<&[u8]> {
+        self.0
+            .headers()
+            .get(actix_web::http::header::HOST)
+            .map(|h| h.as_bytes())
+            .or_else(|| self.0.uri().authority().map(|a| a.as_str().as_bytes()))
+    }
+    fn header(&self, name: &str) -> Option<&[u8]> {
+        self.0.headers().get(name).map(|v| v.as_bytes())
     }
 }

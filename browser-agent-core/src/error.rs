@@ -19,7 +19,7 @@ pub enum ConfigError {
 /// The texts say what to do; adapters send them as `{"error": text}`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// 404: the path is under our prefix (or `/browser/`) but names no route.
     #[error("no browser-agent route {method} {path}")]
     NotFound {
@@ -84,7 +84,7 @@ pub enum Refusal {
 
 impl Refusal {
     /// The HTTP status of the refusal.
-    pub fn status(&self) -> http::StatusCode {
+    pub(crate) fn status(&self) -> http::StatusCode {
         use http::StatusCode as S;
         match self {
             Refusal::NotFound { .. } => S::NOT_FOUND,

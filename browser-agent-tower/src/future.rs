@@ -4,7 +4,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-use browser_agent_core::{BrowserAgent, Injection};
+use browser_agent_core::adapter::{InjectExt, Injection};
+use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::Response;
 use http_body::Body;
@@ -14,7 +15,23 @@ use crate::ours::OursFuture;
 use crate::ResponseBody;
 
 pin_project! {
-    /// The future of [`BrowserAgentService`](crate::BrowserAgentService).
+    /// The future of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers, or
+    /// the app's response with its HTML body planned for injection.
+    ///
+    /// ```
+    /// use browser_agent_tower::{BrowserAgent, BrowserAgentService, ResponseFuture};
+    /// use tower::{service_fn, Service};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let app = service_fn(|_req: http::Request<String>| async {
+    ///     Ok::<_, std::convert::Infallible>(http::Response::new(String::from("app")))
+    /// });
+    /// let mut svc = BrowserAgentService::new(app, BrowserAgent::builder().enabled(true).build());
+    /// let req = http::Request::get("/browser/probe").header("host", "127.0.0.1").body(String::new()).unwrap();
+    /// let fut: ResponseFuture<_> = svc.call(req);
+    /// assert_eq!(fut.await.unwrap().status(), 200);
+    /// # });
+    /// ```
     pub struct ResponseFuture<F> {
         #[pin]
         kind: Kind<F>,
@@ -71,7 +88,7 @@ where
                 let body_len = body.size_hint().exact();
                 let body = match agent.plan_injection(parts.status, &mut parts.headers, *head, body_len) {
                     Injection::Body(tag) => ResponseBody::inject(body, tag),
-                    Injection::None | Injection::HeadersOnly => ResponseBody::passthrough(body),
+                    Injection::Untouched | Injection::HeadersOnly => ResponseBody::passthrough(body),
                 };
                 Poll::Ready(Ok(Response::from_parts(parts, body)))
             }

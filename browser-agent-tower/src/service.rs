@@ -2,6 +2,7 @@
 
 use std::task::{Context, Poll};
 
+use browser_agent_core::adapter::InjectExt;
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::{Method, Request, Response};
@@ -88,7 +89,7 @@ where
         if agent.is_ours(req.uri().path()) {
             return ResponseFuture::ours(ours::answer(agent.clone(), req));
         }
-        let inject = agent.wants_injection(req.method(), req.headers(), req.uri());
+        let inject = agent.wants_injection(&req);
         let head = req.method() == Method::HEAD;
         let agent = inject.then(|| agent.clone());
         ResponseFuture::app(self.inner.call(req), agent, head)

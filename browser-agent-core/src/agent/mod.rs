@@ -26,7 +26,7 @@ pub use builder::Builder;
 /// use browser_agent_core::{BrowserAgent, LogQuery};
 /// let agent = BrowserAgent::builder().max_logs(100).enabled(true).build();
 /// let handle = agent.clone();
-/// agent.ingest_dsh(&serde_json::json!({"text": "hello"}), "");
+/// agent.ingest_plain(&serde_json::json!({"text": "hello"}), "");
 /// assert_eq!(handle.logs().query(&LogQuery::default()).len(), 1);
 /// ```
 #[derive(Clone, Debug)]
@@ -115,10 +115,15 @@ impl BrowserAgent {
                 || path == inner.config.prefix)
     }
 
+    /// The tag injected into pages without a CSP nonce.
+    pub fn tag(&self) -> &Bytes {
+        &self.inner.plain_tag
+    }
+
     /// Stores dsh-style `{t?, level?, text?}` items under `page` (from Rust code, tests, or tools).
-    pub fn ingest_dsh(&self, item: &Value, page: &str) -> usize {
+    pub fn ingest_plain(&self, item: &Value, page: &str) -> usize {
         let now = util::now_ms();
-        let entry = logs::normalize_dsh(item, self.limits(), page, now);
+        let entry = logs::normalize_plain(item, self.limits(), page, now);
         self.store(entry.into_iter().collect())
     }
 
@@ -136,7 +141,7 @@ impl BrowserAgent {
     /// run one at a time, in order; a batch that times out is removed and never runs later.
     ///
     /// ```
-    /// use browser_agent_core::{commands::{Batch, RunError}, BrowserAgent};
+    /// use browser_agent_core::{Batch, BrowserAgent, RunError};
     /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
     /// let agent = BrowserAgent::builder().enabled(true).build();
     /// let err = agent.run(Batch::new(vec![serde_json::json!({"command": "snapshot"})])).await.unwrap_err();

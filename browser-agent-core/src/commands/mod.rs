@@ -41,7 +41,7 @@ pub const HANDOVER_WAIT: Duration = Duration::from_secs(10);
 /// A batch of steps for a page.
 ///
 /// ```
-/// use browser_agent_core::commands::Batch;
+/// use browser_agent_core::Batch;
 /// let batch = Batch::new(vec![serde_json::json!({"command": "snapshot"})]).client("c1");
 /// assert_eq!(batch.steps.len(), 1);
 /// ```
@@ -81,7 +81,7 @@ impl Batch {
     /// `POST {prefix}/run`, and a stdio `{"action":"browser",…}` line); the error says what is wrong.
     ///
     /// ```
-    /// use browser_agent_core::commands::Batch;
+    /// use browser_agent_core::Batch;
     /// let batch = Batch::from_json(br#"{"steps":[{"command":"snapshot"}],"timeoutMs":5000}"#).unwrap();
     /// assert_eq!(batch.timeout.as_millis(), 5000);
     /// assert!(Batch::from_json(br#"{"steps":[]}"#).is_err());

@@ -7,6 +7,6 @@ mod scanner;
 mod stream;
 pub mod tag;
 
-pub use plan::Injection;
+pub use plan::{InjectExt, Injection, RequestHead};
 pub use scanner::{Injector, Output};
 pub use stream::InjectingStream;

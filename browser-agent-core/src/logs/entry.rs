@@ -13,7 +13,7 @@ use crate::protocol::Level;
 /// ```
 /// use browser_agent_core::{BrowserAgent, LogQuery};
 /// let agent = BrowserAgent::builder().enabled(true).build();
-/// agent.ingest_dsh(&serde_json::json!({"level": "error", "text": "boom"}), "http://127.0.0.1:3000/");
+/// agent.ingest_plain(&serde_json::json!({"level": "error", "text": "boom"}), "http://127.0.0.1:3000/");
 /// let entry = &agent.logs().query(&LogQuery::default())[0];
 /// assert_eq!((entry.seq, entry.text.as_str()), (1, "boom"));
 /// ```

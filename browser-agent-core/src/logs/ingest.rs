@@ -262,7 +262,7 @@ pub(crate) fn normalize_typed(
 /// Normalizes one dsh `{t?, level?, text?}` item (`POST /browser/probe`), with dsh's rules:
 /// a non-string text is stringified, an empty text drops the item, a non-string level is `info`,
 /// a missing or non-finite `t` is now, `page` is the host's current page.
-pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -> Option<LogEntry> {
+pub(crate) fn normalize_plain(raw: &Value, limits: Limits, page: &str, now: u64) -> Option<LogEntry> {
     let empty = Map::new();
     let obj = raw.as_object().unwrap_or(&empty);
     let mut text = match obj.get("text") {
@@ -665,7 +665,7 @@ mod tests {
             4000,
             "args keep their value"
         );
-        let e = normalize_dsh(&json!({"text": "y".repeat(4000)}), LIMITS, "", 7).unwrap();
+        let e = normalize_plain(&json!({"text": "y".repeat(4000)}), LIMITS, "", 7).unwrap();
         assert_eq!((e.text.chars().count(), e.text.ends_with('…')), (800, true));
         let e = typed(json!({"type":"console","args":["exactly", "x".repeat(792)]}));
         assert!(!e.text.ends_with('…'), "800 chars are not cut");
@@ -697,7 +697,7 @@ mod tests {
         assert_eq!(e.field_str("body"), Some("a\nb"));
         let e = typed(json!({"type":"custom","message":"two\nlines"}));
         assert_eq!(e.text, "two lines");
-        let e = normalize_dsh(&json!({"text": "dsh\nline"}), LIMITS, "", 7).unwrap();
+        let e = normalize_plain(&json!({"text": "dsh\nline"}), LIMITS, "", 7).unwrap();
         assert_eq!(e.text, "dsh line");
         assert!(
             matches!(one_line("plain"), Cow::Borrowed("plain")),
@@ -748,16 +748,16 @@ mod tests {
     #[test]
     fn dsh_rules() {
         let page = "http://127.0.0.1:3080/ | App";
-        let e = normalize_dsh(&json!({"text": 42}), LIMITS, page, 7).unwrap();
+        let e = normalize_plain(&json!({"text": 42}), LIMITS, page, 7).unwrap();
         assert_eq!(
             (e.text.as_str(), e.level, e.t, e.page.as_str()),
             ("42", Level::Info, 7, page)
         );
-        assert!(normalize_dsh(&json!({"text": ""}), LIMITS, page, 7).is_none());
-        assert!(normalize_dsh(&json!({"level": "error"}), LIMITS, page, 7).is_none());
-        let e = normalize_dsh(&json!({"text": "  ", "level": 3, "t": 5}), LIMITS, page, 7).unwrap();
+        assert!(normalize_plain(&json!({"text": ""}), LIMITS, page, 7).is_none());
+        assert!(normalize_plain(&json!({"level": "error"}), LIMITS, page, 7).is_none());
+        let e = normalize_plain(&json!({"text": "  ", "level": 3, "t": 5}), LIMITS, page, 7).unwrap();
         assert_eq!((e.text.as_str(), e.level, e.t), ("  ", Level::Info, 5));
-        let e = normalize_dsh(&json!({"text": "x", "level": "warn"}), LIMITS, &"p".repeat(500), 7).unwrap();
+        let e = normalize_plain(&json!({"text": "x", "level": "warn"}), LIMITS, &"p".repeat(500), 7).unwrap();
         assert_eq!((e.level, e.page.len()), (Level::Warn, 300));
     }
 }

@@ -8,6 +8,6 @@ mod store;
 
 pub use buffer::LogBuffer;
 pub use entry::LogEntry;
-pub(crate) use ingest::{normalize_dsh, normalize_typed, Limits, RawEntry};
+pub(crate) use ingest::{normalize_plain, normalize_typed, Limits, RawEntry};
 pub(crate) use query::type_list;
 pub use query::{LogQuery, DEFAULT_LIMIT};

@@ -11,7 +11,7 @@ use super::response::{batch_response, empty, failure, json_response};
 use super::Dispatch;
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
 use crate::error::{BadInput, GoneError};
-use crate::logs::{normalize_dsh, RawEntry};
+use crate::logs::{normalize_plain, RawEntry};
 use crate::protocol::{self, field, param, Phase, Results, MAX_ID_LEN, POLL_WAIT_MS};
 use crate::sinks::{self, ClientState};
 use crate::util::{now_ms, parse_flag, Params};
@@ -88,7 +88,7 @@ impl BrowserAgent {
         let limits = self.limits();
         let entries: Vec<_> = items
             .iter()
-            .filter_map(|item| normalize_dsh(item, limits, &record.page, now))
+            .filter_map(|item| normalize_plain(item, limits, &record.page, now))
             .map(|mut e| {
                 if hb.client != ANONYMOUS_CLIENT {
                     e.client_id = hb.client.clone();
