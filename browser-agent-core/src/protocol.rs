@@ -525,7 +525,7 @@ impl Phase {
     }
 }
 
-/// Log level. Both seeds' names are accepted (`log` is MindStudio's console level).
+/// Log level. The names of both clients (MindStudio's, dsh-agent-browser's) are accepted (`log` is MindStudio's console level).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {

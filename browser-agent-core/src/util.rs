@@ -44,7 +44,7 @@ pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
     hash
 }
 
-/// 32 hex chars of randomness: from the OS when it has `/dev/urandom`, else from std's
+/// `2 × bytes_wanted` hex chars of randomness: from the OS when it has `/dev/urandom`, else from std's
 /// per-process random hasher keys mixed with the clock.
 pub(crate) fn random_hex(bytes_wanted: usize) -> String {
     let mut buf = vec![0u8; bytes_wanted];

@@ -92,6 +92,7 @@ impl Batch {
         let obj = value
             .as_object()
             .ok_or_else(|| bad("body must be a JSON object {\"steps\":[…]}".into()))?;
+        // Refused here too (with `validate_steps`'s text), before the other fields are checked.
         let steps = match obj.get(field::STEPS) {
             Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
             _ => return Err(bad(NO_STEPS.into())),

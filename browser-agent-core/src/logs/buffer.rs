@@ -1,3 +1,5 @@
+//! [`LogBuffer`]: the bounded ring the stored entries live in, and its reads.
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 

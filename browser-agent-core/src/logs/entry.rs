@@ -8,7 +8,8 @@ use crate::protocol::Level;
 /// One stored browser log entry.
 ///
 /// Serialized flat: `{seq, t, clientId, type, level, text, page, …the entry's own fields}`, so
-/// both seed clients' fields (`args`, `stack`, `status`, …) stay where a reader expects them.
+/// both clients' fields (MindStudio's and dsh-agent-browser's: `args`, `stack`, `status`, …) stay
+/// where a reader expects them.
 ///
 /// ```
 /// use browser_agent_core::{BrowserAgent, LogQuery};

@@ -1,4 +1,4 @@
-//! Turning what the seed clients send into [`LogEntry`]s: MindStudio's typed entries and dsh's
+//! Turning what the page clients send into [`LogEntry`]s: MindStudio's typed entries and dsh's
 //! `{t, level, text}` items. Pure functions: no clock, no I/O (the caller passes `now`).
 
 use serde_json::{Map, Value};

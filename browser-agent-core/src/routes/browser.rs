@@ -27,7 +27,8 @@ impl BrowserAgent {
         res
     }
 
-    /// GET heartbeat: always `200 {"ok":true}`; only a keyed one marks a page alive (fixes dsh's U1).
+    /// GET heartbeat: always `200 {"ok":true}`; only a keyed one marks a page alive
+    /// (compat: dsh-agent-browser's probe answers every heartbeat; an unkeyed one proves nothing here).
     pub(super) fn probe_get(&self, parts: &Parts) -> Response<Bytes> {
         if self.key_ok(parts) {
             let hb = Heartbeat::from_query(parts.uri.query());
