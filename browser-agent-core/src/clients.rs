@@ -22,7 +22,22 @@ pub(crate) fn is_fresh(last_seen: u64, now: u64, ttl: u64) -> bool {
 
 pub(crate) use crate::protocol::Heartbeat;
 
-/// The record of one page load.
+/// The record of one page load, as [`ClientRegistry`] and `GET {prefix}/page` show it.
+///
+/// ```
+/// use browser_agent_core::BrowserAgent;
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
+/// let heartbeat = http::Request::get("/browser/probe?key=k3y-for-docs&client=c1&title=Home&visible=1&phase=ready")
+///     .header("host", "127.0.0.1:3000")
+///     .body(bytes::Bytes::new())
+///     .unwrap();
+/// agent.handle(heartbeat).await.unwrap();
+/// let record = agent.clients().get("c1").unwrap();
+/// assert_eq!((record.title.as_str(), record.visible, record.gone), ("Home", true, false));
+/// assert_eq!(record.last_poll_at, 0, "it never polled, so it cannot run batches yet");
+/// # });
+/// ```
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientRecord {

@@ -1,6 +1,13 @@
 //! The errors of the host, each variant with its text (and, where it answers a request, its status).
 
 /// A configuration the builder refuses.
+///
+/// ```
+/// use browser_agent_core::{BrowserAgent, ConfigError};
+/// let err = BrowserAgent::builder().page_key("short").try_build().unwrap_err();
+/// assert_eq!(err, ConfigError::PageKey);
+/// assert!(err.to_string().starts_with("the page key must be at least 8 chars"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
@@ -102,6 +109,14 @@ impl Refusal {
 
 /// A `GET {prefix}/console` query the host cannot read ([`LogQuery::parse`](crate::LogQuery::parse));
 /// the text names the parameter and what it accepts. Always a 400.
+///
+/// ```
+/// use browser_agent_core::{LogQuery, QueryError};
+/// let err = LogQuery::parse(Some("limit=ten")).unwrap_err();
+/// assert!(matches!(&err, QueryError::Number { name, .. } if name == "limit"));
+/// assert_eq!(err.status(), 400);
+/// assert_eq!(err.to_string(), "invalid limit \"ten\": expected a non-negative number");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum QueryError {

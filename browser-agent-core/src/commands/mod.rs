@@ -123,6 +123,19 @@ impl Batch {
 }
 
 /// What a page answered: the MindStudio `browser-completed` event plus the page it ran on.
+/// Serialized, it is the answer of `POST {prefix}/run` and of a stdio request.
+///
+/// ```
+/// use browser_agent_core::{BatchResult, BrowserAgent};
+/// # async fn show(agent: BrowserAgent) -> Result<(), browser_agent_core::RunError> {
+/// let result: BatchResult = agent.snapshot(None, false).await?;
+/// println!("{} ran on {}: {}", result.steps.len(), result.client_id, result.snapshot);
+/// for node in result.tree() {
+///     println!("{} {:?}", node.role, node.name);
+/// }
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BatchResult {
     /// Always `browser-completed`.
@@ -156,10 +169,17 @@ impl BatchResult {
 
 /// The pages open when a batch named another (at most 10), shown in a [`RunError`] as
 /// `Open pages: "id" (url), …` or `No page is connected.`.
+///
+/// ```
+/// use browser_agent_core::{OpenPages, PageSummary};
+/// let open = OpenPages(vec![PageSummary { client_id: "c1".into(), page: "http://127.0.0.1:3000/".into() }]);
+/// assert_eq!(open.to_string(), "Open pages: \"c1\" (http://127.0.0.1:3000/)");
+/// assert_eq!(OpenPages::default().to_string(), "No page is connected.");
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpenPages(pub Vec<PageSummary>);
 
-/// One open page: its client id and URL.
+/// One open page: its client id and URL (see [`OpenPages`] for an example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageSummary {
     /// The page's client id.
@@ -184,7 +204,20 @@ impl std::fmt::Display for OpenPages {
     }
 }
 
-/// Why a batch did not run; the message says what to do.
+/// Why a batch did not run; the message says what to do, and [`status`](Self::status) is the
+/// HTTP status of the `command-error` answer.
+///
+/// ```
+/// use browser_agent_core::{Batch, BrowserAgent, RunError};
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+/// let agent = BrowserAgent::builder().enabled(true).build();
+/// let steps = Batch::from_json(br#"{"steps":[{"command":"snapshot"}]}"#).unwrap().steps;
+/// let err = agent.run(Batch::new(steps).client("c1")).await.unwrap_err();
+/// assert!(matches!(&err, RunError::UnknownPage { client, open } if client == "c1" && open.0.is_empty()));
+/// assert_eq!(err.to_string(), "No page with client id \"c1\" is connected. No page is connected.");
+/// assert_eq!(err.status(), 503);
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RunError {

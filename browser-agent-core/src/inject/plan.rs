@@ -103,6 +103,17 @@ pub trait InjectExt {
     /// adjusting its headers (`Content-Length` grows by the tag; `ETag` and `Accept-Ranges` go).
     /// `body_len` is the body's exact length when the adapter knows it (a sized body without a
     /// `Content-Length` header): it lets a `HEAD` answer announce the same length as `GET`.
+    ///
+    /// ```
+    /// use browser_agent_core::adapter::{InjectExt, Injection};
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let mut headers = http::HeaderMap::new();
+    /// headers.insert("content-type", "text/html".parse().unwrap());
+    /// let plan = agent.plan_injection(http::StatusCode::OK, &mut headers, true, Some(100));
+    /// assert_eq!(plan, Injection::HeadersOnly);
+    /// assert_eq!(headers["content-length"], (100 + agent.tag().len()).to_string());
+    /// ```
     fn plan_injection(
         &self,
         status: StatusCode,
@@ -121,18 +132,6 @@ impl InjectExt for BrowserAgent {
                 .is_some_and(|a| crate::security::host_allowed(a, &self.inner.config.allowed_hosts))
     }
 
-    /// How the plan looks for a `HEAD` of a page:
-    ///
-    /// ```
-    /// use browser_agent_core::adapter::{InjectExt, Injection};
-    /// use browser_agent_core::BrowserAgent;
-    /// let agent = BrowserAgent::builder().enabled(true).build();
-    /// let mut headers = http::HeaderMap::new();
-    /// headers.insert("content-type", "text/html".parse().unwrap());
-    /// let plan = agent.plan_injection(http::StatusCode::OK, &mut headers, true, Some(100));
-    /// assert_eq!(plan, Injection::HeadersOnly);
-    /// assert_eq!(headers["content-length"], (100 + agent.tag().len()).to_string());
-    /// ```
     fn plan_injection(
         &self,
         status: StatusCode,
