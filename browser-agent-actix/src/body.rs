@@ -1,8 +1,10 @@
+//! The response bodies: [`AppBody`] (the app's, maybe with the tag streamed in) and [`ResponseBody`] (that or ours).
+
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use actix_web::body::{BodySize, MessageBody};
-use browser_agent_core::inject::InjectingStream;
+use actix_web::body::{BodySize, EitherBody, MessageBody};
+use browser_agent_core::adapter::InjectingStream;
 use bytes::Bytes;
 use pin_project_lite::pin_project;
 
@@ -16,7 +18,7 @@ pin_project! {
     /// page stays streamed.
     ///
     /// ```
-    /// use actix_web::body::{BodySize, MessageBody};
+    /// use actix_web::body::{BodySize, EitherBody, MessageBody};
     /// use actix_web::{test, web, App, HttpResponse};
     /// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
     ///
@@ -145,3 +147,26 @@ impl<B: MessageBody> MessageBody for AppBody<B> {
         }
     }
 }
+
+/// The response body of the middleware: the app's ([`AppBody`], left) or one of ours (right).
+///
+/// ```
+/// use actix_web::body::EitherBody;
+/// use actix_web::{test, web, App};
+/// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
+///
+/// # actix_web::rt::System::new().block_on(async {
+/// let app = test::init_service(
+///     App::new()
+///         .wrap(BrowserAgentMiddleware::new(BrowserAgent::builder().enabled(true).build()))
+///         .route("/", web::get().to(|| async { "app" })),
+/// )
+/// .await;
+/// let ours = test::TestRequest::get().uri("/browser/probe").insert_header(("host", "127.0.0.1"));
+/// let res = test::call_service(&app, ours.to_request()).await;
+/// assert!(matches!(res.response().body(), EitherBody::Right { .. }));
+/// let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+/// assert!(matches!(res.response().body(), EitherBody::Left { .. }));
+/// # });
+/// ```
+pub type ResponseBody<B> = EitherBody<AppBody<B>, Bytes>;

@@ -1,19 +1,19 @@
-use std::future::{poll_fn, Future};
+//! [`ResponseFuture`]: one of our answers, or the app's response with its HTML body planned for injection.
+
+use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
 use actix_web::body::{BodySize, EitherBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceResponse;
 use actix_web::Error;
-use browser_agent_core::{BrowserAgent, Injection};
-use bytes::{Bytes, BytesMut};
-use futures_core::Stream;
+use browser_agent_core::adapter::{gate, InjectExt, Injection};
+use browser_agent_core::BrowserAgent;
 use pin_project_lite::pin_project;
 
-use crate::middleware::ResponseBody;
-use crate::{convert, AppBody};
-
-type OursFuture = Pin<Box<dyn Future<Output = ServiceResponse<Bytes>>>>;
+use crate::body::{AppBody, ResponseBody};
+use crate::convert;
+use crate::ours::OursFuture;
 
 pin_project! {
     /// The future of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers, or
@@ -84,7 +84,7 @@ where
                 let html = res
                     .headers()
                     .get(actix_web::http::header::CONTENT_TYPE)
-                    .is_some_and(|ct| browser_agent_core::inject::gate::is_html(ct.as_bytes()));
+                    .is_some_and(|ct| gate::is_html(ct.as_bytes()));
                 let Some(agent) = agent.take().filter(|_| html) else {
                     return Poll::Ready(Ok(res.map_body(|_, body| EitherBody::left(AppBody::passthrough(body)))));
                 };
@@ -98,7 +98,7 @@ where
                         BodySize::None | BodySize::Stream => None,
                     };
                     let body = match agent.plan_injection(status, &mut headers, head, body_len) {
-                        Injection::None => return EitherBody::left(AppBody::passthrough(body)),
+                        Injection::Untouched => return EitherBody::left(AppBody::passthrough(body)),
                         Injection::Body(tag) => AppBody::inject(body, tag),
                         // actix writes `Content-Length` from the body's size, not from the
                         // header: make the size say what core put in the header.
@@ -113,48 +113,6 @@ where
             }
         }
     }
-}
-
-/// Answers one of our requests: refuse early on the head, read the body up to the limit (never
-/// further), then let core answer.
-pub(crate) fn answer(agent: BrowserAgent, req: ServiceRequest) -> OursFuture {
-    Box::pin(async move {
-        let (req, mut payload) = req.into_parts();
-        let parts = {
-            let (Some(method), Some(uri)) = (convert::method(req.method()), convert::uri(req.uri())) else {
-                let res = agent.bad_request("the request could not be read");
-                return ServiceResponse::new(req, convert::response_to_actix(res));
-            };
-            let mut head = http::Request::new(());
-            *head.method_mut() = method;
-            *head.uri_mut() = uri;
-            *head.version_mut() = convert::version(req.version());
-            *head.headers_mut() = convert::headers_to_core(req.headers());
-            head.into_parts().0
-        };
-        if let Err(refusal) = agent.preflight(&parts) {
-            return ServiceResponse::new(req, convert::response_to_actix(refusal));
-        }
-        let limit = agent.config().body_limit();
-        let mut buf = BytesMut::new();
-        while let Some(chunk) = poll_fn(|cx| Pin::new(&mut payload).poll_next(cx)).await {
-            let Ok(chunk) = chunk else {
-                let res = agent.bad_request("the request body could not be read");
-                return ServiceResponse::new(req, convert::response_to_actix(res));
-            };
-            if buf.len() + chunk.len() > limit {
-                let res = agent.payload_too_large();
-                return ServiceResponse::new(req, convert::response_to_actix(res));
-            }
-            buf.extend_from_slice(&chunk);
-        }
-        let core_req = http::Request::from_parts(parts, buf.freeze());
-        let res = match agent.handle(core_req).await {
-            Ok(res) => res,
-            Err(never) => match never {},
-        };
-        ServiceResponse::new(req, convert::response_to_actix(res))
-    })
 }
 
 fn content_length(headers: &http::HeaderMap) -> Option<u64> {

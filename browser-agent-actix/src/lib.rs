@@ -64,7 +64,43 @@
 //! The adapter only translates: an actix request (method, URI, headers, and the body read up to
 //! the agent's limit) becomes core's `http::Request<Bytes>`, and core's answer becomes an actix
 //! response. Every route, limit and error message is core's. Keep the agent to read logs and pages
-//! from Rust: [`BrowserAgentMiddleware::agent`].
+//! from Rust: [`BrowserAgentMiddleware::agent`]. This crate re-exports the app author's API of
+//! `browser-agent-core` ([`BrowserAgent`], [`Batch`], [`LogQuery`], …), so it is the only
+//! dependency an app needs.
+//!
+//! The README's install snippet (its `.service(/* … */)` filled in with a route, so it compiles):
+//!
+//! ```no_run
+//! use actix_web::{middleware::Compress, web, App, HttpServer};
+//! use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
+//! # fn main() -> std::io::Result<()> {
+//! # actix_web::rt::System::new().block_on(async {
+//! let agent = BrowserAgent::builder().build();
+//! HttpServer::new(move || {
+//!     App::new()
+//!         .wrap(BrowserAgentMiddleware::new(agent.clone()))
+//!         .wrap(Compress::default()) // after ours, so it runs outside it
+//!         .service(web::resource("/").to(|| async { "hi" }))
+//! })
+//! # .bind(("127.0.0.1", 3000))?.run().await
+//! # })
+//! # }
+//! ```
+//!
+//! …and its "From Rust" calls:
+//!
+//! ```
+//! use browser_agent_actix::{Batch, BrowserAgent, LogQuery};
+//! # async fn from_rust(agent: BrowserAgent) -> Result<(), Box<dyn std::error::Error>> {
+//! # let steps = Batch::from_json(br#"{"steps":[{"command":"snapshot"}]}"#)?.steps;
+//! agent.logs().query(&LogQuery::parse(Some("level=error"))?);
+//! agent.clients().all();
+//! agent.run(Batch::new(steps)).await?;
+//! agent.snapshot(None, false).await?.tree();
+//! agent.serve_stdio().await?;
+//! # Ok(())
+//! # }
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub, missing_debug_implementations)]
 
@@ -72,8 +108,13 @@ mod body;
 mod convert;
 mod future;
 mod middleware;
+mod ours;
 
-pub use body::AppBody;
-pub use browser_agent_core::BrowserAgent;
+pub use body::{AppBody, ResponseBody};
+/// The app author's API of [`browser_agent_core`], so this crate is the only dependency an app needs.
+pub use browser_agent_core::{
+    Batch, BatchResult, BrowserAgent, Builder, ClientRecord, ClientRegistry, Config, ConfigError, LogBuffer, LogEntry,
+    LogQuery, OpenPages, PageSummary, QueryError, RunError, StepResult,
+};
 pub use future::ResponseFuture;
-pub use middleware::{BrowserAgentMiddleware, BrowserAgentService, ResponseBody};
+pub use middleware::{BrowserAgentMiddleware, BrowserAgentService};

@@ -1,37 +1,17 @@
+//! [`BrowserAgentMiddleware`] (the `Transform`) and the [`BrowserAgentService`] it builds per worker.
+
 use std::future::{ready, Ready};
 
-use actix_web::body::{EitherBody, MessageBody};
+use actix_web::body::MessageBody;
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::Method;
 use actix_web::Error;
+use browser_agent_core::adapter::{InjectExt, RequestHead};
 use browser_agent_core::BrowserAgent;
-use bytes::Bytes;
 
-use crate::future::{self, ResponseFuture};
-use crate::AppBody;
-
-/// The response body of the middleware: the app's ([`AppBody`], left) or one of ours (right).
-///
-/// ```
-/// use actix_web::body::EitherBody;
-/// use actix_web::{test, web, App};
-/// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
-///
-/// # actix_web::rt::System::new().block_on(async {
-/// let app = test::init_service(
-///     App::new()
-///         .wrap(BrowserAgentMiddleware::new(BrowserAgent::builder().enabled(true).build()))
-///         .route("/", web::get().to(|| async { "app" })),
-/// )
-/// .await;
-/// let ours = test::TestRequest::get().uri("/browser/probe").insert_header(("host", "127.0.0.1"));
-/// let res = test::call_service(&app, ours.to_request()).await;
-/// assert!(matches!(res.response().body(), EitherBody::Right { .. }));
-/// let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
-/// assert!(matches!(res.response().body(), EitherBody::Left { .. }));
-/// # });
-/// ```
-pub type ResponseBody<B> = EitherBody<AppBody<B>, Bytes>;
+use crate::body::ResponseBody;
+use crate::future::ResponseFuture;
+use crate::ours;
 
 /// The middleware builder: `App::new().wrap(BrowserAgentMiddleware::new(agent.clone()))`.
 ///
@@ -143,7 +123,7 @@ where
 
 /// The middleware service [`BrowserAgentMiddleware`] builds for each worker: answers our routes
 /// through core, passes everything else to the app, and streams the client tag into the app's HTML
-/// documents ([`AppBody`]).
+/// documents ([`AppBody`](crate::AppBody)).
 ///
 /// ```
 /// use actix_web::{test, web, App, HttpResponse};
@@ -200,18 +180,34 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         let agent = &self.agent;
         if agent.is_ours(req.path()) {
-            return ResponseFuture::ours(future::answer(agent.clone(), req));
+            return ResponseFuture::ours(ours::answer(agent.clone(), req));
         }
-        // Read in place: converting headers to core's types on every request cost more than the check.
-        let authority = req
-            .headers()
-            .get(actix_web::http::header::HOST)
-            .map(|h| h.as_bytes())
-            .or_else(|| req.uri().authority().map(|a| a.as_str().as_bytes()));
-        let headers = req.headers().iter().map(|(n, v)| (n.as_str(), v.as_bytes()));
-        let inject = agent.wants_injection_from(req.method().as_str(), headers, authority);
+        let inject = agent.wants_injection(&Head(&req));
         let head = req.method() == Method::HEAD;
         let agent = inject.then(|| agent.clone());
         ResponseFuture::app(self.service.call(req), agent, head)
+    }
+}
+
+/// An actix request seen through core's [`RequestHead`], read in place: converting the headers
+/// to core's types on every request cost more than the injection check itself.
+struct Head<'a>(&'a ServiceRequest);
+
+impl RequestHead for Head<'_> {
+    fn method_name(&self) -> &str {
+        self.0.method().as_str()
+    }
+    fn header_pairs(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.0.headers().iter().map(|(n, v)| (n.as_str(), v.as_bytes()))
+    }
+    fn authority(&self) -> Option<&[u8]> {
+        self.0
+            .headers()
+            .get(actix_web::http::header::HOST)
+            .map(|h| h.as_bytes())
+            .or_else(|| self.0.uri().authority().map(|a| a.as_str().as_bytes()))
+    }
+    fn header(&self, name: &str) -> Option<&[u8]> {
+        self.0.headers().get(name).map(|v| v.as_bytes())
     }
 }

@@ -42,7 +42,7 @@ impl ClientAssets {
     /// The embedded assets (hashed once per process).
     ///
     /// ```
-    /// let assets = browser_agent_core::assets::ClientAssets::embedded();
+    /// let assets = browser_agent_core::adapter::ClientAssets::embedded();
     /// assert_eq!(assets.rev.len(), 16);
     /// ```
     pub fn embedded() -> &'static ClientAssets {

@@ -12,46 +12,32 @@ use crate::util::truncate_chars;
 /// Seqs remembered above the contiguous prefix, per client, for de-duplication.
 const SEEN_WINDOW: usize = 4096;
 /// The id dsh-style clients (no `client` parameter) are recorded under.
-pub const ANONYMOUS_CLIENT: &str = "";
+pub(crate) const ANONYMOUS_CLIENT: &str = "";
 
 /// Whether a page last seen at `last_seen` is alive at `now`: seen within `ttl`, closed interval.
 /// Fails closed: never seen (≤ 0) or seen in the future is not alive.
-///
-/// ```
-/// use browser_agent_core::clients::is_fresh;
-/// assert!(is_fresh(1_000, 61_000, 60_000));   // exactly the TTL: alive
-/// assert!(!is_fresh(1_000, 61_001, 60_000));
-/// assert!(!is_fresh(5_000, 4_000, 60_000));   // a future timestamp is never alive
-/// assert!(!is_fresh(0, 10, 60_000));
-/// ```
-pub fn is_fresh(last_seen: u64, now: u64, ttl: u64) -> bool {
+pub(crate) fn is_fresh(last_seen: u64, now: u64, ttl: u64) -> bool {
     last_seen > 0 && now >= last_seen && now - last_seen <= ttl
 }
 
-/// What a heartbeat says about a page.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Heartbeat {
-    /// Page load id (empty for dsh clients).
-    pub client: String,
-    /// `location.href` (dsh sends `href | title`).
-    pub page: String,
-    /// `document.title`.
-    pub title: String,
-    /// Life-cycle phase, when sent.
-    pub phase: Option<Phase>,
-    /// `document.visibilityState == "visible"`.
-    pub visible: Option<bool>,
-    /// `document.hasFocus()`.
-    pub focused: Option<bool>,
-    /// The page runs in an iframe.
-    pub in_iframe: Option<bool>,
-    /// The client revision the page runs.
-    pub rev: Option<String>,
-    /// The browser tab's id (kept across page loads in `sessionStorage`).
-    pub tab: Option<String>,
-}
+pub(crate) use crate::protocol::Heartbeat;
 
-/// The record of one page load.
+/// The record of one page load, as [`ClientRegistry`] and `GET {prefix}/page` show it.
+///
+/// ```
+/// use browser_agent_core::BrowserAgent;
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
+/// let heartbeat = http::Request::get("/browser/probe?key=k3y-for-docs&client=c1&title=Home&visible=1&phase=ready")
+///     .header("host", "127.0.0.1:3000")
+///     .body(bytes::Bytes::new())
+///     .unwrap();
+/// agent.handle(heartbeat).await.unwrap();
+/// let record = agent.clients().get("c1").unwrap();
+/// assert_eq!((record.title.as_str(), record.visible, record.gone), ("Home", true, false));
+/// assert_eq!(record.last_poll_at, 0, "it never polled, so it cannot run batches yet");
+/// # });
+/// ```
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientRecord {
@@ -116,13 +102,23 @@ impl SeenSeqs {
 
 /// Pages that talked to the host.
 ///
+/// Read it through [`BrowserAgent::clients`](crate::BrowserAgent::clients); pages update it
+/// through our routes (heartbeats, polls, log batches).
+///
 /// ```
-/// use browser_agent_core::clients::{ClientRegistry, Heartbeat};
-/// let pages = ClientRegistry::new(8, 60_000);
-/// pages.heartbeat(&Heartbeat { client: "c1".into(), page: "http://127.0.0.1:3000/".into(), ..Default::default() }, 1_000);
-/// assert!(pages.get("c1").is_some());
-/// assert_eq!(pages.default_target(2_000).unwrap().client_id, "c1");
-/// assert!(pages.default_target(100_000).is_none()); // gone quiet for longer than the TTL
+/// use browser_agent_core::BrowserAgent;
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
+/// // The heartbeat the injected client sends every 10 s:
+/// let heartbeat = http::Request::get("/browser/probe?key=k3y-for-docs&client=c1&page=http%3A%2F%2F127.0.0.1%3A3000%2F")
+///     .header("host", "127.0.0.1:3000")
+///     .body(bytes::Bytes::new())
+///     .unwrap();
+/// agent.handle(heartbeat).await.unwrap();
+/// let pages = agent.clients();
+/// assert_eq!(pages.get("c1").unwrap().page, "http://127.0.0.1:3000/");
+/// assert_eq!(pages.all().len(), 1);
+/// # });
 /// ```
 #[derive(Debug)]
 pub struct ClientRegistry {
@@ -133,7 +129,7 @@ pub struct ClientRegistry {
 
 impl ClientRegistry {
     /// A registry of at most `max_clients` records with the given liveness TTL.
-    pub fn new(max_clients: usize, ttl_ms: u64) -> Self {
+    pub(crate) fn new(max_clients: usize, ttl_ms: u64) -> Self {
         ClientRegistry {
             inner: Mutex::new(HashMap::new()),
             max_clients: max_clients.max(1),
@@ -149,7 +145,7 @@ impl ClientRegistry {
     /// Records a (keyed) heartbeat at `now`; returns the updated record. A heartbeat brings a page
     /// that said it left back to life (restored from the back/forward cache), unless it says the page
     /// is hidden: a page sends that one as it unloads, and it may arrive after the `gone` beacon.
-    pub fn heartbeat(&self, hb: &Heartbeat, now: u64) -> ClientRecord {
+    pub(crate) fn heartbeat(&self, hb: &Heartbeat, now: u64) -> ClientRecord {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, &hb.client, now);
         if hb.visible != Some(false) {
@@ -182,8 +178,9 @@ impl ClientRegistry {
         record.clone()
     }
 
+    #[cfg(test)]
     /// Marks `client` as seen at `now` (a keyed log batch is proof of life too), setting its page if unknown.
-    pub fn touch(&self, client: &str, page: &str, now: u64) {
+    pub(crate) fn touch(&self, client: &str, page: &str, now: u64) {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, client, now);
         if record.page.is_empty() && !page.is_empty() {
@@ -193,7 +190,7 @@ impl ClientRegistry {
 
     /// Marks `client` as polling for commands at `now`: a new poll is proof of life, also of a page
     /// that said it left (restored from the back/forward cache).
-    pub fn touch_poll(&self, client: &str, now: u64) {
+    pub(crate) fn touch_poll(&self, client: &str, now: u64) {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, client, now);
         record.last_poll_at = now;
@@ -202,7 +199,7 @@ impl ClientRegistry {
 
     /// A poll held open ended at `now` with nothing to run: the page was still polling, unless it
     /// said meanwhile that it left (then nothing changes).
-    pub fn poll_ended(&self, client: &str, now: u64) {
+    pub(crate) fn poll_ended(&self, client: &str, now: u64) {
         let mut map = self.inner.lock();
         if let Some(record) = map.get_mut(client).filter(|r| !r.gone) {
             record.last_seen_at = record.last_seen_at.max(now);
@@ -212,7 +209,7 @@ impl ClientRegistry {
 
     /// Records that `client` left (its `gone` beacon): not alive, never a default target, until a
     /// heartbeat or a new poll from it. Returns the record.
-    pub fn mark_gone(&self, client: &str, now: u64) -> ClientRecord {
+    pub(crate) fn mark_gone(&self, client: &str, now: u64) -> ClientRecord {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, client, now);
         record.gone = true;
@@ -226,7 +223,7 @@ impl ClientRegistry {
 
     /// For a batch of entries' `(client, seq, page)` (or `None` for entries without both): marks each
     /// client seen, and says per entry whether it is its first delivery. One lock for the batch.
-    pub fn deliveries(&self, origins: &[Option<(&str, u64, &str)>], now: u64) -> Vec<bool> {
+    pub(crate) fn deliveries(&self, origins: &[Option<(&str, u64, &str)>], now: u64) -> Vec<bool> {
         let mut map = self.inner.lock();
         let mut out = Vec::with_capacity(origins.len());
         let mut i = 0;
@@ -252,8 +249,9 @@ impl ClientRegistry {
         out
     }
 
+    #[cfg(test)]
     /// Records that `(client, seq)` was stored; false when it already was (a retried batch).
-    pub fn first_delivery(&self, client: &str, seq: u64, now: u64) -> bool {
+    pub(crate) fn first_delivery(&self, client: &str, seq: u64, now: u64) -> bool {
         let mut map = self.inner.lock();
         self.entry(&mut map, client, now).seen.insert(seq)
     }
@@ -351,6 +349,10 @@ mod tests {
     #[test]
     fn ttl_is_a_closed_interval_and_fails_closed() {
         assert!(is_fresh(100, 100, 60_000));
+        assert!(is_fresh(1_000, 61_000, 60_000)); // exactly the TTL: alive
+        assert!(!is_fresh(1_000, 61_001, 60_000));
+        assert!(!is_fresh(5_000, 4_000, 60_000)); // a future timestamp is never alive
+        assert!(!is_fresh(0, 10, 60_000));
         assert!(is_fresh(100, 60_100, 60_000));
         assert!(!is_fresh(100, 60_101, 60_000));
         assert!(!is_fresh(0, 1, 60_000));

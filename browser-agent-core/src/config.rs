@@ -24,6 +24,13 @@ pub const DEFAULT_MAX_CLIENTS: usize = 256;
 pub const DEFAULT_NDJSON_MAX_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The host's configuration. Build it with [`BrowserAgent::builder`](crate::BrowserAgent::builder).
+///
+/// ```
+/// use browser_agent_core::{BrowserAgent, DEFAULT_BODY_LIMIT};
+/// let agent = BrowserAgent::builder().enabled(true).max_logs(1000).build();
+/// let config = agent.config();
+/// assert_eq!((config.max_logs(), config.body_limit()), (1000, DEFAULT_BODY_LIMIT));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Config {
     pub(crate) enabled: bool,

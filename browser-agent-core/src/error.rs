@@ -1,6 +1,13 @@
-//! Error types.
+//! The errors of the host, each variant with its text (and, where it answers a request, its status).
 
 /// A configuration the builder refuses.
+///
+/// ```
+/// use browser_agent_core::{BrowserAgent, ConfigError};
+/// let err = BrowserAgent::builder().page_key("short").try_build().unwrap_err();
+/// assert_eq!(err, ConfigError::PageKey);
+/// assert!(err.to_string().starts_with("the page key must be at least 8 chars"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConfigError {
@@ -13,4 +20,201 @@ pub enum ConfigError {
     /// The page key is embedded in HTML attributes and URLs.
     #[error("the page key must be at least 8 chars of ASCII letters, digits, '-' or '_'")]
     PageKey,
+}
+
+/// Why a request to one of our routes is refused before its handler runs, each with its status.
+/// The texts say what to do; adapters send them as `{"error": text}`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum Refusal {
+    /// 404: the path is under our prefix (or `/browser/`) but names no route.
+    #[error("no browser-agent route {method} {path}")]
+    NotFound {
+        /// The request's method.
+        method: String,
+        /// The request's path.
+        path: String,
+    },
+    /// 405: the route exists, not with this method (the answer carries `Allow`).
+    #[error("method {method} is not allowed on {path}; allowed: {allow}")]
+    MethodNotAllowed {
+        /// The request's method.
+        method: String,
+        /// The request's path.
+        path: String,
+        /// The route's methods, comma-separated (the `Allow` header).
+        allow: String,
+    },
+    /// 403: no `Host` header (nor an absolute URI).
+    #[error("refused: the request has no Host header; browser-agent answers only requests addressed to loopback or a configured host")]
+    NoHost,
+    /// 403: the `Host` is neither loopback nor allowed (DNS rebinding).
+    #[error("refused: Host {authority:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") if this dev server is reached by that name (this check blocks DNS rebinding)")]
+    HostNotAllowed {
+        /// The `Host` as sent, lower-cased.
+        authority: String,
+        /// Its host part, without the port.
+        host: String,
+    },
+    /// 403: an agent route was called from another origin.
+    #[error("refused: Origin {origin:?} is not this server's own origin; agent routes answer only same-origin pages and non-browser clients (this check blocks cross-site requests)")]
+    CrossOrigin {
+        /// The `Origin` as sent, lower-cased.
+        origin: String,
+    },
+    /// 403: a browser write without the page key, or with a wrong one.
+    #[error(
+        "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
+        crate::protocol::KEY_HEADER,
+        crate::protocol::KEY_PARAM
+    )]
+    NoKey,
+    /// 401: an agent route without the configured bearer token, or with a wrong one.
+    #[error("refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…)")]
+    BadToken,
+    /// 413: the body is (or says it is) larger than the limit.
+    #[error("request body is larger than the limit of {limit} bytes")]
+    TooLarge {
+        /// [`Config::body_limit`](crate::Config::body_limit).
+        limit: usize,
+    },
+    /// 415: `POST /run` must be JSON, so a cross-site form cannot send it.
+    #[error("POST /run needs Content-Type: application/json (so a cross-site form cannot send it)")]
+    NotJson,
+    /// 400: the adapter could not translate the request's head.
+    #[error("the request could not be read")]
+    UnreadableRequest,
+    /// 400: the body could not be read (the connection failed mid-body).
+    #[error("the request body could not be read")]
+    UnreadableBody,
+}
+
+impl Refusal {
+    /// The HTTP status of the refusal.
+    pub(crate) fn status(&self) -> http::StatusCode {
+        use http::StatusCode as S;
+        match self {
+            Refusal::NotFound { .. } => S::NOT_FOUND,
+            Refusal::MethodNotAllowed { .. } => S::METHOD_NOT_ALLOWED,
+            Refusal::NoHost | Refusal::HostNotAllowed { .. } | Refusal::CrossOrigin { .. } | Refusal::NoKey => {
+                S::FORBIDDEN
+            }
+            Refusal::BadToken => S::UNAUTHORIZED,
+            Refusal::TooLarge { .. } => S::PAYLOAD_TOO_LARGE,
+            Refusal::NotJson => S::UNSUPPORTED_MEDIA_TYPE,
+            Refusal::UnreadableRequest | Refusal::UnreadableBody => S::BAD_REQUEST,
+        }
+    }
+}
+
+/// A `GET {prefix}/console` query the host cannot read ([`LogQuery::parse`](crate::LogQuery::parse));
+/// the text names the parameter and what it accepts. Always a 400.
+///
+/// ```
+/// use browser_agent_core::{LogQuery, QueryError};
+/// let err = LogQuery::parse(Some("limit=ten")).unwrap_err();
+/// assert!(matches!(&err, QueryError::Number { name, .. } if name == "limit"));
+/// assert_eq!(err.status(), 400);
+/// assert_eq!(err.to_string(), "invalid limit \"ten\": expected a non-negative number");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// `level=` names no level.
+    #[error("invalid level {0:?}: use debug, log, info, warn or error (comma-separated for several)")]
+    Level(String),
+    /// `type=` names no entry type.
+    #[error("invalid type {0:?}: use {types}", types = crate::logs::type_list())]
+    Type(String),
+    /// A numeric parameter (`sinceMs`, `limit`, `afterSeq`) is not a non-negative number.
+    #[error("invalid {name} {value:?}: expected a non-negative number")]
+    Number {
+        /// The parameter.
+        name: String,
+        /// What was sent.
+        value: String,
+    },
+}
+
+impl QueryError {
+    /// The HTTP status: always 400.
+    pub fn status(&self) -> http::StatusCode {
+        http::StatusCode::BAD_REQUEST
+    }
+}
+
+/// Why a log entry (of `POST {prefix}/logs`, or the `logs` of `POST {prefix}/results`) is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum EntryError {
+    #[error("is not an object")]
+    NotObject,
+    #[error("has an invalid \"type\" (expected a short string)")]
+    Type,
+    #[error(
+        "has an invalid \"clientId\" (expected a string of at most {} chars)",
+        crate::protocol::MAX_ID_LEN
+    )]
+    ClientId,
+    #[error("has an invalid \"seq\" (expected a non-negative integer)")]
+    Seq,
+}
+
+/// A log batch with a bad entry: nothing of it is stored. Always a 400.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("entry {index} {why}")]
+pub(crate) struct IngestError {
+    /// The bad entry's position in the batch.
+    pub(crate) index: usize,
+    /// What is wrong with it.
+    pub(crate) why: EntryError,
+}
+
+/// A `gone` beacon's query the host cannot read. Always a 400.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum GoneError {
+    #[error("invalid gone {0:?}: use 1 (the page left) or 0")]
+    Flag(String),
+    #[error(
+        "gone=1 needs the parameter \"client\" (the page's client id, at most {} chars)",
+        crate::protocol::MAX_ID_LEN
+    )]
+    NoClient,
+}
+
+/// A request the routes cannot read: a body or parameter of the wrong shape. Always a 400; the
+/// text names the field and what it should be.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum BadInput {
+    #[error("body is not valid JSON: {0}")]
+    Json(String),
+    #[error("body must be a JSON object {{\"logs\":[…],\"page\":\"…\",\"phase\":\"…\"}}")]
+    ProbeBody,
+    #[error("field \"logs\" must be an array of {{t, level, text}}")]
+    ProbeLogs,
+    #[error("field \"{0}\" must be a string")]
+    NotString(&'static str),
+    #[error("body must be a JSON array of log entries ({{\"type\":\"console\",…}})")]
+    LogsBody,
+    #[error("invalid wait {0:?}: expected milliseconds")]
+    Wait(String),
+    #[error(
+        "parameter \"client\" (the page's client id, at most {} chars) is required",
+        crate::protocol::MAX_ID_LEN
+    )]
+    NoClient,
+    #[error("field \"id\" (the batch id) must be a string")]
+    NoBatchId,
+    #[error("field \"logs\" must be an array of log entries ({{\"type\":\"console\",…}})")]
+    ResultLogs,
+    #[error("field \"logs\": {0}")]
+    ResultEntry(IngestError),
+    #[error("invalid diff {0:?}: use true or 1 (only what changed since the last snapshot), false or 0")]
+    Diff(String),
+}
+
+impl BadInput {
+    /// A body that is not JSON, with the parser's reason.
+    pub(crate) fn json(e: serde_json::Error) -> BadInput {
+        BadInput::Json(e.to_string())
+    }
 }

@@ -42,17 +42,17 @@ pub mod snapshot;
 #[cfg(feature = "host")]
 mod agent;
 #[cfg(feature = "host")]
-pub mod assets;
+mod assets;
 #[cfg(feature = "host")]
-pub mod clients;
+mod clients;
 #[cfg(feature = "host")]
-pub mod commands;
+mod commands;
 #[cfg(feature = "host")]
 mod config;
 #[cfg(feature = "host")]
 mod error;
 #[cfg(feature = "host")]
-pub mod inject;
+mod inject;
 #[cfg(feature = "host")]
 mod logs;
 #[cfg(feature = "host")]
@@ -60,22 +60,48 @@ mod routes;
 #[cfg(feature = "host")]
 mod security;
 #[cfg(feature = "host")]
-pub mod sinks;
+mod sinks;
 #[cfg(feature = "host")]
 mod stdio;
 #[cfg(feature = "host")]
 mod util;
 
 #[cfg(feature = "host")]
-pub use agent::{BrowserAgent, Builder, Injection};
+pub use agent::{BrowserAgent, Builder};
+#[cfg(feature = "host")]
+pub use clients::{ClientRecord, ClientRegistry};
+#[cfg(feature = "host")]
+pub use commands::{
+    Batch, BatchResult, OpenPages, PageSummary, RunError, DEFAULT_TIMEOUT, GONE_GRACE, HANDOVER_WAIT, MAX_ACTIONS,
+    MAX_QUEUED, MAX_STEPS,
+};
 #[cfg(feature = "host")]
 pub use config::{
     Config, DEFAULT_BODY_LIMIT, DEFAULT_MAX_CLIENTS, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOGS, DEFAULT_MAX_LOG_BYTES,
     DEFAULT_MAX_TEXT, DEFAULT_NDJSON_MAX_BYTES, PAGE_MAX,
 };
 #[cfg(feature = "host")]
-pub use error::ConfigError;
+pub use error::{ConfigError, QueryError};
 #[cfg(feature = "host")]
 pub use logs::{LogBuffer, LogEntry, LogQuery, DEFAULT_LIMIT};
 #[cfg(feature = "host")]
-pub use routes::RouteFuture;
+pub use protocol::StepResult;
+
+#[cfg(feature = "host")]
+pub mod adapter {
+    //! For adapter authors: what a framework adapter (like `browser-agent-tower` and
+    //! `browser-agent-actix`) uses to answer our routes and to put the client tag into the app's
+    //! pages. An app author needs none of it.
+    //!
+    //! - Our routes: [`BrowserAgent::is_ours`](crate::BrowserAgent::is_ours) picks them, [`BodyReader`] reads their bodies up to
+    //!   the limit (refusing early on the head) and answers through [`BrowserAgent::handle`](crate::BrowserAgent::handle), whose
+    //!   future is a [`RouteFuture`].
+    //! - The app's pages: [`InjectExt::wants_injection`] decides on the request (any framework's,
+    //!   through [`RequestHead`]), [`InjectExt::plan_injection`] on the response, and
+    //!   [`InjectingStream`] places the tag while the body streams.
+    //! - The embedded client: [`ClientAssets`].
+
+    pub use crate::assets::{Asset, ClientAssets};
+    pub use crate::inject::{gate, tag, InjectExt, InjectingStream, Injection, Injector, Output, RequestHead};
+    pub use crate::routes::{BodyReader, RouteFuture};
+}

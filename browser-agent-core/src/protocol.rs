@@ -133,7 +133,7 @@ pub mod field {
     pub const TAB: &str = "tab";
     /// Handover: the steps not yet run.
     pub const REMAINING: &str = "remaining";
-    /// Handover: where the navigation went.
+    /// Handover: where the navigation went (also a network or navigation entry's URL).
     pub const URL: &str = "url";
     /// Log entry: its type ([`super::entry_type`]).
     pub const TYPE: &str = "type";
@@ -147,8 +147,326 @@ pub mod field {
     pub const T: &str = "t";
     /// Log entry: the page's URL.
     pub const PAGE: &str = "page";
+    /// Log entry: its one-line text (the host's; what the page sent as `text` is kept apart).
+    pub const TEXT: &str = "text";
     /// `dropped` entry: how many entries the page's queue dropped.
     pub const COUNT: &str = "count";
+}
+
+/// What a heartbeat says about a page: the query of `GET /browser/probe` (parameters
+/// [`param::CLIENT`], [`param::PAGE`], [`param::TITLE`], [`param::PHASE`], [`param::VISIBLE`],
+/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Heartbeat {
+    /// Page load id (empty for dsh clients).
+    pub client: String,
+    /// `location.href` (dsh sends `href | title`).
+    pub page: String,
+    /// `document.title`.
+    pub title: String,
+    /// Life-cycle phase, when sent.
+    pub phase: Option<Phase>,
+    /// `document.visibilityState == "visible"`.
+    pub visible: Option<bool>,
+    /// `document.hasFocus()`.
+    pub focused: Option<bool>,
+    /// The page runs in an iframe.
+    pub in_iframe: Option<bool>,
+    /// The client revision the page runs.
+    pub rev: Option<String>,
+    /// The browser tab's id (kept across page loads in `sessionStorage`).
+    pub tab: Option<String>,
+}
+
+#[cfg(feature = "host")]
+impl Heartbeat {
+    /// Reads a heartbeat's query by the names in [`param`] (unknown names are ignored; a flag is
+    /// `1` or `true`; the client id is cut at [`MAX_ID_LEN`]).
+    pub(crate) fn from_query(query: Option<&str>) -> Heartbeat {
+        let params = crate::util::Params::parse(query);
+        let text = |name| params.last(name).map(str::to_owned);
+        let flag = |name| params.last(name).map(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+        let mut hb = Heartbeat {
+            client: text(param::CLIENT).unwrap_or_default(),
+            page: text(param::PAGE).unwrap_or_default(),
+            title: text(param::TITLE).unwrap_or_default(),
+            phase: params.last(param::PHASE).and_then(Phase::parse),
+            visible: flag(param::VISIBLE),
+            focused: flag(param::FOCUSED),
+            in_iframe: flag(param::IFRAME),
+            rev: text(param::REV),
+            tab: text(param::TAB),
+        };
+        crate::util::truncate_chars(&mut hb.client, MAX_ID_LEN);
+        hb
+    }
+}
+
+#[cfg(feature = "host")]
+pub use wire::{CommandError, Delivery, Handover, Results, StepResult, COMMAND_ERROR};
+
+/// The JSON shapes of the command channel, typed for the host and the tests (they hold
+/// `serde_json::Value`s, so they need the `host` feature; the wasm client reads the same names
+/// through [`field`]).
+#[cfg(feature = "host")]
+mod wire {
+    use serde::{Deserialize, Serialize};
+    use serde_json::{Map, Value};
+
+    /// The `event` of a failed request's answer.
+    pub const COMMAND_ERROR: &str = "command-error";
+
+    /// A batch as `GET {prefix}/commands` delivers it to the page:
+    /// `{"timeoutMs","id","steps"[,"offset"]}`.
+    ///
+    /// ```
+    /// use browser_agent_core::protocol::Delivery;
+    /// let d: Delivery = serde_json::from_str(r#"{"timeoutMs":900,"id":"ab12","steps":[{"command":"snapshot"}]}"#).unwrap();
+    /// assert_eq!((d.timeout_ms, d.id.as_str(), d.steps.len(), d.offset), (900, "ab12", 1, None));
+    /// ```
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Delivery {
+        /// What is left of the batch's time, in milliseconds ([`super::field::TIMEOUT_MS`]).
+        #[serde(rename = "timeoutMs")]
+        pub timeout_ms: u64,
+        /// The batch id ([`super::field::ID`]).
+        pub id: String,
+        /// The steps to run ([`super::field::STEPS`]).
+        pub steps: Vec<Value>,
+        /// Index of the first step within the agent's batch, after a handover ([`super::field::OFFSET`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub offset: Option<u64>,
+    }
+
+    /// One step's outcome in a results post: `{index, command, result?, error?, elapsed?, …}`.
+    /// The page's other fields (`at`, `target`, `viewport`, `matched`) are kept in `other`, and so
+    /// is a known field of an unexpected type: nothing the page sent is lost.
+    ///
+    /// ```
+    /// use browser_agent_core::protocol::StepResult;
+    /// let s: StepResult = serde_json::from_str(r#"{"index":0,"command":"click","error":"No button","at":3}"#).unwrap();
+    /// assert_eq!((s.command.as_str(), s.error.as_deref()), ("click", Some("No button")));
+    /// assert_eq!(s.other["at"], 3);
+    /// ```
+    #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+    pub struct StepResult {
+        /// The step's index within the agent's batch ([`super::field::INDEX`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub index: Option<u64>,
+        /// The step's command ([`super::field::COMMAND`]; empty when the page sent none).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub command: String,
+        /// Its value (a snapshot's text, an evaluation's result, …) ([`super::field::RESULT`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub result: Option<Value>,
+        /// Why it failed ([`super::field::ERROR`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub error: Option<String>,
+        /// Its run time in milliseconds ([`super::field::ELAPSED`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub elapsed: Option<Value>,
+        /// Every other field the page sent (`at`, `target`, `viewport`, `matched`, …).
+        #[serde(flatten)]
+        pub other: Map<String, Value>,
+    }
+
+    impl StepResult {
+        /// The result as text, when it is a string.
+        pub fn result_str(&self) -> Option<&str> {
+            self.result.as_ref().and_then(Value::as_str)
+        }
+
+        /// Takes a step result apart; a value that is not an object gives an empty one.
+        pub fn from_value(v: Value) -> StepResult {
+            let Value::Object(mut other) = v else {
+                return StepResult::default();
+            };
+            let mut take = |name: &str, keep: fn(&Value) -> bool| match other.get(name) {
+                Some(v) if keep(v) => other.remove(name),
+                _ => None,
+            };
+            let index = take(super::field::INDEX, Value::is_u64).and_then(|v| v.as_u64());
+            let command = match take(super::field::COMMAND, Value::is_string) {
+                Some(Value::String(c)) => c,
+                _ => String::new(),
+            };
+            let error = match take(super::field::ERROR, Value::is_string) {
+                Some(Value::String(e)) => Some(e),
+                _ => None,
+            };
+            let elapsed = take(super::field::ELAPSED, Value::is_number);
+            let result = take(super::field::RESULT, |_| true);
+            StepResult {
+                index,
+                command,
+                result,
+                error,
+                elapsed,
+                other,
+            }
+        }
+    }
+
+    impl<'de> Deserialize<'de> for StepResult {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Value::deserialize(d).map(StepResult::from_value)
+        }
+    }
+
+    /// The rest of a batch a navigating page hands to the next page of its tab:
+    /// `{tab, remaining, offset, url?}`.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+    pub struct Handover {
+        /// The tab whose next page takes the rest ([`super::field::TAB`]); empty: no handover.
+        pub tab: String,
+        /// The steps not yet run ([`super::field::REMAINING`]; missing is none; `None` when it is
+        /// not an array, which makes the whole handover void).
+        pub remaining: Option<Vec<Value>>,
+        /// Index of the first remaining step within the agent's batch ([`super::field::OFFSET`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub offset: Option<u64>,
+        /// Where the navigation went ([`super::field::URL`]; `None` when missing or empty).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub url: Option<String>,
+    }
+
+    impl Handover {
+        /// Takes a handover apart, leniently: a field of the wrong type counts as missing.
+        pub fn from_value(v: &Value) -> Handover {
+            let field = |name: &str| v.get(name);
+            Handover {
+                tab: field(super::field::TAB)
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                remaining: match field(super::field::REMAINING) {
+                    None => Some(Vec::new()),
+                    Some(Value::Array(steps)) => Some(steps.clone()),
+                    Some(_) => None,
+                },
+                offset: field(super::field::OFFSET).and_then(Value::as_u64),
+                url: field(super::field::URL)
+                    .and_then(Value::as_str)
+                    .filter(|u| !u.is_empty())
+                    .map(str::to_owned),
+            }
+        }
+
+        /// Whether it hands anything over: a tab, and the remaining steps as an array.
+        pub fn is_valid(&self) -> bool {
+            !self.tab.is_empty() && self.remaining.is_some()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Handover {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Value::deserialize(d).map(|v| Handover::from_value(&v))
+        }
+    }
+
+    /// What a page posts to `POST {prefix}/results`: `{id, steps, snapshot, logs, duration, handover?}`.
+    /// Read leniently, as the host always has: a field of the wrong type counts as missing (the
+    /// route refuses a missing `id` and `logs` that are not an array).
+    ///
+    /// ```
+    /// use browser_agent_core::protocol::Results;
+    /// let r: Results = serde_json::from_str(r#"{"id":"ab12","steps":[],"snapshot":"main","duration":4,
+    ///     "handover":{"tab":"t1","remaining":[{"command":"snapshot"}],"offset":1}}"#).unwrap();
+    /// assert_eq!((r.id.as_deref(), r.duration), (Some("ab12"), 4));
+    /// assert_eq!(r.handover.unwrap().tab, "t1");
+    /// ```
+    #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+    pub struct Results {
+        /// The batch id ([`super::field::ID`]).
+        pub id: Option<String>,
+        /// One result per executed step ([`super::field::STEPS`]).
+        pub steps: Vec<StepResult>,
+        /// The snapshot after the batch ([`super::field::SNAPSHOT`]).
+        pub snapshot: String,
+        /// The log entries captured while it ran, as sent ([`super::field::LOGS`]).
+        pub logs: Option<Value>,
+        /// Its run time in milliseconds ([`super::field::DURATION`]).
+        pub duration: u64,
+        /// A batch-level error ([`super::field::ERROR`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub error: Option<String>,
+        /// Present when the page navigates: the rest of the batch ([`super::field::HANDOVER`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub handover: Option<Handover>,
+    }
+
+    impl Results {
+        /// Takes a results post apart (see the type's documentation for how leniently).
+        pub fn from_value(mut v: Value) -> Results {
+            let mut take = |name: &str| v.get_mut(name).map(Value::take);
+            let string = |v: Option<Value>| match v {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            };
+            let id = string(take(super::field::ID));
+            let steps = match take(super::field::STEPS) {
+                Some(Value::Array(steps)) => steps.into_iter().map(StepResult::from_value).collect(),
+                _ => Vec::new(),
+            };
+            let snapshot = string(take(super::field::SNAPSHOT)).unwrap_or_default();
+            let logs = take(super::field::LOGS);
+            let duration = take(super::field::DURATION)
+                .and_then(|d| d.as_f64())
+                .map_or(0, |d| d.max(0.0) as u64);
+            let error = string(take(super::field::ERROR));
+            let handover = take(super::field::HANDOVER).map(|h| Handover::from_value(&h));
+            Results {
+                id,
+                steps,
+                snapshot,
+                logs,
+                duration,
+                error,
+                handover,
+            }
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Results {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Value::deserialize(d).map(Results::from_value)
+        }
+    }
+
+    /// The `command-error` event, one shape for HTTP and stdio:
+    /// `{"event":"command-error","message","error"[,"steps"]}` (`error` repeats `message`, so the
+    /// body also reads as a plain `{"error"}`; `steps` holds the results of the steps that ran).
+    ///
+    /// ```
+    /// use browser_agent_core::protocol::CommandError;
+    /// let e = serde_json::to_value(CommandError::new("boom", Vec::new())).unwrap();
+    /// assert_eq!(e, serde_json::json!({"event": "command-error", "message": "boom", "error": "boom"}));
+    /// ```
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CommandError {
+        /// Always [`COMMAND_ERROR`].
+        pub event: String,
+        /// What went wrong and what to do.
+        pub message: String,
+        /// The same text as `message`.
+        pub error: String,
+        /// The results of the steps that ran before the batch failed.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub steps: Vec<StepResult>,
+    }
+
+    impl CommandError {
+        /// The event for `message`, with the results of the steps that ran.
+        pub fn new(message: impl Into<String>, steps: Vec<StepResult>) -> Self {
+            let message = message.into();
+            CommandError {
+                event: COMMAND_ERROR.to_owned(),
+                error: message.clone(),
+                message,
+                steps,
+            }
+        }
+    }
 }
 
 /// The configuration the injected tag exposes to the page client (and to tests and tools,
@@ -207,7 +525,7 @@ impl Phase {
     }
 }
 
-/// Log level. Both seeds' names are accepted (`log` is MindStudio's console level).
+/// Log level. The names of both clients (MindStudio's, dsh-agent-browser's) are accepted (`log` is MindStudio's console level).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {

@@ -3,6 +3,8 @@
 
 use http::{header, request::Parts, HeaderMap, Uri};
 
+use crate::error::Refusal;
+
 /// Hosts answered without configuration.
 const LOOPBACK: [&str; 4] = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -48,25 +50,19 @@ pub(crate) fn host_allowed(auth: &[u8], allowed: &[String]) -> bool {
 }
 
 /// Checks `Host` against loopback and `allowed` (entries are host or host:port, case-insensitive).
-pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> Result<(), String> {
-    let Some(auth) = authority(headers, uri) else {
-        return Err("refused: the request has no Host header; browser-agent answers only requests addressed to loopback or a configured host".into());
-    };
-    let host = host_only(auth);
-    let allowed_match = |a: &String| a.as_bytes().eq_ignore_ascii_case(host) || a.as_bytes().eq_ignore_ascii_case(auth);
-    if is_loopback(host) || allowed.iter().any(allowed_match) {
-        Ok(())
-    } else {
-        let auth = String::from_utf8_lossy(auth).to_ascii_lowercase();
-        let host = String::from_utf8_lossy(host).to_ascii_lowercase();
-        Err(format!(
-            "refused: Host {auth:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") if this dev server is reached by that name (this check blocks DNS rebinding)"
-        ))
+pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> Result<(), Refusal> {
+    let auth = authority(headers, uri).ok_or(Refusal::NoHost)?;
+    if host_allowed(auth, allowed) {
+        return Ok(());
     }
+    Err(Refusal::HostNotAllowed {
+        authority: String::from_utf8_lossy(auth).to_ascii_lowercase(),
+        host: String::from_utf8_lossy(host_only(auth)).to_ascii_lowercase(),
+    })
 }
 
 /// When `Origin` is present it must be the page's own origin (same authority as `Host`).
-pub(crate) fn check_origin(parts: &Parts) -> Result<(), String> {
+pub(crate) fn check_origin(parts: &Parts) -> Result<(), Refusal> {
     let Some(origin) = parts.headers.get(header::ORIGIN) else {
         return Ok(());
     };
@@ -83,9 +79,7 @@ pub(crate) fn check_origin(parts: &Parts) -> Result<(), String> {
     {
         Ok(())
     } else {
-        Err(format!(
-            "refused: Origin {origin:?} is not this server's own origin; agent routes answer only same-origin pages and non-browser clients (this check blocks cross-site requests)"
-        ))
+        Err(Refusal::CrossOrigin { origin })
     }
 }
 
@@ -98,9 +92,9 @@ pub(crate) fn presented_key(parts: &Parts) -> Option<String> {
     {
         return Some(v.trim().to_owned());
     }
-    crate::util::query_pairs(parts.uri.query())
-        .find(|(k, _)| k == crate::protocol::KEY_PARAM)
-        .map(|(_, v)| v)
+    crate::util::Params::parse(parts.uri.query())
+        .first(crate::protocol::param::KEY)
+        .map(str::to_owned)
 }
 
 /// Compares without an early exit, so timing does not reveal how much of a guess was right.
@@ -109,7 +103,7 @@ pub(crate) fn same_secret(a: &str, b: &str) -> bool {
 }
 
 /// Checks `Authorization: Bearer <token>` when a token is configured.
-pub(crate) fn check_bearer(parts: &Parts, token: Option<&str>) -> Result<(), String> {
+pub(crate) fn check_bearer(parts: &Parts, token: Option<&str>) -> Result<(), Refusal> {
     let Some(token) = token else { return Ok(()) };
     let given = parts
         .headers
@@ -119,7 +113,7 @@ pub(crate) fn check_bearer(parts: &Parts, token: Option<&str>) -> Result<(), Str
         .map(str::trim);
     match given {
         Some(g) if same_secret(g, token) => Ok(()),
-        _ => Err("refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…)".into()),
+        _ => Err(Refusal::BadToken),
     }
 }
 
@@ -137,7 +131,7 @@ mod tests {
 
     fn host_of(h: &[(&str, &str)], allowed: &[String]) -> Result<(), String> {
         let p = parts(h);
-        check_host(&p.headers, &p.uri, allowed)
+        check_host(&p.headers, &p.uri, allowed).map_err(|r| r.to_string())
     }
 
     #[test]

@@ -107,22 +107,16 @@ pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
 
 /// The persisted heartbeat state.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClientState {
+pub(crate) struct ClientState {
     /// Last heartbeat, epoch ms.
-    pub last_seen_at: u64,
+    pub(crate) last_seen_at: u64,
     /// The page it came from (≤ 300 chars).
-    pub page: String,
+    pub(crate) page: String,
 }
 
 /// Parses a state file's content with the dsh rules: anything but an object with a finite
 /// numeric `lastSeenAt` and a string `page` is `None` (extra keys are ignored).
-///
-/// ```
-/// use browser_agent_core::sinks::parse_client_state;
-/// assert!(parse_client_state(r#"{"lastSeenAt":"x"}"#).is_none());
-/// assert_eq!(parse_client_state(r#"{"lastSeenAt":5,"page":"p","x":1}"#).unwrap().last_seen_at, 5);
-/// ```
-pub fn parse_client_state(raw: &str) -> Option<ClientState> {
+pub(crate) fn parse_client_state(raw: &str) -> Option<ClientState> {
     if raw.trim().is_empty() {
         return None;
     }
@@ -153,6 +147,17 @@ pub(crate) fn store_client_state(path: &Path, state: &ClientState) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn state_files_follow_the_dsh_rules() {
+        assert!(parse_client_state(r#"{"lastSeenAt":"x"}"#).is_none());
+        assert_eq!(
+            parse_client_state(r#"{"lastSeenAt":5,"page":"p","x":1}"#)
+                .unwrap()
+                .last_seen_at,
+            5
+        );
+    }
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("browser-agent-test-{name}-{}", crate::util::random_hex(4)));

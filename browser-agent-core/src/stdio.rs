@@ -1,16 +1,19 @@
 //! The MindStudio stdio protocol: NDJSON `{"action":"browser","steps":[…]}` lines in, one event line
 //! out per request (`browser-completed` or `command-error`), in request order.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
+use crate::commands::Batch;
+use crate::protocol::CommandError;
 use crate::BrowserAgent;
 
 /// Longest accepted input line (bytes, without its `\n`); a longer one is skipped, not buffered.
 const MAX_LINE: usize = 1024 * 1024;
 
+/// The `command-error` event for a line that is no batch (the same shape as HTTP's).
 fn command_error(message: String) -> Value {
-    json!({"event": "command-error", "message": message})
+    serde_json::to_value(CommandError::new(message, Vec::new())).expect("events serialize")
 }
 
 impl BrowserAgent {
@@ -96,19 +99,13 @@ impl BrowserAgent {
             Some(other) => return fail(format!("unknown action {other:?}: only \"browser\" is supported")),
             None => return fail("request needs \"action\":\"browser\"".into()),
         }
-        let batch = match crate::routes::parse_run(line.as_bytes()) {
-            Ok(b) => b,
-            Err(message) => return fail(message),
+        let result = match Batch::from_json(line.as_bytes()) {
+            Ok(batch) => self.run(batch).await,
+            Err(err) => Err(err),
         };
-        match self.run(batch).await {
+        match result {
             Ok(result) => serde_json::to_value(&result).expect("serializable"),
-            Err(err) => {
-                let mut event = fail(err.to_string());
-                if !err.steps().is_empty() {
-                    event["steps"] = Value::Array(err.steps().to_vec());
-                }
-                event
-            }
+            Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
         }
     }
 }
@@ -214,8 +211,7 @@ mod tests {
             tokio::spawn(async move {
                 loop {
                     if let Some(batch) = agent.inner.commands.take("pg", None) {
-                        let batch: Value = serde_json::from_str(&batch).unwrap();
-                        let result = json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "duration": 3,
+                        let result = serde_json::json!({"id": batch.id, "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main", "duration": 3,
                             "logs": [{"type": "console", "level": "warn", "args": ["low disk", 3], "clientId": "pg", "seq": 7}]});
                         // As the page does: through the route, whose ingest gives the logs their text.
                         let post = http::Request::post("/__mindstudio_dev__/results")

@@ -44,7 +44,7 @@ pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
     hash
 }
 
-/// 32 hex chars of randomness: from the OS when it has `/dev/urandom`, else from std's
+/// `2 × bytes_wanted` hex chars of randomness: from the OS when it has `/dev/urandom`, else from std's
 /// per-process random hasher keys mixed with the clock.
 pub(crate) fn random_hex(bytes_wanted: usize) -> String {
     let mut buf = vec![0u8; bytes_wanted];
@@ -95,11 +95,55 @@ fn hex_val(b: u8) -> Option<u8> {
 }
 
 /// Iterates `name=value` pairs of a query string, decoded.
-pub(crate) fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (String, String)> + '_ {
+fn query_pairs(query: Option<&str>) -> impl Iterator<Item = (String, String)> + '_ {
     query.unwrap_or("").split('&').filter(|p| !p.is_empty()).map(|pair| {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         (percent_decode(k), percent_decode(v))
     })
+}
+
+/// The decoded `name=value` pairs of a query string, in order: what every route reads its
+/// parameters from. A name given twice: [`last`](Self::last) is what a loop over the pairs
+/// would have kept; [`all`](Self::all) lets a caller check each.
+#[derive(Debug, Default)]
+pub(crate) struct Params(Vec<(String, String)>);
+
+impl Params {
+    /// The pairs of `query` (the part of a URI after `?`).
+    pub(crate) fn parse(query: Option<&str>) -> Params {
+        Params(query_pairs(query).collect())
+    }
+
+    /// Every pair, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// Every value of `name`, in order.
+    pub(crate) fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.iter().filter(move |(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// The first value of `name`.
+    pub(crate) fn first<'a>(&'a self, name: &'a str) -> Option<&'a str> {
+        self.all(name).next()
+    }
+
+    /// The last value of `name`.
+    pub(crate) fn last<'a>(&'a self, name: &'a str) -> Option<&'a str> {
+        self.all(name).last()
+    }
+}
+
+/// `1`/`true` or `0`/`false` (ASCII case-insensitive); `None` for anything else.
+pub(crate) fn parse_flag(value: &str) -> Option<bool> {
+    match value.trim() {
+        "1" => Some(true),
+        "0" => Some(false),
+        v if v.eq_ignore_ascii_case("true") => Some(true),
+        v if v.eq_ignore_ascii_case("false") => Some(false),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
+//! [`ResponseBody`]: one of our answers, the app's body untouched, or its HTML with the tag streamed in.
+
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use browser_agent_core::inject::InjectingStream;
+use browser_agent_core::adapter::InjectingStream;
 use bytes::Bytes;
 use http::HeaderMap;
 use http_body::{Body, Frame, SizeHint};
@@ -9,7 +11,27 @@ use pin_project_lite::pin_project;
 
 pin_project! {
     /// The response body of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers,
-    /// the app's body untouched, or the app's HTML with the client tag streamed in.
+    /// the app's body untouched, or the app's HTML with the client tag streamed in. Its size hint
+    /// counts the tag, so a sized page stays sized.
+    ///
+    /// ```
+    /// use browser_agent_tower::{BrowserAgent, BrowserAgentService, ResponseBody};
+    /// use http_body::Body;
+    /// use tower::{service_fn, ServiceExt};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let page = "<html><head></head></html>";
+    /// let app = service_fn(move |_req: http::Request<String>| async move {
+    ///     let res = http::Response::builder().header("content-type", "text/html").body(page.to_string()).unwrap();
+    ///     Ok::<_, std::convert::Infallible>(res)
+    /// });
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let svc = BrowserAgentService::new(app, agent.clone());
+    /// let req = http::Request::get("/").header("host", "127.0.0.1").body(String::new()).unwrap();
+    /// let body: ResponseBody<String> = svc.oneshot(req).await.unwrap().into_body();
+    /// assert_eq!(body.size_hint().exact(), Some((page.len() + agent.tag().len()) as u64));
+    /// # });
+    /// ```
     pub struct ResponseBody<B> {
         #[pin]
         kind: Kind<B>,

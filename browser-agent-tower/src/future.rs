@@ -1,20 +1,37 @@
+//! [`ResponseFuture`]: one of our answers, or the app's response with its HTML planned for injection.
+
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-use browser_agent_core::{BrowserAgent, Injection};
-use bytes::{Buf, Bytes, BytesMut};
-use http::{Request, Response};
+use browser_agent_core::adapter::{InjectExt, Injection};
+use browser_agent_core::BrowserAgent;
+use bytes::Bytes;
+use http::Response;
 use http_body::Body;
-use http_body_util::BodyExt;
 use pin_project_lite::pin_project;
 
+use crate::ours::OursFuture;
 use crate::ResponseBody;
 
-type OursFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
-
 pin_project! {
-    /// The future of [`BrowserAgentService`](crate::BrowserAgentService).
+    /// The future of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers, or
+    /// the app's response with its HTML body planned for injection.
+    ///
+    /// ```
+    /// use browser_agent_tower::{BrowserAgent, BrowserAgentService, ResponseFuture};
+    /// use tower::{service_fn, Service};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let app = service_fn(|_req: http::Request<String>| async {
+    ///     Ok::<_, std::convert::Infallible>(http::Response::new(String::from("app")))
+    /// });
+    /// let mut svc = BrowserAgentService::new(app, BrowserAgent::builder().enabled(true).build());
+    /// let req = http::Request::get("/browser/probe").header("host", "127.0.0.1").body(String::new()).unwrap();
+    /// let fut: ResponseFuture<_> = svc.call(req);
+    /// assert_eq!(fut.await.unwrap().status(), 200);
+    /// # });
+    /// ```
     pub struct ResponseFuture<F> {
         #[pin]
         kind: Kind<F>,
@@ -71,49 +88,10 @@ where
                 let body_len = body.size_hint().exact();
                 let body = match agent.plan_injection(parts.status, &mut parts.headers, *head, body_len) {
                     Injection::Body(tag) => ResponseBody::inject(body, tag),
-                    Injection::None | Injection::HeadersOnly => ResponseBody::passthrough(body),
+                    Injection::Untouched | Injection::HeadersOnly => ResponseBody::passthrough(body),
                 };
                 Poll::Ready(Ok(Response::from_parts(parts, body)))
             }
         }
     }
-}
-
-/// Answers one of our requests: refuse early on the head, read the body up to the limit (never
-/// further), then let core answer.
-pub(crate) fn answer<B>(agent: BrowserAgent, req: Request<B>) -> OursFuture
-where
-    B: Body + Send + 'static,
-    B::Data: Send,
-{
-    Box::pin(async move {
-        let (parts, body) = req.into_parts();
-        if let Err(refusal) = agent.preflight(&parts) {
-            return refusal;
-        }
-        let limit = agent.config().body_limit();
-        let mut body = std::pin::pin!(body);
-        let mut buf = BytesMut::new();
-        while let Some(frame) = body.frame().await {
-            let Ok(frame) = frame else {
-                return agent.bad_request("the request body could not be read");
-            };
-            if let Ok(mut data) = frame.into_data() {
-                if buf.len() + data.remaining() > limit {
-                    return agent.payload_too_large();
-                }
-                while data.has_remaining() {
-                    let chunk = data.chunk();
-                    buf.extend_from_slice(chunk);
-                    let n = chunk.len();
-                    data.advance(n);
-                }
-            }
-        }
-        let req = Request::from_parts(parts, buf.freeze());
-        match agent.handle(req).await {
-            Ok(res) => res,
-            Err(never) => match never {},
-        }
-    })
 }

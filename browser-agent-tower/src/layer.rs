@@ -1,3 +1,5 @@
+//! [`BrowserAgentLayer`]: the one-line way to mount browser-agent around a service.
+
 use browser_agent_core::BrowserAgent;
 use tower_layer::Layer;
 

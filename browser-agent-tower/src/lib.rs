@@ -21,17 +21,58 @@
 //!   compressed bodies are passed through untouched, so a compression layer inside ours would turn
 //!   injection off.
 //!
-//! Keep a handle to read logs and pages from Rust: [`BrowserAgentLayer::agent`].
+//! Keep a handle to read logs and pages from Rust: [`BrowserAgentLayer::agent`]. This crate
+//! re-exports the app author's API of `browser-agent-core` ([`BrowserAgent`], [`Batch`],
+//! [`LogQuery`], …), so it is the only dependency an app needs.
+//!
+//! The README's install snippets, as written there:
+//!
+//! ```
+//! # use axum::{routing::get, Router};
+//! # async fn index() -> &'static str { "hi" }
+//! use browser_agent_tower::BrowserAgentLayer;
+//!
+//! let app = Router::new()
+//!     .route("/", get(index))
+//!     // …your routes and fallback…
+//!     .layer(BrowserAgentLayer::new()); // last, and inside any CompressionLayer
+//! # let app: Router = app;
+//! # use browser_agent_tower::BrowserAgent;
+//!
+//! let agent = BrowserAgent::builder().build();          // browser_agent_tower::BrowserAgent
+//! let app = app.layer(BrowserAgentLayer::with_agent(agent.clone()));
+//! # let _: Router = app;
+//! ```
+//!
+//! …and its "From Rust" calls:
+//!
+//! ```
+//! use browser_agent_tower::{Batch, BrowserAgent, LogQuery};
+//! # async fn from_rust(agent: BrowserAgent) -> Result<(), Box<dyn std::error::Error>> {
+//! # let steps = Batch::from_json(br#"{"steps":[{"command":"snapshot"}]}"#)?.steps;
+//! agent.logs().query(&LogQuery::parse(Some("level=error"))?);
+//! agent.clients().all();
+//! agent.run(Batch::new(steps)).await?;
+//! agent.snapshot(None, false).await?.tree();
+//! agent.serve_stdio().await?;
+//! # Ok(())
+//! # }
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 mod body;
 mod future;
 mod layer;
+mod ours;
 mod service;
 
 pub use body::ResponseBody;
-pub use browser_agent_core::BrowserAgent;
+/// The app author's API of [`browser_agent_core`], so this crate is the only dependency an app needs.
+pub use browser_agent_core::{
+    Batch, BatchResult, BrowserAgent, Builder, ClientRecord, ClientRegistry, Config, ConfigError, LogBuffer, LogEntry,
+    LogQuery, OpenPages, PageSummary, QueryError, RunError, StepResult,
+};
 pub use future::ResponseFuture;
 pub use layer::BrowserAgentLayer;
 pub use service::BrowserAgentService;

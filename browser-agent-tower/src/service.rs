@@ -1,12 +1,16 @@
+//! [`BrowserAgentService`]: our routes to core, everything else to the app, the tag into its HTML.
+
 use std::task::{Context, Poll};
 
+use browser_agent_core::adapter::InjectExt;
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::{Method, Request, Response};
 use http_body::Body;
 use tower_service::Service;
 
-use crate::future::{self, ResponseFuture};
+use crate::future::ResponseFuture;
+use crate::ours;
 use crate::ResponseBody;
 
 /// The service [`BrowserAgentLayer`](crate::BrowserAgentLayer) makes: answers our routes through
@@ -83,9 +87,9 @@ where
     fn call(&mut self, req: Request<ReqBody>) -> Self::Future {
         let agent = &self.agent;
         if agent.is_ours(req.uri().path()) {
-            return ResponseFuture::ours(future::answer(agent.clone(), req));
+            return ResponseFuture::ours(ours::answer(agent.clone(), req));
         }
-        let inject = agent.wants_injection(req.method(), req.headers(), req.uri());
+        let inject = agent.wants_injection(&req);
         let head = req.method() == Method::HEAD;
         let agent = inject.then(|| agent.clone());
         ResponseFuture::app(self.inner.call(req), agent, head)

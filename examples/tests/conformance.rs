@@ -444,7 +444,7 @@ pub mod cases {
             assert_eq!(head.status, 200);
             // Gzipped (the build's copy) only for clients that accept it; plain otherwise.
             let name = url.rsplit('/').next().unwrap();
-            let asset = browser_agent_core::assets::ClientAssets::embedded().get(name).unwrap();
+            let asset = browser_agent_core::adapter::ClientAssets::embedded().get(name).unwrap();
             assert_eq!(r.header("content-encoding"), None, "{url}");
             assert_eq!(r.header("vary"), Some("accept-encoding"), "{url}");
             assert_eq!(r.body, asset.body, "{url}");

@@ -5,39 +5,26 @@
 //! fragments. Responses: an HTML document (`text/html`, not UTF-16), not 1xx/204/206/304, no
 //! `Content-Range`, no `Content-Encoding` other than `identity`, a parseable `Content-Length` if any.
 
-use http::{header, HeaderMap, Method, StatusCode};
+use http::{header, HeaderMap, StatusCode};
+
+use super::RequestHead;
 
 /// Whether a request may receive an injected page (the Host check is the agent's, see
-/// [`BrowserAgent::wants_injection`](crate::BrowserAgent::wants_injection)).
+/// [`InjectExt::wants_injection`](super::InjectExt::wants_injection)).
 ///
 /// ```
-/// use browser_agent_core::inject::gate::request_wants_injection;
-/// use http::{HeaderMap, Method};
-/// let mut h = HeaderMap::new();
-/// assert!(request_wants_injection(&Method::GET, &h));
-/// h.insert("sec-fetch-dest", "script".parse().unwrap());
-/// assert!(!request_wants_injection(&Method::GET, &h));
+/// use browser_agent_core::adapter::gate::request_wants_injection;
+/// let page = |dest: &str| http::Request::get("/").header("sec-fetch-dest", dest).body(()).unwrap();
+/// assert!(request_wants_injection(&page("document")));
+/// assert!(!request_wants_injection(&page("script")));
+/// let htmx = http::Request::get("/").header("hx-request", "true").body(()).unwrap();
+/// assert!(!request_wants_injection(&htmx));
+/// assert!(!request_wants_injection(&http::Request::post("/").body(()).unwrap()));
 /// ```
-pub fn request_wants_injection(method: &Method, headers: &HeaderMap) -> bool {
-    request_wants_injection_from(
-        method == Method::GET || method == Method::HEAD,
-        headers.iter().map(|(n, v)| (n.as_str(), v.as_bytes())),
-    )
-}
-
-/// [`request_wants_injection`] for adapters whose request types are not `http` 1.x's: whether the
-/// method is GET or HEAD, and the headers as (lower-case name, value) pairs.
-///
-/// ```
-/// use browser_agent_core::inject::gate::request_wants_injection_from;
-/// assert!(request_wants_injection_from(true, [("accept", &b"text/html"[..])]));
-/// assert!(!request_wants_injection_from(true, [("hx-request", &b"true"[..])]));
-/// assert!(!request_wants_injection_from(false, []));
-/// ```
-pub fn request_wants_injection_from<'a>(
-    get_or_head: bool,
-    headers: impl IntoIterator<Item = (&'a str, &'a [u8])>,
-) -> bool {
+pub fn request_wants_injection(head: &impl RequestHead) -> bool {
+    let method = head.method_name();
+    let get_or_head = method == "GET" || method == "HEAD";
+    let headers = head.header_pairs();
     if !get_or_head {
         return false;
     }
@@ -65,7 +52,7 @@ pub fn request_wants_injection_from<'a>(
 /// cheapest look at a response, which most responses fail.
 ///
 /// ```
-/// use browser_agent_core::inject::gate::is_html;
+/// use browser_agent_core::adapter::gate::is_html;
 /// assert!(is_html(b"text/html; charset=utf-8") && is_html(b" TEXT/HTML"));
 /// assert!(!is_html(b"application/json") && !is_html(b"text/htm"));
 /// ```
@@ -77,7 +64,7 @@ pub fn is_html(content_type: &[u8]) -> bool {
 /// Whether a response is an HTML document we may rewrite. Returns the declared length when there is one.
 ///
 /// ```
-/// use browser_agent_core::inject::gate::response_accepts_injection;
+/// use browser_agent_core::adapter::gate::response_accepts_injection;
 /// use http::{HeaderMap, StatusCode};
 /// let mut h = HeaderMap::new();
 /// h.insert("content-type", "text/html; charset=utf-8".parse().unwrap());
@@ -132,7 +119,7 @@ pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Op
 /// `script-src`, else `default-src`, across every CSP header).
 ///
 /// ```
-/// use browser_agent_core::inject::gate::csp_nonce;
+/// use browser_agent_core::adapter::gate::csp_nonce;
 /// use http::HeaderMap;
 /// let mut h = HeaderMap::new();
 /// h.insert("content-security-policy", "default-src 'self'; script-src 'nonce-abc123' 'strict-dynamic'".parse().unwrap());
@@ -166,6 +153,7 @@ pub fn csp_nonce(headers: &HeaderMap) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::Method;
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
@@ -175,10 +163,17 @@ mod tests {
         h
     }
 
+    fn request(method: Method, headers: HeaderMap) -> http::request::Parts {
+        let mut parts = http::Request::new(()).into_parts().0;
+        parts.method = method;
+        parts.headers = headers;
+        parts
+    }
+
     #[test]
     fn request_rules() {
-        assert!(request_wants_injection(&Method::HEAD, &HeaderMap::new()));
-        assert!(!request_wants_injection(&Method::POST, &HeaderMap::new()));
+        assert!(request_wants_injection(&request(Method::HEAD, HeaderMap::new())));
+        assert!(!request_wants_injection(&request(Method::POST, HeaderMap::new())));
         for (k, v, want) in [
             ("sec-fetch-dest", "document", true),
             ("sec-fetch-dest", "iframe", true),
@@ -188,7 +183,7 @@ mod tests {
             ("x-requested-with", "XMLHttpRequest", false),
         ] {
             assert_eq!(
-                request_wants_injection(&Method::GET, &headers(&[(k, v)])),
+                request_wants_injection(&request(Method::GET, headers(&[(k, v)]))),
                 want,
                 "{k}: {v}"
             );

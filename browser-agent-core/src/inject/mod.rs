@@ -2,9 +2,11 @@
 //! ([`gate`]), the tag itself ([`tag`]), and the streaming byte scanner that places it ([`Injector`]).
 
 pub mod gate;
+mod plan;
 mod scanner;
 mod stream;
 pub mod tag;
 
+pub use plan::{InjectExt, Injection, RequestHead};
 pub use scanner::{Injector, Output};
 pub use stream::InjectingStream;

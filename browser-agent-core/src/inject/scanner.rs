@@ -57,7 +57,7 @@ impl Iterator for Output {
 /// Places a tag into an HTML byte stream, chunk by chunk.
 ///
 /// ```
-/// use browser_agent_core::inject::Injector;
+/// use browser_agent_core::adapter::Injector;
 /// use bytes::Bytes;
 /// let mut inj = Injector::new(Bytes::from_static(b"<script>x</script>"));
 /// let mut out = Vec::new();

@@ -11,7 +11,7 @@ use super::Injector;
 /// body, feeds what it gets here, and sends [`next`](Self::next) until it is `None`.
 ///
 /// ```
-/// use browser_agent_core::inject::InjectingStream;
+/// use browser_agent_core::adapter::InjectingStream;
 /// use bytes::Bytes;
 /// let mut s = InjectingStream::new(Bytes::from_static(b"<i>"));
 /// s.push(Bytes::from_static(b"<html><he"));

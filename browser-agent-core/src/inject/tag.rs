@@ -20,7 +20,7 @@ pub const BOOTSTRAP_JS: &str = include_str!("../../assets/bootstrap.js");
 /// Builds the tag for `config`, with `nonce` copied from the page's CSP when it has one.
 ///
 /// ```
-/// use browser_agent_core::inject::tag::build_tag;
+/// use browser_agent_core::adapter::tag::build_tag;
 /// use browser_agent_core::protocol::TagConfig;
 /// let cfg = TagConfig { key: "k3y".into(), prefix: "/__mindstudio_dev__".into(), rev: "r1".into(), client: String::new(), wasm: String::new(), cursor: false };
 /// let tag = build_tag(&cfg, Some("n0nce"));

@@ -1,3 +1,5 @@
+//! [`LogBuffer`]: the bounded ring the stored entries live in, and its reads.
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -8,12 +10,16 @@ use super::{LogEntry, LogQuery};
 /// A bounded ring of [`LogEntry`]s: bounded by count and by bytes, O(1) push, monotonic `seq`,
 /// non-destructive reads.
 ///
+/// Read it through [`BrowserAgent::logs`](crate::BrowserAgent::logs); entries come in through
+/// the agent, which also feeds the NDJSON file.
+///
 /// ```
-/// use browser_agent_core::{LogBuffer, LogQuery};
-/// let ring = LogBuffer::new(2, 1 << 20);
+/// use browser_agent_core::{BrowserAgent, LogQuery};
+/// let agent = BrowserAgent::builder().enabled(true).max_logs(2).build();
 /// for text in ["a", "b", "c"] {
-///     ring.push_text(text);
+///     agent.ingest_plain(&serde_json::json!({ "text": text }), "");
 /// }
+/// let ring = agent.logs();
 /// let texts: Vec<_> = ring.query(&LogQuery::default()).iter().map(|e| e.text.clone()).collect();
 /// assert_eq!(texts, ["b", "c"]); // the newest are kept
 /// assert_eq!(ring.last_seq(), 3);
@@ -35,6 +41,7 @@ struct Ring {
 
 impl LogBuffer {
     /// A ring keeping at most `max_count` entries and about `max_bytes` of their content.
+    #[doc(hidden)] // For the benches; an app reads the agent's ring.
     pub fn new(max_count: usize, max_bytes: usize) -> Self {
         LogBuffer {
             ring: Mutex::new(Ring {
@@ -48,8 +55,15 @@ impl LogBuffer {
         }
     }
 
+    /// [`push`](Self::push) for the benches (`benches/benches/log_buffer.rs`), which measure the
+    /// ring alone; apps store entries through the agent.
+    #[doc(hidden)]
+    pub fn bench_push(&self, entry: LogEntry) -> u64 {
+        self.push(entry)
+    }
+
     /// Stores `entry`, assigning it the next `seq` (returned); evicts the oldest beyond the bounds.
-    pub fn push(&self, mut entry: LogEntry) -> u64 {
+    pub(crate) fn push(&self, mut entry: LogEntry) -> u64 {
         let mut ring = self.ring.lock();
         ring.last_seq += 1;
         entry.seq = ring.last_seq;
@@ -60,7 +74,7 @@ impl LogBuffer {
     }
 
     /// Stores `entries` in order under one lock; returns the `seq` of the first.
-    pub fn push_many(&self, entries: Vec<LogEntry>) -> u64 {
+    pub(crate) fn push_many(&self, entries: Vec<LogEntry>) -> u64 {
         let mut ring = self.ring.lock();
         let first = ring.last_seq + 1;
         for mut entry in entries {
@@ -113,8 +127,9 @@ impl LogBuffer {
         found
     }
 
+    #[cfg(test)]
     /// Stores a plain info line (for tests, examples and host-side notes).
-    pub fn push_text(&self, text: &str) -> u64 {
+    pub(crate) fn push_text(&self, text: &str) -> u64 {
         let entry = LogEntry::new(
             crate::protocol::entry_type::CONSOLE,
             crate::protocol::Level::Info,

@@ -1,3 +1,5 @@
+//! [`LogEntry`]: one stored browser log entry and what it counts in the ring's byte budget.
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -6,12 +8,13 @@ use crate::protocol::Level;
 /// One stored browser log entry.
 ///
 /// Serialized flat: `{seq, t, clientId, type, level, text, page, …the entry's own fields}`, so
-/// both seed clients' fields (`args`, `stack`, `status`, …) stay where a reader expects them.
+/// both clients' fields (MindStudio's and dsh-agent-browser's: `args`, `stack`, `status`, …) stay
+/// where a reader expects them.
 ///
 /// ```
 /// use browser_agent_core::{BrowserAgent, LogQuery};
 /// let agent = BrowserAgent::builder().enabled(true).build();
-/// agent.ingest_dsh(&serde_json::json!({"level": "error", "text": "boom"}), "http://127.0.0.1:3000/");
+/// agent.ingest_plain(&serde_json::json!({"level": "error", "text": "boom"}), "http://127.0.0.1:3000/");
 /// let entry = &agent.logs().query(&LogQuery::default())[0];
 /// assert_eq!((entry.seq, entry.text.as_str()), (1, "boom"));
 /// ```
@@ -60,11 +63,17 @@ impl LogEntry {
             client_seq: None,
             kind: kind.to_owned(),
             level,
-            approx_bytes: 96 + text.len() + kind.len(),
+            approx_bytes: LogEntry::size(&text, "", "", kind, 0),
             text,
             page: String::new(),
             fields: Map::new(),
         }
+    }
+
+    /// What an entry counts in the ring's byte budget: a fixed overhead, its strings, and
+    /// `field_bytes` for its other fields (their names and bounded values).
+    pub(crate) fn size(text: &str, page: &str, client_id: &str, kind: &str, field_bytes: usize) -> usize {
+        96 + text.len() + page.len() + client_id.len() + kind.len() + field_bytes
     }
 
     /// The field `name` as a string, if the client sent one.

@@ -1,19 +1,45 @@
-//! Turning what the seed clients send into [`LogEntry`]s: MindStudio's typed entries and dsh's
+//! Turning what the page clients send into [`LogEntry`]s: MindStudio's typed entries and dsh's
 //! `{t, level, text}` items. Pure functions: no clock, no I/O (the caller passes `now`).
 
 use serde_json::{Map, Value};
 
 use super::LogEntry;
-use crate::protocol::{entry_type, Level};
+use crate::error::EntryError;
+use crate::protocol::{entry_type, field, Level, MAX_ID_LEN};
 use crate::snapshot::push_decimal as push_u64;
 use crate::util::{truncate_chars, truncate_marked};
 use std::borrow::Cow;
 
-/// Fields the host owns: taken from the entry into the stored entry's own slots.
-const RESERVED: [&str; 7] = ["type", "level", "t", "clientId", "seq", "text", "page"];
+/// The fields the host owns, as sent: taken from the entry into the stored entry's own slots.
+/// [`Slots::get_mut`] is the one place that maps their names.
+#[derive(Debug, Default)]
+pub(crate) struct Slots {
+    kind: Option<Value>,
+    level: Option<Value>,
+    t: Option<Value>,
+    client_id: Option<Value>,
+    seq: Option<Value>,
+    text: Option<Value>,
+    page: Option<Value>,
+}
+
+impl Slots {
+    /// The slot of a host-owned field, `None` for any other name.
+    fn get_mut(&mut self, name: &str) -> Option<&mut Option<Value>> {
+        Some(match name {
+            field::TYPE => &mut self.kind,
+            field::LEVEL => &mut self.level,
+            field::T => &mut self.t,
+            field::CLIENT_ID => &mut self.client_id,
+            field::SEQ => &mut self.seq,
+            field::TEXT => &mut self.text,
+            field::PAGE => &mut self.page,
+            _ => return None,
+        })
+    }
+}
 const MAX_DEPTH: usize = 6;
 const MAX_ITEMS: usize = 100;
-const MAX_CLIENT_ID: usize = 64;
 
 /// The cuts applied at ingestion.
 #[derive(Debug, Clone, Copy)]
@@ -30,17 +56,14 @@ pub(crate) struct Normalized {
 }
 
 /// One element of a `POST {prefix}/logs` array as parsed: the keys the host owns go straight into
-/// slots (in [`RESERVED`] order) and everything else into `fields`, so normalizing moves values
+/// [`Slots`] and everything else into `fields`, so normalizing moves values
 /// instead of removing them from a map.
 #[derive(Debug)]
 // Boxing the large variant would add the allocation per entry this type exists to avoid.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum RawEntry {
     NotObject,
-    Object {
-        slots: [Option<Value>; 7],
-        fields: Map<String, Value>,
-    },
+    Object { slots: Slots, fields: Map<String, Value> },
 }
 
 impl<'de> serde::Deserialize<'de> for RawEntry {
@@ -52,11 +75,11 @@ impl<'de> serde::Deserialize<'de> for RawEntry {
                 f.write_str("a log entry")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawEntry, A::Error> {
-                let mut slots: [Option<Value>; 7] = Default::default();
+                let mut slots = Slots::default();
                 let mut fields = Map::new();
                 while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    match RESERVED.iter().position(|r| *r == key) {
-                        Some(i) => slots[i] = Some(map.next_value()?),
+                    match slots.get_mut(&key) {
+                        Some(slot) => *slot = Some(map.next_value()?),
                         None => {
                             fields.insert(key.into_owned(), map.next_value()?);
                         }
@@ -97,11 +120,11 @@ impl RawEntry {
         let Value::Object(obj) = v else {
             return RawEntry::NotObject;
         };
-        let mut slots: [Option<Value>; 7] = Default::default();
+        let mut slots = Slots::default();
         let mut fields = Map::new();
         for (k, v) in obj {
-            match RESERVED.iter().position(|r| *r == k) {
-                Some(i) => slots[i] = Some(v),
+            match slots.get_mut(&k) {
+                Some(slot) => *slot = Some(v),
                 None => {
                     fields.insert(k, v);
                 }
@@ -113,7 +136,7 @@ impl RawEntry {
     /// Gives an entry that names no `clientId` this one (the page a batch ran in).
     pub(crate) fn default_client(&mut self, client: &str) {
         if let RawEntry::Object { slots, .. } = self {
-            let slot = &mut slots[3];
+            let slot = &mut slots.client_id;
             if matches!(slot, None | Some(Value::Null)) {
                 *slot = Some(Value::String(client.to_owned()));
             }
@@ -128,31 +151,32 @@ pub(crate) fn normalize_typed(
     limits: Limits,
     page_of_client: impl Fn(&str) -> Option<String>,
     now: u64,
-) -> Result<Option<Normalized>, String> {
+) -> Result<Option<Normalized>, EntryError> {
     let RawEntry::Object { slots, mut fields } = raw else {
-        return Err("is not an object".into());
+        return Err(EntryError::NotObject);
     };
-    let [kind, level, t, client_id, seq, own_text, page_field] = slots;
+    let Slots {
+        kind,
+        level,
+        t,
+        client_id,
+        seq,
+        text: own_text,
+        page: page_field,
+    } = slots;
     let kind = match kind {
         None | Some(Value::Null) => entry_type::CONSOLE.to_owned(),
         Some(Value::String(s)) if !s.is_empty() && s.len() <= 40 => s,
-        Some(_) => return Err("has an invalid \"type\" (expected a short string)".into()),
+        Some(_) => return Err(EntryError::Type),
     };
     let client_id = match client_id {
         None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) if s.len() <= MAX_CLIENT_ID => s,
-        Some(_) => {
-            return Err(format!(
-                "has an invalid \"clientId\" (expected a string of at most {MAX_CLIENT_ID} chars)"
-            ))
-        }
+        Some(Value::String(s)) if s.len() <= MAX_ID_LEN => s,
+        Some(_) => return Err(EntryError::ClientId),
     };
     let seq = match seq {
         None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or("has an invalid \"seq\" (expected a non-negative integer)")?,
-        ),
+        Some(v) => Some(v.as_u64().ok_or(EntryError::Seq)?),
     };
     let own_level = level.as_ref().and_then(Value::as_str).and_then(Level::parse);
     let own_text = own_text.and_then(|v| match v {
@@ -204,7 +228,7 @@ pub(crate) fn normalize_typed(
         Some(Value::String(p)) => p,
         // A network entry's `url` is the request's, not the page's.
         _ if kind != entry_type::NETWORK => fields
-            .get("url")
+            .get(field::URL)
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or_default(),
@@ -219,7 +243,7 @@ pub(crate) fn normalize_typed(
         (false, Some(seq)) => Some((client_id.clone(), seq)),
         _ => None,
     };
-    let approx_bytes = 96 + text.len() + page.len() + client_id.len() + kind.len() + field_bytes;
+    let approx_bytes = LogEntry::size(&text, &page, &client_id, &kind, field_bytes);
     let entry = LogEntry {
         seq: 0,
         t,
@@ -238,7 +262,7 @@ pub(crate) fn normalize_typed(
 /// Normalizes one dsh `{t?, level?, text?}` item (`POST /browser/probe`), with dsh's rules:
 /// a non-string text is stringified, an empty text drops the item, a non-string level is `info`,
 /// a missing or non-finite `t` is now, `page` is the host's current page.
-pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -> Option<LogEntry> {
+pub(crate) fn normalize_plain(raw: &Value, limits: Limits, page: &str, now: u64) -> Option<LogEntry> {
     let empty = Map::new();
     let obj = raw.as_object().unwrap_or(&empty);
     let mut text = match obj.get("text") {
@@ -275,16 +299,8 @@ pub(crate) fn normalize_dsh(raw: &Value, limits: Limits, page: &str, now: u64) -
 }
 
 fn finish(mut entry: LogEntry) -> LogEntry {
-    entry.approx_bytes = 96
-        + entry.text.len()
-        + entry.page.len()
-        + entry.client_id.len()
-        + entry.kind.len()
-        + entry
-            .fields
-            .iter()
-            .map(|(k, v)| k.len() + value_bytes(v))
-            .sum::<usize>();
+    let field_bytes = entry.fields.iter().map(|(k, v)| k.len() + value_bytes(v)).sum();
+    entry.approx_bytes = LogEntry::size(&entry.text, &entry.page, &entry.client_id, &entry.kind, field_bytes);
     entry
 }
 
@@ -295,7 +311,6 @@ fn time_of(t: Option<&Value>, now: u64) -> u64 {
     }
 }
 
-/// Level and one-line text of a typed entry.
 /// Joins `parts` into one string of the right capacity.
 fn concat(parts: &[&str]) -> String {
     let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + 24);
@@ -303,6 +318,7 @@ fn concat(parts: &[&str]) -> String {
     out
 }
 
+/// Level and one-line text of a typed entry.
 fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
     match kind {
@@ -346,7 +362,7 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             (own.unwrap_or(Level::Info), text.trim_end().to_owned())
         }
         entry_type::NAVIGATION => {
-            let mut text = concat(&["navigated to ", s("url")]);
+            let mut text = concat(&["navigated to ", s(field::URL)]);
             if !s("via").is_empty() {
                 text.push_str(" (");
                 text.push_str(s("via"));
@@ -356,7 +372,7 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
         }
         entry_type::DROPPED => {
             let mut text = String::from("the page dropped ");
-            push_u64(&mut text, obj.get("count").and_then(Value::as_u64).unwrap_or(0));
+            push_u64(&mut text, obj.get(field::COUNT).and_then(Value::as_u64).unwrap_or(0));
             text.push_str(" log entries (its local queue was full)");
             (Level::Warn, text)
         }
@@ -374,13 +390,13 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
 
 fn network_line(obj: &Map<String, Value>, own: Option<Level>) -> (Level, String) {
     let s = |name: &str| obj.get(name).and_then(Value::as_str).unwrap_or("");
-    let mut text = String::with_capacity(64 + s("url").len());
+    let mut text = String::with_capacity(64 + s(field::URL).len());
     match s("method") {
         "" => text.push_str("GET"),
         m => text.extend(m.chars().map(|c| c.to_ascii_uppercase())),
     }
     text.push(' ');
-    text.push_str(s("url"));
+    text.push_str(s(field::URL));
     text.push_str(" → ");
     let status = obj.get("status").and_then(Value::as_u64);
     let level = match (status, s("error")) {
@@ -649,7 +665,7 @@ mod tests {
             4000,
             "args keep their value"
         );
-        let e = normalize_dsh(&json!({"text": "y".repeat(4000)}), LIMITS, "", 7).unwrap();
+        let e = normalize_plain(&json!({"text": "y".repeat(4000)}), LIMITS, "", 7).unwrap();
         assert_eq!((e.text.chars().count(), e.text.ends_with('…')), (800, true));
         let e = typed(json!({"type":"console","args":["exactly", "x".repeat(792)]}));
         assert!(!e.text.ends_with('…'), "800 chars are not cut");
@@ -681,7 +697,7 @@ mod tests {
         assert_eq!(e.field_str("body"), Some("a\nb"));
         let e = typed(json!({"type":"custom","message":"two\nlines"}));
         assert_eq!(e.text, "two lines");
-        let e = normalize_dsh(&json!({"text": "dsh\nline"}), LIMITS, "", 7).unwrap();
+        let e = normalize_plain(&json!({"text": "dsh\nline"}), LIMITS, "", 7).unwrap();
         assert_eq!(e.text, "dsh line");
         assert!(
             matches!(one_line("plain"), Cow::Borrowed("plain")),
@@ -702,7 +718,7 @@ mod tests {
             let err = normalize_typed(RawEntry::from_value(v), LIMITS, |_| None, 1)
                 .err()
                 .unwrap();
-            assert!(err.contains(needle), "{err}");
+            assert!(err.to_string().contains(needle), "{err}");
         }
     }
 
@@ -732,16 +748,16 @@ mod tests {
     #[test]
     fn dsh_rules() {
         let page = "http://127.0.0.1:3080/ | App";
-        let e = normalize_dsh(&json!({"text": 42}), LIMITS, page, 7).unwrap();
+        let e = normalize_plain(&json!({"text": 42}), LIMITS, page, 7).unwrap();
         assert_eq!(
             (e.text.as_str(), e.level, e.t, e.page.as_str()),
             ("42", Level::Info, 7, page)
         );
-        assert!(normalize_dsh(&json!({"text": ""}), LIMITS, page, 7).is_none());
-        assert!(normalize_dsh(&json!({"level": "error"}), LIMITS, page, 7).is_none());
-        let e = normalize_dsh(&json!({"text": "  ", "level": 3, "t": 5}), LIMITS, page, 7).unwrap();
+        assert!(normalize_plain(&json!({"text": ""}), LIMITS, page, 7).is_none());
+        assert!(normalize_plain(&json!({"level": "error"}), LIMITS, page, 7).is_none());
+        let e = normalize_plain(&json!({"text": "  ", "level": 3, "t": 5}), LIMITS, page, 7).unwrap();
         assert_eq!((e.text.as_str(), e.level, e.t), ("  ", Level::Info, 5));
-        let e = normalize_dsh(&json!({"text": "x", "level": "warn"}), LIMITS, &"p".repeat(500), 7).unwrap();
+        let e = normalize_plain(&json!({"text": "x", "level": "warn"}), LIMITS, &"p".repeat(500), 7).unwrap();
         assert_eq!((e.level, e.page.len()), (Level::Warn, 300));
     }
 }

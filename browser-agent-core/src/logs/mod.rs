@@ -4,8 +4,10 @@ mod buffer;
 mod entry;
 mod ingest;
 mod query;
+mod store;
 
 pub use buffer::LogBuffer;
 pub use entry::LogEntry;
-pub(crate) use ingest::{normalize_dsh, normalize_typed, Limits, RawEntry};
+pub(crate) use ingest::{normalize_plain, normalize_typed, Limits, RawEntry};
+pub(crate) use query::type_list;
 pub use query::{LogQuery, DEFAULT_LIMIT};

@@ -1,6 +1,9 @@
+//! [`LogQuery`]: which entries `GET {prefix}/console` (or Rust code) reads, parsed from the query.
+
 use std::sync::Arc;
 
 use super::LogEntry;
+use crate::error::QueryError;
 use crate::protocol::{entry_type, Level};
 
 /// Entries returned when a query names no `limit`.
@@ -54,38 +57,30 @@ impl LogQuery {
 
     /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (unknown parameters and empty values
     /// are ignored). The error names the parameter and what it accepts.
-    pub fn parse(query: Option<&str>) -> Result<Self, String> {
+    pub fn parse(query: Option<&str>) -> Result<Self, QueryError> {
         let mut q = LogQuery::default();
-        for (name, value) in crate::util::query_pairs(query) {
+        for (name, value) in crate::util::Params::parse(query).iter() {
             if value.is_empty() {
                 continue;
             }
-            match name.as_str() {
+            match name {
                 "level" => {
                     for part in value.split(',').filter(|p| !p.trim().is_empty()) {
-                        let level = Level::parse(part).ok_or_else(|| {
-                            format!("invalid level {part:?}: use debug, log, info, warn or error (comma-separated for several)")
-                        })?;
+                        let level = Level::parse(part).ok_or_else(|| QueryError::Level(part.to_owned()))?;
                         q.levels.push(level);
                     }
                 }
-                "sinceMs" | "since" => q.since_ms = Some(parse_number(&name, &value)?),
-                "limit" => q.limit = Some(parse_number(&name, &value)? as usize),
-                "afterSeq" => q.after_seq = Some(parse_number(&name, &value)?),
+                "sinceMs" | "since" => q.since_ms = Some(parse_number(name, value)?),
+                "limit" => q.limit = Some(parse_number(name, value)? as usize),
+                "afterSeq" => q.after_seq = Some(parse_number(name, value)?),
                 "type" => {
                     let kind = TYPES
                         .iter()
                         .find(|t| value.trim().eq_ignore_ascii_case(t))
-                        .ok_or_else(|| {
-                            format!(
-                                "invalid type {value:?}: use {} or {}",
-                                TYPES[..TYPES.len() - 1].join(", "),
-                                TYPES[TYPES.len() - 1]
-                            )
-                        })?;
+                        .ok_or_else(|| QueryError::Type(value.to_owned()))?;
                     q.kind = Some((*kind).to_owned());
                 }
-                "client" | "clientId" => q.client = Some(value),
+                "client" | "clientId" => q.client = Some(value.to_owned()),
                 _ => {}
             }
         }
@@ -112,7 +107,12 @@ impl LogQuery {
     }
 }
 
-fn parse_number(name: &str, value: &str) -> Result<u64, String> {
+/// The entry types `type=` accepts, as a list for a message: `console, error, … or dropped`.
+pub(crate) fn type_list() -> String {
+    format!("{} or {}", TYPES[..TYPES.len() - 1].join(", "), TYPES[TYPES.len() - 1])
+}
+
+fn parse_number(name: &str, value: &str) -> Result<u64, QueryError> {
     let value = value.trim();
     if let Ok(n) = value.parse::<u64>() {
         return Ok(n);
@@ -120,7 +120,10 @@ fn parse_number(name: &str, value: &str) -> Result<u64, String> {
     // Accept finite non-negative floats (JS clients send `Date.now()` and sometimes `performance` times).
     match value.parse::<f64>() {
         Ok(f) if f.is_finite() && f >= 0.0 => Ok(f as u64),
-        _ => Err(format!("invalid {name} {value:?}: expected a non-negative number")),
+        _ => Err(QueryError::Number {
+            name: name.to_owned(),
+            value: value.to_owned(),
+        }),
     }
 }
 
@@ -192,11 +195,20 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_themselves() {
-        assert!(LogQuery::parse(Some("level=fatal")).unwrap_err().contains("level"));
-        assert!(LogQuery::parse(Some("sinceMs=-5")).unwrap_err().contains("sinceMs"));
-        assert!(LogQuery::parse(Some("afterSeq=x")).unwrap_err().contains("afterSeq"));
+        assert!(LogQuery::parse(Some("level=fatal"))
+            .unwrap_err()
+            .to_string()
+            .contains("level"));
+        assert!(LogQuery::parse(Some("sinceMs=-5"))
+            .unwrap_err()
+            .to_string()
+            .contains("sinceMs"));
+        assert!(LogQuery::parse(Some("afterSeq=x"))
+            .unwrap_err()
+            .to_string()
+            .contains("afterSeq"));
         assert_eq!(
-            LogQuery::parse(Some("type=bogus")).unwrap_err(),
+            LogQuery::parse(Some("type=bogus")).unwrap_err().to_string(),
             "invalid type \"bogus\": use console, error, network, interaction, navigation or dropped"
         );
         assert_eq!(

@@ -1,0 +1,213 @@
+//! [`Builder`]: every setting of a [`BrowserAgent`] with its default, validated once at build,
+//! and the page key file.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use super::{BrowserAgent, Inner};
+use crate::assets::ClientAssets;
+use crate::clients::ClientRegistry;
+use crate::config::{Config, DEFAULT_NDJSON_MAX_BYTES};
+use crate::error::ConfigError;
+use crate::inject::tag;
+use crate::logs::LogBuffer;
+use crate::protocol::{self, TagConfig};
+use crate::sinks::{self, NdjsonSink};
+use crate::util;
+
+/// Builds a [`BrowserAgent`]; every setting has the design's default.
+///
+/// ```
+/// use browser_agent_core::BrowserAgent;
+/// let agent = BrowserAgent::builder()
+///     .prefix("/__agent")
+///     .allow_host("devbox.local")
+///     .page_key("0123456789abcdef")
+///     .ndjson_file(std::env::temp_dir().join("browser.ndjson"))
+///     .enabled(true)
+///     .build();
+/// assert_eq!(agent.config().prefix(), "/__agent");
+/// assert!(BrowserAgent::builder().prefix("no-slash").try_build().is_err());
+/// ```
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct Builder {
+    config: Config,
+}
+
+impl Builder {
+    /// Turns the agent on or off. Default: on in debug builds, off in release builds (then every
+    /// request passes through untouched).
+    pub fn enabled(mut self, on: bool) -> Self {
+        self.config.enabled = on;
+        self
+    }
+    /// Entries kept in memory (default 500).
+    pub fn max_logs(mut self, n: usize) -> Self {
+        self.config.max_logs = n;
+        self
+    }
+    /// Byte budget of the log ring (default 4 MiB).
+    pub fn max_log_bytes(mut self, n: usize) -> Self {
+        self.config.max_log_bytes = n;
+        self
+    }
+    /// Cut for an entry's text, in chars (default 800).
+    pub fn max_text(mut self, n: usize) -> Self {
+        self.config.max_text = n;
+        self
+    }
+    /// Cut for other string fields of an entry, in chars (default 4000).
+    pub fn max_field(mut self, n: usize) -> Self {
+        self.config.max_field = n;
+        self
+    }
+    /// Liveness TTL of a page (default 60 s, [`protocol::CLIENT_TTL_MS`]).
+    pub fn client_ttl(mut self, ttl: Duration) -> Self {
+        self.config.client_ttl = ttl;
+        self
+    }
+    /// Request body limit of our routes (default 1 MiB).
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.config.body_limit = bytes;
+        self
+    }
+    /// Page records kept (default 256).
+    pub fn max_clients(mut self, n: usize) -> Self {
+        self.config.max_clients = n;
+        self
+    }
+    /// Route prefix (default `/__mindstudio_dev__`).
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.config.prefix = prefix.into();
+        self
+    }
+    /// Also answer requests addressed to this host (`name` or `name:port`), besides loopback.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.config.allowed_hosts.push(host.into());
+        self
+    }
+    /// A fixed page key (at least 8 chars of `[A-Za-z0-9_-]`). Default: read from, or created in,
+    /// a key file, so pages keep working across dev-server restarts.
+    pub fn page_key(mut self, key: impl Into<String>) -> Self {
+        self.config.page_key = Some(key.into());
+        self
+    }
+    /// Where the page key is kept (default: `$TMPDIR/browser-agent/<hash of cwd and prefix>.key`).
+    pub fn key_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.key_file = Some(path.into());
+        self
+    }
+    /// Require `Authorization: Bearer <token>` on agent routes.
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.config.bearer_token = Some(token.into());
+        self
+    }
+    /// Also append every stored entry to this NDJSON file (e.g. `.logs/browser.ndjson`), rotated at 2 MiB.
+    pub fn ndjson_file(self, path: impl Into<PathBuf>) -> Self {
+        self.ndjson_file_rotated(path, DEFAULT_NDJSON_MAX_BYTES)
+    }
+    /// Like [`ndjson_file`](Self::ndjson_file) with a rotation size.
+    pub fn ndjson_file_rotated(mut self, path: impl Into<PathBuf>, max_bytes: u64) -> Self {
+        self.config.ndjson = Some((path.into(), max_bytes));
+        self
+    }
+    /// Persist the heartbeat state `{lastSeenAt, page}` to this file (atomic writes).
+    pub fn state_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.state_file = Some(path.into());
+        self
+    }
+    /// The app's URL, named when a batch finds no page (`No browser connected: open URL in a browser`).
+    pub fn app_url(mut self, url: impl Into<String>) -> Self {
+        self.config.app_url = Some(url.into());
+        self
+    }
+    /// Show the agent cursor even when the page is not in an iframe.
+    pub fn cursor(mut self, on: bool) -> Self {
+        self.config.cursor = on;
+        self
+    }
+
+    /// Builds the agent, or says which setting is invalid.
+    pub fn try_build(self) -> Result<BrowserAgent, ConfigError> {
+        let config = self.config;
+        config.validate()?;
+        if !config.enabled {
+            static NOTICE: Once = Once::new();
+            NOTICE.call_once(|| {
+                eprintln!("browser-agent: disabled (release build); every request passes through untouched. Enable it with BrowserAgent::builder().enabled(true).");
+            });
+        }
+        let key = config.page_key.clone().unwrap_or_else(|| load_or_create_key(&config));
+        let assets = ClientAssets::embedded();
+        let asset_url = |a: &Option<crate::assets::Asset>| {
+            a.as_ref()
+                .map(|a| format!("{}{}{}", config.prefix, protocol::ASSETS_DIR, a.name))
+                .unwrap_or_default()
+        };
+        let tag_config = TagConfig {
+            key: key.clone(),
+            prefix: config.prefix.clone(),
+            rev: assets.rev.clone(),
+            client: asset_url(&assets.js),
+            wasm: asset_url(&assets.wasm),
+            cursor: config.cursor,
+        };
+        let restored = config.state_file.as_deref().and_then(sinks::load_client_state);
+        Ok(BrowserAgent {
+            inner: Arc::new(Inner {
+                logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
+                clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64),
+                commands: Default::default(),
+                plain_tag: tag::build_tag(&tag_config, None),
+                ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
+                prefix_slash: format!("{}/", config.prefix),
+                probe_scope: protocol::PROBE_SCOPE.to_owned(),
+                key,
+                assets,
+                tag_config,
+                restored,
+                config,
+            }),
+        })
+    }
+
+    /// Builds the agent; panics with the reason on an invalid setting (see [`try_build`](Self::try_build)).
+    pub fn build(self) -> BrowserAgent {
+        match self.try_build() {
+            Ok(agent) => agent,
+            Err(err) => panic!("browser-agent: {err}"),
+        }
+    }
+}
+
+/// Reads the key file, or creates it with a fresh random key; a random key if neither works.
+fn load_or_create_key(config: &Config) -> String {
+    let path = config.key_file.clone().unwrap_or_else(|| {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let id = util::fnv1a64(&[cwd.as_os_str().as_encoded_bytes(), config.prefix.as_bytes()]);
+        std::env::temp_dir()
+            .join("browser-agent")
+            .join(format!("{id:016x}.key"))
+    });
+    if let Ok(existing) = std::fs::read_to_string(&path) {
+        let existing = existing.trim();
+        if existing.len() >= 16 && existing.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return existing.to_owned();
+        }
+    }
+    let key = util::random_hex(16);
+    if sinks::write_atomic(&path, key.as_bytes()).is_ok() {
+        restrict_permissions(&path);
+    }
+    key
+}
+
+#[cfg(unix)]
+fn restrict_permissions(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+}
+#[cfg(not(unix))]
+fn restrict_permissions(_: &std::path::Path) {}

@@ -1,0 +1,338 @@
+//! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
+
+mod builder;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde_json::Value;
+
+use crate::assets::ClientAssets;
+use crate::clients::ClientRegistry;
+use crate::commands::{self, Batch, BatchResult, OpenPages, PageSummary, RunError};
+use crate::config::Config;
+use crate::logs::{self, LogBuffer};
+use crate::protocol::TagConfig;
+use crate::sinks::{ClientState, NdjsonSink};
+use crate::util;
+
+pub use builder::Builder;
+
+/// The host's shared state: log ring, page registry, configuration, page key. Clone it freely
+/// (one `Arc`); every clone sees the same state, so create it once and hand clones to the layer,
+/// to your handlers and to your agent-facing code.
+///
+/// ```
+/// use browser_agent_core::{BrowserAgent, LogQuery};
+/// let agent = BrowserAgent::builder().max_logs(100).enabled(true).build();
+/// let handle = agent.clone();
+/// agent.ingest_plain(&serde_json::json!({"text": "hello"}), "");
+/// assert_eq!(handle.logs().query(&LogQuery::default()).len(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct BrowserAgent {
+    pub(crate) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) config: Config,
+    pub(crate) logs: LogBuffer,
+    pub(crate) clients: ClientRegistry,
+    pub(crate) commands: crate::commands::CommandQueue,
+    pub(crate) key: String,
+    pub(crate) assets: &'static ClientAssets,
+    pub(crate) tag_config: TagConfig,
+    pub(crate) plain_tag: Bytes,
+    pub(crate) ndjson: Option<NdjsonSink>,
+    pub(crate) restored: Option<ClientState>,
+    pub(crate) probe_scope: String,
+    pub(crate) prefix_slash: String,
+}
+
+impl Default for BrowserAgent {
+    fn default() -> Self {
+        BrowserAgent::new()
+    }
+}
+
+impl BrowserAgent {
+    /// An agent with every default (enabled in debug builds).
+    pub fn new() -> Self {
+        Builder::default().build()
+    }
+
+    /// A builder with every default.
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// Whether the agent is active.
+    pub fn enabled(&self) -> bool {
+        self.inner.config.enabled
+    }
+
+    /// The log ring.
+    pub fn logs(&self) -> &LogBuffer {
+        &self.inner.logs
+    }
+
+    /// The page registry.
+    pub fn clients(&self) -> &ClientRegistry {
+        &self.inner.clients
+    }
+
+    /// The page key the injected tag carries.
+    pub fn page_key(&self) -> &str {
+        &self.inner.key
+    }
+
+    /// The client revision this host serves.
+    pub fn client_rev(&self) -> &str {
+        &self.inner.tag_config.rev
+    }
+
+    /// Whether `path` is one of ours (prefix routes or `/browser/…`); false when disabled.
+    /// Adapters send these to [`BrowserAgent::handle`] and everything else to the app.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.is_ours("/__mindstudio_dev__/console"));
+    /// assert!(agent.is_ours("/browser/probe"));
+    /// assert!(!agent.is_ours("/__mindstudio_dev__x"));
+    /// assert!(!agent.is_ours("/api/items"));
+    /// ```
+    pub fn is_ours(&self, path: &str) -> bool {
+        let inner = &self.inner;
+        inner.config.enabled
+            && (path.starts_with(&inner.probe_scope)
+                || path.starts_with(&inner.prefix_slash)
+                || path == inner.config.prefix)
+    }
+
+    /// The tag injected into pages without a CSP nonce.
+    pub fn tag(&self) -> &Bytes {
+        &self.inner.plain_tag
+    }
+
+    /// Stores dsh-style `{t?, level?, text?}` items under `page` (from Rust code, tests, or tools).
+    pub fn ingest_plain(&self, item: &Value, page: &str) -> usize {
+        let now = util::now_ms();
+        let entry = logs::normalize_plain(item, self.limits(), page, now);
+        self.store(entry.into_iter().collect())
+    }
+
+    pub(crate) fn limits(&self) -> logs::Limits {
+        let c = &self.inner.config;
+        logs::Limits {
+            max_text: c.max_text,
+            max_field: c.max_field,
+            max_page: crate::config::PAGE_MAX,
+        }
+    }
+
+    /// Runs a batch of steps in a page and waits for its result: the default page (the most
+    /// recently active visible one that polls for commands) or `batch.client`. Batches for one page
+    /// run one at a time, in order; a batch that times out is removed and never runs later.
+    ///
+    /// ```
+    /// use browser_agent_core::{Batch, BrowserAgent, RunError};
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let err = agent.run(Batch::new(vec![serde_json::json!({"command": "snapshot"})])).await.unwrap_err();
+    /// assert!(matches!(err, RunError::NoBrowser(_)));
+    /// assert!(err.to_string().starts_with("No browser connected: open"));
+    /// # });
+    /// ```
+    pub async fn run(&self, batch: Batch) -> Result<BatchResult, RunError> {
+        self.run_with_hint(batch, None).await
+    }
+
+    /// Takes a snapshot of a page (`diff`: only what changed since that page's previous snapshot).
+    pub async fn snapshot(&self, client: Option<&str>, diff: bool) -> Result<BatchResult, RunError> {
+        let mut batch = Batch::new(vec![serde_json::json!({"command": "snapshot", "diff": diff})]);
+        batch.client = client.map(str::to_owned);
+        self.run(batch).await
+    }
+
+    pub(crate) async fn run_with_hint(&self, batch: Batch, origin: Option<String>) -> Result<BatchResult, RunError> {
+        let diff_steps = commands::validate_steps(&batch.steps)?;
+        let now = util::now_ms();
+        let clients = &self.inner.clients;
+        let client = match &batch.client {
+            Some(id) => match clients.get(id) {
+                Some(r) if r.gone => {
+                    return Err(RunError::PageClosed {
+                        client: id.clone(),
+                        open: self.open_pages(now),
+                    })
+                }
+                Some(r) if clients.is_alive(&r, now) => r.client_id,
+                _ => {
+                    return Err(RunError::UnknownPage {
+                        client: id.clone(),
+                        open: self.open_pages(now),
+                    })
+                }
+            },
+            None => match clients.default_target(now) {
+                Some(r) => r.client_id,
+                None => {
+                    let origin = origin
+                        .or_else(|| self.inner.config.app_url.clone())
+                        .or_else(|| clients.most_recent().and_then(|r| page_origin(&r.page)));
+                    return Err(RunError::NoBrowser(origin.unwrap_or_else(|| "your app".into())));
+                }
+            },
+        };
+        let queue = &self.inner.commands;
+        let ticket = queue.enqueue(&client, &batch.steps, diff_steps, batch.timeout)?;
+        // The page may have said it left between the look-up above and the enqueue.
+        if clients.is_gone(&client) {
+            self.fail_batches_of_gone_page(&client);
+        }
+        ticket.wait(queue, batch.timeout).await
+    }
+
+    /// Page `client` said it left (`POST {prefix}/logs?gone=1`): it is no longer alive nor a default
+    /// target, and the batches queued for it fail now.
+    pub(crate) fn page_gone(&self, client: &str) {
+        self.inner.clients.mark_gone(client, util::now_ms());
+        self.fail_batches_of_gone_page(client);
+    }
+
+    fn fail_batches_of_gone_page(&self, client: &str) {
+        let now = util::now_ms();
+        let page = self.inner.clients.page_of(client).unwrap_or_default();
+        let named = if page.is_empty() {
+            format!("{client:?}")
+        } else {
+            format!("{client:?} ({page})")
+        };
+        let queued = format!(
+            "The page with client id {named} was closed or navigated away before this batch ran. {}",
+            self.open_pages(now)
+        );
+        let running = format!(
+            "The page with client id {named} was closed or navigated away while it ran this batch, and sent no results within {} s. {}",
+            commands::GONE_GRACE.as_secs(),
+            self.open_pages(now)
+        );
+        self.inner
+            .commands
+            .page_gone(client, &queued, &running, commands::GONE_GRACE);
+    }
+
+    /// A heartbeat or a poll from `client`, which said it left before: it is back (the
+    /// back/forward cache restored it), so the batch it was running waits for its results again.
+    pub(crate) fn page_back(&self, client: &str) {
+        self.inner.commands.page_back(client);
+    }
+
+    fn open_pages(&self, now: u64) -> OpenPages {
+        let clients = &self.inner.clients;
+        let open = clients
+            .all()
+            .into_iter()
+            .filter(|r| clients.is_alive(r, now))
+            .take(10)
+            .map(|r| PageSummary {
+                client_id: r.client_id,
+                page: r.page,
+            })
+            .collect();
+        OpenPages(open)
+    }
+}
+
+/// `http://host:port/` of a page URL.
+fn page_origin(page: &str) -> Option<String> {
+    let (scheme, rest) = page.split_once("://")?;
+    let host = rest.split(['/', '?', '#', ' ']).next()?;
+    (!host.is_empty()).then(|| format!("{scheme}://{host}/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clients::Heartbeat;
+    use serde_json::json;
+    use std::time::Duration;
+
+    fn agent_with_page(client: &str) -> BrowserAgent {
+        let agent = BrowserAgent::builder().enabled(true).page_key("agent-test-key").build();
+        let now = util::now_ms();
+        let hb = Heartbeat {
+            client: client.into(),
+            page: format!("http://127.0.0.1/{client}"),
+            visible: Some(true),
+            ..Default::default()
+        };
+        agent.clients().heartbeat(&hb, now);
+        agent.clients().touch_poll(client, now);
+        agent
+    }
+
+    #[tokio::test]
+    async fn batches_for_a_page_that_left_fail_without_waiting_for_their_timeout() {
+        let agent = agent_with_page("p");
+        let batch = || Batch::new(vec![json!({"command": "snapshot"})]).timeout(Duration::from_secs(300));
+        let queue_of_p = |n: usize| {
+            let agent = agent.clone();
+            async move {
+                let queued = async {
+                    while agent.inner.commands.queued_len("p") != n {
+                        tokio::task::yield_now().await;
+                    }
+                };
+                tokio::time::timeout(Duration::from_secs(10), queued)
+                    .await
+                    .unwrap_or_else(|_| panic!("{n} batch(es) never queued for page p"));
+            }
+        };
+        let running = tokio::spawn({
+            let agent = agent.clone();
+            async move { agent.run(batch()).await }
+        });
+        queue_of_p(1).await;
+        assert!(
+            agent.inner.commands.take("p", None).is_some(),
+            "the page runs the first batch"
+        );
+        let queued = tokio::spawn({
+            let agent = agent.clone();
+            async move { agent.run(batch()).await }
+        });
+        queue_of_p(1).await;
+        agent.page_gone("p");
+        let err = queued.await.unwrap().unwrap_err();
+        assert!(
+            matches!(&err, RunError::PageLeft { message, .. } if message.contains("\"p\" (http://127.0.0.1/p) was closed or navigated away before this batch ran")),
+            "{err}"
+        );
+        // The running one gets the grace in which the page's results may still arrive, then fails
+        // with what happened instead of the 300 s timeout.
+        let err = running.await.unwrap().unwrap_err();
+        assert!(err.to_string().contains("while it ran this batch"), "{err}");
+        // Named explicitly, the page fails at once and is not listed as open.
+        let err = agent.run(batch().client("p")).await.unwrap_err();
+        assert_eq!(
+            err,
+            RunError::PageClosed {
+                client: "p".into(),
+                open: Default::default()
+            }
+        );
+        assert!(
+            err.to_string()
+                .ends_with("closed or navigated away. No page is connected."),
+            "{err}"
+        );
+        assert!(matches!(agent.run(batch()).await, Err(RunError::NoBrowser(_))));
+    }
+}

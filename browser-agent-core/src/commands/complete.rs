@@ -1,0 +1,142 @@
+//! What a page's answer does: a handover gives the rest of the batch to the next page of the
+//! tab; a final answer merges the steps earlier pages ran, diffs the snapshots, and wakes the caller.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::ending::{Early, EarlyEnd};
+use super::queue::{log_actions, CommandQueue, Queued, State, Waiting};
+use super::{BatchResult, HANDOVER_WAIT};
+use crate::protocol::{Handover, Results, StepResult};
+use crate::snapshot;
+
+impl CommandQueue {
+    /// Delivers a page's answer, with its log entries as stored; false when nobody waits for `id`
+    /// (unknown, or timed out).
+    pub(crate) fn complete(&self, id: &str, result: Results, logs: Vec<Value>) -> bool {
+        let mut state = self.state.lock();
+        let Some(mut w) = state.waiting.remove(id) else {
+            return false;
+        };
+        let page = state.pages.entry(w.client.clone()).or_default();
+        if page.running.as_deref() == Some(id) {
+            page.running = None;
+        }
+        page.wake.notify_waiters();
+        let Results {
+            steps,
+            snapshot: full,
+            duration,
+            error,
+            handover,
+            ..
+        } = result;
+        log_actions(page, id, &steps);
+        if let Some(handover) = handover.filter(Handover::is_valid) {
+            hand_over(&mut state, id, w, handover, steps, logs);
+            return true;
+        }
+        let (mut steps, logs) = merge_done(&mut w, steps, logs);
+        let page = state.pages.entry(w.client.clone()).or_default();
+        let shown = diff_snapshots(&mut page.last_snapshot, &w.diff_steps, &mut steps, &full);
+        let error = steps.iter().find_map(|s| s.error.clone()).or(error);
+        let out = BatchResult {
+            event: "browser-completed",
+            client_id: w.client,
+            steps,
+            snapshot: shown,
+            logs,
+            duration,
+            error,
+            full_snapshot: full,
+        };
+        // The caller may have given up in the same instant: nothing else to do then.
+        let _ = w.tx.send(Ok(out));
+        true
+    }
+}
+
+/// The page is navigating: keep what ran, and give the rest to the next page load in its tab,
+/// which must connect soon, or the agent hears why it did not.
+fn hand_over(
+    state: &mut State,
+    id: &str,
+    mut w: Waiting,
+    handover: Handover,
+    mut steps: Vec<StepResult>,
+    mut logs: Vec<Value>,
+) {
+    let Handover {
+        tab,
+        remaining,
+        offset,
+        url,
+    } = handover;
+    let url = url.map(|mut u| {
+        crate::util::truncate_marked(&mut u, crate::config::PAGE_MAX);
+        u
+    });
+    let offset = offset.unwrap_or(steps.len() as u64);
+    state.handovers.insert(
+        tab,
+        Queued {
+            id: id.to_owned(),
+            steps: remaining.unwrap_or_default(),
+            offset: Some(offset),
+        },
+    );
+    w.done_steps.append(&mut steps);
+    w.done_logs.append(&mut logs);
+    w.client = String::new();
+    let since = Instant::now();
+    w.early = Some(Early {
+        at: since + HANDOVER_WAIT,
+        why: EarlyEnd::Handover { url, since },
+    });
+    w.changed.notify_one();
+    state.waiting.insert(id.to_owned(), w);
+}
+
+/// The steps and logs of the whole batch: those of the pages it left first, then the last page's.
+fn merge_done(w: &mut Waiting, mut steps: Vec<StepResult>, mut logs: Vec<Value>) -> (Vec<StepResult>, Vec<Value>) {
+    if !w.done_steps.is_empty() {
+        w.done_steps.append(&mut steps);
+        steps = std::mem::take(&mut w.done_steps);
+    }
+    if !w.done_logs.is_empty() {
+        w.done_logs.append(&mut logs);
+        logs = std::mem::take(&mut w.done_logs);
+    }
+    (steps, logs)
+}
+
+/// Replaces the result of each `diff` snapshot step by what changed since the snapshot before it,
+/// and remembers the page's last full snapshot; returns the final snapshot as the agent sees it:
+/// what changed since the previous one, or in full the first time.
+fn diff_snapshots(last: &mut Option<String>, diff_steps: &[usize], steps: &mut [StepResult], full: &str) -> String {
+    let mut previous = last.clone();
+    for (i, step) in steps.iter_mut().enumerate() {
+        if step.command != "snapshot" {
+            continue;
+        }
+        if let Some(full) = step.result_str().map(str::to_owned) {
+            if diff_steps.contains(&i) {
+                if let Some(prev) = &previous {
+                    step.result = Some(Value::String(snapshot::diff(prev, &full)));
+                }
+            }
+            previous = Some(full);
+        }
+    }
+    let shown = match (&previous, full.is_empty()) {
+        (Some(prev), false) => snapshot::diff(prev, full),
+        _ => full.to_owned(),
+    };
+    if !full.is_empty() {
+        *last = Some(full.to_owned());
+    } else if previous.is_some() {
+        *last = previous;
+    }
+    shown
+}

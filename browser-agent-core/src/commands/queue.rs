@@ -1,0 +1,247 @@
+//! The per-page queues: a batch waits in its page's FIFO, the page takes one at a time, and a
+//! batch that is abandoned (its caller gave up) is removed from everywhere.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use serde_json::Value;
+use tokio::sync::{oneshot, Notify};
+
+use super::ending::Early;
+use super::{BatchResult, RunError, MAX_ACTIONS, MAX_QUEUED};
+use crate::protocol::{field, Delivery, StepResult};
+
+/// A batch waiting for a page: what [`CommandQueue::take`] delivers.
+#[derive(Debug)]
+pub(super) struct Queued {
+    pub(super) id: String,
+    pub(super) steps: Vec<Value>,
+    /// Set on the rest of a handed-over batch.
+    pub(super) offset: Option<u64>,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct PageQueue {
+    pub(super) queued: VecDeque<Queued>,
+    pub(super) running: Option<String>,
+    pub(super) wake: Arc<Notify>,
+    pub(super) last_snapshot: Option<String>,
+    pub(super) actions: VecDeque<Value>,
+}
+
+#[derive(Debug)]
+pub(super) struct Waiting {
+    /// The page running it (changes when a navigation hands the batch to the next page load).
+    pub(super) client: String,
+    pub(super) diff_steps: Vec<usize>,
+    /// Step results from pages the batch has already left.
+    pub(super) done_steps: Vec<StepResult>,
+    /// Log entries those pages sent with them.
+    pub(super) done_logs: Vec<Value>,
+    pub(super) tx: oneshot::Sender<Result<BatchResult, RunError>>,
+    /// An end earlier than the batch's own timeout, and why.
+    pub(super) early: Option<Early>,
+    /// Told whenever `early` changes, so the caller waits for the right deadline.
+    pub(super) changed: Arc<Notify>,
+    /// When the caller gives up on the batch (its `timeoutMs`): sent to the page with the batch,
+    /// so a page still running it then stops instead of acting after the agent got its timeout.
+    pub(super) deadline: Instant,
+}
+
+/// What the caller of [`CommandQueue::enqueue`] holds: the batch id, the receiver of its outcome,
+/// and the signal that its deadline changed (see [`CommandQueue::deadline`]).
+#[derive(Debug)]
+pub(crate) struct Ticket {
+    pub(super) id: String,
+    pub(super) rx: oneshot::Receiver<Result<BatchResult, RunError>>,
+    pub(super) changed: Arc<Notify>,
+}
+
+/// Per-page queues and the batches waiting for results.
+#[derive(Debug, Default)]
+pub(crate) struct CommandQueue {
+    pub(super) state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct State {
+    pub(super) pages: HashMap<String, PageQueue>,
+    pub(super) waiting: HashMap<String, Waiting>,
+    /// Batches handed over by a navigating page, waiting for the next page load in the same tab.
+    pub(super) handovers: HashMap<String, Queued>,
+}
+
+/// Appends a batch's executed steps to the page's action log (bounded), with the host's clock.
+pub(super) fn log_actions(page: &mut PageQueue, batch: &str, steps: &[StepResult]) {
+    let now = crate::util::now_ms();
+    for step in steps {
+        let mut record = serde_json::json!({ "batch": batch, "t": now });
+        if let Some(index) = step.index {
+            record[field::INDEX] = index.into();
+        }
+        if !step.command.is_empty() {
+            record[field::COMMAND] = step.command.clone().into();
+        }
+        for key in ["at", "target", "viewport", "matched"] {
+            if let Some(v) = step.other.get(key) {
+                record[key] = v.clone();
+            }
+        }
+        if let Some(elapsed) = &step.elapsed {
+            record[field::ELAPSED] = elapsed.clone();
+        }
+        if let Some(error) = &step.error {
+            record[field::ERROR] = error.clone().into();
+        }
+        if let Some(r) = step.result_str() {
+            let mut r = r.to_owned();
+            crate::util::truncate_marked(&mut r, 200);
+            record[field::RESULT] = Value::String(r);
+        }
+        page.actions.push_back(record);
+        if page.actions.len() > MAX_ACTIONS {
+            page.actions.pop_front();
+        }
+    }
+}
+
+impl CommandQueue {
+    /// Queues `steps` for `client`; the ticket's receiver gets the outcome.
+    pub(crate) fn enqueue(
+        &self,
+        client: &str,
+        steps: &[Value],
+        diff_steps: Vec<usize>,
+        timeout: Duration,
+    ) -> Result<Ticket, RunError> {
+        let (tx, rx) = oneshot::channel();
+        let changed = Arc::new(Notify::new());
+        let mut state = self.state.lock();
+        let id = loop {
+            let id = crate::util::random_hex(4);
+            if !state.waiting.contains_key(&id) {
+                break id;
+            }
+        };
+        let page = state.pages.entry(client.to_owned()).or_default();
+        if page.queued.len() >= MAX_QUEUED {
+            return Err(RunError::QueueFull);
+        }
+        page.queued.push_back(Queued {
+            id: id.clone(),
+            steps: steps.to_vec(),
+            offset: None,
+        });
+        page.wake.notify_waiters();
+        state.waiting.insert(
+            id.clone(),
+            Waiting {
+                client: client.to_owned(),
+                diff_steps,
+                done_steps: Vec::new(),
+                done_logs: Vec::new(),
+                tx,
+                early: None,
+                deadline: Instant::now() + timeout,
+                changed: changed.clone(),
+            },
+        );
+        Ok(Ticket { id, rx, changed })
+    }
+
+    /// The wake-up a poller of `client` waits on.
+    pub(crate) fn wake(&self, client: &str) -> Arc<Notify> {
+        self.state
+            .lock()
+            .pages
+            .entry(client.to_owned())
+            .or_default()
+            .wake
+            .clone()
+    }
+
+    /// Hands `client` its next batch (its `timeout_ms` is what is left of the batch's time),
+    /// unless one is running: first the rest of a batch its tab handed over while navigating, then
+    /// its own queue.
+    pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<Delivery> {
+        let mut state = self.state.lock();
+        let Queued { id, steps, offset } = Self::take_body(&mut state, client, tab)?;
+        let left = state
+            .waiting
+            .get(&id)
+            .map_or(0, |w| w.deadline.saturating_duration_since(Instant::now()).as_millis());
+        Some(Delivery {
+            timeout_ms: u64::try_from(left).unwrap_or(u64::MAX),
+            id,
+            steps,
+            offset,
+        })
+    }
+
+    pub(super) fn take_body(state: &mut State, client: &str, tab: Option<&str>) -> Option<Queued> {
+        if state.pages.get(client).is_some_and(|p| p.running.is_some()) {
+            return None;
+        }
+        if let Some(handed) = tab.and_then(|t| state.handovers.remove(t)) {
+            if let Some(w) = state.waiting.get_mut(&handed.id) {
+                w.client = client.to_owned();
+                // The next page connected: from now on the batch's own timeout applies.
+                w.early = None;
+                w.changed.notify_one();
+            }
+            state.pages.entry(client.to_owned()).or_default().running = Some(handed.id.clone());
+            return Some(handed);
+        }
+        let page = state.pages.get_mut(client)?;
+        let next = page.queued.pop_front()?;
+        page.running = Some(next.id.clone());
+        Some(next)
+    }
+
+    /// The page running batch `id` now (`None`: unknown id, or handed over and not taken yet).
+    pub(crate) fn client_of(&self, id: &str) -> Option<String> {
+        self.state
+            .lock()
+            .waiting
+            .get(id)
+            .map(|w| w.client.clone())
+            .filter(|c| !c.is_empty())
+    }
+
+    /// How many batches wait for `client` (not counting the one it runs).
+    #[cfg(test)]
+    pub(crate) fn queued_len(&self, client: &str) -> usize {
+        self.state.lock().pages.get(client).map_or(0, |p| p.queued.len())
+    }
+
+    /// The action log of `client`: every executed step, oldest first.
+    pub(crate) fn actions(&self, client: &str) -> Vec<Value> {
+        self.state
+            .lock()
+            .pages
+            .get(client)
+            .map(|p| p.actions.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Removes a batch that timed out: from the queue if it never ran, and frees its page.
+    pub(crate) fn abandon(&self, id: &str) {
+        remove(&mut self.state.lock(), id);
+    }
+}
+
+/// Removes batch `id` from everywhere (waiting, a page's queue, a handover) and frees its page.
+pub(super) fn remove(state: &mut State, id: &str) -> Option<Waiting> {
+    let w = state.waiting.remove(id)?;
+    state.handovers.retain(|_, q| q.id != id);
+    if let Some(page) = state.pages.get_mut(&w.client) {
+        page.queued.retain(|q| q.id != id);
+        if page.running.as_deref() == Some(id) {
+            page.running = None;
+        }
+        page.wake.notify_waiters();
+    }
+    Some(w)
+}

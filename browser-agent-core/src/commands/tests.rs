@@ -1,0 +1,314 @@
+//! Unit tests of the command channel.
+
+use super::queue::Ticket;
+use super::*;
+use crate::protocol::{field, Results};
+use serde_json::json;
+use std::future::Future;
+use std::task::{Context, Waker};
+use std::time::Instant;
+
+fn complete(q: &CommandQueue, id: &str, result: Value, logs: Vec<Value>) -> bool {
+    q.complete(id, Results::from_value(result), logs)
+}
+
+#[test]
+fn a_delivered_batch_says_how_much_of_its_time_is_left() {
+    let q = CommandQueue::default();
+    let steps = [json!({"command": "snapshot"})];
+    q.enqueue("p", &steps, vec![], Duration::from_millis(4000)).unwrap();
+    let body = serde_json::to_value(q.take("p", None).unwrap()).unwrap();
+    let left = body[field::TIMEOUT_MS].as_u64().unwrap();
+    assert!(left > 0 && left <= 4000, "{body}");
+    assert_eq!(body[field::STEPS], json!(steps), "{body}");
+    assert!(body[field::ID].is_string(), "{body}");
+}
+
+#[test]
+fn unknown_commands_are_refused_before_anything_runs() {
+    let steps = [json!({"command": "snapshot"}), json!({"command": "console.log"})];
+    let Err(RunError::BadRequest(m)) = validate_steps(&steps) else {
+        panic!("an unknown command must be a bad request");
+    };
+    assert!(
+        m.starts_with("step 1: unknown command \"console.log\"; commands: snapshot, click, "),
+        "{m}"
+    );
+}
+
+#[test]
+fn fifo_one_at_a_time_and_abandon() {
+    let q = CommandQueue::default();
+    let steps = [json!({"command": "snapshot"})];
+    let Ticket { id: a, rx: _ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    let Ticket { id: b, rx: _rb, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    let first = q.take("p", None).unwrap();
+    assert_eq!(first.id, a);
+    assert!(q.take("p", None).is_none(), "one batch at a time");
+    q.abandon(&b);
+    assert!(complete(&q, &a, json!({"steps": [], "snapshot": "x"}), vec![]));
+    assert!(q.take("p", None).is_none(), "the abandoned batch never runs");
+    assert!(!complete(&q, &b, json!({}), vec![]), "unknown ids are refused");
+    assert!(q.take("other", None).is_none());
+}
+
+#[test]
+fn results_diff_after_the_first_snapshot() {
+    let q = CommandQueue::default();
+    let steps = [json!({"command": "snapshot", "diff": true})];
+    let diff_steps = validate_steps(&steps).unwrap();
+    let Ticket { id: a, rx: mut ra, .. } = q
+        .enqueue("p", &steps, diff_steps.clone(), Duration::from_secs(30))
+        .unwrap();
+    q.take("p", None);
+    complete(
+        &q,
+        &a,
+        json!({"steps": [{"index":0,"command":"snapshot","result":"button \"A\" [ref=e1]"}], "snapshot": "button \"A\" [ref=e1]", "duration": 5}),
+        vec![],
+    );
+    let r = ra.try_recv().unwrap().unwrap();
+    assert_eq!(
+        r.steps[0].result_str(),
+        Some("button \"A\" [ref=e1]"),
+        "the first snapshot is full"
+    );
+    assert_eq!(
+        r.snapshot, "(no changes)",
+        "the final one only says what changed since the step's"
+    );
+    let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
+    q.take("p", None);
+    complete(
+        &q,
+        &b,
+        json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e1]"}], "snapshot": "button \"B\" [ref=e1]"}),
+        vec![],
+    );
+    let r = rb.try_recv().unwrap().unwrap();
+    assert_eq!(r.steps[0].result_str(), Some("~ button \"B\" [ref=e1]"));
+    assert_eq!(r.snapshot, "(no changes)");
+    assert_eq!(r.full_snapshot, "button \"B\" [ref=e1]");
+}
+
+#[test]
+fn a_batch_without_snapshot_step_carries_the_full_snapshot_first() {
+    let q = CommandQueue::default();
+    let steps = [json!({"command": "click", "text": "A"})];
+    let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", None);
+    complete(
+        &q,
+        &a,
+        json!({"steps": [{"index":0,"command":"click","error":"No button"}], "snapshot": "button \"B\" [ref=e2]"}),
+        vec![],
+    );
+    let r = ra.try_recv().unwrap().unwrap();
+    assert_eq!(
+        (r.snapshot.as_str(), r.error.as_deref()),
+        ("button \"B\" [ref=e2]", Some("No button"))
+    );
+    assert_eq!(r.tree()[0].ref_id.as_deref(), Some("e2"));
+}
+
+#[test]
+fn a_navigating_page_hands_the_rest_to_the_next_page_in_its_tab() {
+    let q = CommandQueue::default();
+    let steps = [
+        json!({"command": "navigate", "url": "/two"}),
+        json!({"command": "snapshot"}),
+    ];
+    let Ticket { id, mut rx, .. } = q.enqueue("old", &steps, vec![], Duration::from_secs(30)).unwrap();
+    assert!(q.take("old", Some("tab1")).is_some());
+    let partial = json!({"id": id, "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two", "at": 3}],
+        "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
+    assert!(complete(&q, &id, partial, vec![]));
+    assert!(rx.try_recv().is_err(), "the agent waits for the rest");
+    assert!(q.take("other-tab-page", Some("tab2")).is_none());
+    let rest = q.take("new", Some("tab1")).unwrap();
+    assert_eq!((rest.id.as_str(), rest.offset), (id.as_str(), Some(1)));
+    assert_eq!(rest.steps, [json!({"command": "snapshot"})]);
+    complete(
+        &q,
+        &id,
+        json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+        vec![],
+    );
+    let done = rx.try_recv().unwrap().unwrap();
+    assert_eq!(done.client_id, "new");
+    assert_eq!(done.steps.len(), 2);
+    assert_eq!(done.steps[0].result_str(), Some("navigating to /two"));
+    assert_eq!(q.actions("old").len(), 1);
+    assert_eq!(q.actions("new")[0]["command"], "snapshot");
+}
+
+#[test]
+fn a_page_that_leaves_fails_its_queued_batches_at_once_but_keeps_a_handed_over_one() {
+    let q = CommandQueue::default();
+    let steps = [
+        json!({"command": "navigate", "url": "/two"}),
+        json!({"command": "snapshot"}),
+    ];
+    let running = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    let mut queued = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    assert!(q.take("p", Some("tab1")).is_some());
+    // The page hands the rest of its running batch over, then its `gone` beacon arrives.
+    let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
+        "handover": {"tab": "tab1", "remaining": [{"command": "snapshot"}], "offset": 1}});
+    assert!(complete(&q, &running.id, handover, vec![]));
+    let handed = q.deadline(&running.id);
+    q.page_gone("p", "left before it ran", "left while running", GONE_GRACE);
+    match queued.rx.try_recv().unwrap() {
+        Err(RunError::PageLeft { message, steps }) => {
+            assert_eq!((message.as_str(), steps.len()), ("left before it ran", 0))
+        }
+        other => panic!("the queued batch fails at once: {other:?}"),
+    }
+    assert!(q.take("p", None).is_none(), "it never runs later");
+    assert_eq!(
+        q.deadline(&running.id),
+        handed,
+        "the handed-over batch is the tab's, not the gone page's"
+    );
+    assert!(
+        q.take("next", Some("tab1")).is_some(),
+        "the next page of the tab still gets it"
+    );
+    let mut rx = running.rx;
+    assert!(complete(
+        &q,
+        &running.id,
+        json!({"steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+        vec![]
+    ));
+    assert_eq!(rx.try_recv().unwrap().unwrap().steps.len(), 2);
+}
+
+#[test]
+fn a_batch_its_page_was_running_when_it_left_waits_briefly_for_its_results() {
+    let q = CommandQueue::default();
+    let steps = [json!({"command": "click", "text": "Docs"})];
+    // The results (with the handover) arrive just after the `gone` beacon: they still count.
+    let a = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", Some("t"));
+    q.page_gone("p", "queued", "left while running", GONE_GRACE);
+    let grace_end = q.deadline(&a.id).expect("an early end is set");
+    let told = std::pin::pin!(a.changed.notified()).poll(&mut Context::from_waker(Waker::noop()));
+    assert!(told.is_ready(), "the caller is told");
+    let handover = json!({"steps": [], "handover": {"tab": "t", "remaining": [], "offset": 1}});
+    assert!(complete(&q, &a.id, handover, vec![]));
+    assert_ne!(q.deadline(&a.id), Some(grace_end), "no longer the gone page's grace");
+    // No results at all: at the end of the grace it fails with the message, and is removed.
+    let b = q.enqueue("r", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("r", None);
+    q.page_gone("r", "queued", "left while running", GONE_GRACE);
+    let end = q.deadline(&b.id).unwrap();
+    let overall = end + Duration::from_secs(60);
+    assert!(q
+        .expire(&b.id, end - Duration::from_millis(1), overall, 60_000)
+        .is_none());
+    assert_eq!(
+        q.expire(&b.id, end, overall, 60_000),
+        Some(RunError::PageLeft {
+            message: "left while running".into(),
+            steps: vec![]
+        })
+    );
+    assert!(!complete(&q, &b.id, json!({"steps": []}), vec![]), "removed");
+    // Restored from the back/forward cache: it waits for its results again.
+    let c = q.enqueue("s", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("s", None);
+    q.page_gone("s", "queued", "left while running", GONE_GRACE);
+    q.page_back("s");
+    assert!(q.deadline(&c.id).is_none());
+    let far = Instant::now() + Duration::from_secs(3600);
+    assert_eq!(q.expire(&c.id, far, far, 5), Some(RunError::Timeout(5)));
+}
+
+#[test]
+fn a_handed_over_batch_fails_soon_when_no_page_takes_it() {
+    let q = CommandQueue::default();
+    let steps = [
+        json!({"command": "click", "text": "Export"}),
+        json!({"command": "navigate", "url": "/api/items"}),
+        json!({"command": "snapshot"}),
+    ];
+    let handover = |url: Option<&str>| {
+        let mut h = json!({"tab": "t", "remaining": [{"command": "snapshot"}], "offset": 2});
+        if let Some(url) = url {
+            h["url"] = json!(url);
+        }
+        json!({"steps": [
+            {"index": 0, "command": "click", "result": "clicked button \"Export\""},
+            {"index": 1, "command": "navigate", "result": "navigating to /api/items"}],
+            "handover": h})
+    };
+    let a = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", Some("t"));
+    assert!(q.deadline(&a.id).is_none(), "running: only the batch's own timeout");
+    assert!(complete(
+        &q,
+        &a.id,
+        handover(Some("http://127.0.0.1:3000/api/items")),
+        vec![]
+    ));
+    let wait_end = q.deadline(&a.id).expect("the new page must connect soon");
+    let overall = wait_end + Duration::from_secs(20);
+    let err = q.expire(&a.id, wait_end, overall, 30_000).unwrap();
+    assert_eq!(
+        err.to_string(),
+        "The page navigated to http://127.0.0.1:3000/api/items and no browser-agent client started there \
+         within 10 s (not an HTML page served through this dev server?); the steps before it ran: \
+         #0 click: clicked button \"Export\"; #1 navigate: navigating to /api/items"
+    );
+    assert_eq!(err.steps().len(), 2, "the answer keeps the steps that ran");
+    assert!(q.take("p2", Some("t")).is_none(), "removed: no later page runs it");
+
+    // No URL in the handover; the batch's own timeout comes first (2.5 s after the handover).
+    let b = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", Some("t"));
+    complete(&q, &b.id, handover(None), vec![]);
+    let since = q.deadline(&b.id).unwrap() - HANDOVER_WAIT;
+    let overall = since + Duration::from_millis(2_500);
+    let err = q.expire(&b.id, overall, overall, 4_000).unwrap();
+    assert!(
+        err.to_string()
+            .starts_with("The page navigated away and no browser-agent client started there within 2.5 s"),
+        "{err}"
+    );
+
+    // The next page connects in time: the batch's own timeout applies again.
+    let c = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", Some("t"));
+    complete(&q, &c.id, handover(None), vec![]);
+    let wait_end = q.deadline(&c.id).unwrap();
+    assert!(q.take("next", Some("t")).is_some());
+    assert!(q.deadline(&c.id).is_none());
+    assert!(q
+        .expire(&c.id, wait_end, wait_end + Duration::from_secs(1), 30_000)
+        .is_none());
+}
+
+#[test]
+fn validation_names_the_problem() {
+    assert!(validate_steps(&[])
+        .unwrap_err()
+        .to_string()
+        .contains("non-empty \"steps\""));
+    assert!(validate_steps(&[json!({"x": 1})])
+        .unwrap_err()
+        .to_string()
+        .contains("step 0 needs a \"command\""));
+    let too_many = vec![json!({"command":"snapshot"}); MAX_STEPS + 1];
+    assert!(validate_steps(&too_many).is_err());
+    let q = CommandQueue::default();
+    for _ in 0..MAX_QUEUED {
+        q.enqueue("p", &[json!({"command":"snapshot"})], vec![], Duration::from_secs(30))
+            .unwrap();
+    }
+    assert_eq!(
+        q.enqueue("p", &[json!({"command":"snapshot"})], vec![], Duration::from_secs(30))
+            .unwrap_err(),
+        RunError::QueueFull
+    );
+}

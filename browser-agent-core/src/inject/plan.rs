@@ -1,0 +1,161 @@
+//! What injection does: whether a request may get the tag (method, fetch headers, a Host we
+//! answer), seen through [`RequestHead`] so every framework's request type uses one rule; and
+//! the header edits and tag for the app's response ([`InjectExt::plan_injection`]).
+
+use bytes::Bytes;
+use http::{header, HeaderMap, HeaderValue, StatusCode};
+
+use super::{gate, tag};
+use crate::BrowserAgent;
+
+/// What to do with a response the app produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Injection {
+    /// Leave it alone.
+    Untouched,
+    /// Its headers were adjusted (HEAD: `Content-Length` grew); the body stays as it is.
+    HeadersOnly,
+    /// Stream the body through an [`Injector`](super::Injector) with this tag.
+    Body(Bytes),
+}
+
+/// A read-only view of a request's head: what the injection rule looks at. Implemented here for
+/// `http`'s [`Request`](http::Request) and [`Parts`](http::request::Parts); an adapter whose
+/// framework has other request types implements it on a small wrapper (nothing is copied).
+///
+/// ```
+/// use browser_agent_core::adapter::RequestHead;
+/// let req = http::Request::get("/").header("host", "127.0.0.1:3000").body(()).unwrap();
+/// assert_eq!((req.method_name(), req.authority()), ("GET", Some(&b"127.0.0.1:3000"[..])));
+/// assert_eq!(req.header("host"), Some(&b"127.0.0.1:3000"[..]));
+/// ```
+pub trait RequestHead {
+    /// The method's name (`GET`, `HEAD`, …).
+    fn method_name(&self) -> &str;
+    /// Every header as (lower-case name, value), repeated names in order.
+    fn header_pairs(&self) -> impl Iterator<Item = (&str, &[u8])>;
+    /// Where the request was sent: its `Host` header, else its URI's authority.
+    fn authority(&self) -> Option<&[u8]>;
+    /// The first value of header `name` (lower-case).
+    fn header(&self, name: &str) -> Option<&[u8]> {
+        self.header_pairs().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+fn http_authority<'a>(headers: &'a HeaderMap, uri: &'a http::Uri) -> Option<&'a [u8]> {
+    headers
+        .get(header::HOST)
+        .map(HeaderValue::as_bytes)
+        .or_else(|| uri.authority().map(|a| a.as_str().as_bytes()))
+}
+
+impl RequestHead for http::request::Parts {
+    fn method_name(&self) -> &str {
+        self.method.as_str()
+    }
+    fn header_pairs(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.headers.iter().map(|(n, v)| (n.as_str(), v.as_bytes()))
+    }
+    fn authority(&self) -> Option<&[u8]> {
+        http_authority(&self.headers, &self.uri)
+    }
+    fn header(&self, name: &str) -> Option<&[u8]> {
+        self.headers.get(name).map(HeaderValue::as_bytes)
+    }
+}
+
+impl<B> RequestHead for http::Request<B> {
+    fn method_name(&self) -> &str {
+        self.method().as_str()
+    }
+    fn header_pairs(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.headers().iter().map(|(n, v)| (n.as_str(), v.as_bytes()))
+    }
+    fn authority(&self) -> Option<&[u8]> {
+        http_authority(self.headers(), self.uri())
+    }
+    fn header(&self, name: &str) -> Option<&[u8]> {
+        self.headers().get(name).map(HeaderValue::as_bytes)
+    }
+}
+
+/// The injection decisions of a [`BrowserAgent`], for adapters: bring it into scope with
+/// `use browser_agent_core::adapter::InjectExt;`.
+pub trait InjectExt {
+    /// Whether a request for a page may get the client tag: the agent is on, the method and fetch
+    /// headers ask for a document ([`gate`]), and the request went to a Host we answer (a page
+    /// served to another Host must not carry the key).
+    ///
+    /// ```
+    /// use browser_agent_core::adapter::InjectExt;
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// let page = |method: &str, host: &str| {
+    ///     http::Request::builder().method(method).uri("/").header("host", host)
+    ///         .header("sec-fetch-dest", "document").body(()).unwrap()
+    /// };
+    /// assert!(agent.wants_injection(&page("GET", "127.0.0.1:3000")));
+    /// assert!(!agent.wants_injection(&page("GET", "evil.example")));
+    /// assert!(!agent.wants_injection(&page("POST", "localhost")));
+    /// ```
+    fn wants_injection(&self, head: &impl RequestHead) -> bool;
+
+    /// Decides injection for a response to a request that [`wants_injection`](Self::wants_injection),
+    /// adjusting its headers (`Content-Length` grows by the tag; `ETag` and `Accept-Ranges` go).
+    /// `body_len` is the body's exact length when the adapter knows it (a sized body without a
+    /// `Content-Length` header): it lets a `HEAD` answer announce the same length as `GET`.
+    ///
+    /// ```
+    /// use browser_agent_core::adapter::{InjectExt, Injection};
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let mut headers = http::HeaderMap::new();
+    /// headers.insert("content-type", "text/html".parse().unwrap());
+    /// let plan = agent.plan_injection(http::StatusCode::OK, &mut headers, true, Some(100));
+    /// assert_eq!(plan, Injection::HeadersOnly);
+    /// assert_eq!(headers["content-length"], (100 + agent.tag().len()).to_string());
+    /// ```
+    fn plan_injection(
+        &self,
+        status: StatusCode,
+        headers: &mut HeaderMap,
+        is_head: bool,
+        body_len: Option<u64>,
+    ) -> Injection;
+}
+
+impl InjectExt for BrowserAgent {
+    fn wants_injection(&self, head: &impl RequestHead) -> bool {
+        self.enabled()
+            && gate::request_wants_injection(head)
+            && head
+                .authority()
+                .is_some_and(|a| crate::security::host_allowed(a, &self.inner.config.allowed_hosts))
+    }
+
+    fn plan_injection(
+        &self,
+        status: StatusCode,
+        headers: &mut HeaderMap,
+        is_head: bool,
+        body_len: Option<u64>,
+    ) -> Injection {
+        let Some(length) = gate::response_accepts_injection(status, headers) else {
+            return Injection::Untouched;
+        };
+        let length = length.or(body_len);
+        let tag = match gate::csp_nonce(headers) {
+            Some(nonce) => tag::build_tag(&self.inner.tag_config, Some(&nonce)),
+            None => self.inner.plain_tag.clone(),
+        };
+        if let Some(length) = length {
+            headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length + tag.len() as u64));
+        }
+        headers.remove(header::ETAG);
+        headers.remove(header::ACCEPT_RANGES);
+        if is_head {
+            Injection::HeadersOnly
+        } else {
+            Injection::Body(tag)
+        }
+    }
+}

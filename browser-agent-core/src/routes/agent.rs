@@ -1,0 +1,191 @@
+//! The agent's routes ([`Access::Agent`](super::Access)): logs, open pages, action logs, and
+//! running batches and snapshots.
+
+use bytes::Bytes;
+use http::{header, request::Parts, Response, StatusCode};
+use serde_json::{json, Value};
+
+use super::response::{command_error, failure, json_response};
+use super::Dispatch;
+use crate::clients::ClientRecord;
+use crate::commands::{Batch, RunError};
+use crate::error::{BadInput, Refusal};
+use crate::logs::LogQuery;
+use crate::protocol::{field, param};
+use crate::util::{now_ms, parse_flag, Params};
+use crate::BrowserAgent;
+
+impl BrowserAgent {
+    fn target(&self, client: Option<&str>, now: u64) -> Option<ClientRecord> {
+        let clients = &self.inner.clients;
+        match client {
+            Some(id) => clients.get(id),
+            None => clients.default_target(now).or_else(|| clients.most_recent()),
+        }
+    }
+
+    fn liveness(&self, record: Option<&ClientRecord>, now: u64) -> (String, bool, u64, u64) {
+        let (page, last) = match (record, &self.inner.restored) {
+            (Some(r), _) => (r.page.clone(), r.last_seen_at),
+            (None, Some(restored)) => (restored.page.clone(), restored.last_seen_at),
+            (None, None) => (String::new(), 0),
+        };
+        let gone = record.is_some_and(|r| r.gone);
+        let alive = !gone && crate::clients::is_fresh(last, now, self.inner.clients.ttl_ms());
+        let ago = if last == 0 {
+            0
+        } else {
+            (now.saturating_sub(last) + 500) / 1000
+        };
+        (page, alive, last, ago)
+    }
+
+    pub(super) fn console(&self, parts: &Parts) -> Response<Bytes> {
+        let query = match LogQuery::parse(parts.uri.query()) {
+            Ok(q) => q,
+            Err(why) => return failure(&why),
+        };
+        let logs = self.inner.logs.query(&query);
+        let now = now_ms();
+        let record = self.target(query.client.as_deref(), now);
+        let (page, alive, last, ago) = self.liveness(record.as_ref(), now);
+        let body = json!({
+            "count": logs.len(),
+            "logs": logs.iter().map(|e| &**e).collect::<Vec<_>>(),
+            "page": page,
+            "clientId": record.as_ref().map(|r| r.client_id.as_str()),
+            "clientPhase": record.as_ref().map_or("", |r| r.phase.as_str()),
+            "clientAlive": alive,
+            "lastSeenAt": last,
+            "lastSeenAgoSec": ago,
+            "lastSeq": self.inner.logs.last_seq(),
+            "evicted": self.inner.logs.evicted(),
+        });
+        json_response(StatusCode::OK, &body)
+    }
+
+    pub(super) fn page(&self) -> Response<Bytes> {
+        let now = now_ms();
+        let target = self.inner.clients.default_target(now);
+        let pages: Vec<Value> = self
+            .inner
+            .clients
+            .all()
+            .into_iter()
+            .map(|r| {
+                let (_, alive, _, ago) = self.liveness(Some(&r), now);
+                let current = r.rev.is_empty() || r.rev == self.inner.tag_config.rev;
+                let mut v = serde_json::to_value(&r).expect("record serializes");
+                v["alive"] = json!(alive);
+                v["lastSeenAgoSec"] = json!(ago);
+                v["currentRev"] = json!(current);
+                v["target"] = json!(target.as_ref().is_some_and(|t| t.client_id == r.client_id));
+                v
+            })
+            .collect();
+        let shown = target.clone().or_else(|| self.inner.clients.most_recent());
+        let (page, alive, last, ago) = self.liveness(shown.as_ref(), now);
+        json_response(
+            StatusCode::OK,
+            &json!({
+                "page": page,
+                "clientAlive": alive,
+                "lastSeenAt": last,
+                "lastSeenAgoSec": ago,
+                "defaultTarget": target.map(|t| t.client_id),
+                "rev": self.inner.tag_config.rev,
+                "pages": pages,
+            }),
+        )
+    }
+
+    /// `POST {prefix}/run {"steps":[…],"client"?,"timeoutMs"?}`.
+    pub(super) fn run_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
+        let json_type = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("application/json"));
+        if !json_type {
+            return Dispatch::Now(failure(&Refusal::NotJson));
+        }
+        let batch = match Batch::from_json(body) {
+            Ok(b) => b,
+            Err(err) => return Dispatch::Now(command_error(&err)),
+        };
+        let origin = app_origin(parts);
+        let agent = self.clone();
+        Dispatch::Later(Box::pin(async move {
+            match agent.run_with_hint(batch, origin).await {
+                Ok(result) => json_response(StatusCode::OK, &serde_json::to_value(&result).expect("serializable")),
+                Err(err) => command_error(&err),
+            }
+        }))
+    }
+
+    /// `GET {prefix}/snapshot?client=&diff=`: a snapshot without writing a batch.
+    pub(super) fn snapshot_route(&self, parts: &Parts) -> Dispatch {
+        let params = Params::parse(parts.uri.query());
+        let client = params
+            .all(param::CLIENT)
+            .filter(|c| !c.is_empty())
+            .last()
+            .map(str::to_owned);
+        let mut diff = false;
+        for value in params.all("diff").filter(|v| !v.is_empty()) {
+            match parse_flag(value) {
+                Some(flag) => diff = flag,
+                None => return Dispatch::Now(failure(&BadInput::Diff(value.to_owned()))),
+            }
+        }
+        let origin = app_origin(parts);
+        let agent = self.clone();
+        Dispatch::Later(Box::pin(async move {
+            let mut batch = Batch::new(vec![json!({(field::COMMAND): "snapshot", "diff": diff})]);
+            batch.client = client;
+            match agent.run_with_hint(batch, origin).await {
+                Ok(result) => {
+                    let step = result.steps.first();
+                    match step.and_then(|s| s.result_str()) {
+                        Some(text) => json_response(
+                            StatusCode::OK,
+                            &json!({(field::SNAPSHOT): text, (field::CLIENT_ID): result.client_id, "diff": diff}),
+                        ),
+                        None => {
+                            let why = step
+                                .and_then(|s| s.error.as_deref())
+                                .unwrap_or("the page sent no snapshot");
+                            command_error(&RunError::BadRequest(why.to_owned()))
+                        }
+                    }
+                }
+                Err(err) => command_error(&err),
+            }
+        }))
+    }
+
+    /// `GET {prefix}/actions?client=`: the page's action log (every executed step, with its time,
+    /// target label and box, and the viewport), default page when no client is named.
+    pub(super) fn actions(&self, parts: &Parts) -> Response<Bytes> {
+        let params = Params::parse(parts.uri.query());
+        let client = params.first(param::CLIENT).filter(|c| !c.is_empty());
+        let now = now_ms();
+        let Some(record) = self.target(client, now) else {
+            return json_response(StatusCode::OK, &json!({"clientId": null, "actions": []}));
+        };
+        let actions = self.inner.commands.actions(&record.client_id);
+        json_response(
+            StatusCode::OK,
+            &json!({"clientId": record.client_id, "page": record.page, "actions": actions}),
+        )
+    }
+}
+
+/// `http://{Host}/`: where the agent's own request says the app is (named when no page is open).
+fn app_origin(parts: &Parts) -> Option<String> {
+    parts
+        .headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(|h| format!("http://{h}/"))
+}

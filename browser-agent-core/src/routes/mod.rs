@@ -1,0 +1,267 @@
+//! Our routes, implemented once: [`BrowserAgent`] is a tower `Service` over `http::Request<Bytes>`.
+//! Adapters call [`BrowserAgent::preflight`] on the head (so a refused or oversized request is
+//! answered without reading its body), read the body up to [`Config::body_limit`](crate::Config::body_limit),
+//! then call the service. This file routes and checks; the handlers live by audience in
+//! [`browser`] (the page client's routes), [`agent`] (the agent's) and [`assets`] (public).
+
+// A refusal is a whole response, built on the cold path; boxing it would only move the cost.
+#![allow(clippy::result_large_err)]
+
+mod agent;
+mod assets;
+mod browser;
+mod reader;
+mod response;
+#[cfg(test)]
+mod tests;
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{header, request::Parts, Method, Request, Response};
+
+use crate::error::Refusal;
+use crate::protocol;
+use crate::security;
+use crate::BrowserAgent;
+pub use reader::BodyReader;
+use response::failure;
+
+/// Who a route serves, which decides its checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Called by the injected client: loopback Host; writes need the page key.
+    Browser,
+    /// Called by the agent: loopback Host, same-origin Origin, bearer token when configured.
+    Agent,
+    /// Content-hashed client assets: public.
+    Public,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Route {
+    Probe,
+    Logs,
+    Console,
+    Page,
+    Commands,
+    Results,
+    Run,
+    Snapshot,
+    Actions,
+    Asset(String),
+}
+
+impl Route {
+    fn methods(&self) -> &'static [Method] {
+        match self {
+            Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
+            Route::Logs | Route::Results | Route::Run => &[Method::POST],
+            Route::Console | Route::Page | Route::Commands | Route::Snapshot | Route::Actions => {
+                &[Method::GET, Method::HEAD]
+            }
+            Route::Asset(_) => &[Method::GET, Method::HEAD],
+        }
+    }
+
+    fn access(&self) -> Access {
+        match self {
+            Route::Probe | Route::Logs | Route::Commands | Route::Results => Access::Browser,
+            Route::Console | Route::Page | Route::Run | Route::Snapshot | Route::Actions => Access::Agent,
+            Route::Asset(_) => Access::Public,
+        }
+    }
+}
+
+type BoxFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
+
+/// The future of a route. Named, so adapters can store it; most routes answer at once, the
+/// command routes (`/run`, `/snapshot`, a long-polled `/commands`) wait.
+pub struct RouteFuture {
+    inner: Answer,
+}
+
+enum Answer {
+    Ready(Option<Response<Bytes>>),
+    Waiting(BoxFuture),
+}
+
+impl std::fmt::Debug for RouteFuture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match &self.inner {
+            Answer::Ready(_) => "ready",
+            Answer::Waiting(_) => "waiting",
+        };
+        f.debug_struct("RouteFuture").field("state", &state).finish()
+    }
+}
+
+impl Future for RouteFuture {
+    type Output = Result<Response<Bytes>, Infallible>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match &mut self.inner {
+            Answer::Ready(res) => Poll::Ready(Ok(res.take().expect("RouteFuture polled after completion"))),
+            Answer::Waiting(fut) => fut.as_mut().poll(cx).map(Ok),
+        }
+    }
+}
+
+impl tower_service::Service<Request<Bytes>> for BrowserAgent {
+    type Response = Response<Bytes>;
+    type Error = Infallible;
+    type Future = RouteFuture;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<Bytes>) -> RouteFuture {
+        self.handle(req)
+    }
+}
+
+impl BrowserAgent {
+    fn route_of(&self, path: &str) -> Option<Route> {
+        if path.starts_with(&self.inner.probe_scope) {
+            return (path == protocol::PROBE_PATH).then_some(Route::Probe);
+        }
+        let rest = path.strip_prefix(&self.inner.config.prefix)?;
+        match rest {
+            protocol::LOGS_PATH => Some(Route::Logs),
+            protocol::CONSOLE_PATH => Some(Route::Console),
+            protocol::PAGE_PATH => Some(Route::Page),
+            protocol::COMMANDS_PATH => Some(Route::Commands),
+            protocol::RESULTS_PATH => Some(Route::Results),
+            protocol::RUN_PATH => Some(Route::Run),
+            protocol::SNAPSHOT_PATH => Some(Route::Snapshot),
+            protocol::ACTIONS_PATH => Some(Route::Actions),
+            _ => rest
+                .strip_prefix(protocol::ASSETS_DIR)
+                .filter(|name| self.inner.assets.get(name).is_some())
+                .map(|name| Route::Asset(name.to_owned())),
+        }
+    }
+
+    /// Checks a request's head: route (404), method (405 with `Allow`), Host/Origin/key/token (403),
+    /// declared length (413). `Err` is the response to send without reading the body.
+    ///
+    /// Adapters reach it through [`BodyReader::begin`]:
+    ///
+    /// ```
+    /// use browser_agent_core::{adapter::BodyReader, BrowserAgent};
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let req = http::Request::builder().method("DELETE").uri("/__mindstudio_dev__/console")
+    ///     .header("host", "127.0.0.1:3000").body(()).unwrap();
+    /// let res = BodyReader::begin(&agent, req.into_parts().0).unwrap_err();
+    /// assert_eq!(res.status(), 405);
+    /// assert_eq!(res.headers()["allow"], "GET, HEAD");
+    /// ```
+    pub(crate) fn preflight(&self, parts: &Parts) -> Result<(), Refusal> {
+        let route = self.route_of(parts.uri.path()).ok_or_else(|| Refusal::NotFound {
+            method: parts.method.to_string(),
+            path: parts.uri.path().to_owned(),
+        })?;
+        self.check(&route, parts)
+    }
+
+    fn check(&self, route: &Route, parts: &Parts) -> Result<(), Refusal> {
+        let methods = route.methods();
+        if !methods.contains(&parts.method) {
+            return Err(Refusal::MethodNotAllowed {
+                method: parts.method.to_string(),
+                path: parts.uri.path().to_owned(),
+                allow: methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", "),
+            });
+        }
+        let config = &self.inner.config;
+        match route.access() {
+            Access::Public => {}
+            Access::Browser => {
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
+                let needs_key = parts.method == Method::POST || matches!(route, Route::Commands);
+                if needs_key && !self.key_ok(parts) {
+                    return Err(Refusal::NoKey);
+                }
+            }
+            Access::Agent => {
+                security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
+                security::check_origin(parts)?;
+                security::check_bearer(parts, config.bearer_token.as_deref())?;
+            }
+        }
+        let declared = parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > config.body_limit as u64) {
+            return Err(self.too_large());
+        }
+        Ok(())
+    }
+
+    fn key_ok(&self, parts: &Parts) -> bool {
+        security::presented_key(parts).is_some_and(|k| security::same_secret(&k, &self.inner.key))
+    }
+
+    /// The refusal of a body over the limit.
+    pub(crate) fn too_large(&self) -> Refusal {
+        Refusal::TooLarge {
+            limit: self.inner.config.body_limit,
+        }
+    }
+
+    /// Answers one of our requests (see [`is_ours`](Self::is_ours)). Never panics; every error is JSON.
+    pub fn handle(&self, req: Request<Bytes>) -> RouteFuture {
+        let (parts, body) = req.into_parts();
+        let head = parts.method == Method::HEAD;
+        let strip = move |mut res: Response<Bytes>| {
+            if head {
+                *res.body_mut() = Bytes::new();
+            }
+            res
+        };
+        let inner = match self.preflight(&parts) {
+            Err(refusal) => Answer::Ready(Some(failure(&refusal))),
+            Ok(()) if body.len() > self.inner.config.body_limit => Answer::Ready(Some(failure(&self.too_large()))),
+            Ok(()) => {
+                let route = self.route_of(parts.uri.path()).expect("preflight found it");
+                match self.dispatch(route, &parts, &body) {
+                    Dispatch::Now(res) => Answer::Ready(Some(strip(res))),
+                    Dispatch::Later(fut) => Answer::Waiting(Box::pin(async move { strip(fut.await) })),
+                }
+            }
+        };
+        RouteFuture { inner }
+    }
+
+    fn dispatch(&self, route: Route, parts: &Parts, body: &Bytes) -> Dispatch {
+        let now = |res| Dispatch::Now(res);
+        match route {
+            Route::Commands => return self.commands_poll(parts),
+            Route::Run => return self.run_route(parts, body),
+            Route::Snapshot => return self.snapshot_route(parts),
+            _ => {}
+        }
+        now(match route {
+            Route::Probe if parts.method == Method::POST => self.probe_post(parts, body),
+            Route::Probe => self.probe_get(parts),
+            Route::Logs => self.logs_post(parts, body),
+            Route::Console => self.console(parts),
+            Route::Page => self.page(),
+            Route::Asset(name) => self.asset(&name, parts),
+            Route::Results => self.results_post(body),
+            Route::Actions => self.actions(parts),
+            Route::Commands | Route::Run | Route::Snapshot => unreachable!("answered above"),
+        })
+    }
+}
+
+/// A route's answer: now, or when the batch or long-poll it waits for ends.
+enum Dispatch {
+    Now(Response<Bytes>),
+    Later(BoxFuture),
+}

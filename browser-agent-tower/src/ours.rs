@@ -1,0 +1,49 @@
+//! Our routes: refuse early on the head, read the body up to the limit (never further), then let
+//! core answer, all through core's [`BodyReader`].
+
+use std::future::Future;
+use std::pin::Pin;
+
+use browser_agent_core::adapter::BodyReader;
+use browser_agent_core::BrowserAgent;
+use bytes::{Buf, Bytes};
+use http::{Request, Response};
+use http_body::Body;
+use http_body_util::BodyExt;
+
+pub(crate) type OursFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
+
+/// Answers one of our requests.
+pub(crate) fn answer<B>(agent: BrowserAgent, req: Request<B>) -> OursFuture
+where
+    B: Body + Send + 'static,
+    B::Data: Send,
+{
+    Box::pin(async move {
+        let (parts, body) = req.into_parts();
+        let mut reader = match BodyReader::begin(&agent, parts) {
+            Ok(reader) => reader,
+            Err(refusal) => return refusal,
+        };
+        let mut body = std::pin::pin!(body);
+        while let Some(frame) = body.frame().await {
+            let Ok(frame) = frame else {
+                return reader.failed();
+            };
+            if let Ok(mut data) = frame.into_data() {
+                while data.has_remaining() {
+                    let chunk = data.chunk();
+                    let n = chunk.len();
+                    if let Err(too_large) = reader.push(chunk) {
+                        return too_large;
+                    }
+                    data.advance(n);
+                }
+            }
+        }
+        match reader.finish().await {
+            Ok(res) => res,
+            Err(never) => match never {},
+        }
+    })
+}
