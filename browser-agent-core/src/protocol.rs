@@ -490,6 +490,36 @@ pub struct TagConfig {
     pub cursor: bool,
 }
 
+#[cfg(feature = "host")]
+impl TagConfig {
+    /// The config as the value of the tag's single-quoted [`CONFIG_ATTR`] attribute: JSON with
+    /// what could end the attribute or start an entity escaped.
+    pub(crate) fn to_attribute(&self) -> String {
+        let json = serde_json::to_string(self).expect("TagConfig always serializes");
+        json.replace('&', "&amp;").replace('\'', "&#39;").replace('<', "&lt;")
+    }
+
+    /// Reads the config back from an injected page, as a tool or a test would (the first tag's).
+    ///
+    /// ```
+    /// use browser_agent_core::protocol::TagConfig;
+    /// let html = r#"<head><script data-browser-agent='{"key":"k3y","prefix":"/p","rev":"it&#39;s"}'>…</script>"#;
+    /// let cfg = TagConfig::from_html(html).unwrap();
+    /// assert_eq!((cfg.key.as_str(), cfg.rev.as_str(), cfg.cursor), ("k3y", "it's", false));
+    /// assert!(TagConfig::from_html("<head></head>").is_none());
+    /// ```
+    pub fn from_html(html: &str) -> Option<TagConfig> {
+        let open = format!("{CONFIG_ATTR}='");
+        let start = html.find(&open)? + open.len();
+        let end = start + html[start..].find('\'')?;
+        let json = html[start..end]
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&amp;", "&");
+        serde_json::from_str(&json).ok()
+    }
+}
+
 /// Page life-cycle phase reported by the heartbeat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
