@@ -152,9 +152,10 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The agent every test host uses: a fixed page key.
+/// The agent every test host uses: enabled explicitly (so `cargo test --release` tests it too),
+/// with a fixed page key.
 pub fn agent() -> BrowserAgent {
-    BrowserAgent::builder().page_key(PAGE_KEY).build()
+    BrowserAgent::builder().enabled(true).page_key(PAGE_KEY).build()
 }
 
 /// Which demo serves the page: the browser end-to-end tests run against both adapters.
@@ -221,6 +222,29 @@ impl Server {
         let (status, body) = http_get(self.addr, &format!("{PREFIX}/console?{query}"));
         assert_eq!(status, 200, "GET console: {body}");
         serde_json::from_str(&body).expect("console JSON")
+    }
+
+    /// `GET {prefix}/page` as JSON.
+    pub fn pages(&self) -> Value {
+        let (status, body) = http_get(self.addr, &format!("{PREFIX}/page"));
+        assert_eq!(status, 200, "GET page: {body}");
+        serde_json::from_str(&body).expect("page JSON")
+    }
+
+    /// Waits (up to 15 s) until `GET {prefix}/page` lists `client` as alive.
+    pub async fn wait_listed(&self, client: &str) {
+        wait_for(
+            &format!("the host to list page {client}"),
+            Duration::from_secs(15),
+            || {
+                let pages = self.pages();
+                let listed = pages["pages"]
+                    .as_array()
+                    .is_some_and(|ps| ps.iter().any(|p| p["clientId"] == client && p["alive"] == true));
+                listed.then_some(())
+            },
+        )
+        .await;
     }
 
     /// The logs of one client, oldest first.
@@ -321,21 +345,28 @@ pub async fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> O
     }
 }
 
-/// Waits until the wasm client runs in the current page and returns its `clientId`.
-pub async fn client_id(client: &Client) -> String {
+/// Waits until the wasm client runs in the current page and the host lists it as an alive page
+/// (its first heartbeat arrived, so a `POST {prefix}/run` for it is not a 503); its `clientId`.
+pub async fn client_id(client: &Client, server: &Server) -> String {
+    let id = started_client(
+        client,
+        "var g = window.__browserAgent; return g && g.h ? g.clientId : null;",
+        "the page",
+    )
+    .await;
+    server.wait_listed(&id).await;
+    id
+}
+
+/// Waits until `script` (returning the `clientId` of a started client, or null) gives an id.
+pub async fn started_client(client: &Client, script: &str, where_: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        let v = client
-            .execute(
-                "var g = window.__browserAgent; return g && g.h ? g.clientId : null;",
-                vec![],
-            )
-            .await
-            .expect("execute");
+        let v = client.execute(script, vec![]).await.expect("execute");
         if let Some(id) = v.as_str() {
             return id.to_owned();
         }
-        assert!(Instant::now() < deadline, "the wasm client did not start in the page");
+        assert!(Instant::now() < deadline, "the wasm client did not start in {where_}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

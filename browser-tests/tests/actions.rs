@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, any_port, client_id, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::{agent, any_port, client_id, http_post_json, scratch, started_client, Browser, Server, PREFIX};
 use fantoccini::Client;
 use serde_json::{json, Value};
 
@@ -79,7 +79,7 @@ async fn ref_of(server: &Server, client: &str, needle: &str) -> String {
 
 async fn open(client: &Client, server: &Server, path: &str) -> String {
     client.goto(&server.url(path)).await.unwrap();
-    client_id(client).await
+    client_id(client, server).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -624,7 +624,7 @@ async fn navigation_hands_over(c: &Client, server: &Server) {
     assert!(url.as_str().ends_with("/actions/page2.html"));
 
     // navigate and back: the batch survives both page loads.
-    let id = client_id(c).await;
+    let id = client_id(c, server).await;
     let v = run(
         server,
         &id,
@@ -851,7 +851,7 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
 async fn cursor_in_iframe(c: &Client, server: &Server) {
     // The cursor shows when the page is in an iframe (an agent's preview pane).
     c.goto(&server.url("/plain.html")).await.unwrap();
-    client_id(c).await;
+    client_id(c, server).await;
     let frame_src = server.url("/actions/teach.html");
     c.execute(
         "const f = document.createElement('iframe'); f.src = arguments[0]; f.style.width = '800px'; f.style.height = '600px'; document.body.appendChild(f);",
@@ -859,21 +859,13 @@ async fn cursor_in_iframe(c: &Client, server: &Server) {
     )
     .await
     .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let id = loop {
-        let v = c
-            .execute(
-                "const w = document.querySelector('iframe').contentWindow; const g = w && w.__browserAgent; return g && g.h ? g.clientId : null;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if let Some(id) = v.as_str() {
-            break id.to_owned();
-        }
-        assert!(Instant::now() < deadline, "the client did not start in the iframe");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let id = started_client(
+        c,
+        "const w = document.querySelector('iframe').contentWindow; const g = w && w.__browserAgent; return g && g.h ? g.clientId : null;",
+        "the iframe",
+    )
+    .await;
+    server.wait_listed(&id).await;
     // Watch what the client adds to the frame's document (the ripple lives for 500 ms only).
     eval(
         server,

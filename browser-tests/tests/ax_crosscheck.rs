@@ -593,7 +593,7 @@ async fn snapshot(server: &Server, client: &str) -> String {
 async fn crosscheck(browser: &Browser, server: &Server, fixture: &'static str) -> Outcome {
     let c = &browser.client;
     c.goto(&server.url(&format!("/snapshot/{fixture}.html"))).await.unwrap();
-    let id = client_id(c).await;
+    let id = client_id(c, server).await;
     let ours = snapshot(server, &id).await;
     browser.cdp("Accessibility.enable", json!({})).await;
     let ax = browser.cdp("Accessibility.getFullAXTree", json!({})).await;

@@ -61,7 +61,7 @@ struct Expect(&'static str, &'static str, &'static str);
 
 async fn capture_everything_once_in_order(client: &Client, server: &Server) {
     client.goto(&server.url("/capture.html")).await.unwrap();
-    let id = client_id(client).await;
+    let id = client_id(client, server).await;
     let tags = exec(
         client,
         "return document.querySelectorAll('script[data-browser-agent]').length",
@@ -298,9 +298,9 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
 
 async fn reload_does_not_wrap_twice(client: &Client, server: &Server) {
     client.goto(&server.url("/plain.html")).await.unwrap();
-    let first = client_id(client).await;
+    let first = client_id(client, server).await;
     client.refresh().await.unwrap();
-    let id = client_id(client).await;
+    let id = client_id(client, server).await;
     assert_ne!(first, id, "a reload is a new page load with a new clientId");
     let same = exec(
         client,
@@ -332,7 +332,7 @@ async fn reload_does_not_wrap_twice(client: &Client, server: &Server) {
 
 async fn host_restart_loses_and_doubles_nothing(client: &Client, server: Server) -> Server {
     client.goto(&server.url("/plain.html")).await.unwrap();
-    let id = client_id(client).await;
+    let id = client_id(client, &server).await;
     exec(
         client,
         "window.__marker = 'same page'; window.__n = 0; window.__iv = setInterval(() => console.log('tick ' + (++window.__n)), 50);",
@@ -407,7 +407,7 @@ fn agent_of(server: &Server) -> browser_agent_core::BrowserAgent {
 
 async fn costs(client: &Client, server: &Server) {
     client.goto(&server.url("/bench.html")).await.unwrap();
-    client_id(client).await;
+    client_id(client, server).await;
     // chromedriver forwards every console call over DevTools, which costs far more than the agent
     // (~150 µs per call), and loopback fetches vary by milliseconds. So the overhead is measured in
     // a same-origin iframe whose console and fetch are no-op stand-ins, wrapped by a copy of the

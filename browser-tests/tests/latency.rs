@@ -126,7 +126,7 @@ async fn one_step_round_trips_and_idle_cost() {
     let c = &browser.client;
     let server = Server::start(agent(), "127.0.0.1:0".parse().unwrap());
     c.goto(&server.url("/plain.html")).await.unwrap();
-    let id = client_id(c).await;
+    let id = client_id(c, &server).await;
 
     // (a) The long-poll: the page holds `GET /commands?wait=25000`, the host answers it the moment
     // a batch is queued.

@@ -55,7 +55,7 @@ async fn exec(client: &Client, script: &str) -> Value {
 /// Opens a fixture and waits for its client; returns the client id.
 async fn open(client: &Client, server: &Server, path: &str) -> String {
     client.goto(&server.url(path)).await.unwrap();
-    client_id(client).await
+    client_id(client, server).await
 }
 
 fn golden_dir() -> PathBuf {
@@ -435,9 +435,9 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
     assert_eq!(v["clientId"], id.as_str(), "{v}");
     // Back/forward: the page restored from the cache polls again.
     c.goto(&server.url("/snapshot/todo.html")).await.unwrap();
-    let todo = client_id(c).await;
+    let todo = client_id(c, server).await;
     c.back().await.unwrap();
-    let back = client_id(c).await;
+    let back = client_id(c, server).await;
     // Restored from the back/forward cache, the page said it left (pagehide) and comes back with
     // its next heartbeat or poll; reloaded instead, it is a new page.
     wait_for_page(server, "the page back to be alive", |p| {
