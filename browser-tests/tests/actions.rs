@@ -9,78 +9,14 @@
 //!
 //! Round-trip times of `click` and `type` (agent POST → answer) are printed, not asserted.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use browser_tests::{agent, any_port, client_id, http_post_json, scratch, started_client, Browser, Server, PREFIX};
+use browser_tests::{
+    agent, any_port, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_timed, scratch, started_client,
+    Browser, Server, PREFIX,
+};
 use fantoccini::Client;
-use serde_json::{json, Value};
-
-/// `POST {prefix}/run` with `steps` for `client`; the parsed answer and how long it took.
-async fn run_timed(server: &Server, client: &str, steps: Value) -> (Value, Duration) {
-    let body = json!({ "steps": &steps, "client": client }).to_string();
-    let addr = server.addr;
-    let t0 = Instant::now();
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .expect("run thread");
-    let took = t0.elapsed();
-    if status != 200 {
-        // What the page logged says why it did not answer.
-        panic!(
-            "POST /run {steps}: {status} {text}\npage logs: {}",
-            server.console("limit=30")
-        );
-    }
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
-    assert_eq!(v["event"], "browser-completed", "{v}");
-    (v, took)
-}
-
-async fn run(server: &Server, client: &str, steps: Value) -> Value {
-    run_timed(server, client, steps).await.0
-}
-
-/// Runs one step that must succeed; its result.
-async fn ok(server: &Server, client: &str, step: Value) -> Value {
-    let v = run(server, client, json!([step])).await;
-    let s = &v["steps"][0];
-    assert!(s["error"].is_null(), "step {step} failed: {}", s["error"]);
-    s.clone()
-}
-
-/// Runs one step that must fail; its error message.
-async fn fails(server: &Server, client: &str, step: Value) -> String {
-    let v = run(server, client, json!([step])).await;
-    let s = &v["steps"][0];
-    s["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("step {step} should fail: {s}"))
-        .to_owned()
-}
-
-/// The page's value of a JS expression, read with an `evaluate` step.
-async fn eval(server: &Server, client: &str, expr: &str) -> Value {
-    ok(server, client, json!({"command": "evaluate", "script": expr})).await["result"].clone()
-}
-
-/// The ref of the first snapshot line containing `needle`.
-async fn ref_of(server: &Server, client: &str, needle: &str) -> String {
-    let snap = ok(server, client, json!({"command": "snapshot"})).await["result"]
-        .as_str()
-        .expect("snapshot text")
-        .to_owned();
-    let line = snap
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle} in:\n{snap}"));
-    let at = line.find("[ref=").expect("ref on the line") + 5;
-    line[at..].split(']').next().unwrap().to_owned()
-}
-
-async fn open(client: &Client, server: &Server, path: &str) -> String {
-    client.goto(&server.url(path)).await.unwrap();
-    client_id(client, server).await
-}
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn actions_in_chromium() {
@@ -121,7 +57,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     // ... and `type` reaches the state, with key events per character and `change` at the end.
     let (v, took) = run_timed(
         server,
-        &id,
+        Some(&id),
         json!([{"command": "type", "label": "Full name", "text": "Ada Lovelace"}]),
     )
     .await;
@@ -233,7 +169,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     assert!(eval(server, &id, "window.notesInputs").await.as_f64().unwrap() >= 8.0);
 
     // click: the full event sequence in order; the form submits.
-    let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Save profile"}])).await;
+    let (v, took) = run_timed(server, Some(&id), json!([{"command": "click", "text": "Save profile"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
     figures.push(format!("click round trip: {} ms", took.as_millis()));
     assert_eq!(
@@ -873,7 +809,7 @@ async fn cursor_in_iframe(c: &Client, server: &Server) {
         "window.__added = []; new MutationObserver(rs => rs.forEach(r => r.addedNodes.forEach(n => n.id && window.__added.push(n.id)))).observe(document.documentElement, {childList: true}); return true",
     )
     .await;
-    let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Generate"}])).await;
+    let (v, took) = run_timed(server, Some(&id), json!([{"command": "click", "text": "Generate"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
     // It glided (≥ 280 ms) and is there: fixed, topmost, not hit-testable, not in the snapshot.
     assert!(took >= Duration::from_millis(280), "{took:?}");

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use browser_agent_core::snapshot::{parse, render, SnapshotNode, MAX_NAME_CHARS};
-use browser_tests::{agent, any_port, client_id, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::{agent, any_port, client_id, scratch, snapshot, Browser, Server};
 use serde_json::{json, Value};
 
 /// The snapshot fixtures compared (`biglist` adds nothing but size).
@@ -572,22 +572,6 @@ fn report(outcomes: &[Outcome], unused: &[usize]) -> String {
         );
     }
     r
-}
-
-/// Our snapshot of the page `client` shows, as the goldens take it (one `snapshot` step).
-async fn snapshot(server: &Server, client: &str) -> String {
-    let body = json!({ "steps": [{ "command": "snapshot" }], "client": client }).to_string();
-    let addr = server.addr;
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .expect("run thread");
-    assert_eq!(status, 200, "POST /run: {text}");
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
-    assert_eq!(v["event"], "browser-completed", "{v}");
-    v["steps"][0]["result"]
-        .as_str()
-        .unwrap_or_else(|| panic!("snapshot step has a text result: {v}"))
-        .to_owned()
 }
 
 async fn crosscheck(browser: &Browser, server: &Server, fixture: &'static str) -> Outcome {

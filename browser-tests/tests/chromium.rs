@@ -8,7 +8,9 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use browser_tests::{agent, any_port, client_id, scratch, wait_for, Browser, Framework, Server};
+use browser_tests::{
+    agent, any_port, client_id, exec, exec_async, scratch, wait_for, Browser, Framework, Server, COPY_BOOTSTRAP,
+};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
@@ -42,20 +44,6 @@ async fn chromium_end_to_end() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
-async fn exec(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
-async fn exec_async(client: &Client, script: &str) -> Value {
-    client
-        .execute_async(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("async script failed: {e}\n{script}"))
-}
-
 /// One expected entry: its type, level, and a piece of its text.
 struct Expect(&'static str, &'static str, &'static str);
 
@@ -71,7 +59,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
 
     let outcome = exec_async(
         client,
-        r#"
+        &[COPY_BOOTSTRAP, r#"
         const done = arguments[arguments.length - 1];
         const tick = (ms) => new Promise(r => setTimeout(r, ms));
         (async () => {
@@ -108,13 +96,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
           const fw = frame.contentWindow;
           const thrown = new TypeError('sync throw');
           fw.fetch = function () { throw thrown; };
-          const tag = document.querySelector('script[data-browser-agent]');
-          const cfg = JSON.parse(tag.getAttribute('data-browser-agent'));
-          cfg.client = '';
-          const copy = fw.document.createElement('script');
-          copy.setAttribute('data-browser-agent', JSON.stringify(cfg));
-          copy.textContent = tag.textContent;
-          fw.document.head.appendChild(copy);
+          copyBootstrap(fw);
           let syncThrow = '';
           try { fw.fetch('/sync-throw'); } catch (e) { syncThrow = e === thrown ? 'same' : 'other'; }
           syncThrow += fw.__browserAgent.inflight === 0 && fw.fetch !== fw.__browserAgent.o.fetch ? '' : ' leaked';
@@ -134,7 +116,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
           await tick(100);
           done({r1: r1.status, r2: r2.status, rejected, syncThrow, xhr, inflight: window.__browserAgent.inflight});
         })().catch(e => done({error: String(e && e.stack || e)}));
-        "#,
+        "#].concat(),
     )
     .await;
     assert_eq!(outcome["error"], Value::Null, "page script: {outcome}");
@@ -415,7 +397,7 @@ async fn costs(client: &Client, server: &Server) {
     // queueing, against the bare stand-in.
     let figures = exec_async(
         client,
-        r#"
+        &[COPY_BOOTSTRAP, r#"
         const done = arguments[arguments.length - 1];
         const frame = document.createElement('iframe');
         document.body.appendChild(frame);
@@ -424,13 +406,7 @@ async fn costs(client: &Client, server: &Server) {
         fw.console = {log: noop, info: noop, warn: noop, error: noop, debug: noop};
         const fakeFetch = function () { return Promise.resolve(new fw.Response('ok')); };
         fw.fetch = fakeFetch;
-        const tag = document.querySelector('script[data-browser-agent]');
-        const cfg = JSON.parse(tag.getAttribute('data-browser-agent'));
-        cfg.client = '';
-        const copy = fw.document.createElement('script');
-        copy.setAttribute('data-browser-agent', JSON.stringify(cfg));
-        copy.textContent = tag.textContent;
-        fw.document.head.appendChild(copy);
+        copyBootstrap(fw);
         fw.__browserAgent.h = window.__browserAgent.h;
         // The machine may be shared and noisy: each figure is the best of several rounds.
         const N = 20000, ROUNDS = 5;
@@ -477,7 +453,7 @@ async fn costs(client: &Client, server: &Server) {
           const idle = (ours() - r0) / 12;
           done({logBootstrap, logWith, logWithout, objWith, objWithout, fetchWith, fetchWithout, idle});
         })().catch(e => done({error: String(e && e.stack || e)}));
-        "#,
+        "#].concat(),
     )
     .await;
     assert_eq!(figures["error"], Value::Null, "{figures}");

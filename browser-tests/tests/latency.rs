@@ -10,9 +10,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, client_id, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::{agent, client_id, exec, run_timed, scratch, Browser, Server};
 use fantoccini::Client;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// Measured batches per mode (after a few warm-up ones), each after a pause of 0..100 ms.
 const BATCHES: usize = 40;
@@ -22,27 +22,11 @@ const IDLE: Duration = Duration::from_secs(10);
 /// The seed's poll interval (ms).
 const SEED_POLL_MS: u32 = 100;
 
-async fn exec(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
 /// One one-step batch (`evaluate` of `n + 1`) that must come back right: the round trip and the
 /// page's own `duration` for it (ms).
 async fn one_step(server: &Server, client: &str, n: u64) -> (Duration, f64) {
     let steps = json!([{ "command": "evaluate", "script": format!("{n} + 1") }]);
-    let body = json!({ "steps": &steps, "client": client }).to_string();
-    let addr = server.addr;
-    let t0 = Instant::now();
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .expect("run thread");
-    let took = t0.elapsed();
-    assert_eq!(status, 200, "POST /run {steps}: {text}");
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
-    assert_eq!(v["event"], "browser-completed", "{v}");
+    let (v, took) = run_timed(server, Some(client), steps).await;
     let s = &v["steps"][0];
     assert!(s["error"].is_null(), "step failed: {v}");
     assert_eq!(s["result"], n + 1, "{v}");

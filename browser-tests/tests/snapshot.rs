@@ -16,47 +16,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, any_port, client_id, http_get, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::{
+    agent, any_port, client_id, exec, http_get, open, ref_in, run, run_raw, run_timed, scratch, snapshot, Browser,
+    Server, PREFIX,
+};
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-
-/// `POST {prefix}/run` with `steps` (for `client`, if given); the parsed answer.
-async fn run(server: &Server, client: Option<&str>, steps: Value) -> Value {
-    let mut body = json!({ "steps": steps });
-    if let Some(c) = client {
-        body["client"] = json!(c);
-    }
-    let addr = server.addr;
-    let (status, text) =
-        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
-            .await
-            .expect("run thread");
-    assert_eq!(status, 200, "POST /run: {text}");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"))
-}
-
-/// A full snapshot of `client`'s page through `POST /run` (one `snapshot` step).
-async fn snapshot(server: &Server, client: &str) -> String {
-    let v = run(server, Some(client), json!([{ "command": "snapshot" }])).await;
-    assert_eq!(v["event"], "browser-completed", "{v}");
-    v["steps"][0]["result"]
-        .as_str()
-        .unwrap_or_else(|| panic!("snapshot step has a text result: {v}"))
-        .to_owned()
-}
-
-async fn exec(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
-/// Opens a fixture and waits for its client; returns the client id.
-async fn open(client: &Client, server: &Server, path: &str) -> String {
-    client.goto(&server.url(path)).await.unwrap();
-    client_id(client, server).await
-}
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden")
@@ -220,16 +185,6 @@ async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     figures
 }
 
-/// The ref of the first line that contains `needle`.
-fn ref_of(text: &str, needle: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
-    let start = line.rfind("[ref=").unwrap_or_else(|| panic!("no ref on {line:?}")) + 5;
-    line[start..line.len() - 1].to_owned()
-}
-
 /// The ref of the line just before the first line that contains `needle` (a todo's checkbox is
 /// unnamed, its text follows it).
 fn ref_before(text: &str, needle: &str) -> String {
@@ -239,7 +194,7 @@ fn ref_before(text: &str, needle: &str) -> String {
         .position(|l| l.contains(needle))
         .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
     assert!(i > 0, "{needle:?} is on the first line");
-    ref_of(lines[i - 1], "[ref=")
+    ref_in(lines[i - 1], "[ref=")
 }
 
 fn ref_number(r: &str) -> u64 {
@@ -255,7 +210,7 @@ async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
     let max_before = first
         .lines()
         .filter(|l| l.contains("[ref="))
-        .map(|l| ref_number(&ref_of(l, "[ref=")))
+        .map(|l| ref_number(&ref_in(l, "[ref=")))
         .max()
         .unwrap();
 
@@ -307,7 +262,7 @@ async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
 async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/react.html").await;
     let before = snapshot(server, &id).await;
-    let input_ref = ref_of(&before, "textbox \"Filter documents\"");
+    let input_ref = ref_in(&before, "textbox \"Filter documents\"");
     c.find(Locator::Css("#q")).await.unwrap().send_keys("re").await.unwrap();
     let after = snapshot(server, &id).await;
     // The app re-renders the whole tree on every keystroke: new elements, new refs, never old ones.
@@ -317,7 +272,7 @@ async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
         .unwrap();
     assert!(line.contains("[value=\"re\"]"), "{after}");
     assert!(
-        ref_number(&ref_of(&after, "textbox \"Filter")) > ref_number(&input_ref),
+        ref_number(&ref_in(&after, "textbox \"Filter")) > ref_number(&input_ref),
         "{after}"
     );
     assert!(
@@ -338,7 +293,7 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     .await;
     let v = run(
         server,
-        Some(&id),
+        &id,
         json!([{ "command": "snapshot" }, { "command": "click", "ref": "e999" }, { "command": "snapshot" }]),
     )
     .await;
@@ -423,7 +378,7 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
     }
     let id = open(c, server, "/snapshot/table.html").await;
     let started = Instant::now();
-    let v = run(server, Some(&id), json!([{ "command": "snapshot" }])).await;
+    let v = run(server, &id, json!([{ "command": "snapshot" }])).await;
     assert_eq!(v["event"], "browser-completed", "{v}");
     assert!(
         started.elapsed() < Duration::from_secs(5),
@@ -431,7 +386,7 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
         started.elapsed()
     );
     // Without a client the batch goes to the page that is open now.
-    let v = run(server, None, json!([{ "command": "snapshot" }])).await;
+    let v = run_timed(server, None, json!([{ "command": "snapshot" }])).await.0;
     assert_eq!(v["clientId"], id.as_str(), "{v}");
     // Back/forward: the page restored from the cache polls again.
     c.goto(&server.url("/snapshot/todo.html")).await.unwrap();
@@ -444,34 +399,18 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
         p["clientId"] == back.as_str() && p["alive"] == true
     })
     .await;
-    let v = run(server, Some(&back), json!([{ "command": "snapshot" }])).await;
+    let v = run(server, &back, json!([{ "command": "snapshot" }])).await;
     assert_eq!(v["event"], "browser-completed", "{v}");
     assert_ne!(todo, back);
 }
 
 /// Waits until `GET {prefix}/page` lists a page that `matches`; returns it.
 async fn wait_for_page(server: &Server, what: &str, matches: impl Fn(&Value) -> bool) -> Value {
-    let addr = server.addr;
     browser_tests::wait_for(what, Duration::from_secs(15), || {
-        let (status, body) = http_get(addr, &format!("{PREFIX}/page"));
-        assert_eq!(status, 200, "{body}");
-        let v: Value = serde_json::from_str(&body).unwrap();
+        let v = server.pages();
         v["pages"].as_array().unwrap().iter().find(|p| matches(p)).cloned()
     })
     .await
-}
-
-/// `POST {prefix}/run` with `body`: status and parsed answer.
-async fn run_raw(server: &Server, body: Value) -> (u16, Value) {
-    let addr = server.addr;
-    let (status, text) =
-        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
-            .await
-            .expect("run thread");
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}")),
-    )
 }
 
 async fn a_page_that_leaves_is_gone_at_once(c: &Client, server: &Server) {
