@@ -89,11 +89,14 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("open a Chromium session through chromedriver");
-        Browser {
-            client,
-            driver: guard.0.take().expect("driver"),
-            port,
-        }
+        let session = client
+            .session_id()
+            .await
+            .expect("session id")
+            .expect("a WebDriver session");
+        let driver = guard.0.take().expect("driver");
+        watch_for_exit(driver.id(), port, &session, scratch);
+        Browser { client, driver, port }
     }
 
     /// One Chrome DevTools Protocol command on the page, through chromedriver's
@@ -145,6 +148,29 @@ fn kill_group(child: &mut Child) {
         .status();
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A browser kept for the whole test binary (see [`shared_browser`]) is never dropped: a small
+/// watcher in a process group of its own waits until this process has ended, however it ended,
+/// then ends the WebDriver session (Chromium quits, its crash handlers too), kills what is left of
+/// the driver's group and removes `scratch`.
+fn watch_for_exit(driver_group: u32, port: u16, session: &str, scratch: &Path) {
+    let script = format!(
+        "while kill -0 {me} 2>/dev/null; do sleep 1; done; \
+         {{ exec 3<>/dev/tcp/127.0.0.1/{port} && \
+           printf 'DELETE /session/{session} HTTP/1.1\\r\\nHost: 127.0.0.1:{port}\\r\\nConnection: close\\r\\n\\r\\n' >&3 && \
+           timeout 10 cat <&3 >/dev/null; }} 2>/dev/null; \
+         /bin/kill -KILL -- -{driver_group} 2>/dev/null; rm -rf '{dir}'",
+        me = std::process::id(),
+        dir = scratch.display()
+    );
+    let _ = Command::new("bash")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn();
 }
 
 fn free_port() -> u16 {
@@ -433,3 +459,76 @@ function copyBootstrap(fw) {
   fw.document.head.appendChild(copy);
 }
 "#;
+
+/// The browser the tests of one test binary share, launched by the first test that asks, with a
+/// turn: each test holds it while it runs (tests of a binary may run on parallel threads), so one
+/// scenario drives the tab at a time. The session lives on a runtime of its own, which outlives
+/// every test's runtime; the process group is killed when the binary ends (see `watch_for_exit`).
+pub struct SharedBrowser {
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+    browser: &'static Browser,
+}
+
+impl std::ops::Deref for SharedBrowser {
+    type Target = Browser;
+    fn deref(&self) -> &Browser {
+        self.browser
+    }
+}
+
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+static SHARED: std::sync::OnceLock<Browser> = std::sync::OnceLock::new();
+static SESSION_RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+
+/// Waits for its turn and returns the shared browser (see [`SharedBrowser`]).
+pub async fn shared_browser() -> SharedBrowser {
+    let turn = TURN.lock().await;
+    if SHARED.get().is_none() {
+        // Launched on the session runtime, from a thread of its own (this one runs a test's
+        // runtime, which cannot block on another).
+        let browser = std::thread::spawn(|| {
+            let rt = SESSION_RUNTIME.get_or_init(|| {
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .enable_all()
+                    .build()
+                    .expect("session runtime")
+            });
+            rt.block_on(Browser::launch(&scratch()))
+        })
+        .join()
+        .unwrap_or_else(|_| panic!("the shared browser did not start"));
+        let _ = SHARED.set(browser);
+    }
+    SharedBrowser {
+        _turn: turn,
+        browser: SHARED.get().expect("the shared browser"),
+    }
+}
+
+/// How long one Chromium scenario may take before it fails (by name) instead of blocking the run.
+pub const SCENARIO_DEADLINE: Duration = Duration::from_secs(120);
+
+/// Runs `scenario`, failing with `name` if it takes longer than `deadline`.
+pub async fn within<T>(name: &str, deadline: Duration, scenario: impl std::future::Future<Output = T>) -> T {
+    match tokio::time::timeout(deadline, scenario).await {
+        Ok(v) => v,
+        Err(_) => panic!("{name} did not finish within {deadline:?} (a hang, not a slow machine, at this bound)"),
+    }
+}
+
+/// One Chromium scenario as its own test: the shared browser (its turn), a fresh test app of
+/// `framework` on a free port, and the body with a deadline ([`SCENARIO_DEADLINE`]):
+/// `chromium_test!(name, Framework::Axum, |client, server| body);` (the body owns `server`).
+#[macro_export]
+macro_rules! chromium_test {
+    ($name:ident, $framework:expr, |$client:ident, $server:ident| $body:expr) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            let browser = $crate::shared_browser().await;
+            let $server = $crate::Server::start_on($framework, $crate::agent(), $crate::any_port());
+            let $client = &browser.client;
+            $crate::within(stringify!($name), $crate::SCENARIO_DEADLINE, async move { $body }).await;
+        }
+    };
+}

@@ -11,39 +11,46 @@
 
 use std::time::Duration;
 
+use browser_tests::Framework::Axum;
 use browser_tests::{
-    agent, any_port, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_timed, scratch, started_client,
-    Browser, Server, PREFIX,
+    chromium_test, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_timed, started_client, Server,
+    PREFIX,
 };
 use fantoccini::Client;
 use serde_json::json;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn actions_in_chromium() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    let server = Server::start(agent(), any_port());
-    let c = &browser.client;
+// Each scenario is its own test, on the binary's shared browser, each with a fresh test app.
+chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
+chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
+    .await);
+chromium_test!(teaching_errors, Axum, |c, server| teaching_errors_case(c, &server)
+    .await);
+chromium_test!(shadow_targets, Axum, |c, server| shadow_targets_case(c, &server).await);
+chromium_test!(evaluate, Axum, |c, server| evaluate_case(c, &server).await);
+chromium_test!(navigation_hands_over, Axum, |c, server| navigation_hands_over_case(
+    c, &server
+)
+.await);
+chromium_test!(a_form_submitted_by_its_button_hands_over, Axum, |c, server| {
+    form_submitted_by_button_case(c, &server).await
+});
+chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
+    form_submitted_by_enter_case(c, &server).await
+});
+chromium_test!(validation_modals_and_timed_out_batches, Axum, |c, server| {
+    validation_modals_and_timeouts_case(c, &server).await
+});
+chromium_test!(same_origin_frames, Axum, |c, server| same_origin_frames_case(
+    c, &server
+)
+.await);
+chromium_test!(inert_content_and_modal_dialogs, Axum, |c, server| {
+    inert_and_modal_dialogs_case(c, &server).await
+});
+chromium_test!(cursor_in_iframe, Axum, |c, server| cursor_in_iframe_case(c, &server)
+    .await);
 
-    let mut figures = Vec::new();
-    form_controls(c, &server, &mut figures).await;
-    pointer_and_keys(c, &server).await;
-    teaching_errors(c, &server).await;
-    shadow_targets(c, &server).await;
-    evaluate(c, &server).await;
-    navigation_hands_over(c, &server).await;
-    forms_frames_and_dialogs(c, &server).await;
-    cursor_in_iframe(c, &server).await;
-
-    for line in &figures {
-        println!("{line}");
-    }
-    browser.close().await;
-    drop(server);
-    let _ = std::fs::remove_dir_all(&scratch);
-}
-
-async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
+async fn form_controls_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/form.html").await;
 
     // A plain assignment is lost on the React-style input (the fixture works as intended) ...
@@ -79,7 +86,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
         "{step}"
     );
     assert_eq!(step["target"]["label"], step["matched"]);
-    figures.push(format!("type round trip (12 chars): {} ms", took.as_millis()));
+    println!("type round trip (12 chars): {} ms", took.as_millis());
     assert_eq!(eval(server, &id, "window.reactState").await, "Ada Lovelace");
     assert_eq!(
         eval(server, &id, "document.getElementById('echo').textContent").await,
@@ -171,7 +178,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     // click: the full event sequence in order; the form submits.
     let (v, took) = run_timed(server, Some(&id), json!([{"command": "click", "text": "Save profile"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
-    figures.push(format!("click round trip: {} ms", took.as_millis()));
+    println!("click round trip: {} ms", took.as_millis());
     assert_eq!(
         eval(server, &id, "window.events.filter(e => e.endsWith(':submit'))").await,
         json!([
@@ -191,7 +198,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     assert_eq!(e, format!("button \"Delete account\" [ref={del}] is disabled"));
 }
 
-async fn pointer_and_keys(c: &Client, server: &Server) {
+async fn pointer_and_keys_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/form.html").await;
 
     // Covered by the cookie banner: refused, naming the cover and how to close it.
@@ -319,7 +326,7 @@ async fn pointer_and_keys(c: &Client, server: &Server) {
     assert_eq!(eval(server, &id, "window.submitted").await, 1);
 }
 
-async fn shadow_targets(c: &Client, server: &Server) {
+async fn shadow_targets_case(c: &Client, server: &Server) {
     // Text, role and label targets reach into open shadow roots, as refs do.
     let id = open(c, server, "/snapshot/shadow.html").await;
     eval(
@@ -370,7 +377,7 @@ async fn shadow_targets(c: &Client, server: &Server) {
     );
 }
 
-async fn teaching_errors(c: &Client, server: &Server) {
+async fn teaching_errors_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/teach.html").await;
     let e = fails(
         server,
@@ -450,7 +457,7 @@ async fn teaching_errors(c: &Client, server: &Server) {
     );
 }
 
-async fn evaluate(c: &Client, server: &Server) {
+async fn evaluate_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/teach.html").await;
     // An expression is returned; a body with return runs as is; await works.
     assert_eq!(eval(server, &id, "1 + 2").await, 3);
@@ -531,7 +538,7 @@ async fn evaluate(c: &Client, server: &Server) {
     assert!(e.starts_with("evaluate failed: SyntaxError: "), "{e}");
 }
 
-async fn navigation_hands_over(c: &Client, server: &Server) {
+async fn navigation_hands_over_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/form.html").await;
     // A link click that navigates: the batch continues on the second page.
     let v = run(
@@ -583,7 +590,7 @@ async fn navigation_hands_over(c: &Client, server: &Server) {
     assert_eq!(steps[3]["result"], "/actions/page2.html");
 }
 
-async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
+async fn form_submitted_by_button_case(c: &Client, server: &Server) {
     // A form submitted by its button navigates: the rest of the batch runs in the new page.
     let id = open(c, server, "/actions/forms.html").await;
     let v = run(
@@ -614,7 +621,10 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     let to = format!("navigating to {}", server.url("/actions/page2.html?q=cats"));
     assert!(steps[1]["result"].as_str().unwrap().ends_with(&to), "{v}");
     assert_eq!(steps[2]["result"], "/actions/page2.html?q=cats", "{v}");
-    // … and by Enter in its field.
+}
+
+async fn form_submitted_by_enter_case(c: &Client, server: &Server) {
+    // A form submitted by Enter in its field navigates: the rest of the batch runs in the new page.
     let id = open(c, server, "/actions/forms.html").await;
     let v = run(
         server,
@@ -627,7 +637,9 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     )
     .await;
     assert_eq!(v["steps"][2]["result"], "?q=dogs", "{v}");
+}
 
+async fn validation_modals_and_timeouts_case(c: &Client, server: &Server) {
     // The browser's validation refuses a submission: the step says so, with the browser's words.
     let id = open(c, server, "/actions/forms.html").await;
     ok(server, &id, json!({"command": "type", "label": "Email", "text": "ab"})).await;
@@ -721,7 +733,9 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     assert_eq!(status, 504, "{text}");
     tokio::time::sleep(Duration::from_millis(2500)).await;
     assert_eq!(eval(server, &id, "return window.__late === undefined").await, true);
+}
 
+async fn same_origin_frames_case(c: &Client, server: &Server) {
     // Same-origin frames: found by text and by their `f…` refs, and clicked where they are.
     let id = open(c, server, "/snapshot/iframe.html").await;
     eval(
@@ -755,7 +769,9 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
         .await,
         "12/30"
     );
+}
 
+async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {
     // Inert content, and what a modal dialog covers, cannot be used; Escape closes the dialog.
     let id = open(c, server, "/snapshot/hidden.html").await;
     let e = fails(server, &id, json!({"command": "click", "text": "Inert button"})).await;
@@ -784,7 +800,7 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     .await;
 }
 
-async fn cursor_in_iframe(c: &Client, server: &Server) {
+async fn cursor_in_iframe_case(c: &Client, server: &Server) {
     // The cursor shows when the page is in an iframe (an agent's preview pane).
     c.goto(&server.url("/plain.html")).await.unwrap();
     client_id(c, server).await;

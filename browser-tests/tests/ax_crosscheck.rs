@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use browser_agent_core::snapshot::{parse, render, SnapshotNode, MAX_NAME_CHARS};
-use browser_tests::{agent, any_port, client_id, scratch, snapshot, Browser, Server};
+use browser_tests::{agent, any_port, client_id, shared_browser, snapshot, within, Browser, Server, SCENARIO_DEADLINE};
 use serde_json::{json, Value};
 
 /// The snapshot fixtures compared (`biglist` adds nothing but size).
@@ -591,17 +591,18 @@ async fn crosscheck(browser: &Browser, server: &Server, fixture: &'static str) -
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshot_agrees_with_chromium_ax_tree() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
+    let browser = shared_browser().await;
     let server = Server::start(agent(), any_port());
 
-    let mut outcomes = Vec::new();
-    for &fixture in FIXTURES {
-        outcomes.push(crosscheck(&browser, &server, fixture).await);
-    }
-    browser.close().await;
+    let outcomes = within("snapshot_agrees_with_chromium_ax_tree", SCENARIO_DEADLINE, async {
+        let mut outcomes = Vec::new();
+        for &fixture in FIXTURES {
+            outcomes.push(crosscheck(&browser, &server, fixture).await);
+        }
+        outcomes
+    })
+    .await;
     drop(server);
-    let _ = std::fs::remove_dir_all(&scratch);
 
     let unused: Vec<usize> = (0..ALLOWED.len())
         .filter(|&i| !outcomes.iter().any(|o| o.allowed.iter().any(|a| a.2 == i)))

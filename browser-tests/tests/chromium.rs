@@ -8,9 +8,8 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use browser_tests::{
-    agent, any_port, client_id, exec, exec_async, scratch, wait_for, Browser, Framework, Server, COPY_BOOTSTRAP,
-};
+use browser_tests::Framework::{Actix, Axum};
+use browser_tests::{agent, any_port, chromium_test, client_id, exec, exec_async, wait_for, Server, COPY_BOOTSTRAP};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
@@ -25,24 +24,27 @@ fn summary(logs: &[Value]) -> String {
         .join("\n")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_end_to_end() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    // The same cases through both adapters: a difference between them is a failure.
-    for framework in [Framework::Axum, Framework::Actix] {
-        let server = Server::start_on(framework, agent(), any_port());
-        capture_everything_once_in_order(&browser.client, &server).await;
-        reload_does_not_wrap_twice(&browser.client, &server).await;
-        let server = host_restart_loses_and_doubles_nothing(&browser.client, server).await;
-        if framework == Framework::Axum {
-            costs(&browser.client, &server).await;
-        }
-    }
-
-    browser.close().await;
-    let _ = std::fs::remove_dir_all(&scratch);
-}
+// Each scenario is its own test, on the binary's shared browser, each with a fresh test app; the
+// same cases run through both adapters: a difference between them is a failure.
+chromium_test!(axum_captures_everything_once_in_order, Axum, |c, server| {
+    capture_everything_once_in_order(c, &server).await
+});
+chromium_test!(actix_captures_everything_once_in_order, Actix, |c, server| {
+    capture_everything_once_in_order(c, &server).await
+});
+chromium_test!(axum_reload_does_not_wrap_twice, Axum, |c, server| {
+    reload_does_not_wrap_twice(c, &server).await
+});
+chromium_test!(actix_reload_does_not_wrap_twice, Actix, |c, server| {
+    reload_does_not_wrap_twice(c, &server).await
+});
+chromium_test!(axum_host_restart_loses_and_doubles_nothing, Axum, |c, server| {
+    host_restart_loses_and_doubles_nothing(c, server).await;
+});
+chromium_test!(actix_host_restart_loses_and_doubles_nothing, Actix, |c, server| {
+    host_restart_loses_and_doubles_nothing(c, server).await;
+});
+chromium_test!(costs_of_capture, Axum, |c, server| costs(c, &server).await);
 
 /// One expected entry: its type, level, and a piece of its text.
 struct Expect(&'static str, &'static str, &'static str);

@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, client_id, exec, run_timed, scratch, Browser, Server};
+use browser_tests::Framework::Axum;
+use browser_tests::{chromium_test, client_id, exec, run_timed, Server};
 use fantoccini::Client;
 use serde_json::json;
 
@@ -102,13 +103,12 @@ async fn idle_cost(c: &Client) -> (f64, f64, u64) {
     (urls.len() as f64 / secs, polls as f64 / secs, polls)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_step_round_trips_and_idle_cost() {
+chromium_test!(one_step_round_trips_and_idle_cost, Axum, |c, server| {
+    round_trips_and_idle_cost(c, server).await
+});
+
+async fn round_trips_and_idle_cost(c: &Client, server: Server) {
     let started = Instant::now();
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    let c = &browser.client;
-    let server = Server::start(agent(), "127.0.0.1:0".parse().unwrap());
     c.goto(&server.url("/plain.html")).await.unwrap();
     let id = client_id(c, &server).await;
 
@@ -157,7 +157,5 @@ async fn one_step_round_trips_and_idle_cost() {
     std::fs::write(&out, &report).expect("write latency.txt");
 
     server.stop();
-    browser.close().await;
-    let _ = std::fs::remove_dir_all(&scratch);
     println!("latency test took {:.1} s", started.elapsed().as_secs_f64());
 }

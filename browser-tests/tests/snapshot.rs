@@ -16,9 +16,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use browser_tests::Framework::Axum;
 use browser_tests::{
-    agent, any_port, client_id, exec, http_get, open, ref_in, run, run_raw, run_timed, scratch, snapshot, Browser,
-    Server, PREFIX,
+    chromium_test, client_id, exec, http_get, open, ref_in, run, run_raw, run_timed, snapshot, Server, PREFIX,
 };
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
@@ -82,21 +82,9 @@ const FIXTURES: &[&str] = &[
     "react", "todo", "settings", "hidden", "modal", "table", "shadow", "iframe", "biglist",
 ];
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn snapshot_in_chromium() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    let server = Server::start(agent(), any_port());
-    let c = &browser.client;
-
+// Each scenario is its own test, on the binary's shared browser, each with a fresh test app.
+chromium_test!(snapshots_match_their_goldens, Axum, |c, server| {
     let figures = goldens(c, &server).await;
-    refs_stay_with_their_elements(c, &server).await;
-    controlled_input_rerender_gets_new_refs(c, &server).await;
-    batch_order_errors_and_logs(c, &server).await;
-    snapshot_route(c, &server).await;
-    navigating_mid_poll_leaves_no_stuck_connection(c, &server).await;
-    a_page_that_leaves_is_gone_at_once(c, &server).await;
-
     let mut table = String::from("fixture | lines | chars | tokens (chars/4) | walk ms\n");
     for f in &figures {
         table.push_str(&format!(
@@ -113,11 +101,23 @@ async fn snapshot_in_chromium() {
     let _ = std::fs::write(out, &table);
     // The walk times are figures for the README (target: the 2,000-item list in ≤ 300 ms), not
     // assertions: this machine is shared and noisy.
-
-    browser.close().await;
-    drop(server);
-    let _ = std::fs::remove_dir_all(&scratch);
-}
+});
+chromium_test!(refs_stay_with_their_elements, Axum, |c, server| {
+    refs_stay_with_their_elements_case(c, &server).await
+});
+chromium_test!(controlled_input_rerender_gets_new_refs, Axum, |c, server| {
+    controlled_input_rerender_gets_new_refs_case(c, &server).await
+});
+chromium_test!(batch_order_errors_and_logs, Axum, |c, server| {
+    batch_order_errors_and_logs_case(c, &server).await
+});
+chromium_test!(snapshot_route, Axum, |c, server| snapshot_route_case(c, &server).await);
+chromium_test!(navigating_mid_poll_leaves_no_stuck_connection, Axum, |c, server| {
+    navigating_mid_poll_leaves_no_stuck_connection_case(c, &server).await
+});
+chromium_test!(a_page_that_leaves_is_gone_at_once, Axum, |c, server| {
+    a_page_that_leaves_is_gone_at_once_case(c, &server).await
+});
 
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();
@@ -201,7 +201,7 @@ fn ref_number(r: &str) -> u64 {
     r.rsplit('e').next().and_then(|n| n.parse().ok()).expect("ref number")
 }
 
-async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
+async fn refs_stay_with_their_elements_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/todo.html").await;
     let first = snapshot(server, &id).await;
     let walk = ref_before(&first, "\"Walk the dog\"");
@@ -259,7 +259,7 @@ async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
     assert_eq!(ref_before(&third, "\"Call mom\""), new, "{third}");
 }
 
-async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
+async fn controlled_input_rerender_gets_new_refs_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/react.html").await;
     let before = snapshot(server, &id).await;
     let input_ref = ref_in(&before, "textbox \"Filter documents\"");
@@ -282,7 +282,7 @@ async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
     assert!(after.contains("\"Showing 2 of 4\""), "{after}");
 }
 
-async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
+async fn batch_order_errors_and_logs_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/table.html").await;
     // A request just before the batch: the snapshot waits until 200 ms after it ended (network
     // idle), and the ticks logged meanwhile come back with the batch.
@@ -347,7 +347,7 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     }
 }
 
-async fn snapshot_route(c: &Client, server: &Server) {
+async fn snapshot_route_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/shadow.html").await;
     let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}"));
     assert_eq!(status, 200, "{body}");
@@ -365,7 +365,7 @@ async fn snapshot_route(c: &Client, server: &Server) {
     );
 }
 
-async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Server) {
+async fn navigating_mid_poll_leaves_no_stuck_connection_case(c: &Client, server: &Server) {
     // Each page load starts a long-poll; navigating must abort it. Chromium allows 6 connections per
     // host: polls left hanging would stall the later pages' requests.
     for i in 0..8 {
@@ -413,7 +413,7 @@ async fn wait_for_page(server: &Server, what: &str, matches: impl Fn(&Value) -> 
     .await
 }
 
-async fn a_page_that_leaves_is_gone_at_once(c: &Client, server: &Server) {
+async fn a_page_that_leaves_is_gone_at_once_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/table.html").await;
     // A navigating step hands the rest of the batch over; the JSON route starts no client. The
     // batch's own timeout (3 s) bounds the wait for the next page (10 s).
