@@ -91,12 +91,17 @@ pub use crate::RunningServer;
 
 /// Serves `router(agent, dir)` on `addr` (port 0 picks one) from a background thread.
 pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std::io::Result<RunningServer> {
+    serve(router(agent, dir), addr)
+}
+
+/// Serves any `app` on `addr` (port 0 picks one) from a background thread with a runtime of its own.
+pub fn serve(app: Router, addr: SocketAddr) -> std::io::Result<RunningServer> {
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
-        .name(format!("axum-demo-{}", addr.port()))
+        .name(format!("axum-app-{}", addr.port()))
         .spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
@@ -105,7 +110,7 @@ pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std
                 .expect("tokio runtime");
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                let server = axum::serve(listener, router(agent, dir));
+                let server = axum::serve(listener, app);
                 tokio::select! {
                     _ = server => {}
                     _ = rx => {}
