@@ -497,7 +497,8 @@ pub async fn shared_browser() -> SharedBrowser {
             rt.block_on(Browser::launch(&scratch()))
         })
         .join()
-        .unwrap_or_else(|_| panic!("the shared browser did not start"));
+        // Its panic (Chromium missing, no session) is this test's, with its message.
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let _ = SHARED.set(browser);
     }
     SharedBrowser {
