@@ -14,7 +14,7 @@ use actix_web::{test, web, App, HttpResponse, HttpServer};
 use browser_agent_actix::BrowserAgentMiddleware;
 use browser_agent_benches::Client;
 use browser_agent_core::BrowserAgent;
-use browser_agent_examples::fixtures;
+use browser_agent_testkit::fixtures;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn routes(cfg: &mut web::ServiceConfig) {

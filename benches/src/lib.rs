@@ -1,54 +1,18 @@
 //! Shared pieces of the benchmarks in `benches/benches/`; run them with
 //! `cargo bench -p browser-agent-benches --benches`.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-
-/// A keep-alive HTTP/1.1 client that reads each sized response to its last byte.
-pub struct Client {
-    stream: TcpStream,
-    buf: Vec<u8>,
-}
+/// A keep-alive HTTP/1.1 client that reads each sized response to its last byte (the test kit's).
+pub struct Client(browser_agent_testkit::http::KeepAlive);
 
 impl Client {
     /// Connects to `addr`.
-    pub fn new(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr).unwrap();
-        stream.set_nodelay(true).unwrap();
-        Client {
-            stream,
-            buf: Vec::with_capacity(256 * 1024),
-        }
+    pub fn new(addr: std::net::SocketAddr) -> Client {
+        Client(browser_agent_testkit::http::KeepAlive::new(addr))
     }
 
-    /// `GET path` on the kept-alive connection; returns the body length.
+    /// `GET path` as a page navigation on the kept-alive connection; returns the body length.
     pub fn get(&mut self, path: &str) -> usize {
-        let req = format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1:3000\r\nsec-fetch-dest: document\r\n\r\n");
-        self.stream.write_all(req.as_bytes()).unwrap();
-        self.buf.clear();
-        let mut chunk = [0u8; 64 * 1024];
-        loop {
-            let n = self.stream.read(&mut chunk).unwrap();
-            assert!(n > 0, "server closed the connection");
-            self.buf.extend_from_slice(&chunk[..n]);
-            let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") else {
-                continue;
-            };
-            let head = std::str::from_utf8(&self.buf[..end]).unwrap().to_ascii_lowercase();
-            let len: usize = head
-                .split("\r\n")
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .expect("a sized response")
-                .trim()
-                .parse()
-                .unwrap();
-            while self.buf.len() < end + 4 + len {
-                let n = self.stream.read(&mut chunk).unwrap();
-                assert!(n > 0, "server closed the connection");
-                self.buf.extend_from_slice(&chunk[..n]);
-            }
-            return len;
-        }
+        self.0.get_page(path)
     }
 }
 
@@ -75,7 +39,7 @@ where
 pub fn axum_app() -> axum::Router {
     use axum::routing::get;
     // Bytes, so cloning the handler per request (axum does, more often under a layer) costs no copy.
-    let big = bytes::Bytes::from(browser_agent_examples::fixtures::big_page());
+    let big = bytes::Bytes::from(browser_agent_testkit::fixtures::big_page());
     axum::Router::new()
         .route(
             "/api/items",

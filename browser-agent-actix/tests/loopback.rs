@@ -1,10 +1,13 @@
-//! The middleware on a real actix server on 127.0.0.1, read back with a raw HTTP/1.1 client, so
-//! what is checked is what goes over the wire: `Content-Length` against the bytes received,
-//! chunked framing, compression order, HEAD, and early refusals.
+//! The middleware on a real actix server on 127.0.0.1, read back with the test kit's raw HTTP/1.1
+//! client, so what is checked is what goes over the wire: `Content-Length` against the bytes
+//! received, chunked framing, the order with actix's own `Compress`, and the agent shared by the
+//! workers. What every adapter must do alike (HEAD, pass-through, refusals before the body) is in
+//! the conformance suite (`testkit/tests/conformance.rs`).
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+use std::io::Read;
+use std::net::SocketAddr;
+
+use browser_agent_testkit::http::request;
 
 use actix_web::dev::ServerHandle;
 use actix_web::middleware::Compress;
@@ -113,78 +116,6 @@ fn serve(agent: BrowserAgent, compress: Option<bool>) -> Server {
     }
 }
 
-#[derive(Debug)]
-struct Resp {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Resp {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-    fn count(&self, needle: &[u8]) -> usize {
-        self.body.windows(needle.len()).filter(|w| *w == needle).count()
-    }
-}
-
-/// One request on a fresh connection; the body is de-chunked and checked against `Content-Length`.
-fn request(addr: SocketAddr, method: &str, path: &str, extra: &str, body: &[u8]) -> Resp {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let head = format!("{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n{extra}\r\n");
-    s.write_all(head.as_bytes()).unwrap();
-    let _ = s.write_all(body);
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head") + 4;
-    let head = String::from_utf8(raw[..end].to_vec()).unwrap();
-    let mut lines = head.split("\r\n");
-    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    let mut resp = Resp {
-        status,
-        headers,
-        body: raw[end..].to_vec(),
-    };
-    if resp.header("transfer-encoding") == Some("chunked") {
-        assert!(resp.header("content-length").is_none(), "chunked and sized at once");
-        resp.body = dechunk(&resp.body);
-    } else if method != "HEAD" {
-        if let Some(len) = resp.header("content-length") {
-            assert_eq!(
-                len.parse::<usize>().unwrap(),
-                resp.body.len(),
-                "Content-Length equals the bytes sent"
-            );
-        }
-    } else {
-        assert!(resp.body.is_empty(), "HEAD sends no body");
-    }
-    resp
-}
-
-fn dechunk(mut raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let eol = raw.windows(2).position(|w| w == b"\r\n").expect("chunk size line");
-        let n = usize::from_str_radix(std::str::from_utf8(&raw[..eol]).unwrap().trim(), 16).unwrap();
-        raw = &raw[eol + 2..];
-        if n == 0 {
-            return out;
-        }
-        out.extend_from_slice(&raw[..n]);
-        raw = &raw[n + 2..];
-    }
-}
-
 fn expected(agent: &BrowserAgent) -> Vec<u8> {
     PAGE.replacen(
         "<head>",
@@ -198,7 +129,7 @@ fn expected(agent: &BrowserAgent) -> Vec<u8> {
 fn sized_page_stays_sized_with_the_tag_counted() {
     let agent = agent();
     let server = serve(agent.clone(), None);
-    let r = request(server.addr, "GET", "/sized", "", b"");
+    let r = request(server.addr, "GET", "/sized", &[], b"");
     assert_eq!(r.status, 200);
     assert_eq!(
         r.header("content-length"),
@@ -212,37 +143,16 @@ fn sized_page_stays_sized_with_the_tag_counted() {
 fn streamed_page_stays_streamed_and_gets_the_tag_once() {
     let agent = agent();
     let server = serve(agent.clone(), None);
-    let r = request(server.addr, "GET", "/streamed", "", b"");
+    let r = request(server.addr, "GET", "/streamed", &[], b"");
     assert_eq!(r.header("transfer-encoding"), Some("chunked"));
     assert_eq!(r.body, expected(&agent));
-}
-
-#[test]
-fn head_announces_the_get_length_and_sends_nothing() {
-    let agent = agent();
-    let server = serve(agent.clone(), None);
-    let get = request(server.addr, "GET", "/sized", "", b"");
-    let head = request(server.addr, "HEAD", "/sized", "", b"");
-    assert_eq!(head.status, 200);
-    assert_eq!(head.header("content-length"), get.header("content-length"));
-    assert!(head.body.is_empty());
-}
-
-#[test]
-fn not_html_and_not_ours_passes_untouched() {
-    let agent = agent();
-    let server = serve(agent.clone(), None);
-    let r = request(server.addr, "GET", "/json", "", b"");
-    assert_eq!(r.body, br#"{"html":"<head></head>"}"#);
-    let r = request(server.addr, "GET", "/sized", "sec-fetch-dest: empty\r\n", b"");
-    assert_eq!(r.body, PAGE.as_bytes(), "a fetch() of a page gets no tag");
 }
 
 #[test]
 fn compression_outside_compresses_the_injected_page() {
     let agent = agent();
     let server = serve(agent.clone(), Some(true));
-    let r = request(server.addr, "GET", "/sized", "accept-encoding: gzip\r\n", b"");
+    let r = request(server.addr, "GET", "/sized", &[("accept-encoding", "gzip")], b"");
     assert_eq!(r.header("content-encoding"), Some("gzip"));
     let mut html = Vec::new();
     flate2::read::GzDecoder::new(&r.body[..])
@@ -255,7 +165,7 @@ fn compression_outside_compresses_the_injected_page() {
 fn compression_inside_means_no_tag_and_an_untouched_body() {
     let agent = agent();
     let server = serve(agent.clone(), Some(false));
-    let r = request(server.addr, "GET", "/sized", "accept-encoding: gzip\r\n", b"");
+    let r = request(server.addr, "GET", "/sized", &[("accept-encoding", "gzip")], b"");
     assert_eq!(r.header("content-encoding"), Some("gzip"));
     let mut html = Vec::new();
     flate2::read::GzDecoder::new(&r.body[..])
@@ -268,39 +178,20 @@ fn compression_inside_means_no_tag_and_an_untouched_body() {
 fn our_routes_answer_through_core() {
     let agent = agent();
     let server = serve(agent.clone(), None);
-    let r = request(server.addr, "GET", "/browser/probe", "", b"");
+    let r = request(server.addr, "GET", "/browser/probe", &[], b"");
     assert_eq!((r.status, r.body.as_slice()), (200, &br#"{"ok":true}"#[..]));
     let body = br#"[{"type":"console","level":"info","text":"from the loopback test"}]"#;
-    let extra = format!(
-        "x-browser-agent-key: loopback-key-0001\r\ncontent-type: application/json\r\ncontent-length: {}\r\n",
-        body.len()
-    );
-    let r = request(server.addr, "POST", "/__mindstudio_dev__/logs", &extra, body);
+    let headers = [
+        ("x-browser-agent-key", "loopback-key-0001"),
+        ("content-type", "application/json"),
+    ];
+    let r = request(server.addr, "POST", "/__mindstudio_dev__/logs", &headers, body);
     assert_eq!(r.status, 204, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(
         agent.logs().len(),
         1,
         "the server's workers share the agent made outside the factory"
     );
-    let r = request(server.addr, "DELETE", "/__mindstudio_dev__/console", "", b"");
+    let r = request(server.addr, "DELETE", "/__mindstudio_dev__/console", &[], b"");
     assert_eq!((r.status, r.header("allow")), (405, Some("GET, HEAD")));
-}
-
-#[test]
-fn a_chunked_body_over_the_limit_is_refused_before_it_ends() {
-    let agent = agent();
-    let server = serve(agent.clone(), None);
-    let mut s = TcpStream::connect(server.addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let head = "POST /__mindstudio_dev__/logs HTTP/1.1\r\nhost: 127.0.0.1\r\nx-browser-agent-key: loopback-key-0001\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
-    s.write_all(head.as_bytes()).unwrap();
-    // 2 KiB of a body that never ends: the limit is 1 KiB.
-    let chunk = format!("800\r\n{}\r\n", "[".repeat(0x800));
-    s.write_all(chunk.as_bytes()).unwrap();
-    let mut buf = [0u8; 1024];
-    let n = s.read(&mut buf).unwrap();
-    let text = String::from_utf8_lossy(&buf[..n]);
-    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
-    assert!(text.contains("1024 bytes"), "core's message: {text}");
-    assert_eq!(agent.logs().len(), 0);
 }

@@ -108,7 +108,12 @@ async fn load_once(browser: &Browser, url: &str, variant: Variant) -> Load {
     let before = task_duration(browser).await;
     c.goto(url).await.expect("goto");
     if variant == Variant::Agent {
-        browser_tests::client_id(c).await;
+        browser_tests::started_client(
+            c,
+            "var g = window.__browserAgent; return g && g.h ? g.clientId : null;",
+            "the page",
+        )
+        .await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let main_thread = task_duration(browser).await - before;

@@ -1,9 +1,10 @@
-//! Harness for the real-Chromium end-to-end tests: a chromedriver + headless Chromium pair that is
-//! always killed (process group) when the guard drops, the axum demo served on loopback from its
-//! own runtime thread (so stopping it really drops every connection, like a dev server restart),
-//! and a tiny blocking HTTP/1.1 GET for reading the agent routes.
+//! Harness for the real-Chromium end-to-end tests, the one home of their helpers: a chromedriver +
+//! headless Chromium pair that is always killed (process group) when the guard drops, the test
+//! app served on loopback from its own runtime thread (so stopping it really drops every
+//! connection, like a dev server restart), the agent API as the tests drive it ([`run`], [`ok`],
+//! [`fails`], [`eval`], [`snapshot`], [`ref_of`]), and the WebDriver side ([`open`], [`exec`],
+//! [`client_id`], [`COPY_BOOTSTRAP`]). HTTP goes through the test kit's client.
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use browser_agent_core::BrowserAgent;
+pub use browser_agent_testkit::http::{get as http_get, post_json as http_post_json};
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 
@@ -87,11 +89,14 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("open a Chromium session through chromedriver");
-        Browser {
-            client,
-            driver: guard.0.take().expect("driver"),
-            port,
-        }
+        let session = client
+            .session_id()
+            .await
+            .expect("session id")
+            .expect("a WebDriver session");
+        let driver = guard.0.take().expect("driver");
+        watch_for_exit(driver.id(), port, &session, scratch);
+        Browser { client, driver, port }
     }
 
     /// One Chrome DevTools Protocol command on the page, through chromedriver's
@@ -145,6 +150,29 @@ fn kill_group(child: &mut Child) {
     let _ = child.wait();
 }
 
+/// A browser kept for the whole test binary (see [`shared_browser`]) is never dropped: a small
+/// watcher in a process group of its own waits until this process has ended, however it ended,
+/// then ends the WebDriver session (Chromium quits, its crash handlers too), kills what is left of
+/// the driver's group and removes `scratch`.
+fn watch_for_exit(driver_group: u32, port: u16, session: &str, scratch: &Path) {
+    let script = format!(
+        "while kill -0 {me} 2>/dev/null; do sleep 1; done; \
+         {{ exec 3<>/dev/tcp/127.0.0.1/{port} && \
+           printf 'DELETE /session/{session} HTTP/1.1\\r\\nHost: 127.0.0.1:{port}\\r\\nConnection: close\\r\\n\\r\\n' >&3 && \
+           timeout 10 cat <&3 >/dev/null; }} 2>/dev/null; \
+         /bin/kill -KILL -- -{driver_group} 2>/dev/null; rm -rf '{dir}'",
+        me = std::process::id(),
+        dir = scratch.display()
+    );
+    let _ = Command::new("bash")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn();
+}
+
 fn free_port() -> u16 {
     StdListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -152,21 +180,22 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The agent every test host uses: a fixed page key.
+/// The agent every test host uses: enabled explicitly (so `cargo test --release` tests it too),
+/// with a fixed page key.
 pub fn agent() -> BrowserAgent {
-    BrowserAgent::builder().page_key(PAGE_KEY).build()
+    BrowserAgent::builder().enabled(true).page_key(PAGE_KEY).build()
 }
 
 /// Which demo serves the page: the browser end-to-end tests run against both adapters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Framework {
-    /// `browser_agent_examples::axum_demo` (the tower layer).
+    /// `browser_agent_testkit::axum_app` (the tower layer).
     Axum,
-    /// `browser_agent_examples::actix_demo` (the actix middleware).
+    /// `browser_agent_testkit::actix_app` (the actix middleware).
     Actix,
 }
 
-/// A demo with the agent, serving the fixtures, on its own runtime thread.
+/// The test app with the agent, serving the fixtures, on its own runtime thread.
 pub struct Server {
     /// Where it listens.
     pub addr: SocketAddr,
@@ -174,16 +203,16 @@ pub struct Server {
     pub agent: BrowserAgent,
     /// Which demo it is.
     pub framework: Framework,
-    running: Option<browser_agent_examples::RunningServer>,
+    running: Option<browser_agent_testkit::RunningServer>,
 }
 
 impl Server {
-    /// Serves the demo of `framework` on `addr` (port 0 for any free port); a restarted host
+    /// Serves the test app of `framework` on `addr` (port 0 for any free port); a restarted host
     /// retries the port the old one just released.
     pub fn start_on(framework: Framework, agent: BrowserAgent, addr: SocketAddr) -> Server {
         let spawn = match framework {
-            Framework::Axum => browser_agent_examples::axum_demo::spawn,
-            Framework::Actix => browser_agent_examples::actix_demo::spawn,
+            Framework::Axum => browser_agent_testkit::axum_app::spawn,
+            Framework::Actix => browser_agent_testkit::actix_app::spawn,
         };
         let deadline = Instant::now() + Duration::from_secs(10);
         let running = loop {
@@ -201,7 +230,7 @@ impl Server {
         }
     }
 
-    /// Serves the axum demo on `addr` (port 0 for any free port).
+    /// Serves the axum test app on `addr` (port 0 for any free port).
     pub fn start(agent: BrowserAgent, addr: SocketAddr) -> Server {
         Server::start_on(Framework::Axum, agent, addr)
     }
@@ -223,6 +252,29 @@ impl Server {
         serde_json::from_str(&body).expect("console JSON")
     }
 
+    /// `GET {prefix}/page` as JSON.
+    pub fn pages(&self) -> Value {
+        let (status, body) = http_get(self.addr, &format!("{PREFIX}/page"));
+        assert_eq!(status, 200, "GET page: {body}");
+        serde_json::from_str(&body).expect("page JSON")
+    }
+
+    /// Waits (up to 15 s) until `GET {prefix}/page` lists `client` as alive.
+    pub async fn wait_listed(&self, client: &str) {
+        wait_for(
+            &format!("the host to list page {client}"),
+            Duration::from_secs(15),
+            || {
+                let pages = self.pages();
+                let listed = pages["pages"]
+                    .as_array()
+                    .is_some_and(|ps| ps.iter().any(|p| p["clientId"] == client && p["alive"] == true));
+                listed.then_some(())
+            },
+        )
+        .await;
+    }
+
     /// The logs of one client, oldest first.
     pub fn logs_of(&self, client: &str) -> Vec<Value> {
         let v = self.console(&format!("limit=500&client={client}"));
@@ -241,74 +293,6 @@ pub fn any_port() -> SocketAddr {
     "127.0.0.1:0".parse().expect("loopback address")
 }
 
-/// A blocking HTTP/1.1 GET on loopback: (status, body).
-pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
-    http_request(addr, "GET", path, None)
-}
-
-/// A blocking HTTP/1.1 POST of JSON on loopback: (status, body). Waits up to 60 s (a batch may).
-pub fn http_post_json(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
-    http_request(addr, "POST", path, Some(body))
-}
-
-fn http_request(addr: SocketAddr, method: &str, path: &str, json: Option<&str>) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
-    let port = addr.port();
-    let request = match json {
-        Some(body) => format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        ),
-        None => format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"),
-    };
-    s.write_all(request.as_bytes()).expect("write request");
-    // Up to `Content-Length` when there is one (chromedriver keeps the connection open despite
-    // `Connection: close`), else to the end.
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 64 * 1024];
-    loop {
-        let n = s.read(&mut buf).expect("read response");
-        if n == 0 {
-            break;
-        }
-        raw.extend_from_slice(&buf[..n]);
-        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-            let len = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse::<usize>().ok());
-            if len.is_some_and(|len| raw.len() >= end + 4 + len) {
-                break;
-            }
-        }
-    }
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").expect("HTTP response");
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("status");
-    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
-    let body = if chunked { dechunk(body) } else { body.to_owned() };
-    (status, body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
-
 /// Polls `f` every 100 ms until it returns `Some`, or panics with `what` after `timeout`.
 pub async fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
     let deadline = Instant::now() + timeout;
@@ -321,21 +305,28 @@ pub async fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> O
     }
 }
 
-/// Waits until the wasm client runs in the current page and returns its `clientId`.
-pub async fn client_id(client: &Client) -> String {
+/// Waits until the wasm client runs in the current page and the host lists it as an alive page
+/// (its first heartbeat arrived, so a `POST {prefix}/run` for it is not a 503); its `clientId`.
+pub async fn client_id(client: &Client, server: &Server) -> String {
+    let id = started_client(
+        client,
+        "var g = window.__browserAgent; return g && g.h ? g.clientId : null;",
+        "the page",
+    )
+    .await;
+    server.wait_listed(&id).await;
+    id
+}
+
+/// Waits until `script` (returning the `clientId` of a started client, or null) gives an id.
+pub async fn started_client(client: &Client, script: &str, where_: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        let v = client
-            .execute(
-                "var g = window.__browserAgent; return g && g.h ? g.clientId : null;",
-                vec![],
-            )
-            .await
-            .expect("execute");
+        let v = client.execute(script, vec![]).await.expect("execute");
         if let Some(id) = v.as_str() {
             return id.to_owned();
         }
-        assert!(Instant::now() < deadline, "the wasm client did not start in the page");
+        assert!(Instant::now() < deadline, "the wasm client did not start in {where_}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -347,4 +338,198 @@ pub fn scratch() -> PathBuf {
         .join(format!("run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir.canonicalize().expect("scratch dir path")
+}
+
+/// `POST {prefix}/run` with `body` (off the async threads: it may wait up to 60 s); the status and
+/// the parsed answer.
+pub async fn run_raw(server: &Server, body: Value) -> (u16, Value) {
+    let addr = server.addr;
+    let (status, text) =
+        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
+            .await
+            .expect("run thread");
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
+    (status, v)
+}
+
+/// `POST {prefix}/run` with `steps` (for `client`, if given) that must complete; the answer and how
+/// long it took. A failure shows what the page logged, which says why it did not answer.
+pub async fn run_timed(server: &Server, client: Option<&str>, steps: Value) -> (Value, Duration) {
+    let mut body = json!({ "steps": &steps });
+    if let Some(c) = client {
+        body["client"] = json!(c);
+    }
+    let t0 = Instant::now();
+    let (status, v) = run_raw(server, body).await;
+    let took = t0.elapsed();
+    if status != 200 {
+        panic!(
+            "POST /run {steps}: {status} {v}\npage logs: {}",
+            server.console("limit=30")
+        );
+    }
+    assert_eq!(v["event"], "browser-completed", "{v}");
+    (v, took)
+}
+
+/// [`run_timed`] for `client`, without the time.
+pub async fn run(server: &Server, client: &str, steps: Value) -> Value {
+    run_timed(server, Some(client), steps).await.0
+}
+
+/// Runs one step that must succeed; its result.
+pub async fn ok(server: &Server, client: &str, step: Value) -> Value {
+    let v = run(server, client, json!([step])).await;
+    let s = &v["steps"][0];
+    assert!(s["error"].is_null(), "step {step} failed: {}", s["error"]);
+    s.clone()
+}
+
+/// Runs one step that must fail; its error message.
+pub async fn fails(server: &Server, client: &str, step: Value) -> String {
+    let v = run(server, client, json!([step])).await;
+    let s = &v["steps"][0];
+    s["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("step {step} should fail: {s}"))
+        .to_owned()
+}
+
+/// The page's value of a JS expression, read with an `evaluate` step.
+pub async fn eval(server: &Server, client: &str, expr: &str) -> Value {
+    ok(server, client, json!({"command": "evaluate", "script": expr})).await["result"].clone()
+}
+
+/// A full snapshot of `client`'s page through `POST /run` (one `snapshot` step).
+pub async fn snapshot(server: &Server, client: &str) -> String {
+    let v = run(server, client, json!([{ "command": "snapshot" }])).await;
+    v["steps"][0]["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("snapshot step has a text result: {v}"))
+        .to_owned()
+}
+
+/// The ref on the first line of a snapshot `text` that contains `needle`.
+pub fn ref_in(text: &str, needle: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
+    let start = line.rfind("[ref=").unwrap_or_else(|| panic!("no ref on {line:?}")) + 5;
+    line[start..].split(']').next().expect("a ref").to_owned()
+}
+
+/// The ref of the first line containing `needle` in a fresh snapshot of `client`'s page.
+pub async fn ref_of(server: &Server, client: &str, needle: &str) -> String {
+    ref_in(&snapshot(server, client).await, needle)
+}
+
+/// Runs `script` in the page (WebDriver); its value.
+pub async fn exec(client: &Client, script: &str) -> Value {
+    client
+        .execute(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+}
+
+/// Runs `script` in the page with a callback (`arguments[arguments.length - 1]`); what it passed.
+pub async fn exec_async(client: &Client, script: &str) -> Value {
+    client
+        .execute_async(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("async script failed: {e}\n{script}"))
+}
+
+/// Opens `path` of `server` and waits for its client (see [`client_id`]); the client id.
+pub async fn open(client: &Client, server: &Server, path: &str) -> String {
+    client.goto(&server.url(path)).await.unwrap();
+    client_id(client, server).await
+}
+
+/// A JS function for scripts run in the page: `copyBootstrap(fw)` runs a copy of the page's
+/// injected bootstrap (without a client: `client` emptied) in the same-origin frame window `fw`.
+pub const COPY_BOOTSTRAP: &str = r#"
+function copyBootstrap(fw) {
+  const tag = document.querySelector('script[data-browser-agent]');
+  const cfg = JSON.parse(tag.getAttribute('data-browser-agent'));
+  cfg.client = '';
+  const copy = fw.document.createElement('script');
+  copy.setAttribute('data-browser-agent', JSON.stringify(cfg));
+  copy.textContent = tag.textContent;
+  fw.document.head.appendChild(copy);
+}
+"#;
+
+/// The browser the tests of one test binary share, launched by the first test that asks, with a
+/// turn: each test holds it while it runs (tests of a binary may run on parallel threads), so one
+/// scenario drives the tab at a time. The session lives on a runtime of its own, which outlives
+/// every test's runtime; the process group is killed when the binary ends (see `watch_for_exit`).
+pub struct SharedBrowser {
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+    browser: &'static Browser,
+}
+
+impl std::ops::Deref for SharedBrowser {
+    type Target = Browser;
+    fn deref(&self) -> &Browser {
+        self.browser
+    }
+}
+
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+static SHARED: std::sync::OnceLock<Browser> = std::sync::OnceLock::new();
+static SESSION_RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+
+/// Waits for its turn and returns the shared browser (see [`SharedBrowser`]).
+pub async fn shared_browser() -> SharedBrowser {
+    let turn = TURN.lock().await;
+    if SHARED.get().is_none() {
+        // Launched on the session runtime, from a thread of its own (this one runs a test's
+        // runtime, which cannot block on another).
+        let browser = std::thread::spawn(|| {
+            let rt = SESSION_RUNTIME.get_or_init(|| {
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .enable_all()
+                    .build()
+                    .expect("session runtime")
+            });
+            rt.block_on(Browser::launch(&scratch()))
+        })
+        .join()
+        // Its panic (Chromium missing, no session) is this test's, with its message.
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let _ = SHARED.set(browser);
+    }
+    SharedBrowser {
+        _turn: turn,
+        browser: SHARED.get().expect("the shared browser"),
+    }
+}
+
+/// How long one Chromium scenario may take before it fails (by name) instead of blocking the run.
+pub const SCENARIO_DEADLINE: Duration = Duration::from_secs(120);
+
+/// Runs `scenario`, failing with `name` if it takes longer than `deadline`.
+pub async fn within<T>(name: &str, deadline: Duration, scenario: impl std::future::Future<Output = T>) -> T {
+    match tokio::time::timeout(deadline, scenario).await {
+        Ok(v) => v,
+        Err(_) => panic!("{name} did not finish within {deadline:?} (a hang, not a slow machine, at this bound)"),
+    }
+}
+
+/// One Chromium scenario as its own test: the shared browser (its turn), a fresh test app of
+/// `framework` on a free port, and the body with a deadline ([`SCENARIO_DEADLINE`]):
+/// `chromium_test!(name, Framework::Axum, |client, server| body);` (the body owns `server`).
+#[macro_export]
+macro_rules! chromium_test {
+    ($name:ident, $framework:expr, |$client:ident, $server:ident| $body:expr) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            let browser = $crate::shared_browser().await;
+            let $server = $crate::Server::start_on($framework, $crate::agent(), $crate::any_port());
+            let $client = &browser.client;
+            $crate::within(stringify!($name), $crate::SCENARIO_DEADLINE, async move { $body }).await;
+        }
+    };
 }

@@ -9,105 +9,48 @@
 //!
 //! Round-trip times of `click` and `type` (agent POST → answer) are printed, not asserted.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use browser_tests::{agent, any_port, client_id, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::Framework::Axum;
+use browser_tests::{
+    chromium_test, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_timed, started_client, Server,
+    PREFIX,
+};
 use fantoccini::Client;
-use serde_json::{json, Value};
+use serde_json::json;
 
-/// `POST {prefix}/run` with `steps` for `client`; the parsed answer and how long it took.
-async fn run_timed(server: &Server, client: &str, steps: Value) -> (Value, Duration) {
-    let body = json!({ "steps": &steps, "client": client }).to_string();
-    let addr = server.addr;
-    let t0 = Instant::now();
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .expect("run thread");
-    let took = t0.elapsed();
-    if status != 200 {
-        // What the page logged says why it did not answer.
-        panic!(
-            "POST /run {steps}: {status} {text}\npage logs: {}",
-            server.console("limit=30")
-        );
-    }
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
-    assert_eq!(v["event"], "browser-completed", "{v}");
-    (v, took)
-}
+// Each scenario is its own test, on the binary's shared browser, each with a fresh test app.
+chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
+chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
+    .await);
+chromium_test!(teaching_errors, Axum, |c, server| teaching_errors_case(c, &server)
+    .await);
+chromium_test!(shadow_targets, Axum, |c, server| shadow_targets_case(c, &server).await);
+chromium_test!(evaluate, Axum, |c, server| evaluate_case(c, &server).await);
+chromium_test!(navigation_hands_over, Axum, |c, server| navigation_hands_over_case(
+    c, &server
+)
+.await);
+chromium_test!(a_form_submitted_by_its_button_hands_over, Axum, |c, server| {
+    form_submitted_by_button_case(c, &server).await
+});
+chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
+    form_submitted_by_enter_case(c, &server).await
+});
+chromium_test!(validation_modals_and_timed_out_batches, Axum, |c, server| {
+    validation_modals_and_timeouts_case(c, &server).await
+});
+chromium_test!(same_origin_frames, Axum, |c, server| same_origin_frames_case(
+    c, &server
+)
+.await);
+chromium_test!(inert_content_and_modal_dialogs, Axum, |c, server| {
+    inert_and_modal_dialogs_case(c, &server).await
+});
+chromium_test!(cursor_in_iframe, Axum, |c, server| cursor_in_iframe_case(c, &server)
+    .await);
 
-async fn run(server: &Server, client: &str, steps: Value) -> Value {
-    run_timed(server, client, steps).await.0
-}
-
-/// Runs one step that must succeed; its result.
-async fn ok(server: &Server, client: &str, step: Value) -> Value {
-    let v = run(server, client, json!([step])).await;
-    let s = &v["steps"][0];
-    assert!(s["error"].is_null(), "step {step} failed: {}", s["error"]);
-    s.clone()
-}
-
-/// Runs one step that must fail; its error message.
-async fn fails(server: &Server, client: &str, step: Value) -> String {
-    let v = run(server, client, json!([step])).await;
-    let s = &v["steps"][0];
-    s["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("step {step} should fail: {s}"))
-        .to_owned()
-}
-
-/// The page's value of a JS expression, read with an `evaluate` step.
-async fn eval(server: &Server, client: &str, expr: &str) -> Value {
-    ok(server, client, json!({"command": "evaluate", "script": expr})).await["result"].clone()
-}
-
-/// The ref of the first snapshot line containing `needle`.
-async fn ref_of(server: &Server, client: &str, needle: &str) -> String {
-    let snap = ok(server, client, json!({"command": "snapshot"})).await["result"]
-        .as_str()
-        .expect("snapshot text")
-        .to_owned();
-    let line = snap
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle} in:\n{snap}"));
-    let at = line.find("[ref=").expect("ref on the line") + 5;
-    line[at..].split(']').next().unwrap().to_owned()
-}
-
-async fn open(client: &Client, server: &Server, path: &str) -> String {
-    client.goto(&server.url(path)).await.unwrap();
-    client_id(client).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn actions_in_chromium() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    let server = Server::start(agent(), any_port());
-    let c = &browser.client;
-
-    let mut figures = Vec::new();
-    form_controls(c, &server, &mut figures).await;
-    pointer_and_keys(c, &server).await;
-    teaching_errors(c, &server).await;
-    shadow_targets(c, &server).await;
-    evaluate(c, &server).await;
-    navigation_hands_over(c, &server).await;
-    forms_frames_and_dialogs(c, &server).await;
-    cursor_in_iframe(c, &server).await;
-
-    for line in &figures {
-        println!("{line}");
-    }
-    browser.close().await;
-    drop(server);
-    let _ = std::fs::remove_dir_all(&scratch);
-}
-
-async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
+async fn form_controls_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/form.html").await;
 
     // A plain assignment is lost on the React-style input (the fixture works as intended) ...
@@ -121,7 +64,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     // ... and `type` reaches the state, with key events per character and `change` at the end.
     let (v, took) = run_timed(
         server,
-        &id,
+        Some(&id),
         json!([{"command": "type", "label": "Full name", "text": "Ada Lovelace"}]),
     )
     .await;
@@ -143,7 +86,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
         "{step}"
     );
     assert_eq!(step["target"]["label"], step["matched"]);
-    figures.push(format!("type round trip (12 chars): {} ms", took.as_millis()));
+    println!("type round trip (12 chars): {} ms", took.as_millis());
     assert_eq!(eval(server, &id, "window.reactState").await, "Ada Lovelace");
     assert_eq!(
         eval(server, &id, "document.getElementById('echo').textContent").await,
@@ -233,9 +176,9 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     assert!(eval(server, &id, "window.notesInputs").await.as_f64().unwrap() >= 8.0);
 
     // click: the full event sequence in order; the form submits.
-    let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Save profile"}])).await;
+    let (v, took) = run_timed(server, Some(&id), json!([{"command": "click", "text": "Save profile"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
-    figures.push(format!("click round trip: {} ms", took.as_millis()));
+    println!("click round trip: {} ms", took.as_millis());
     assert_eq!(
         eval(server, &id, "window.events.filter(e => e.endsWith(':submit'))").await,
         json!([
@@ -255,7 +198,7 @@ async fn form_controls(c: &Client, server: &Server, figures: &mut Vec<String>) {
     assert_eq!(e, format!("button \"Delete account\" [ref={del}] is disabled"));
 }
 
-async fn pointer_and_keys(c: &Client, server: &Server) {
+async fn pointer_and_keys_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/form.html").await;
 
     // Covered by the cookie banner: refused, naming the cover and how to close it.
@@ -383,7 +326,7 @@ async fn pointer_and_keys(c: &Client, server: &Server) {
     assert_eq!(eval(server, &id, "window.submitted").await, 1);
 }
 
-async fn shadow_targets(c: &Client, server: &Server) {
+async fn shadow_targets_case(c: &Client, server: &Server) {
     // Text, role and label targets reach into open shadow roots, as refs do.
     let id = open(c, server, "/snapshot/shadow.html").await;
     eval(
@@ -434,7 +377,7 @@ async fn shadow_targets(c: &Client, server: &Server) {
     );
 }
 
-async fn teaching_errors(c: &Client, server: &Server) {
+async fn teaching_errors_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/teach.html").await;
     let e = fails(
         server,
@@ -514,7 +457,7 @@ async fn teaching_errors(c: &Client, server: &Server) {
     );
 }
 
-async fn evaluate(c: &Client, server: &Server) {
+async fn evaluate_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/teach.html").await;
     // An expression is returned; a body with return runs as is; await works.
     assert_eq!(eval(server, &id, "1 + 2").await, 3);
@@ -595,7 +538,7 @@ async fn evaluate(c: &Client, server: &Server) {
     assert!(e.starts_with("evaluate failed: SyntaxError: "), "{e}");
 }
 
-async fn navigation_hands_over(c: &Client, server: &Server) {
+async fn navigation_hands_over_case(c: &Client, server: &Server) {
     let id = open(c, server, "/actions/form.html").await;
     // A link click that navigates: the batch continues on the second page.
     let v = run(
@@ -624,7 +567,7 @@ async fn navigation_hands_over(c: &Client, server: &Server) {
     assert!(url.as_str().ends_with("/actions/page2.html"));
 
     // navigate and back: the batch survives both page loads.
-    let id = client_id(c).await;
+    let id = client_id(c, server).await;
     let v = run(
         server,
         &id,
@@ -647,7 +590,7 @@ async fn navigation_hands_over(c: &Client, server: &Server) {
     assert_eq!(steps[3]["result"], "/actions/page2.html");
 }
 
-async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
+async fn form_submitted_by_button_case(c: &Client, server: &Server) {
     // A form submitted by its button navigates: the rest of the batch runs in the new page.
     let id = open(c, server, "/actions/forms.html").await;
     let v = run(
@@ -678,7 +621,10 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     let to = format!("navigating to {}", server.url("/actions/page2.html?q=cats"));
     assert!(steps[1]["result"].as_str().unwrap().ends_with(&to), "{v}");
     assert_eq!(steps[2]["result"], "/actions/page2.html?q=cats", "{v}");
-    // … and by Enter in its field.
+}
+
+async fn form_submitted_by_enter_case(c: &Client, server: &Server) {
+    // A form submitted by Enter in its field navigates: the rest of the batch runs in the new page.
     let id = open(c, server, "/actions/forms.html").await;
     let v = run(
         server,
@@ -691,7 +637,9 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     )
     .await;
     assert_eq!(v["steps"][2]["result"], "?q=dogs", "{v}");
+}
 
+async fn validation_modals_and_timeouts_case(c: &Client, server: &Server) {
     // The browser's validation refuses a submission: the step says so, with the browser's words.
     let id = open(c, server, "/actions/forms.html").await;
     ok(server, &id, json!({"command": "type", "label": "Email", "text": "ab"})).await;
@@ -785,7 +733,9 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     assert_eq!(status, 504, "{text}");
     tokio::time::sleep(Duration::from_millis(2500)).await;
     assert_eq!(eval(server, &id, "return window.__late === undefined").await, true);
+}
 
+async fn same_origin_frames_case(c: &Client, server: &Server) {
     // Same-origin frames: found by text and by their `f…` refs, and clicked where they are.
     let id = open(c, server, "/snapshot/iframe.html").await;
     eval(
@@ -819,7 +769,9 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
         .await,
         "12/30"
     );
+}
 
+async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {
     // Inert content, and what a modal dialog covers, cannot be used; Escape closes the dialog.
     let id = open(c, server, "/snapshot/hidden.html").await;
     let e = fails(server, &id, json!({"command": "click", "text": "Inert button"})).await;
@@ -848,10 +800,10 @@ async fn forms_frames_and_dialogs(c: &Client, server: &Server) {
     .await;
 }
 
-async fn cursor_in_iframe(c: &Client, server: &Server) {
+async fn cursor_in_iframe_case(c: &Client, server: &Server) {
     // The cursor shows when the page is in an iframe (an agent's preview pane).
     c.goto(&server.url("/plain.html")).await.unwrap();
-    client_id(c).await;
+    client_id(c, server).await;
     let frame_src = server.url("/actions/teach.html");
     c.execute(
         "const f = document.createElement('iframe'); f.src = arguments[0]; f.style.width = '800px'; f.style.height = '600px'; document.body.appendChild(f);",
@@ -859,21 +811,13 @@ async fn cursor_in_iframe(c: &Client, server: &Server) {
     )
     .await
     .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let id = loop {
-        let v = c
-            .execute(
-                "const w = document.querySelector('iframe').contentWindow; const g = w && w.__browserAgent; return g && g.h ? g.clientId : null;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if let Some(id) = v.as_str() {
-            break id.to_owned();
-        }
-        assert!(Instant::now() < deadline, "the client did not start in the iframe");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let id = started_client(
+        c,
+        "const w = document.querySelector('iframe').contentWindow; const g = w && w.__browserAgent; return g && g.h ? g.clientId : null;",
+        "the iframe",
+    )
+    .await;
+    server.wait_listed(&id).await;
     // Watch what the client adds to the frame's document (the ripple lives for 500 ms only).
     eval(
         server,
@@ -881,7 +825,7 @@ async fn cursor_in_iframe(c: &Client, server: &Server) {
         "window.__added = []; new MutationObserver(rs => rs.forEach(r => r.addedNodes.forEach(n => n.id && window.__added.push(n.id)))).observe(document.documentElement, {childList: true}); return true",
     )
     .await;
-    let (v, took) = run_timed(server, &id, json!([{"command": "click", "text": "Generate"}])).await;
+    let (v, took) = run_timed(server, Some(&id), json!([{"command": "click", "text": "Generate"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
     // It glided (≥ 280 ms) and is there: fixed, topmost, not hit-testable, not in the snapshot.
     assert!(took >= Duration::from_millis(280), "{took:?}");

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use browser_agent_core::snapshot::{parse, render, SnapshotNode, MAX_NAME_CHARS};
-use browser_tests::{agent, any_port, client_id, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::{agent, any_port, client_id, shared_browser, snapshot, within, Browser, Server, SCENARIO_DEADLINE};
 use serde_json::{json, Value};
 
 /// The snapshot fixtures compared (`biglist` adds nothing but size).
@@ -574,26 +574,10 @@ fn report(outcomes: &[Outcome], unused: &[usize]) -> String {
     r
 }
 
-/// Our snapshot of the page `client` shows, as the goldens take it (one `snapshot` step).
-async fn snapshot(server: &Server, client: &str) -> String {
-    let body = json!({ "steps": [{ "command": "snapshot" }], "client": client }).to_string();
-    let addr = server.addr;
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .expect("run thread");
-    assert_eq!(status, 200, "POST /run: {text}");
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
-    assert_eq!(v["event"], "browser-completed", "{v}");
-    v["steps"][0]["result"]
-        .as_str()
-        .unwrap_or_else(|| panic!("snapshot step has a text result: {v}"))
-        .to_owned()
-}
-
 async fn crosscheck(browser: &Browser, server: &Server, fixture: &'static str) -> Outcome {
     let c = &browser.client;
     c.goto(&server.url(&format!("/snapshot/{fixture}.html"))).await.unwrap();
-    let id = client_id(c).await;
+    let id = client_id(c, server).await;
     let ours = snapshot(server, &id).await;
     browser.cdp("Accessibility.enable", json!({})).await;
     let ax = browser.cdp("Accessibility.getFullAXTree", json!({})).await;
@@ -607,17 +591,18 @@ async fn crosscheck(browser: &Browser, server: &Server, fixture: &'static str) -
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshot_agrees_with_chromium_ax_tree() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
+    let browser = shared_browser().await;
     let server = Server::start(agent(), any_port());
 
-    let mut outcomes = Vec::new();
-    for &fixture in FIXTURES {
-        outcomes.push(crosscheck(&browser, &server, fixture).await);
-    }
-    browser.close().await;
+    let outcomes = within("snapshot_agrees_with_chromium_ax_tree", SCENARIO_DEADLINE, async {
+        let mut outcomes = Vec::new();
+        for &fixture in FIXTURES {
+            outcomes.push(crosscheck(&browser, &server, fixture).await);
+        }
+        outcomes
+    })
+    .await;
     drop(server);
-    let _ = std::fs::remove_dir_all(&scratch);
 
     let unused: Vec<usize> = (0..ALLOWED.len())
         .filter(|&i| !outcomes.iter().any(|o| o.allowed.iter().any(|a| a.2 == i)))

@@ -8,7 +8,8 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use browser_tests::{agent, any_port, client_id, scratch, wait_for, Browser, Framework, Server};
+use browser_tests::Framework::{Actix, Axum};
+use browser_tests::{agent, any_port, chromium_test, client_id, exec, exec_async, wait_for, Server, COPY_BOOTSTRAP};
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
@@ -23,45 +24,34 @@ fn summary(logs: &[Value]) -> String {
         .join("\n")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_end_to_end() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    // The same cases through both adapters: a difference between them is a failure.
-    for framework in [Framework::Axum, Framework::Actix] {
-        let server = Server::start_on(framework, agent(), any_port());
-        capture_everything_once_in_order(&browser.client, &server).await;
-        reload_does_not_wrap_twice(&browser.client, &server).await;
-        let server = host_restart_loses_and_doubles_nothing(&browser.client, server).await;
-        if framework == Framework::Axum {
-            costs(&browser.client, &server).await;
-        }
-    }
-
-    browser.close().await;
-    let _ = std::fs::remove_dir_all(&scratch);
-}
-
-async fn exec(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
-async fn exec_async(client: &Client, script: &str) -> Value {
-    client
-        .execute_async(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("async script failed: {e}\n{script}"))
-}
+// Each scenario is its own test, on the binary's shared browser, each with a fresh test app; the
+// same cases run through both adapters: a difference between them is a failure.
+chromium_test!(axum_captures_everything_once_in_order, Axum, |c, server| {
+    capture_everything_once_in_order(c, &server).await
+});
+chromium_test!(actix_captures_everything_once_in_order, Actix, |c, server| {
+    capture_everything_once_in_order(c, &server).await
+});
+chromium_test!(axum_reload_does_not_wrap_twice, Axum, |c, server| {
+    reload_does_not_wrap_twice(c, &server).await
+});
+chromium_test!(actix_reload_does_not_wrap_twice, Actix, |c, server| {
+    reload_does_not_wrap_twice(c, &server).await
+});
+chromium_test!(axum_host_restart_loses_and_doubles_nothing, Axum, |c, server| {
+    host_restart_loses_and_doubles_nothing(c, server).await;
+});
+chromium_test!(actix_host_restart_loses_and_doubles_nothing, Actix, |c, server| {
+    host_restart_loses_and_doubles_nothing(c, server).await;
+});
+chromium_test!(costs_of_capture, Axum, |c, server| costs(c, &server).await);
 
 /// One expected entry: its type, level, and a piece of its text.
 struct Expect(&'static str, &'static str, &'static str);
 
 async fn capture_everything_once_in_order(client: &Client, server: &Server) {
     client.goto(&server.url("/capture.html")).await.unwrap();
-    let id = client_id(client).await;
+    let id = client_id(client, server).await;
     let tags = exec(
         client,
         "return document.querySelectorAll('script[data-browser-agent]').length",
@@ -71,7 +61,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
 
     let outcome = exec_async(
         client,
-        r#"
+        &[COPY_BOOTSTRAP, r#"
         const done = arguments[arguments.length - 1];
         const tick = (ms) => new Promise(r => setTimeout(r, ms));
         (async () => {
@@ -108,13 +98,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
           const fw = frame.contentWindow;
           const thrown = new TypeError('sync throw');
           fw.fetch = function () { throw thrown; };
-          const tag = document.querySelector('script[data-browser-agent]');
-          const cfg = JSON.parse(tag.getAttribute('data-browser-agent'));
-          cfg.client = '';
-          const copy = fw.document.createElement('script');
-          copy.setAttribute('data-browser-agent', JSON.stringify(cfg));
-          copy.textContent = tag.textContent;
-          fw.document.head.appendChild(copy);
+          copyBootstrap(fw);
           let syncThrow = '';
           try { fw.fetch('/sync-throw'); } catch (e) { syncThrow = e === thrown ? 'same' : 'other'; }
           syncThrow += fw.__browserAgent.inflight === 0 && fw.fetch !== fw.__browserAgent.o.fetch ? '' : ' leaked';
@@ -134,7 +118,7 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
           await tick(100);
           done({r1: r1.status, r2: r2.status, rejected, syncThrow, xhr, inflight: window.__browserAgent.inflight});
         })().catch(e => done({error: String(e && e.stack || e)}));
-        "#,
+        "#].concat(),
     )
     .await;
     assert_eq!(outcome["error"], Value::Null, "page script: {outcome}");
@@ -298,9 +282,9 @@ async fn capture_everything_once_in_order(client: &Client, server: &Server) {
 
 async fn reload_does_not_wrap_twice(client: &Client, server: &Server) {
     client.goto(&server.url("/plain.html")).await.unwrap();
-    let first = client_id(client).await;
+    let first = client_id(client, server).await;
     client.refresh().await.unwrap();
-    let id = client_id(client).await;
+    let id = client_id(client, server).await;
     assert_ne!(first, id, "a reload is a new page load with a new clientId");
     let same = exec(
         client,
@@ -332,7 +316,7 @@ async fn reload_does_not_wrap_twice(client: &Client, server: &Server) {
 
 async fn host_restart_loses_and_doubles_nothing(client: &Client, server: Server) -> Server {
     client.goto(&server.url("/plain.html")).await.unwrap();
-    let id = client_id(client).await;
+    let id = client_id(client, &server).await;
     exec(
         client,
         "window.__marker = 'same page'; window.__n = 0; window.__iv = setInterval(() => console.log('tick ' + (++window.__n)), 50);",
@@ -407,7 +391,7 @@ fn agent_of(server: &Server) -> browser_agent_core::BrowserAgent {
 
 async fn costs(client: &Client, server: &Server) {
     client.goto(&server.url("/bench.html")).await.unwrap();
-    client_id(client).await;
+    client_id(client, server).await;
     // chromedriver forwards every console call over DevTools, which costs far more than the agent
     // (~150 µs per call), and loopback fetches vary by milliseconds. So the overhead is measured in
     // a same-origin iframe whose console and fetch are no-op stand-ins, wrapped by a copy of the
@@ -415,7 +399,7 @@ async fn costs(client: &Client, server: &Server) {
     // queueing, against the bare stand-in.
     let figures = exec_async(
         client,
-        r#"
+        &[COPY_BOOTSTRAP, r#"
         const done = arguments[arguments.length - 1];
         const frame = document.createElement('iframe');
         document.body.appendChild(frame);
@@ -424,13 +408,7 @@ async fn costs(client: &Client, server: &Server) {
         fw.console = {log: noop, info: noop, warn: noop, error: noop, debug: noop};
         const fakeFetch = function () { return Promise.resolve(new fw.Response('ok')); };
         fw.fetch = fakeFetch;
-        const tag = document.querySelector('script[data-browser-agent]');
-        const cfg = JSON.parse(tag.getAttribute('data-browser-agent'));
-        cfg.client = '';
-        const copy = fw.document.createElement('script');
-        copy.setAttribute('data-browser-agent', JSON.stringify(cfg));
-        copy.textContent = tag.textContent;
-        fw.document.head.appendChild(copy);
+        copyBootstrap(fw);
         fw.__browserAgent.h = window.__browserAgent.h;
         // The machine may be shared and noisy: each figure is the best of several rounds.
         const N = 20000, ROUNDS = 5;
@@ -477,7 +455,7 @@ async fn costs(client: &Client, server: &Server) {
           const idle = (ours() - r0) / 12;
           done({logBootstrap, logWith, logWithout, objWith, objWithout, fetchWith, fetchWithout, idle});
         })().catch(e => done({error: String(e && e.stack || e)}));
-        "#,
+        "#].concat(),
     )
     .await;
     assert_eq!(figures["error"], Value::Null, "{figures}");

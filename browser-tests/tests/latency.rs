@@ -10,9 +10,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, client_id, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::Framework::Axum;
+use browser_tests::{chromium_test, client_id, exec, run_timed, Server};
 use fantoccini::Client;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// Measured batches per mode (after a few warm-up ones), each after a pause of 0..100 ms.
 const BATCHES: usize = 40;
@@ -22,27 +23,11 @@ const IDLE: Duration = Duration::from_secs(10);
 /// The seed's poll interval (ms).
 const SEED_POLL_MS: u32 = 100;
 
-async fn exec(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
 /// One one-step batch (`evaluate` of `n + 1`) that must come back right: the round trip and the
 /// page's own `duration` for it (ms).
 async fn one_step(server: &Server, client: &str, n: u64) -> (Duration, f64) {
     let steps = json!([{ "command": "evaluate", "script": format!("{n} + 1") }]);
-    let body = json!({ "steps": &steps, "client": client }).to_string();
-    let addr = server.addr;
-    let t0 = Instant::now();
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .expect("run thread");
-    let took = t0.elapsed();
-    assert_eq!(status, 200, "POST /run {steps}: {text}");
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"));
-    assert_eq!(v["event"], "browser-completed", "{v}");
+    let (v, took) = run_timed(server, Some(client), steps).await;
     let s = &v["steps"][0];
     assert!(s["error"].is_null(), "step failed: {v}");
     assert_eq!(s["result"], n + 1, "{v}");
@@ -118,15 +103,14 @@ async fn idle_cost(c: &Client) -> (f64, f64, u64) {
     (urls.len() as f64 / secs, polls as f64 / secs, polls)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_step_round_trips_and_idle_cost() {
+chromium_test!(one_step_round_trips_and_idle_cost, Axum, |c, server| {
+    round_trips_and_idle_cost(c, server).await
+});
+
+async fn round_trips_and_idle_cost(c: &Client, server: Server) {
     let started = Instant::now();
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    let c = &browser.client;
-    let server = Server::start(agent(), "127.0.0.1:0".parse().unwrap());
     c.goto(&server.url("/plain.html")).await.unwrap();
-    let id = client_id(c).await;
+    let id = client_id(c, &server).await;
 
     // (a) The long-poll: the page holds `GET /commands?wait=25000`, the host answers it the moment
     // a batch is queued.
@@ -173,7 +157,5 @@ async fn one_step_round_trips_and_idle_cost() {
     std::fs::write(&out, &report).expect("write latency.txt");
 
     server.stop();
-    browser.close().await;
-    let _ = std::fs::remove_dir_all(&scratch);
     println!("latency test took {:.1} s", started.elapsed().as_secs_f64());
 }

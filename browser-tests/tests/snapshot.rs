@@ -16,47 +16,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, any_port, client_id, http_get, http_post_json, scratch, Browser, Server, PREFIX};
+use browser_tests::Framework::Axum;
+use browser_tests::{
+    chromium_test, client_id, exec, http_get, open, ref_in, run, run_raw, run_timed, snapshot, Server, PREFIX,
+};
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-
-/// `POST {prefix}/run` with `steps` (for `client`, if given); the parsed answer.
-async fn run(server: &Server, client: Option<&str>, steps: Value) -> Value {
-    let mut body = json!({ "steps": steps });
-    if let Some(c) = client {
-        body["client"] = json!(c);
-    }
-    let addr = server.addr;
-    let (status, text) =
-        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
-            .await
-            .expect("run thread");
-    assert_eq!(status, 200, "POST /run: {text}");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}"))
-}
-
-/// A full snapshot of `client`'s page through `POST /run` (one `snapshot` step).
-async fn snapshot(server: &Server, client: &str) -> String {
-    let v = run(server, Some(client), json!([{ "command": "snapshot" }])).await;
-    assert_eq!(v["event"], "browser-completed", "{v}");
-    v["steps"][0]["result"]
-        .as_str()
-        .unwrap_or_else(|| panic!("snapshot step has a text result: {v}"))
-        .to_owned()
-}
-
-async fn exec(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
-/// Opens a fixture and waits for its client; returns the client id.
-async fn open(client: &Client, server: &Server, path: &str) -> String {
-    client.goto(&server.url(path)).await.unwrap();
-    client_id(client).await
-}
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden")
@@ -117,21 +82,9 @@ const FIXTURES: &[&str] = &[
     "react", "todo", "settings", "hidden", "modal", "table", "shadow", "iframe", "biglist",
 ];
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn snapshot_in_chromium() {
-    let scratch = scratch();
-    let browser = Browser::launch(&scratch).await;
-    let server = Server::start(agent(), any_port());
-    let c = &browser.client;
-
+// Each scenario is its own test, on the binary's shared browser, each with a fresh test app.
+chromium_test!(snapshots_match_their_goldens, Axum, |c, server| {
     let figures = goldens(c, &server).await;
-    refs_stay_with_their_elements(c, &server).await;
-    controlled_input_rerender_gets_new_refs(c, &server).await;
-    batch_order_errors_and_logs(c, &server).await;
-    snapshot_route(c, &server).await;
-    navigating_mid_poll_leaves_no_stuck_connection(c, &server).await;
-    a_page_that_leaves_is_gone_at_once(c, &server).await;
-
     let mut table = String::from("fixture | lines | chars | tokens (chars/4) | walk ms\n");
     for f in &figures {
         table.push_str(&format!(
@@ -148,11 +101,23 @@ async fn snapshot_in_chromium() {
     let _ = std::fs::write(out, &table);
     // The walk times are figures for the README (target: the 2,000-item list in ≤ 300 ms), not
     // assertions: this machine is shared and noisy.
-
-    browser.close().await;
-    drop(server);
-    let _ = std::fs::remove_dir_all(&scratch);
-}
+});
+chromium_test!(refs_stay_with_their_elements, Axum, |c, server| {
+    refs_stay_with_their_elements_case(c, &server).await
+});
+chromium_test!(controlled_input_rerender_gets_new_refs, Axum, |c, server| {
+    controlled_input_rerender_gets_new_refs_case(c, &server).await
+});
+chromium_test!(batch_order_errors_and_logs, Axum, |c, server| {
+    batch_order_errors_and_logs_case(c, &server).await
+});
+chromium_test!(snapshot_route, Axum, |c, server| snapshot_route_case(c, &server).await);
+chromium_test!(navigating_mid_poll_leaves_no_stuck_connection, Axum, |c, server| {
+    navigating_mid_poll_leaves_no_stuck_connection_case(c, &server).await
+});
+chromium_test!(a_page_that_leaves_is_gone_at_once, Axum, |c, server| {
+    a_page_that_leaves_is_gone_at_once_case(c, &server).await
+});
 
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();
@@ -220,16 +185,6 @@ async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     figures
 }
 
-/// The ref of the first line that contains `needle`.
-fn ref_of(text: &str, needle: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
-    let start = line.rfind("[ref=").unwrap_or_else(|| panic!("no ref on {line:?}")) + 5;
-    line[start..line.len() - 1].to_owned()
-}
-
 /// The ref of the line just before the first line that contains `needle` (a todo's checkbox is
 /// unnamed, its text follows it).
 fn ref_before(text: &str, needle: &str) -> String {
@@ -239,14 +194,14 @@ fn ref_before(text: &str, needle: &str) -> String {
         .position(|l| l.contains(needle))
         .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
     assert!(i > 0, "{needle:?} is on the first line");
-    ref_of(lines[i - 1], "[ref=")
+    ref_in(lines[i - 1], "[ref=")
 }
 
 fn ref_number(r: &str) -> u64 {
     r.rsplit('e').next().and_then(|n| n.parse().ok()).expect("ref number")
 }
 
-async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
+async fn refs_stay_with_their_elements_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/todo.html").await;
     let first = snapshot(server, &id).await;
     let walk = ref_before(&first, "\"Walk the dog\"");
@@ -255,7 +210,7 @@ async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
     let max_before = first
         .lines()
         .filter(|l| l.contains("[ref="))
-        .map(|l| ref_number(&ref_of(l, "[ref=")))
+        .map(|l| ref_number(&ref_in(l, "[ref=")))
         .max()
         .unwrap();
 
@@ -304,10 +259,10 @@ async fn refs_stay_with_their_elements(c: &Client, server: &Server) {
     assert_eq!(ref_before(&third, "\"Call mom\""), new, "{third}");
 }
 
-async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
+async fn controlled_input_rerender_gets_new_refs_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/react.html").await;
     let before = snapshot(server, &id).await;
-    let input_ref = ref_of(&before, "textbox \"Filter documents\"");
+    let input_ref = ref_in(&before, "textbox \"Filter documents\"");
     c.find(Locator::Css("#q")).await.unwrap().send_keys("re").await.unwrap();
     let after = snapshot(server, &id).await;
     // The app re-renders the whole tree on every keystroke: new elements, new refs, never old ones.
@@ -317,7 +272,7 @@ async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
         .unwrap();
     assert!(line.contains("[value=\"re\"]"), "{after}");
     assert!(
-        ref_number(&ref_of(&after, "textbox \"Filter")) > ref_number(&input_ref),
+        ref_number(&ref_in(&after, "textbox \"Filter")) > ref_number(&input_ref),
         "{after}"
     );
     assert!(
@@ -327,7 +282,7 @@ async fn controlled_input_rerender_gets_new_refs(c: &Client, server: &Server) {
     assert!(after.contains("\"Showing 2 of 4\""), "{after}");
 }
 
-async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
+async fn batch_order_errors_and_logs_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/table.html").await;
     // A request just before the batch: the snapshot waits until 200 ms after it ended (network
     // idle), and the ticks logged meanwhile come back with the batch.
@@ -338,7 +293,7 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     .await;
     let v = run(
         server,
-        Some(&id),
+        &id,
         json!([{ "command": "snapshot" }, { "command": "click", "ref": "e999" }, { "command": "snapshot" }]),
     )
     .await;
@@ -392,7 +347,7 @@ async fn batch_order_errors_and_logs(c: &Client, server: &Server) {
     }
 }
 
-async fn snapshot_route(c: &Client, server: &Server) {
+async fn snapshot_route_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/shadow.html").await;
     let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}"));
     assert_eq!(status, 200, "{body}");
@@ -410,7 +365,7 @@ async fn snapshot_route(c: &Client, server: &Server) {
     );
 }
 
-async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Server) {
+async fn navigating_mid_poll_leaves_no_stuck_connection_case(c: &Client, server: &Server) {
     // Each page load starts a long-poll; navigating must abort it. Chromium allows 6 connections per
     // host: polls left hanging would stall the later pages' requests.
     for i in 0..8 {
@@ -423,7 +378,7 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
     }
     let id = open(c, server, "/snapshot/table.html").await;
     let started = Instant::now();
-    let v = run(server, Some(&id), json!([{ "command": "snapshot" }])).await;
+    let v = run(server, &id, json!([{ "command": "snapshot" }])).await;
     assert_eq!(v["event"], "browser-completed", "{v}");
     assert!(
         started.elapsed() < Duration::from_secs(5),
@@ -431,50 +386,34 @@ async fn navigating_mid_poll_leaves_no_stuck_connection(c: &Client, server: &Ser
         started.elapsed()
     );
     // Without a client the batch goes to the page that is open now.
-    let v = run(server, None, json!([{ "command": "snapshot" }])).await;
+    let v = run_timed(server, None, json!([{ "command": "snapshot" }])).await.0;
     assert_eq!(v["clientId"], id.as_str(), "{v}");
     // Back/forward: the page restored from the cache polls again.
     c.goto(&server.url("/snapshot/todo.html")).await.unwrap();
-    let todo = client_id(c).await;
+    let todo = client_id(c, server).await;
     c.back().await.unwrap();
-    let back = client_id(c).await;
+    let back = client_id(c, server).await;
     // Restored from the back/forward cache, the page said it left (pagehide) and comes back with
     // its next heartbeat or poll; reloaded instead, it is a new page.
     wait_for_page(server, "the page back to be alive", |p| {
         p["clientId"] == back.as_str() && p["alive"] == true
     })
     .await;
-    let v = run(server, Some(&back), json!([{ "command": "snapshot" }])).await;
+    let v = run(server, &back, json!([{ "command": "snapshot" }])).await;
     assert_eq!(v["event"], "browser-completed", "{v}");
     assert_ne!(todo, back);
 }
 
 /// Waits until `GET {prefix}/page` lists a page that `matches`; returns it.
 async fn wait_for_page(server: &Server, what: &str, matches: impl Fn(&Value) -> bool) -> Value {
-    let addr = server.addr;
     browser_tests::wait_for(what, Duration::from_secs(15), || {
-        let (status, body) = http_get(addr, &format!("{PREFIX}/page"));
-        assert_eq!(status, 200, "{body}");
-        let v: Value = serde_json::from_str(&body).unwrap();
+        let v = server.pages();
         v["pages"].as_array().unwrap().iter().find(|p| matches(p)).cloned()
     })
     .await
 }
 
-/// `POST {prefix}/run` with `body`: status and parsed answer.
-async fn run_raw(server: &Server, body: Value) -> (u16, Value) {
-    let addr = server.addr;
-    let (status, text) =
-        tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body.to_string()))
-            .await
-            .expect("run thread");
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("run answer is JSON ({e}): {text}")),
-    )
-}
-
-async fn a_page_that_leaves_is_gone_at_once(c: &Client, server: &Server) {
+async fn a_page_that_leaves_is_gone_at_once_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/table.html").await;
     // A navigating step hands the rest of the batch over; the JSON route starts no client. The
     // batch's own timeout (3 s) bounds the wait for the next page (10 s).

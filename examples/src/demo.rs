@@ -1,6 +1,4 @@
-//! The demo app: one page and a small JSON API, framework-free.
-
-use crate::Reply;
+//! The demo app: one page and a small JSON API, framework-free (each demo routes to these).
 
 /// The demo page: a form, buttons, a list, a fetch to a route that fails on purpose, console output.
 pub const PAGE: &str = r##"<!doctype html>
@@ -81,22 +79,23 @@ pub const PAGE: &str = r##"<!doctype html>
 /// Items the list starts with.
 pub const ITEMS: [&str; 3] = ["Write the README", "Ship the layer", "Try the agent"];
 
-/// `GET /`.
-pub fn page() -> Reply {
-    Reply::new(200, "text/html; charset=utf-8", PAGE)
+/// The answer of `GET /api/fail`, a 500 on purpose, so the agent has a failed request to find.
+pub const FAIL: &str = r#"{"error":"this route fails on purpose"}"#;
+
+/// `GET /api/items`: the list as JSON.
+pub fn items() -> String {
+    serde_json::to_string(&ITEMS).expect("static list")
 }
 
-/// `GET /api/items`.
-pub fn items() -> Reply {
-    Reply::new(
-        200,
-        "application/json",
-        serde_json::to_vec(&ITEMS).expect("static list"),
-    )
-}
-
-/// `POST /api/items` with `{"name": "…"}`: the list with the new item appended (the demo keeps no state).
-pub fn add_item(body: &[u8]) -> Reply {
+/// `POST /api/items` with `{"name": "…"}`: the list with the new item appended (the demo keeps no
+/// state), or the JSON error of a 400.
+///
+/// ```
+/// use browser_agent_examples::demo::add_item;
+/// assert_eq!(add_item(br#"{"name":"x"}"#).unwrap(), r#"["Write the README","Ship the layer","Try the agent","x"]"#);
+/// assert!(add_item(b"{}").unwrap_err().contains("non-empty string"));
+/// ```
+pub fn add_item(body: &[u8]) -> Result<String, String> {
     let name = serde_json::from_slice::<serde_json::Value>(body)
         .ok()
         .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_owned));
@@ -104,27 +103,14 @@ pub fn add_item(body: &[u8]) -> Reply {
         Some(name) if !name.trim().is_empty() => {
             let mut items: Vec<String> = ITEMS.iter().map(|s| s.to_string()).collect();
             items.push(name);
-            Reply::new(200, "application/json", serde_json::to_vec(&items).expect("strings"))
+            Ok(serde_json::to_string(&items).expect("strings"))
         }
-        _ => Reply::new(
-            400,
-            "application/json",
-            r#"{"error":"body must be {\"name\": \"a non-empty string\"}"}"#,
-        ),
+        _ => Err(r#"{"error":"body must be {\"name\": \"a non-empty string\"}"}"#.to_owned()),
     }
 }
 
-/// `GET /api/fail`: fails on purpose, so the agent has a failed request to find.
-pub fn fail() -> Reply {
-    Reply::new(500, "application/json", r#"{"error":"this route fails on purpose"}"#)
-}
-
-/// 404 for anything else.
-pub fn not_found(path: &str) -> Reply {
+/// The 404 page for `path`.
+pub fn not_found(path: &str) -> String {
     let path = path.replace('&', "&amp;").replace('<', "&lt;");
-    Reply::new(
-        404,
-        "text/html; charset=utf-8",
-        format!("<!doctype html><html><head><title>Not found</title></head><body><h1>Not found</h1><p>{path}</p><a href=\"/\">Home</a></body></html>"),
-    )
+    format!("<!doctype html><html><head><title>Not found</title></head><body><h1>Not found</h1><p>{path}</p><a href=\"/\">Home</a></body></html>")
 }

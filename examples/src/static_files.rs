@@ -2,16 +2,15 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::Reply;
-
-/// The file for URL path `path` under `dir`, or `None` (missing, outside, unreadable).
+/// The file for URL path `path` under `dir` (`index.html` for a folder): its content type and
+/// bytes, or `None` (missing, outside, unreadable).
 ///
 /// ```
 /// use browser_agent_examples::static_files::serve;
 /// let dir = std::env::temp_dir();
 /// assert!(serve(&dir, "/../etc/passwd").is_none());
 /// ```
-pub fn serve(dir: &Path, path: &str) -> Option<Reply> {
+pub fn serve(dir: &Path, path: &str) -> Option<(&'static str, Vec<u8>)> {
     let path = path.split(['?', '#']).next().unwrap_or("");
     let mut file = PathBuf::from(dir);
     for part in Path::new(path.trim_start_matches('/')).components() {
@@ -25,7 +24,7 @@ pub fn serve(dir: &Path, path: &str) -> Option<Reply> {
         file.push("index.html");
     }
     let body = std::fs::read(&file).ok()?;
-    Some(Reply::new(200, content_type(&file), body))
+    Some((content_type(&file), body))
 }
 
 fn content_type(file: &Path) -> &'static str {

@@ -1,4 +1,5 @@
-//! The demo app on axum, with [`BrowserAgentLayer`] added in one line.
+//! The test app on axum: the demo's routes, the fixtures and a folder of pages, with
+//! [`BrowserAgentLayer`] added in one line.
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -17,23 +18,28 @@ use browser_agent_tower::BrowserAgentLayer;
 use bytes::Bytes;
 use http_body::Frame;
 
-use crate::{demo, fixtures, static_files, Reply};
+use crate::{add_item, demo_route, file_or_404, fixture_or_404, Reply};
 
-/// The demo app with the agent: `/`, `/api/items`, `/api/fail`, `/fixtures/{name}`, and the files of
+/// The test app with the agent: `/`, `/api/items`, `/api/fail`, `/fixtures/{name}`, and the files of
 /// `dir` (if any) for every other path.
 ///
 /// ```
-/// let app = browser_agent_examples::axum_demo::router(browser_agent_core::BrowserAgent::new(), None);
-/// # let _ = app;
+/// use tower::ServiceExt;
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+/// let app = browser_agent_testkit::axum_app::router(agent, None);
+/// let req = http::Request::get("/api/items").body(axum::body::Body::empty()).unwrap();
+/// assert_eq!(app.oneshot(req).await.unwrap().status(), 200);
+/// # });
 /// ```
 pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
     Router::new()
-        .route("/", get(|| async { reply(demo::page()) }))
+        .route("/", get(demo))
         .route(
             "/api/items",
-            get(|| async { reply(demo::items()) }).post(|body: Bytes| async move { reply(demo::add_item(&body)) }),
+            get(demo).post(|body: Bytes| async move { reply(add_item(&body)) }),
         )
-        .route("/api/fail", get(|| async { reply(demo::fail()) }))
+        .route("/api/fail", get(demo))
         .route("/fixtures/{name}", get(fixture).head(fixture))
         .fallback(fallback)
         .with_state(dir)
@@ -41,16 +47,16 @@ pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
         .layer(BrowserAgentLayer::with_agent(agent))
 }
 
+async fn demo(uri: Uri) -> Response {
+    reply(demo_route(uri.path()).expect("a demo route"))
+}
+
 async fn fixture(Path(name): Path<String>) -> Response {
-    match fixtures::fixture(&name) {
-        Some(r) => reply(r),
-        None => reply(demo::not_found(&format!("/fixtures/{name}"))),
-    }
+    reply(fixture_or_404(&name))
 }
 
 async fn fallback(State(dir): State<Option<PathBuf>>, uri: Uri) -> Response {
-    let found = dir.as_deref().and_then(|d| static_files::serve(d, uri.path()));
-    reply(found.unwrap_or_else(|| demo::not_found(uri.path())))
+    reply(file_or_404(dir.as_deref(), uri.path()))
 }
 
 /// Turns a framework-free [`Reply`] into an axum response (streamed replies as a body of unknown length).
@@ -85,12 +91,17 @@ pub use crate::RunningServer;
 
 /// Serves `router(agent, dir)` on `addr` (port 0 picks one) from a background thread.
 pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std::io::Result<RunningServer> {
+    serve(router(agent, dir), addr)
+}
+
+/// Serves any `app` on `addr` (port 0 picks one) from a background thread with a runtime of its own.
+pub fn serve(app: Router, addr: SocketAddr) -> std::io::Result<RunningServer> {
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
-        .name(format!("axum-demo-{}", addr.port()))
+        .name(format!("axum-app-{}", addr.port()))
         .spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
@@ -99,7 +110,7 @@ pub fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std
                 .expect("tokio runtime");
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                let server = axum::serve(listener, router(agent, dir));
+                let server = axum::serve(listener, app);
                 tokio::select! {
                     _ = server => {}
                     _ = rx => {}

@@ -1,4 +1,5 @@
-//! The demo app on actix-web, with [`BrowserAgentMiddleware`] added in one line.
+//! The test app on actix-web: the demo's routes, the fixtures and a folder of pages, with
+//! [`BrowserAgentMiddleware`] added in one line.
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -14,9 +15,9 @@ use browser_agent_actix::BrowserAgentMiddleware;
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 
-use crate::{demo, fixtures, static_files, Reply};
+use crate::{add_item, demo_route, file_or_404, fixture_or_404, Reply};
 
-/// The demo app with the agent: `/`, `/api/items`, `/api/fail`, `/fixtures/{name}`, and the files of
+/// The test app with the agent: `/`, `/api/items`, `/api/fail`, `/fixtures/{name}`, and the files of
 /// `dir` (if any) for every other path. Build the agent once, outside `HttpServer::new`, and call
 /// this inside the factory with `agent.clone()`.
 ///
@@ -24,7 +25,7 @@ use crate::{demo, fixtures, static_files, Reply};
 /// use actix_web::test;
 /// # actix_web::rt::System::new().block_on(async {
 /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-/// let app = test::init_service(browser_agent_examples::actix_demo::app(agent, None)).await;
+/// let app = test::init_service(browser_agent_testkit::actix_app::app(agent, None)).await;
 /// let req = test::TestRequest::get().uri("/api/items").to_request();
 /// assert_eq!(test::call_service(&app, req).await.status(), 200);
 /// # });
@@ -52,24 +53,23 @@ pub fn app(
 /// ```
 /// use actix_web::{test, App};
 /// # actix_web::rt::System::new().block_on(async {
-/// let app = test::init_service(App::new().configure(|c| browser_agent_examples::actix_demo::routes(c, None))).await;
+/// let app = test::init_service(App::new().configure(|c| browser_agent_testkit::actix_app::routes(c, None))).await;
 /// let req = test::TestRequest::get().uri("/").to_request();
 /// let html = test::call_and_read_body(&app, req).await;
 /// assert_eq!(html, browser_agent_examples::demo::PAGE);
 /// # });
 /// ```
 pub fn routes(cfg: &mut web::ServiceConfig, dir: Option<PathBuf>) {
-    cfg.service(web::resource("/").route(get_or_head().to(|| async { reply(demo::page()) })))
+    cfg.service(web::resource("/").route(get_or_head().to(demo)))
         .service(
             web::resource("/api/items")
-                .route(get_or_head().to(|| async { reply(demo::items()) }))
-                .route(web::post().to(|body: Bytes| async move { reply(demo::add_item(&body)) })),
+                .route(get_or_head().to(demo))
+                .route(web::post().to(|body: Bytes| async move { reply(add_item(&body)) })),
         )
-        .service(web::resource("/api/fail").route(get_or_head().to(|| async { reply(demo::fail()) })))
+        .service(web::resource("/api/fail").route(get_or_head().to(demo)))
         .service(web::resource("/fixtures/{name}").route(get_or_head().to(fixture)))
         .default_service(web::to(move |req: HttpRequest| {
-            let found = dir.as_deref().and_then(|d| static_files::serve(d, req.path()));
-            let res = reply(found.unwrap_or_else(|| demo::not_found(req.path())));
+            let res = reply(file_or_404(dir.as_deref(), req.path()));
             async move { res }
         }));
 }
@@ -79,11 +79,12 @@ fn get_or_head() -> Route {
     web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
 }
 
+async fn demo(req: HttpRequest) -> HttpResponse {
+    reply(demo_route(req.path()).expect("a demo route"))
+}
+
 async fn fixture(name: web::Path<String>) -> HttpResponse {
-    match fixtures::fixture(&name) {
-        Some(r) => reply(r),
-        None => reply(demo::not_found(&format!("/fixtures/{name}"))),
-    }
+    reply(fixture_or_404(&name))
 }
 
 /// Turns a framework-free [`Reply`] into an actix response (streamed replies as a body of unknown
@@ -91,10 +92,10 @@ async fn fixture(name: web::Path<String>) -> HttpResponse {
 ///
 /// ```
 /// use actix_web::body::{BodySize, MessageBody};
-/// use browser_agent_examples::{actix_demo::reply, fixtures::fixture};
+/// use browser_agent_testkit::{actix_app::reply, fixtures::fixture};
 /// assert_eq!(reply(fixture("chunked").unwrap()).body().size(), BodySize::Stream);
 /// assert_eq!(reply(fixture("sized").unwrap()).body().size(), BodySize::Sized(fixtures_len()));
-/// # fn fixtures_len() -> u64 { browser_agent_examples::fixtures::HTML.len() as u64 }
+/// # fn fixtures_len() -> u64 { browser_agent_testkit::fixtures::HTML.len() as u64 }
 /// ```
 pub fn reply(r: Reply) -> HttpResponse {
     let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
@@ -132,7 +133,7 @@ pub use crate::RunningServer;
 /// ```
 /// use std::io::{Read, Write};
 /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-/// let server = browser_agent_examples::actix_demo::spawn(agent, None, "127.0.0.1:0".parse().unwrap()).unwrap();
+/// let server = browser_agent_testkit::actix_app::spawn(agent, None, "127.0.0.1:0".parse().unwrap()).unwrap();
 /// let mut s = std::net::TcpStream::connect(server.addr).unwrap();
 /// s.write_all(b"GET /browser/probe HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n").unwrap();
 /// let mut out = String::new();

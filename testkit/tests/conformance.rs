@@ -1,15 +1,12 @@
 //! The HTTP conformance suite, written once and run against every adapter: each case runs on a
-//! real loopback server started by that adapter's demo (`axum_demo::spawn`, `actix_demo::spawn`).
+//! real loopback server started by that adapter's test app (`axum_app::spawn`, `actix_app::spawn`).
 //! A difference between adapters is a failing test.
-
-mod raw_http;
 
 use std::net::SocketAddr;
 
-use browser_agent_core::protocol::TagConfig;
 use browser_agent_core::BrowserAgent;
-use browser_agent_examples::{demo, fixtures};
-use raw_http::{send, send_chunked, send_partial, Resp};
+use browser_agent_testkit::http::{send, send_chunked, send_partial, Resp};
+use browser_agent_testkit::{demo_route, fixtures, tag_config};
 use serde_json::{json, Value};
 
 const KEY: &str = "conformance-key-0001";
@@ -50,17 +47,6 @@ async fn post_logs(addr: SocketAddr, body: Value) -> Resp {
 
 fn no_wildcard_cors(r: &Resp) {
     assert_ne!(r.header("access-control-allow-origin"), Some("*"), "never ACAO *");
-}
-
-/// The tag config read back from an injected page, as a tool would.
-fn tag_config(html: &str) -> TagConfig {
-    let start = html.find("data-browser-agent='").expect("tag present") + "data-browser-agent='".len();
-    let end = start + html[start..].find('\'').unwrap();
-    let attr = html[start..end]
-        .replace("&#39;", "'")
-        .replace("&lt;", "<")
-        .replace("&amp;", "&");
-    serde_json::from_str(&attr).unwrap()
 }
 
 /// `page` with `tag` inserted right after `marker` (which must occur once).
@@ -529,9 +515,9 @@ pub mod cases {
 
     pub async fn what_is_not_ours_passes_untouched(addr: SocketAddr, tag: &[u8]) {
         let items = send(addr, "GET", "/api/items", &[], b"").await;
-        assert_eq!(items.body, demo::items().chunks.concat());
+        assert_eq!(items.body, demo_route("/api/items").unwrap().body());
         let fail = send(addr, "GET", "/api/fail", &[], b"").await;
-        assert_eq!((fail.status, fail.body), (500, demo::fail().chunks.concat()));
+        assert_eq!((fail.status, fail.body), (500, demo_route("/api/fail").unwrap().body()));
         let posted = send(
             addr,
             "POST",
@@ -1211,9 +1197,9 @@ macro_rules! conformance_suite {
 }
 
 mod axum_adapter {
-    conformance_suite!(browser_agent_examples::axum_demo::spawn);
+    conformance_suite!(browser_agent_testkit::axum_app::spawn);
 }
 
 mod actix_adapter {
-    conformance_suite!(browser_agent_examples::actix_demo::spawn);
+    conformance_suite!(browser_agent_testkit::actix_app::spawn);
 }

@@ -40,7 +40,7 @@ pub fn big_page() -> String {
 /// The fixture called `name`.
 ///
 /// ```
-/// let r = browser_agent_examples::fixtures::fixture("chunked").unwrap();
+/// let r = browser_agent_testkit::fixtures::fixture("chunked").unwrap();
 /// assert!(r.streamed && r.chunks.len() > 10);
 /// ```
 pub fn fixture(name: &str) -> Option<Reply> {
