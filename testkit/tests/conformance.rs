@@ -1136,6 +1136,63 @@ pub mod cases {
         assert_eq!(log["actions"][0]["command"], "navigate");
         assert_eq!(log["actions"][0]["viewport"]["w"], 800);
     }
+
+    /// The next page of the tab may poll before the old page's handover (sent from `pagehide`,
+    /// by a keepalive request) reaches the host: its poll, already held, gets the rest at once.
+    pub async fn a_handover_reaches_the_next_page_already_polling(addr: SocketAddr) {
+        open_page(addr, "before", true).await;
+        let agent_call = run(
+            addr,
+            json!({"steps": [{"command": "navigate", "url": "/two"}, {"command": "snapshot"}]}),
+        );
+        let tabbed = move |client: &'static str, wait: u64| async move {
+            send(
+                addr,
+                "GET",
+                &format!("{P}/commands?client={client}&tab=t1&wait={wait}"),
+                &[("x-browser-agent-key", KEY)],
+                b"",
+            )
+            .await
+        };
+        let batch = tabbed("before", 5000).await.json();
+        // The next page is up and polling before the handover arrives.
+        open_page(addr, "after", true).await;
+        let next = tokio::spawn(async move { tabbed("after", 20_000).await });
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let handover = json!({"id": batch["id"], "steps": [{"index": 0, "command": "navigate", "result": "navigating to /two"}],
+            "handover": {"tab": "t1", "remaining": [{"command": "snapshot"}], "offset": 1}, "duration": 2});
+        let r = send(
+            addr,
+            "POST",
+            &format!("{P}/results"),
+            &keyed(),
+            handover.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 204);
+        let t0 = std::time::Instant::now();
+        let rest = tokio::time::timeout(std::time::Duration::from_secs(3), next)
+            .await
+            .expect("the held poll of the next page gets the handed-over rest at once")
+            .unwrap();
+        assert!(t0.elapsed() < std::time::Duration::from_secs(3));
+        let rest = rest.json();
+        assert_eq!(
+            (rest["id"].clone(), rest["offset"].as_u64()),
+            (batch["id"].clone(), Some(1))
+        );
+        let done = json!({"id": rest["id"], "steps": [{"index": 1, "command": "snapshot", "result": "heading \"Two\""}], "snapshot": "heading \"Two\"", "duration": 4});
+        send(
+            addr,
+            "POST",
+            &format!("{P}/results"),
+            &keyed(),
+            done.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(agent_call.await.unwrap().json()["clientId"], "after");
+    }
 }
 
 /// Instantiates every case against one adapter: `$spawn(agent, dir, addr) -> io::Result<Server>`.
@@ -1190,6 +1247,7 @@ macro_rules! conformance_suite {
         case!(batches_go_to_the_default_page_or_the_named_one_in_order);
         case!(snapshot_route_and_diffs);
         case!(a_batch_survives_a_page_load_in_the_same_tab);
+        case!(a_handover_reaches_the_next_page_already_polling);
         case!(a_page_that_left_is_no_target_and_its_batches_fail_at_once);
         case!(a_handed_over_batch_no_page_takes_fails_saying_where_the_page_went);
         case!(the_default_target_is_the_top_level_page_not_an_iframe_in_it);
