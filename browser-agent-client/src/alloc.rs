@@ -82,6 +82,8 @@ impl Heap {
     }
 }
 
+// SAFETY: `alloc` returns null or a block of at least `layout.size()` bytes aligned to
+// `layout.align()` that no other live allocation uses; `dealloc` takes back only such blocks.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let Some(class) = class_of(&layout) else {
@@ -104,14 +106,16 @@ unsafe impl GlobalAlloc for Allocator {
         let Some(class) = class_of(&layout) else {
             return;
         };
-        // SAFETY: one thread; `ptr` is a block of this class that the caller gives up.
+        // SAFETY: one thread, and no allocator call re-enters another.
         let heap = unsafe { &mut *self.0.get() };
+        // SAFETY: `ptr` is a block of this class (at least 16 bytes, 16-aligned) that the caller
+        // gives up: its first word may hold the next free block.
         unsafe { *(ptr as *mut *mut u8) = heap.free[class] };
         heap.free[class] = ptr;
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY (of the layout): the caller guarantees new_size, rounded to align, fits isize.
+        // SAFETY: the caller guarantees new_size, rounded to align, fits isize.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         if class_of(&layout).is_some() && class_of(&layout) == class_of(&new_layout) {
             return ptr;

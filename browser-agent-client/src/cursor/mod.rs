@@ -10,9 +10,10 @@
 //! so it never changes layout, and marked `data-browser-agent-ui` with an `__browser-agent` id so
 //! the snapshot walker and target resolution skip it. When it is off nothing here waits.
 
-use crate::snapshot::{cat, push_number, sleep};
-use crate::{get, set};
-use js_sys::Function;
+use crate::bootstrap::{self, cfg};
+use crate::js::sleep;
+use crate::js::{get, global, set};
+use crate::text::{cat, push_number};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -39,34 +40,26 @@ thread_local! {
     static CURSOR: RefCell<Option<Cursor>> = const { RefCell::new(None) };
 }
 
-fn global() -> JsValue {
-    js_sys::global().into()
+/// `obj[method](...args)`, `None` when it fails.
+fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Option<JsValue> {
+    crate::js::call(obj, method, args).ok()
 }
 
-fn call(o: &JsValue, m: &str, args: &[&JsValue]) -> Option<JsValue> {
-    let f: Function = get(o, m).dyn_into().ok()?;
-    let a = js_sys::Array::new();
-    for x in args {
-        a.push(x);
-    }
-    js_sys::Reflect::apply(&f, o, &a).ok()
-}
-
-fn cfg() -> JsValue {
-    get(&get(&global(), crate::GLOBAL), "cfg")
+fn config() -> JsValue {
+    bootstrap::field(bootstrap::CFG)
 }
 
 /// Whether the cursor shows: in an iframe, or when the config asks for it.
 pub(crate) fn enabled() -> bool {
     let g = global();
-    get(&cfg(), "cursor").is_truthy() || get(&g, "parent") != g
+    get(&config(), cfg::CURSOR).is_truthy() || get(&g, "parent") != g
 }
 
 fn name() -> String {
-    let c = cfg();
-    get(&c, "cursorName")
+    let c = config();
+    get(&c, cfg::CURSOR_NAME)
         .as_string()
-        .or_else(|| get(&c, "cursor").as_string())
+        .or_else(|| get(&c, cfg::CURSOR).as_string())
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| "Agent".to_owned())
 }
@@ -113,7 +106,7 @@ fn viewport() -> (f64, f64) {
 fn stored() -> Option<(f64, f64)> {
     let v = crate::js::session_get(STORE_KEY).ok()??;
     let (x, y) = v.split_once(',')?;
-    let p = |s: &str| crate::snapshot::parse_number(s).map(f64::from);
+    let p = |s: &str| crate::text::parse_number(s).map(f64::from);
     Some((p(x)?, p(y)?))
 }
 

@@ -4,8 +4,9 @@
 //! `::after` and browser spacing (an inline element is glued to its neighbours, every other
 //! display is separated by a space), then title, then a text field's placeholder.
 
-use super::{join_words, roles, Win};
-use crate::get;
+use super::{roles, Win};
+use crate::js::get;
+use crate::text::join_words;
 use std::cell::RefCell;
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
@@ -543,7 +544,7 @@ pub(crate) fn for_each_child(el: &Element, tag: &str, f: &mut impl FnMut(Node)) 
         shadow.unchecked_into()
     } else if tag == "slot" {
         let opts = js_sys::Object::new();
-        crate::set(&opts, "flatten", &wasm_bindgen::JsValue::TRUE);
+        crate::js::set(&opts, "flatten", &wasm_bindgen::JsValue::TRUE);
         let nodes = el
             .unchecked_ref::<web_sys::HtmlSlotElement>()
             .assigned_nodes_with_options(opts.unchecked_ref());

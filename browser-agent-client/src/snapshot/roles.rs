@@ -332,7 +332,7 @@ pub(crate) fn clickable(
         && (own_pointer
             || onclick_attr
             || tabindex
-                .and_then(|t| super::parse_number(t.trim()))
+                .and_then(|t| crate::text::parse_number(t.trim()))
                 .is_some_and(|t| t >= 0)
             || onclick_prop())
 }
@@ -440,7 +440,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
         }
         "select" => {
             let size = attr(el, "size")
-                .and_then(|s| super::parse_number(s.trim()))
+                .and_then(|s| crate::text::parse_number(s.trim()))
                 .unwrap_or(0);
             if el.has_attribute(intern("multiple")) || size > 1 {
                 "listbox"

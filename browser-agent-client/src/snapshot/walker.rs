@@ -15,8 +15,10 @@
 //!   `aria-labelledby` points at, is not repeated as loose text: it already is a name.
 
 use super::name::{self, attr, for_each_child, option_text, pseudo, selected_text, squash, Attrs};
-use super::{frame_number, has_sub, page_window, push_number, ref_number, roles, Win};
-use crate::get;
+use super::refs::{frame_number, ref_number};
+use super::{page_window, roles, Win};
+use crate::js::get;
+use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
@@ -99,7 +101,7 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
         win,
         prefix,
         depth,
-        modal: super::open_modal(doc),
+        modal: super::modal::open_modal(doc),
     };
     let pointer = w.look(&body).is_some_and(|l| l.2);
     let mut out = Out::default();
@@ -410,8 +412,8 @@ impl Walker {
         }
         if role == "heading" {
             let level = aria("aria-level")
-                .and_then(|l| super::parse_number(l.trim()))
-                .or_else(|| tag.strip_prefix('h').and_then(super::parse_number))
+                .and_then(|l| parse_number(l.trim()))
+                .or_else(|| tag.strip_prefix('h').and_then(parse_number))
                 .map_or(2, |l| l.clamp(1, 255) as u8);
             attrs.push(Attr::Level(level));
         }

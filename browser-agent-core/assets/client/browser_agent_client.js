@@ -1,72 +1,72 @@
 export function start() {
-wasm.Ub();
+wasm.Tb();
 }
 function __wbg_get_imports() {
 const import0 = {
 __proto__: null,
-Fb: function(arg0) {
+Eb: function(arg0) {
 const v = arg0;
 const ret = typeof(v) === 'boolean' ? v : undefined;
 return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
 },
-zb: function(arg0) {
+yb: function(arg0) {
 const ret = typeof(arg0) === 'bigint';
 return ret;
 },
-xb: function(arg0) {
+wb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-Gb: function(arg0) {
+Fb: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-wb: function(arg0) {
+vb: function(arg0) {
 const ret = arg0 === null;
 return ret;
 },
-Ab: function(arg0) {
+zb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-Bb: function(arg0) {
+Ab: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-Cb: function(arg0) {
+Bb: function(arg0) {
 const ret = typeof(arg0) === 'symbol';
 return ret;
 },
-Hb: function(arg0) {
+Gb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-yb: function(arg0, arg1) {
+xb: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-Db: function(arg0, arg1) {
+Cb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-Eb: function(arg0, arg1) {
+Db: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.cc, wasm.dc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-vb: function(arg0, arg1) {
+ub: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-Ib: function(arg0) {
+Hb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-Ba: function(arg0) {
+Aa: function(arg0) {
 arg0.abort();
 },
 o: function(arg0, arg1, arg2) {
@@ -78,176 +78,176 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 f: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-L: function() { return handleError(function (arg0, arg1, arg2) {
+K: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.apply(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-Da: function(arg0, arg1) {
+Ca: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-ta: function(arg0) {
+sa: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Qa: function() { return handleError(function (arg0, arg1) {
+Pa: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
-C: function() { return handleError(function (arg0, arg1, arg2) {
+B: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.call(arg1, arg2);
 return ret;
 }, arguments); },
-D: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+C: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
 n: function(arg0) {
 clearTimeout(arg0);
 },
-$: function(arg0) {
+_: function(arg0) {
 const ret = arg0.clientHeight;
 return ret;
 },
-Z: function(arg0) {
+Y: function(arg0) {
 const ret = arg0.clientWidth;
 return ret;
 },
-na: function() { return handleError(function (arg0, arg1, arg2) {
+ma: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-rb: function(arg0, arg1) {
+qb: function(arg0, arg1) {
 const ret = arg0.concat(arg1);
 return ret;
 },
-M: function() { return handleError(function (arg0, arg1) {
+L: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.construct(arg0, arg1);
 return ret;
 }, arguments); },
-Oa: function(arg0, arg1) {
+Na: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
-r: function(arg0, arg1) {
+q: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+s: function(arg0, arg1) {
+const ret = arg1.cursor;
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 t: function(arg0, arg1) {
-const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
-u: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-O: function(arg0) {
+N: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Sa: function(arg0, arg1) {
+Ra: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-Ia: function(arg0) {
+Ha: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ia: function(arg0) {
+ha: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Za: function(arg0) {
+Ya: function(arg0) {
 const ret = Array.from(arg0);
 return ret;
 },
-ja: function(arg0) {
+ia: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
-aa: function(arg0, arg1, arg2, arg3) {
+$: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.cc, wasm.dc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-la: function(arg0) {
+ka: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
-q: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-Ea: function(arg0, arg1, arg2) {
+Da: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ra: function(arg0, arg1, arg2) {
+qa: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 b: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.cc, wasm.dc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-I: function(arg0, arg1) {
+H: function(arg0, arg1) {
 const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
 return ret;
 },
-Ma: function(arg0) {
+La: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-ib: function() { return handleError(function (arg0, arg1) {
+hb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 i: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.cc, wasm.dc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-G: function(arg0, arg1) {
+F: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-kb: function() { return handleError(function (arg0, arg1) {
+jb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
-w: function(arg0, arg1) {
-const ret = arg0[arg1 >>> 0];
-return ret;
-},
 v: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-ba: function(arg0, arg1, arg2) {
+u: function(arg0, arg1) {
+const ret = arg0[arg1 >>> 0];
+return ret;
+},
+aa: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-ea: function(arg0) {
+da: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-wa: function() { return handleError(function (arg0) {
+va: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -255,41 +255,41 @@ k: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-T: function(arg0) {
+S: function(arg0) {
 const ret = arg0.height;
 return ret;
 },
-va: function(arg0) {
+ua: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-xa: function() { return handleError(function (arg0, arg1) {
+wa: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-ma: function(arg0, arg1) {
+la: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-tb: function(arg0, arg1, arg2, arg3) {
+sb: function(arg0, arg1, arg2, arg3) {
 const ret = arg0.includes(getStringFromWasm0(arg1, arg2), arg3);
 return ret;
 },
-B: function(arg0, arg1, arg2) {
+A: function(arg0, arg1, arg2) {
 const ret = arg0.indexOf(arg1, arg2);
 return ret;
 },
-ub: function(arg0, arg1, arg2, arg3) {
+tb: function(arg0, arg1, arg2, arg3) {
 const ret = arg0.indexOf(getStringFromWasm0(arg1, arg2), arg3);
 return ret;
 },
-U: function(arg0) {
+T: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Element;
@@ -299,7 +299,7 @@ result = false;
 const ret = result;
 return ret;
 },
-Ga: function(arg0) {
+Fa: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -309,7 +309,7 @@ result = false;
 const ret = result;
 return ret;
 },
-E: function(arg0) {
+D: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Promise;
@@ -319,7 +319,7 @@ result = false;
 const ret = result;
 return ret;
 },
-N: function(arg0) {
+M: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Window;
@@ -329,63 +329,85 @@ result = false;
 const ret = result;
 return ret;
 },
-_a: function(arg0) {
+Za: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-Ja: function(arg0) {
+Ia: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-bb: function(arg0, arg1) {
+ab: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-ya: function(arg0, arg1) {
+xa: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-za: function(arg0) {
+ya: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-A: function(arg0) {
+z: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-sb: function(arg0) {
+rb: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-V: function(arg0, arg1) {
+U: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-P: function(arg0) {
+O: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-oa: function() { return handleError(function (arg0, arg1, arg2) {
+na: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-mb: function() {
+lb: function() {
 const ret = new WeakMap();
 return ret;
 },
-Wa: function() {
+Va: function() {
 const ret = new Array();
 return ret;
 },
-Aa: function() { return handleError(function () {
+za: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-$a: function(arg0, arg1) {
+_a: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
+return ret;
+},
+I: function(arg0, arg1) {
+try {
+var state0 = {a: arg0, b: arg1};
+var cb0 = (arg0, arg1) => {
+const a = state0.a;
+state0.a = 0;
+try {
+return wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(a, state0.b, arg0, arg1);
+} finally {
+state0.a = a;
+}
+};
+const ret = new Promise(cb0);
+return ret;
+} finally {
+state0.a = 0;
+}
+},
+bb: function() {
+const ret = new Object();
 return ret;
 },
 J: function(arg0, arg1) {
@@ -406,136 +428,114 @@ return ret;
 state0.a = 0;
 }
 },
-cb: function() {
-const ret = new Object();
-return ret;
-},
-K: function(arg0, arg1) {
-try {
-var state0 = {a: arg0, b: arg1};
-var cb0 = (arg0, arg1) => {
-const a = state0.a;
-state0.a = 0;
-try {
-return wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(a, state0.b, arg0, arg1);
-} finally {
-state0.a = a;
-}
-};
-const ret = new Promise(cb0);
-return ret;
-} finally {
-state0.a = 0;
-}
-},
-ka: function(arg0) {
+ja: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ka: function(arg0) {
+Ja: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Pa: function(arg0) {
+Oa: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-Ha: function(arg0, arg1) {
+Ga: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.cc, wasm.dc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ta: function() {
+Sa: function() {
 const ret = Date.now();
 return ret;
 },
-Xa: function(arg0) {
+Wa: function(arg0) {
 const ret = Array.of(arg0);
 return ret;
 },
-Ya: function(arg0, arg1) {
+Xa: function(arg0, arg1) {
 const ret = Array.of(arg0, arg1);
 return ret;
 },
-W: function(arg0, arg1) {
+V: function(arg0, arg1) {
 const ret = arg1.outerHTML;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-lb: function() { return handleError(function (arg0) {
+kb: function() { return handleError(function (arg0) {
 const ret = Reflect.ownKeys(arg0);
 return ret;
 }, arguments); },
-Na: function(arg0) {
+Ma: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-x: function(arg0, arg1) {
+w: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-Fa: function() { return handleError(function (arg0, arg1, arg2) {
+Ea: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-sa: function() { return handleError(function (arg0, arg1, arg2) {
+ra: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ha: function() { return handleError(function (arg0, arg1, arg2) {
+ga: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-fa: function() { return handleError(function (arg0, arg1, arg2) {
+ea: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-qa: function() { return handleError(function (arg0, arg1, arg2) {
+pa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-ob: function(arg0) {
+nb: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-nb: function(arg0) {
+mb: function(arg0) {
 queueMicrotask(arg0);
 },
-Va: function() {
+Ua: function() {
 const ret = Math.random();
 return ret;
 },
 h: function() {
 location.reload();
 },
-ga: function() { return handleError(function (arg0, arg1, arg2) {
+fa: function() { return handleError(function (arg0, arg1, arg2) {
 arg0.removeAttribute(getStringFromWasm0(arg1, arg2));
 }, arguments); },
-pb: function(arg0, arg1, arg2, arg3, arg4) {
+ob: function(arg0, arg1, arg2, arg3, arg4) {
 const ret = arg0.replaceAll(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
 return ret;
 },
-hb: function(arg0) {
+gb: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
-ca: function(arg0) {
+ba: function(arg0) {
 const ret = arg0.scrollHeight;
 return ret;
 },
-Y: function(arg0) {
+X: function(arg0) {
 const ret = arg0.scrollLeft;
 return ret;
 },
-X: function(arg0) {
+W: function(arg0) {
 const ret = arg0.scrollTop;
 return ret;
 },
-_: function(arg0) {
+Z: function(arg0) {
 const ret = arg0.scrollWidth;
 return ret;
 },
@@ -543,7 +543,7 @@ a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
-da: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
+ca: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
 arg0.setAttribute(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
 }, arguments); },
 m: function(arg0, arg1) {
@@ -553,57 +553,53 @@ return ret;
 c: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 sessionStorage.setItem(getStringFromWasm0(arg0, arg1), getStringFromWasm0(arg2, arg3));
 }, arguments); },
-p: function(arg0, arg1) {
-const ret = setTimeout(arg0, arg1);
-return ret;
-},
 d: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-jb: function() { return handleError(function (arg0, arg1, arg2) {
+ib: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-H: function(arg0, arg1, arg2) {
+G: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
 },
 l: function(arg0, arg1) {
 arg0.length = arg1 >>> 0;
 },
-y: function(arg0) {
+x: function(arg0) {
 const ret = arg0.shift();
 return ret;
 },
-Ca: function(arg0) {
+Ba: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
-z: function(arg0, arg1, arg2) {
+y: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-qb: function(arg0, arg1, arg2) {
+pb: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
 g: function(arg0, arg1, arg2) {
 arg0.splice(arg1 >>> 0, arg2 >>> 0);
 },
-db: function() {
+cb: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-fb: function() {
+eb: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-eb: function() {
+db: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-gb: function() {
+fb: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -611,100 +607,100 @@ j: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Ua: function() { return handleError(function (arg0) {
+Ta: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-pa: function(arg0, arg1) {
+oa: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-La: function(arg0, arg1) {
+Ka: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.cc, wasm.dc);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-F: function(arg0, arg1, arg2) {
+E: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Ra: function(arg0, arg1) {
+Qa: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-ua: function(arg0, arg1) {
+ta: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ab: function() { return handleError(function (arg0, arg1) {
+$a: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
-s: function(arg0, arg1) {
+r: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const ptr1 = passStringToWasm0(ret, wasm.cc, wasm.dc);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-S: function(arg0) {
+R: function(arg0) {
 const ret = arg0.width;
 return ret;
 },
-Q: function(arg0) {
+P: function(arg0) {
 const ret = arg0.x;
 return ret;
 },
-R: function(arg0) {
+Q: function(arg0) {
 const ret = arg0.y;
 return ret;
 },
-Kb: function(arg0, arg1) {
+Jb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
 return ret;
 },
-Lb: function(arg0, arg1) {
+Kb: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
-Mb: function(arg0, arg1) {
+Lb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
 return ret;
 },
-Nb: function(arg0, arg1) {
+Mb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
 return ret;
 },
-Ob: function(arg0, arg1) {
+Nb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
 return ret;
 },
-Pb: function(arg0, arg1) {
+Ob: function(arg0, arg1) {
 const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
 return ret;
 },
-Qb: function(arg0, arg1) {
+Pb: function(arg0, arg1) {
 const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
 return ret;
 },
-Rb: function(arg0) {
+Qb: function(arg0) {
 const ret = arg0;
 return ret;
 },
-Sb: function(arg0, arg1) {
+Rb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-Jb: function() {
-const table = wasm.ic;
+Ib: function() {
+const table = wasm.hc;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -718,51 +714,51 @@ __proto__: null,
 };
 }
 function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
-wasm.cc(arg0, arg1);
-}
-function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
 wasm.bc(arg0, arg1);
 }
+function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
+wasm.ac(arg0, arg1);
+}
 function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
-const ret = wasm.ac(arg0, arg1);
+const ret = wasm.$b(arg0, arg1);
 return ret;
 }
 function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
-wasm.$b(arg0, arg1, arg2);
+wasm._b(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
-const ret = wasm._b(arg0, arg1, arg2);
+const ret = wasm.Zb(arg0, arg1, arg2);
 if (ret[1]) {
 throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm.Zb(arg0, arg1, arg2, arg3);
-}
-function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
 wasm.Yb(arg0, arg1, arg2, arg3);
 }
+function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
+wasm.Xb(arg0, arg1, arg2, arg3);
+}
 function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.dc, wasm.ec);
+const ptr0 = passStringToWasm0(arg2, wasm.cc, wasm.dc);
 const len0 = WASM_VECTOR_LEN;
-const ret = wasm.Xb(arg0, arg1, ptr0, len0);
+const ret = wasm.Wb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
 throw takeFromExternrefTable0(ret[1]);
 }
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.hc();
-wasm.ic.set(idx, obj);
+const idx = wasm.gc();
+wasm.hc.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.jc(state.a, state.b));
+: new FinalizationRegistry(state => wasm.ic(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
-if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Tb.buffer)) {
-cachedDataViewMemory0 = new DataView(wasm.Tb.buffer);
+if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Sb.buffer)) {
+cachedDataViewMemory0 = new DataView(wasm.Sb.buffer);
 }
 return cachedDataViewMemory0;
 }
@@ -773,7 +769,7 @@ return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
 if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
-cachedUint8ArrayMemory0 = new Uint8Array(wasm.Tb.buffer);
+cachedUint8ArrayMemory0 = new Uint8Array(wasm.Sb.buffer);
 }
 return cachedUint8ArrayMemory0;
 }
@@ -782,7 +778,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.gc(idx);
+wasm.fc(idx);
 }
 }
 function isLikeNone(x) {
@@ -800,7 +796,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.jc(state.a, state.b);
+wasm.ic(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -823,7 +819,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.jc(state.a, state.b);
+wasm.ic(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -862,8 +858,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.ic.get(idx);
-wasm.kc(idx);
+const value = wasm.hc.get(idx);
+wasm.jc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -898,7 +894,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.lc();
+wasm.kc();
 return wasm;
 }
 async function __wbg_load(module, imports) {
