@@ -69,6 +69,8 @@ pub fn start() {
         phase: browser_agent_core::protocol::Phase::Hooked,
     });
     capture::install(&global);
+    // The running batch keeps the entries recorded meanwhile.
+    capture::observe(commands::batch::tap);
     transport::install();
     commands::install();
 }

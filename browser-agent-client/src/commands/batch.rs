@@ -356,10 +356,8 @@ fn on_navigate(ev: JsValue) {
     }
 }
 
-/// Keeps the entries recorded while a batch runs, and listens for `pagehide` and for
-/// navigations (once per page load).
+/// Listens for `pagehide` and for navigations (once per page load).
 pub(crate) fn install() {
-    crate::capture::observe(tap);
     let cb = Closure::<dyn Fn()>::new(on_pagehide).into_js_value();
     let _ = call(&global(), "addEventListener", &[&js_string("pagehide"), &cb]);
     let nav = get(&global(), "navigation");

@@ -7,9 +7,12 @@
 //! - Before walking, [`idle::wait_network_idle`] waits until the page's requests settle.
 //! - [`modal`] finds the open modal dialog, outside which nothing is reachable.
 
+pub(crate) mod flat;
 pub(crate) mod idle;
+pub(crate) mod labels;
 pub(crate) mod modal;
 pub(crate) mod name;
+mod options;
 pub(crate) mod refs;
 pub(crate) mod roles;
 pub(crate) mod seen;

@@ -14,7 +14,9 @@
 //! - The text of a `<label>` with a control, a legend, caption or figcaption, and of anything an
 //!   `aria-labelledby` points at, is not repeated as loose text: it already is a name.
 
-use super::name::{self, attr, for_each_child, option_text, pseudo, selected_text, squash, Attrs};
+use super::flat::for_each_child;
+use super::labels;
+use super::name::{self, attr, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
 use super::{page_window, roles, Win};
 use crate::js::get;
@@ -29,9 +31,6 @@ const SKIP: &[&str] = &[
     "audio", "base", "canvas", "embed", "head", "link", "meta", "noscript", "object", "script", "style", "template",
     "title", "video",
 ];
-
-/// Most options listed under a `<select>`.
-const MAX_OPTIONS: usize = 50;
 
 /// Frames inside frames are followed this deep.
 const MAX_FRAME_DEPTH: u32 = 4;
@@ -95,7 +94,7 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
     let Some(body) = doc.body() else {
         return Vec::new();
     };
-    let saved = name::index_labels(doc);
+    let saved = labels::index_labels(doc);
     let mut w = Walker {
         labelled: labelled_ids(doc),
         win,
@@ -112,7 +111,7 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
     };
     w.children(&body, "body", &mut out, ctx);
     out.flush();
-    name::set_label_index(saved);
+    labels::set_label_index(saved);
     out.nodes
 }
 
@@ -311,7 +310,7 @@ impl Walker {
         if !roles::is_leaf(role) {
             match tag {
                 "iframe" | "frame" => node.children = self.frame(el),
-                "select" => node.children = options(el, role == "listbox"),
+                "select" => node.children = super::options::options(el, role == "listbox"),
                 "input" | "textarea" => {}
                 _ => {
                     // (A container's `::before`/`::after` are bullets and decoration: left out.)
@@ -467,55 +466,6 @@ fn number_or_string(v: &wasm_bindgen::JsValue) -> Option<String> {
         .to_string_with_radix(10)
         .ok()
         .map(String::from)
-}
-
-/// The options of a `<select>` (groups as `group` nodes); `[selected]` only in a list box (a
-/// combobox shows its value). At most [`MAX_OPTIONS`], then a note of how many more.
-fn options(select: &Element, listbox: bool) -> Vec<SnapshotNode> {
-    let mut out = Vec::new();
-    let mut count = 0usize;
-    let mut more = 0usize;
-    let mut add = |o: &Element, into: &mut Vec<SnapshotNode>| {
-        if count >= MAX_OPTIONS {
-            more += 1;
-            return;
-        }
-        count += 1;
-        let mut n = SnapshotNode::new("option", option_text(o));
-        if o.has_attribute(intern("disabled")) {
-            n.attrs.push(Attr::Disabled);
-        }
-        if listbox && get(o, "selected").is_truthy() {
-            n.attrs.push(Attr::Selected);
-        }
-        into.push(n);
-    };
-    let mut c = select.first_element_child();
-    while let Some(e) = c {
-        c = e.next_element_sibling();
-        match e.local_name().as_str() {
-            "option" => add(&e, &mut out),
-            "optgroup" => {
-                let mut group = SnapshotNode::new("group", attr(&e, "label").map(|l| squash(&l)).unwrap_or_default());
-                let mut o = e.first_element_child();
-                while let Some(opt) = o {
-                    o = opt.next_element_sibling();
-                    if opt.local_name() == "option" {
-                        add(&opt, &mut group.children);
-                    }
-                }
-                out.push(group);
-            }
-            _ => {}
-        }
-    }
-    if more > 0 {
-        let mut t = String::from("… ");
-        push_number(&mut t, more as u32);
-        t.push_str(" more options");
-        out.push(SnapshotNode::text(t));
-    }
-    out
 }
 
 /// Leaves out what repeats the node's name: text children the name already contains, a single

@@ -3,7 +3,7 @@
 //! DOM does not change meanwhile).
 
 use super::candidates::page_window_document;
-use crate::snapshot::{modal::open_modal, name};
+use crate::snapshot::{labels, modal::open_modal};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -22,13 +22,13 @@ pub(super) fn with_labels<R>(f: impl FnOnce() -> R) -> R {
         return f();
     }
     let Some(doc) = page_window_document() else { return f() };
-    let saved = name::index_labels(&doc);
+    let saved = labels::index_labels(&doc);
     INDEXED.with(|i| i.set(true));
     MODAL.with(|m| *m.borrow_mut() = Some((doc.clone(), open_modal(&doc))));
     let r = f();
     MODAL.with(|m| m.borrow_mut().take());
     INDEXED.with(|i| i.set(false));
-    name::set_label_index(saved);
+    labels::set_label_index(saved);
     r
 }
 
