@@ -16,12 +16,9 @@
 //! Nothing here panics on purpose: a failure inside the client must never break the page.
 //! The module map is in this crate's `README.md`.
 
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms, clippy::undocumented_unsafe_blocks)]
 
-#[cfg(target_arch = "wasm32")]
-#[allow(unsafe_code)]
-mod alloc;
 mod bootstrap;
 mod capture;
 mod commands;
@@ -37,9 +34,11 @@ use bootstrap::cfg;
 use js::{get, set};
 use wasm_bindgen::prelude::*;
 
+/// The global allocator: talc (a well-kept allocator for wasm; dlmalloc, Rust's default there,
+/// costs several KB more), growing the heap with `memory.grow`.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: alloc::Allocator = alloc::Allocator::new();
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 /// Entry point: runs once when the module is instantiated.
 #[wasm_bindgen(start)]

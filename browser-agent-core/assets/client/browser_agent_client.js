@@ -664,7 +664,7 @@ const ret = arg0.y;
 return ret;
 },
 Jb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h8fbc0209a3db0bed);
 return ret;
 },
 Kb: function(arg0, arg1) {
@@ -672,23 +672,23 @@ const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invok
 return ret;
 },
 Lb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hea35341fc0496e53);
 return ret;
 },
 Mb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hfbfd87feb298c927);
 return ret;
 },
 Nb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7);
+const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h75329c513a2952aa);
 return ret;
 },
 Ob: function(arg0, arg1) {
-const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h776e2ccd13819313);
 return ret;
 },
 Pb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h63f635ea4569d846);
 return ret;
 },
 Qb: function(arg0) {
@@ -713,17 +713,17 @@ __proto__: null,
 "a": import0,
 };
 }
-function wasm_bindgen__convert__closures_____invoke__hca982d73eb8e7de8(arg0, arg1) {
+function wasm_bindgen__convert__closures_____invoke__h75329c513a2952aa(arg0, arg1) {
 wasm.bc(arg0, arg1);
 }
-function wasm_bindgen__convert__closures_____invoke__h124bbc6ea73255b0(arg0, arg1) {
+function wasm_bindgen__convert__closures_____invoke__h63f635ea4569d846(arg0, arg1) {
 wasm.ac(arg0, arg1);
 }
-function wasm_bindgen__convert__closures_____invoke__h9a63e6ea52f858a7(arg0, arg1) {
+function wasm_bindgen__convert__closures_____invoke__h776e2ccd13819313(arg0, arg1) {
 const ret = wasm.$b(arg0, arg1);
 return ret;
 }
-function wasm_bindgen__convert__closures_____invoke__h100cbe81b66d2c74(arg0, arg1, arg2) {
+function wasm_bindgen__convert__closures_____invoke__hea35341fc0496e53(arg0, arg1, arg2) {
 wasm._b(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
@@ -735,10 +735,10 @@ throw takeFromExternrefTable0(ret[0]);
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
 wasm.Yb(arg0, arg1, arg2, arg3);
 }
-function wasm_bindgen__convert__closures_____invoke__h1f46ea90339c4361(arg0, arg1, arg2, arg3) {
+function wasm_bindgen__convert__closures_____invoke__h8fbc0209a3db0bed(arg0, arg1, arg2, arg3) {
 wasm.Xb(arg0, arg1, arg2, arg3);
 }
-function wasm_bindgen__convert__closures_____invoke__h7a566d3a34ac88e4(arg0, arg1, arg2) {
+function wasm_bindgen__convert__closures_____invoke__hfbfd87feb298c927(arg0, arg1, arg2) {
 const ptr0 = passStringToWasm0(arg2, wasm.cc, wasm.dc);
 const len0 = WASM_VECTOR_LEN;
 const ret = wasm.Wb(arg0, arg1, ptr0, len0);
