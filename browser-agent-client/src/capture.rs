@@ -89,6 +89,7 @@ pub(crate) fn install(global: &JsValue) {
     js::listen_document("click", click.unchecked_ref(), true);
 }
 
+/// A click anywhere (capture phase): an `interaction` entry naming what was clicked.
 fn on_click(ev: JsValue) {
     let Some(el) = element_of(&get(&ev, "target")) else {
         return;

@@ -49,6 +49,7 @@ pub(crate) fn schedule(ms: i32) {
     with_state(|s| s.timer = handle);
 }
 
+/// The flush timer fired: send a batch.
 fn on_timer() {
     with_state(|s| s.timer = None);
     spawn_local(flush());
@@ -56,10 +57,15 @@ fn on_timer() {
 
 /// What one send needs, taken from the state.
 struct Batch {
+    /// The JSON array of entries, a JS string.
     body: JsValue,
+    /// How many entries it holds.
     count: usize,
+    /// The state's epoch when it was taken.
     epoch: u32,
+    /// Where to post it.
     url: String,
+    /// The page key.
     key: String,
 }
 
@@ -82,6 +88,7 @@ fn stringify(pending: &Array, start: usize, end: usize) -> JsValue {
     js_sys::JSON::stringify(&slice).map_or_else(|_| JsValue::from_str("[]"), JsValue::from)
 }
 
+/// The next batch to send, unless one is in flight, the client is dead or nothing waits.
 fn take_batch() -> Option<Batch> {
     report_drops();
     with_state(|s| {
@@ -224,6 +231,7 @@ pub(crate) fn heartbeat() {
     spawn_local(send_heartbeat());
 }
 
+/// One heartbeat: the page's state to the probe; reloads once when the host serves a newer revision.
 async fn send_heartbeat() {
     let Some((key, client, rev, phase)) = with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
     else {
@@ -276,6 +284,7 @@ async fn send_heartbeat() {
     js::reload();
 }
 
+/// Calls `f` on each `event` of the window (or the document).
 fn listen(event: &str, on_document: bool, f: impl Fn() + 'static) {
     let cb = Closure::<dyn Fn()>::new(f).into_js_value();
     if on_document {

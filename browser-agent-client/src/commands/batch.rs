@@ -41,15 +41,21 @@ pub(crate) enum Nav {
 
 /// The running batch.
 struct Batch {
+    /// The batch id.
     id: JsValue,
+    /// The steps delivered to this page.
     steps: Array,
+    /// The step results so far.
     results: Array,
+    /// Index of the first of `steps` within the agent's whole batch.
     offset: u32,
+    /// When the batch started here (ms since the epoch).
     started: f64,
     /// Index (in `steps`) of the step running now.
     current: u32,
     /// The running step's target: label and box.
     target: Option<(String, [f64; 4])>,
+    /// The navigation the running step asked for.
     nav: Option<Nav>,
     /// The results were posted with a handover: this page is done with the batch.
     handed: bool,
@@ -70,6 +76,7 @@ thread_local! {
     static TAPPED: RefCell<Option<Array>> = const { RefCell::new(None) };
 }
 
+/// Runs `f` on the running batch, if any.
 fn with_batch<R>(f: impl FnOnce(&mut Batch) -> R) -> Option<R> {
     BATCH.with(|b| b.try_borrow_mut().ok()?.as_mut().map(f))
 }
@@ -175,6 +182,7 @@ pub(crate) fn step_outcome(out: Outcome) -> Outcome {
     }
 }
 
+/// The viewport's size: `{w, h}`.
 fn viewport() -> Object {
     let w = global();
     object(&[("w", get(&w, "innerWidth")), ("h", get(&w, "innerHeight"))])

@@ -13,6 +13,7 @@ use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// Milliseconds, rounded, as a JS number.
 fn ms(v: f64) -> JsValue {
     JsValue::from_f64(v.round())
 }

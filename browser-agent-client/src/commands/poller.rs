@@ -19,15 +19,20 @@ use wasm_bindgen_futures::JsFuture;
 /// Polls never start more often than this when the host answers at once (a host without
 /// long-polling), which keeps the idle cost at 0.2 requests/s at most.
 const MIN_POLL_INTERVAL_MS: f64 = 5_000.0;
+/// First retry delay after a failed poll (ms).
 const BACKOFF_MIN_MS: i32 = 1_000;
+/// Longest retry delay (ms).
 const BACKOFF_MAX_MS: i32 = 10_000;
 /// Attempts to deliver one batch's results.
 const RESULT_ATTEMPTS: u32 = 3;
 
+/// The poll loop.
 struct Poll {
     /// Bumped on every start and stop: a loop whose generation is stale ends.
     generation: u32,
+    /// A loop runs.
     active: bool,
+    /// Aborts the poll in flight.
     controller: Option<web_sys::AbortController>,
 }
 
@@ -35,14 +40,21 @@ thread_local! {
     static POLL: RefCell<Poll> = const { RefCell::new(Poll { generation: 0, active: false, controller: None }) };
 }
 
+/// How one poll ended.
 enum Outcome {
+    /// The host delivered a batch.
     Batch(JsValue),
+    /// Nothing to do before the hold ran out (204).
     Empty,
+    /// The loop was stopped meanwhile.
     Aborted,
+    /// A network error or an unexpected status: retry after a backoff.
     Failed,
+    /// The host refused the page key (403), or the client has no state: stop.
     Refused,
 }
 
+/// Whether the loop of `generation` is still the current one.
 fn current(generation: u32) -> bool {
     POLL.with(|p| p.borrow().generation == generation)
 }
@@ -76,6 +88,7 @@ fn stop() {
     }
 }
 
+/// The poll loop: poll, run the batch, post its results, again.
 async fn run(generation: u32) {
     let mut backoff = 0;
     while current(generation) {
@@ -116,6 +129,7 @@ fn poll_ms() -> Option<f64> {
     bootstrap::field(bootstrap::POLL_MS).as_f64().filter(|ms| *ms > 0.0)
 }
 
+/// One long-poll for a batch.
 async fn poll(generation: u32) -> Outcome {
     let Some(h) = host() else {
         return Outcome::Refused;
@@ -204,11 +218,13 @@ extern "C" {
     fn add_event_listener(event: &str, f: &js_sys::Function);
 }
 
+/// Calls `f` on each `event` of the window.
 fn listen(event: &str, f: fn()) {
     let cb = Closure::<dyn Fn()>::new(f).into_js_value();
     add_event_listener(event, cb.unchecked_ref());
 }
 
+/// Starts the loop, stops it on `pagehide` and starts it again on `pageshow`.
 pub(crate) fn install() {
     listen("pagehide", stop);
     listen("pageshow", start);

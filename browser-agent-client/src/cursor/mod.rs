@@ -18,7 +18,9 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The cursor's colour.
 const PINK: &str = "#DD2590";
+/// The topmost `z-index`.
 const Z: &str = "2147483647";
 /// Where the last position is kept across page loads.
 const STORE_KEY: &str = "__browserAgentCursor";
@@ -27,12 +29,19 @@ const FADE_AFTER_MS: i32 = 1_500;
 /// The pointer's tip is kept this far inside the viewport (px).
 const MARGIN: f64 = 10.0;
 
+/// The cursor's elements and state.
 struct Cursor {
+    /// The fixed, positioned container.
     root: JsValue,
+    /// The arrow (scaled on press).
     arrow: JsValue,
+    /// Where the tip is (viewport x).
     x: f64,
+    /// Where the tip is (viewport y).
     y: f64,
+    /// Visible now.
     shown: bool,
+    /// The pending fade-out timer.
     fade: Option<i32>,
 }
 
@@ -45,6 +54,7 @@ fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Option<JsValue> {
     crate::js::call(obj, method, args).ok()
 }
 
+/// The tag configuration.
 fn config() -> JsValue {
     bootstrap::field(bootstrap::CFG)
 }
@@ -55,6 +65,7 @@ pub(crate) fn enabled() -> bool {
     get(&config(), cfg::CURSOR).is_truthy() || get(&g, "parent") != g
 }
 
+/// The name the tag shows (`Agent` unless the config names it).
 fn name() -> String {
     let c = config();
     get(&c, cfg::CURSOR_NAME)
@@ -64,6 +75,7 @@ fn name() -> String {
         .unwrap_or_else(|| "Agent".to_owned())
 }
 
+/// `s` (its first 40 characters) with `<`, `>` and `&` escaped for HTML.
 fn escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars().take(40) {
@@ -77,6 +89,7 @@ fn escape(s: &str) -> String {
     out
 }
 
+/// `v` rounded, in CSS pixels.
 fn px(v: f64) -> String {
     let mut out = String::new();
     if v < 0.0 {
@@ -87,14 +100,17 @@ fn px(v: f64) -> String {
     out
 }
 
+/// A CSS `translate(x, y)`.
 fn translate(x: f64, y: f64) -> String {
     cat(&["translate(", &px(x), ",", &px(y), ")"])
 }
 
+/// Sets one inline style property.
 fn style(el: &JsValue, prop: &str, v: &str) {
     set(&get(el, "style"), prop, &JsValue::from_str(v));
 }
 
+/// The viewport's size.
 fn viewport() -> (f64, f64) {
     let g = global();
     (
@@ -103,6 +119,7 @@ fn viewport() -> (f64, f64) {
     )
 }
 
+/// The position kept from the last page load of this tab.
 fn stored() -> Option<(f64, f64)> {
     let v = crate::js::session_get(STORE_KEY).ok()??;
     let (x, y) = v.split_once(',')?;
@@ -110,6 +127,7 @@ fn stored() -> Option<(f64, f64)> {
     Some((p(x)?, p(y)?))
 }
 
+/// Keeps the position for the next page load of this tab.
 fn store(x: f64, y: f64) {
     let mut v = String::new();
     push_number(&mut v, x.max(0.0).round() as u32);
@@ -168,6 +186,7 @@ fn edge_start(x: f64, y: f64) -> (f64, f64) {
     }
 }
 
+/// Cancels a pending fade-out.
 fn cancel_fade(c: &mut Cursor) {
     if let Some(t) = c.fade.take() {
         crate::js::clear_timeout(t);
@@ -301,4 +320,22 @@ pub(crate) fn batch_end() {
         });
         cur.fade = Some(crate::js::set_timeout(fade.unchecked_ref(), FADE_AFTER_MS));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape, px, translate};
+
+    #[test]
+    fn name_tag_is_escaped_and_cut() {
+        assert_eq!(escape("<b>Ada & co</b>"), "&lt;b&gt;Ada &amp; co&lt;/b&gt;");
+        assert_eq!(escape(&"a".repeat(50)).len(), 40);
+    }
+
+    #[test]
+    fn css_lengths() {
+        assert_eq!(px(12.4), "12px");
+        assert_eq!(px(-46.0), "-46px");
+        assert_eq!(translate(1.5, -2.0), "translate(2px,-2px)");
+    }
 }

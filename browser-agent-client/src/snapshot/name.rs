@@ -25,6 +25,7 @@ struct Flags {
     include_hidden: bool,
 }
 
+/// An attribute of `el`, when present.
 pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
     el.get_attribute(wasm_bindgen::intern(name))
 }
@@ -34,6 +35,7 @@ pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
 pub(crate) struct Attrs(Vec<String>);
 
 impl Attrs {
+    /// The attribute names of `el`.
     pub(crate) fn of(el: &Element) -> Attrs {
         if !el.has_attributes() {
             return Attrs(Vec::new());
@@ -41,10 +43,12 @@ impl Attrs {
         Attrs(el.get_attribute_names().iter().filter_map(|n| n.as_string()).collect())
     }
 
+    /// Whether `el` has any attribute.
     pub(crate) fn any(&self) -> bool {
         !self.0.is_empty()
     }
 
+    /// Whether `el` has the attribute `name`.
     pub(crate) fn has(&self, name: &str) -> bool {
         self.0.iter().any(|n| n == name)
     }
@@ -61,10 +65,13 @@ impl Attrs {
 
 /// The computed `display` and `visibility` of `el`, and whether it is hidden for ARIA.
 pub(crate) struct Look {
+    /// The computed `display`.
     pub(crate) display: String,
+    /// The computed `visibility` is `visible`.
     pub(crate) visible: bool,
 }
 
+/// How `el` is rendered; `None` when its style cannot be read.
 pub(crate) fn look(win: &Win, el: &Element) -> Option<Look> {
     let style = win.computed_style(el, None).ok()?;
     Some(Look {
@@ -161,6 +168,7 @@ pub(crate) fn name_with(win: &Win, el: &Element, tag: &str, role: &str, known: &
     (squash(&s), from_content)
 }
 
+/// Whether `el` is hidden for accessible names (`aria-hidden`, `display:none`, `visibility`).
 fn hidden(win: &Win, el: &Element) -> bool {
     if attr(el, "aria-hidden").as_deref() == Some("true") {
         return true;
@@ -350,6 +358,8 @@ pub(crate) fn option_text(o: &Element) -> String {
     }
 }
 
+/// The name HTML gives `el` by its tag (accname step 2D: labels, `alt`, `caption`, `legend`,
+/// the `<title>` of an `<svg>`, …).
 fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Element>) -> Option<String> {
     let first_child = |child_tag: &str| {
         let mut c = el.first_element_child();

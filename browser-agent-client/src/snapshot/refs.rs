@@ -29,6 +29,7 @@ thread_local! {
     static REFS: RefCell<Option<Refs>> = const { RefCell::new(None) };
 }
 
+/// Runs `f` on the refs (made on first use).
 fn with_refs<R>(f: impl FnOnce(&mut Refs) -> R) -> R {
     REFS.with(|r| {
         let mut r = r.borrow_mut();

@@ -52,11 +52,14 @@ struct Ctx {
 /// Nodes being collected, and loose text not yet closed into a text node.
 #[derive(Default)]
 struct Out {
+    /// The nodes so far.
     nodes: Vec<SnapshotNode>,
+    /// Loose text not yet closed into a text node.
     text: String,
 }
 
 impl Out {
+    /// Closes the loose text into a text node.
     fn flush(&mut self) {
         if self.text.is_empty() {
             return;
@@ -69,12 +72,15 @@ impl Out {
     }
 }
 
+/// The walk of one document.
 struct Walker {
+    /// The document's window (for computed styles).
     win: Win,
     /// `""` in the page, `f1` … in frames.
     prefix: String,
     /// Ids that some `aria-labelledby` in this document points at (sorted).
     labelled: Vec<String>,
+    /// How deep in frames this document is.
     depth: u32,
     /// An open modal dialog (`showModal()`): everything outside it is inert.
     modal: Option<Element>,
@@ -90,6 +96,7 @@ pub(crate) fn walk_page() -> Vec<SnapshotNode> {
     walk_document(win, doc.unchecked_ref(), String::new(), 0)
 }
 
+/// Walks one document (the page's or a frame's) with its label index built.
 fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) -> Vec<SnapshotNode> {
     let Some(body) = doc.body() else {
         return Vec::new();
@@ -115,6 +122,7 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
     out.nodes
 }
 
+/// The ids that some `aria-labelledby` of `doc` points at, sorted.
 fn labelled_ids(doc: &web_sys::Document) -> Vec<String> {
     let mut ids = Vec::new();
     if let Ok(list) = doc.query_selector_all(intern("[aria-labelledby]")) {
@@ -144,6 +152,7 @@ impl Walker {
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))
     }
 
+    /// Walks the flat-tree children of `el` (a closed `<details>` shows only its summary).
     fn children(&mut self, el: &Element, tag: &str, out: &mut Out, ctx: Ctx) {
         if tag == "details" && !el.has_attribute(intern("open")) {
             // Closed: only the summary shows.
@@ -179,6 +188,7 @@ impl Walker {
         id.is_some_and(|id| self.labelled.binary_search_by(|l| l.as_str().cmp(id)).is_ok())
     }
 
+    /// Walks one element: left out, a node of its own, or transparent (its children float up).
     fn element(&mut self, el: Element, out: &mut Out, ctx: Ctx) {
         let tag = el.local_name().to_ascii_lowercase();
         if SKIP.binary_search(&tag.as_str()).is_ok() {
@@ -232,6 +242,7 @@ impl Walker {
         }
     }
 
+    /// An element without a node of its own: its children and text join the parent's.
     #[allow(clippy::too_many_arguments)]
     fn transparent(
         &mut self,
@@ -351,6 +362,7 @@ impl Walker {
         walk_document(fwin.unchecked_into(), doc.unchecked_ref(), prefix, self.depth + 1)
     }
 
+    /// The state attributes of a node (`checked`, `expanded`, `value`, `level`, …).
     fn states(&self, el: &Element, tag: &str, role: &str, name: &str, a: &Attrs) -> Vec<Attr> {
         let mut attrs = Vec::new();
         let aria = |n: &str| a.get(el, n);

@@ -15,6 +15,7 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
+/// `select`: picks an option of a `<select>` by its text, value or label (exact before partial).
 pub(super) async fn select(step: &JsValue) -> Outcome {
     let want = field(step, "option").or_else(|| field(step, "value")).or_else(|| {
         if field(step, "name").is_some() || field(step, "ref").is_some() {
@@ -89,6 +90,7 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
     Ok(js_string(&cat(&["selected ", &quote(&text)])))
 }
 
+/// Whether a checkbox, radio button or ARIA checkable is checked.
 fn is_checked(el: &Element) -> bool {
     if el.local_name() == "input" {
         get(el, "checked").is_truthy()
@@ -97,6 +99,7 @@ fn is_checked(el: &Element) -> bool {
     }
 }
 
+/// `check` (`on`) and `uncheck`: clicks the control when its state differs, then verifies it.
 pub(super) async fn check(step: &JsValue, on: bool) -> Outcome {
     let mut t = target(step, false)?;
     if t.el.local_name() == "label" {

@@ -7,6 +7,7 @@ use crate::bootstrap;
 use crate::js::{as_element, call, get, global, js_string, object, set};
 use crate::snapshot::name::squash;
 use crate::text::{cat, has_sub, push_number};
+use browser_agent_core::protocol::CONFIG_ATTR;
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,7 +36,9 @@ fn compile(src: &str) -> Result<Function, JsValue> {
     }
 }
 
+/// `new Function(body)` that reports a syntax or CSP error instead of throwing.
 trait NewChecked {
+    /// Compiles `body` as a function without arguments; `Err` carries the thrown value.
     fn new_no_args_checked(body: &str) -> Result<Function, JsValue>;
 }
 
@@ -50,14 +53,27 @@ impl NewChecked for Function {
 /// forbids `eval` but allows our tag by nonce); the promise is left on `__browserAgent.ev`.
 fn via_script(src: &str) -> Option<JsValue> {
     let doc = get(&global(), "document");
-    let tag = call(&doc, "querySelector", &[&js_string("script[data-browser-agent]")]).ok()?;
+    let tag = call(
+        &doc,
+        "querySelector",
+        &[&js_string(&cat(&["script[", CONFIG_ATTR, "]"]))],
+    )
+    .ok()?;
     let nonce = get(&tag, "nonce").as_string().unwrap_or_default();
     if nonce.is_empty() {
         return None;
     }
     let agent = bootstrap::agent();
     set(&agent, bootstrap::EVAL, &JsValue::UNDEFINED);
-    let code = cat(&["window.__browserAgent.ev = (async () => {\n", src, "\n})();"]);
+    let code = cat(&[
+        "window.",
+        bootstrap::GLOBAL,
+        ".",
+        bootstrap::EVAL,
+        " = (async () => {\n",
+        src,
+        "\n})();",
+    ]);
     let script = call(&doc, "createElement", &[&js_string("script")]).ok()?;
     set(&script, "nonce", &js_string(&nonce));
     set(&script, "textContent", &js_string(&code));
@@ -73,6 +89,7 @@ fn via_script(src: &str) -> Option<JsValue> {
     p.is_object().then_some(p)
 }
 
+/// `evaluate`: runs `script` (or `expression`, `code`, `js`) and returns its JSON-safe result.
 pub(super) async fn evaluate(step: &JsValue) -> Outcome {
     let Some(src) = field(step, "script")
         .or_else(|| field(step, "expression"))
@@ -138,6 +155,7 @@ fn failed(e: &JsValue) -> String {
     m
 }
 
+/// `text` as a JS string of at most `max` UTF-16 units, then `…(+N chars)`.
 fn cut(text: &str, max: u32) -> JsValue {
     let js = JsString::from(text);
     let len = js.length();

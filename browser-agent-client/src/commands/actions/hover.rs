@@ -71,6 +71,8 @@ const HOVER_ATTR: &str = "data-browser-agent-hover";
 /// The id of the `<style>` holding the mirrored rules.
 const HOVER_STYLE_ID: &str = "__browser-agent-hover";
 
+/// Moves the `:hover` stand-in attribute to `at` and its ancestors, mirroring the page's `:hover`
+/// rules when its sheets changed.
 #[inline(never)]
 fn hover_state(at: &Element) {
     HOVER_CHAIN.with(|chain| {
@@ -175,6 +177,7 @@ fn hover_rules(rules: &JsValue) -> JsString {
     out
 }
 
+/// `hover`: moves the pointer onto the target (scrolled into view) and leaves it there.
 pub(super) async fn hover(step: &JsValue) -> Outcome {
     let t = target(step, false)?;
     scroll_into_view(&t.el).await;

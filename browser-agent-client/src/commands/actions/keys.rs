@@ -20,9 +20,13 @@ use web_sys::Element;
 #[derive(Clone, Copy, Default)]
 #[cfg_attr(test, derive(Debug, PartialEq))]
 pub(super) struct Mods {
+    /// Control (or `ControlOrMeta`).
     ctrl: bool,
+    /// Shift.
     shift: bool,
+    /// Alt (Option).
     alt: bool,
+    /// Meta (Command, Super).
     meta: bool,
 }
 
@@ -78,6 +82,7 @@ fn parse_chord(chord: &str) -> Result<(Mods, String), String> {
     Ok((mods, named.to_owned()))
 }
 
+/// The legacy `keyCode` (and `which`) of a DOM key name; 0 when it has none.
 fn key_code(key: &str) -> u32 {
     match key {
         "Enter" => 13,
@@ -109,6 +114,8 @@ fn key_code(key: &str) -> u32 {
     }
 }
 
+/// The `code` of a key on a US layout: `KeyA`, `Digit1`, `Space`; named keys keep their name;
+/// other characters have none.
 pub(super) fn code_of(key: &str) -> String {
     let mut c = key.chars();
     match (c.next(), c.next()) {
@@ -120,6 +127,7 @@ pub(super) fn code_of(key: &str) -> String {
     }
 }
 
+/// The init of a `KeyboardEvent` for `key` with the held modifiers.
 pub(super) fn key_init(key: &str, code: &str, mods: Mods) -> Object {
     let o = event_init(true);
     set(&o, "key", &js_string(key));
@@ -134,6 +142,7 @@ pub(super) fn key_init(key: &str, code: &str, mods: Mods) -> Object {
     o
 }
 
+/// The focused element, inside open shadow roots; the body (or the root element) when nothing is focused.
 fn active_element() -> Element {
     let doc = get(&global(), "document");
     let mut a = get(&doc, "activeElement");
@@ -185,6 +194,7 @@ fn tabbables() -> Vec<Element> {
     out.into_iter().map(|(_, e)| e).collect()
 }
 
+/// `press`: a key or chord on the target (focused first) or on the focused element.
 pub(super) async fn press(step: &JsValue) -> Outcome {
     let Some(chord) = field(step, "key").or_else(|| field(step, "keys")) else {
         return Err("press needs \"key\", e.g. \"Enter\", \"Control+a\" or \"Shift+Tab\"".to_owned());

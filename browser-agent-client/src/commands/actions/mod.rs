@@ -68,6 +68,7 @@ async fn snapshot_command(_step: &JsValue) -> Outcome {
     Ok(js_string(&crate::snapshot::take().await))
 }
 
+/// Resolves the step's target and records it as the running step's (for `matched` and the action log).
 fn target(step: &JsValue, typing: bool) -> Result<Target, String> {
     let t = resolve::resolve(step, typing, true)?;
     batch::note(&t);

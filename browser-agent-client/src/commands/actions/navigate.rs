@@ -10,6 +10,7 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// `navigate`: `url` resolved against the page's URL; only http and https.
 pub(super) fn navigate(step: &JsValue) -> Outcome {
     let Some(url) = field(step, "url") else {
         return Err("navigate needs \"url\"".to_owned());
@@ -30,6 +31,7 @@ pub(super) fn navigate(step: &JsValue) -> Outcome {
     Ok(js_string(&out))
 }
 
+/// `back` and `forward` (`which`), refused when the tab's history has no page there.
 pub(super) fn history_step(nav: Nav, which: &str) -> Outcome {
     let navigation = get(&global(), "navigation");
     let can = get(&navigation, if which == "back" { "canGoBack" } else { "canGoForward" });

@@ -19,6 +19,7 @@ use web_sys::Element;
 /// Longest scroll settle (ms).
 const SETTLE_MAX_MS: f64 = 1_000.0;
 
+/// The init of a pointer or mouse event at `(x, y)` for the primary mouse button.
 pub(super) fn mouse(x: f64, y: f64, buttons: u32, detail: u32, bubbles: bool) -> Object {
     let o = event_init(bubbles);
     for (k, v) in [
@@ -41,11 +42,13 @@ pub(super) fn mouse(x: f64, y: f64, buttons: u32, detail: u32, bubbles: bool) ->
     o
 }
 
+/// `el`'s box in viewport coordinates: `(x, y, width, height)`.
 pub(super) fn rect(el: &Element) -> (f64, f64, f64, f64) {
     let r = el.get_bounding_client_rect();
     (r.x(), r.y(), r.width(), r.height())
 }
 
+/// Whether `el` is wholly inside its window's viewport.
 fn in_viewport(el: &Element) -> bool {
     let (x, y, w, h) = rect(el);
     // The element's own window: a frame's elements measure against the frame's viewport.
@@ -83,6 +86,7 @@ pub(super) async fn scroll_into_view(el: &Element) {
     }
 }
 
+/// The centre of `el`'s box.
 pub(super) fn centre(el: &Element) -> (f64, f64) {
     let (x, y, w, h) = rect(el);
     (x + w / 2.0, y + h / 2.0)
@@ -99,6 +103,7 @@ fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
     as_element(call(&root, "elementFromPoint", &[&js_number(x), &js_number(y)]).ok()?)
 }
 
+/// Whether `el` is `:disabled` or inside `aria-disabled=true`.
 pub(super) fn disabled(el: &Element) -> bool {
     el.matches(":disabled").unwrap_or(false) || el.closest("[aria-disabled=true]").ok().flatten().is_some()
 }
@@ -160,6 +165,7 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
     Err(m)
 }
 
+/// What covers a target: the covering element, with the element hit inside it when that says more.
 fn describe_cover(top: &Element, cover: &Element) -> String {
     let mut d = resolve::short(cover);
     if top != cover {
@@ -237,6 +243,7 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     Ok(())
 }
 
+/// `click` (`clicks` = 1) and `dblclick` (2); says when a form was not submitted or a link opens another window.
 pub(super) async fn click(step: &JsValue, clicks: u32) -> Outcome {
     let t = target(step, false)?;
     click_target(&t, clicks).await?;

@@ -33,6 +33,7 @@ fn scroller(el: &Element) -> Option<Element> {
     None
 }
 
+/// `scroll`: by `direction` and `amount` (the page, or the target's container), or the target into view.
 pub(super) async fn scroll(step: &JsValue) -> Outcome {
     let direction = field(step, "direction").map(|d| d.to_ascii_lowercase());
     let has_target = resolve::has_target(step, false);

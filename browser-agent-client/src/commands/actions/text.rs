@@ -51,14 +51,17 @@ pub(super) fn native_set(el: &Element, prop: &str, v: &JsValue) {
     }
 }
 
+/// The `value` of a form field (empty when it has none).
 fn value(el: &Element) -> String {
     get(el, "value").as_string().unwrap_or_default()
 }
 
+/// Whether `el` is contenteditable.
 pub(super) fn editable(el: &Element) -> bool {
     get(el, "isContentEditable").is_truthy()
 }
 
+/// Whether `el` is a `<textarea>` or an `<input>` that takes text.
 pub(super) fn text_field(el: &Element) -> bool {
     match el.local_name().as_str() {
         "textarea" => true,
@@ -72,6 +75,7 @@ pub(super) fn text_field(el: &Element) -> bool {
     }
 }
 
+/// The init of an `InputEvent` of `inputType` `kind`.
 fn input_init(kind: &str, data: Option<&str>) -> Object {
     let o = object(&[
         ("bubbles", JsValue::TRUE),
@@ -95,6 +99,7 @@ pub(super) fn caret_to_end(el: &Element, select_all: bool) {
     }
 }
 
+/// `document.execCommand(cmd, false, arg)` in `el`'s document; whether it did something.
 pub(super) fn exec_command(el: &Element, cmd: &str, arg: &str) -> bool {
     let doc = get(el, "ownerDocument");
     call(

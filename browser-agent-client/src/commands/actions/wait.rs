@@ -13,6 +13,7 @@ const WAIT_DEFAULT_MS: f64 = 5_000.0;
 /// How often `wait` looks (ms).
 const WAIT_POLL_MS: i32 = 100;
 
+/// The page's visible text (`document.body.innerText`).
 fn page_text() -> String {
     let body = get(&get(&global(), "document"), "body");
     get(&body, "innerText").as_string().unwrap_or_default()
@@ -35,6 +36,7 @@ fn ms_field(step: &JsValue, name: &str) -> Result<Option<f64>, String> {
     }
 }
 
+/// `wait`: for the target (or `text` anywhere) to appear, or with `gone` to go away; or for `ms`.
 pub(super) async fn wait(step: &JsValue) -> Outcome {
     // Never past the batch's own deadline (the agent would have its timeout by then).
     let left = batch::time_left();

@@ -44,6 +44,7 @@ pub(super) fn all_elements() -> Vec<Element> {
     out
 }
 
+/// Appends the possible targets of `list`, descending into open shadow roots and same-origin frames.
 fn collect(list: Option<web_sys::NodeList>, out: &mut Vec<Element>) {
     let Some(list) = list else { return };
     for i in 0..list.length() {
@@ -259,5 +260,37 @@ impl Lookup {
         m.push_str(&self.heading);
         list(&mut m, self.shown.into_iter());
         Err(Miss::Nothing(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{list, Lookup};
+
+    #[test]
+    fn field_lookups_say_what_was_looked_for() {
+        let l = Lookup::field("labelled ", "label ", "\"Email\"", ". Visible labels: ", Vec::new());
+        assert_eq!(l.what, "label \"Email\"");
+        assert_eq!(l.subject, "The field labelled \"Email\"");
+        assert_eq!(l.none, "No field labelled \"Email\" found");
+        let p = Lookup::field(
+            "with placeholder ",
+            "placeholder ",
+            "\"Search\"",
+            ". Visible placeholders: ",
+            Vec::new(),
+        );
+        assert_eq!(p.subject, "The field with placeholder \"Search\"");
+        assert_eq!(p.none, "No field with placeholder \"Search\" found");
+    }
+
+    #[test]
+    fn lists_at_most_ten() {
+        let mut m = String::from("x: ");
+        list(&mut m, (1..=3).map(|i| i.to_string()));
+        assert_eq!(m, "x: 1, 2, 3");
+        let mut m = String::new();
+        list(&mut m, (1..=13).map(|i| i.to_string()));
+        assert_eq!(m, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 3 more");
     }
 }

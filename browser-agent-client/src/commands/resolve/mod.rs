@@ -97,6 +97,7 @@ pub(crate) fn resolve(step: &JsValue, typing: bool, teach: bool) -> Result<Targe
     })
 }
 
+/// The element the step's first target field names.
 fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, Miss> {
     if let Some(r) = field(step, "ref") {
         return stale::by_ref(&r, teach);
