@@ -11,8 +11,7 @@
 //! the snapshot walker and target resolution skip it. When it is off nothing here waits.
 
 use crate::bootstrap::{self, cfg};
-use crate::js::sleep;
-use crate::js::{get, global, set};
+use crate::js::{call, get, global, set, sleep};
 use crate::text::{cat, push_number};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -47,11 +46,6 @@ struct Cursor {
 
 thread_local! {
     static CURSOR: RefCell<Option<Cursor>> = const { RefCell::new(None) };
-}
-
-/// `obj[method](...args)`, `None` when it fails.
-fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Option<JsValue> {
-    crate::js::call(obj, method, args).ok()
 }
 
 /// The tag configuration.
@@ -139,17 +133,17 @@ fn store(x: f64, y: f64) {
 /// Makes the cursor's elements (hidden, at `(x, y)`).
 fn create(x: f64, y: f64) -> Option<Cursor> {
     let doc = get(&global(), "document");
-    let root = call(&doc, "createElement", &[&JsValue::from_str("div")])?;
+    let root = call(&doc, "createElement", &[&JsValue::from_str("div")]).ok()?;
     set(&root, "id", &JsValue::from_str("__browser-agent-cursor"));
-    call(&root, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()])?;
-    call(&root, "setAttribute", &[&"aria-hidden".into(), &"true".into()])?;
+    call(&root, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()]).ok()?;
+    call(&root, "setAttribute", &[&"aria-hidden".into(), &"true".into()]).ok()?;
     let css = cat(&[
         "position:fixed;left:0;top:0;width:0;height:0;margin:0;padding:0;border:0;z-index:",
         Z,
         ";pointer-events:none;opacity:0;will-change:transform;contain:layout style;transition:opacity .3s;transform:",
         &translate(x, y),
     ]);
-    call(&root, "setAttribute", &[&"style".into(), &JsValue::from_str(&css)])?;
+    call(&root, "setAttribute", &[&"style".into(), &JsValue::from_str(&css)]).ok()?;
     let html = cat(&[
         "<div style=\"transform-origin:3px 2px;transition:transform 90ms cubic-bezier(.4,0,1,1)\">",
         "<svg width=\"26\" height=\"26\" viewBox=\"0 0 26 26\" style=\"display:block;filter:drop-shadow(0 1px 2px rgba(0,0,0,.35))\">",
@@ -164,7 +158,7 @@ fn create(x: f64, y: f64) -> Option<Cursor> {
     ]);
     set(&root, "innerHTML", &JsValue::from_str(&html));
     let arrow = get(&root, "firstChild");
-    call(&get(&doc, "documentElement"), "appendChild", &[&root])?;
+    call(&get(&doc, "documentElement"), "appendChild", &[&root]).ok()?;
     Some(Cursor {
         root,
         arrow,
@@ -265,7 +259,7 @@ pub(crate) async fn release() {
     style(&arrow, "transition", "transform 160ms ease-out");
     style(&arrow, "transform", "scale(1)");
     let doc = get(&global(), "document");
-    let Some(ripple) = call(&doc, "createElement", &[&JsValue::from_str("div")]) else {
+    let Some(ripple) = call(&doc, "createElement", &[&JsValue::from_str("div")]).ok() else {
         return;
     };
     let _ = call(&ripple, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()]);

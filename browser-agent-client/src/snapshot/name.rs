@@ -147,7 +147,6 @@ pub(crate) fn squash(s: &str) -> String {
 /// The accessible name of `el` (role `role`, lower-case tag `tag`) and whether it came from its
 /// content.
 // Also what the command resolver names elements with (it has no attribute list at hand).
-#[allow(dead_code)]
 pub(crate) fn name(win: &Win, el: &Element, tag: &str, role: &str) -> (String, bool) {
     name_with(win, el, tag, role, &Attrs::of(el))
 }
