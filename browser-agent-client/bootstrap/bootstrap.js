@@ -12,7 +12,9 @@
 // from then on receives every entry through the hook `h`.
 //
 // The global it leaves (`window.__GLOBAL__`) is its contract with the wasm client. Field names are
-// short because they are read on hot paths and sent in every page; bootstrap.rs names each one:
+// short because they are read on hot paths and sent in every page. The fields the wasm reads are
+// written as identifier placeholders (`agent.__F_QUEUE__`), filled with the names bootstrap.rs
+// gives them; `s` and `b` are the bootstrap's own:
 //   cfg       the tag's config (TagConfig: key, prefix, rev, client, wasm, cursor)
 //   clientId  this page load's random id
 //   q         entries captured before the client hooked in: [entry, kind] pairs, at most 500
@@ -41,15 +43,15 @@
         })
         .join('');
     var agent = (win[__GLOBAL__] = {
-        cfg: config,
-        clientId: clientId,
-        q: queue,
-        d: 0,
+        __F_CFG__: config,
+        __F_CLIENT_ID__: clientId,
+        __F_QUEUE__: queue,
+        __F_DROPPED__: 0,
         s: 0,
-        inflight: 0,
-        o: {},
-        h: 0,
-        e: emit,
+        __F_INFLIGHT__: 0,
+        __F_ORIGINALS__: {},
+        __F_HANDLER__: 0,
+        __F_STAMP__: emit,
         b: 0,
     });
     var now = Date.now;
@@ -63,8 +65,8 @@
 
     // A request of the page started (+1) or ended (-1).
     function inflight(n) {
-        agent.inflight += n;
-        agent.la = now();
+        agent.__F_INFLIGHT__ += n;
+        agent.__F_LAST_ACTIVITY__ = now();
     }
 
     // Stamps `entry` (time, page, client id, sequence number) and hands it to the client's hook, or
@@ -84,10 +86,10 @@
             entry.clientId = clientId;
             entry.seq = ++agent.s;
             kind |= 0;
-            if (agent.h) agent.h(entry, kind);
+            if (agent.__F_HANDLER__) agent.__F_HANDLER__(entry, kind);
             else if (queue.push([entry, kind]) > 500) {
                 queue.shift();
-                agent.d++;
+                agent.__F_DROPPED__++;
             }
         } catch (ignored) {}
     }
@@ -256,7 +258,7 @@
 
     // console.*: arguments serialized at call time (the page may change them right after).
     ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
-        var original = (agent.o[level] = con[level]);
+        var original = (agent.__F_ORIGINALS__[level] = con[level]);
         var kind = level == 'error' ? __KIND_URGENT__ : 0;
         con[level] = function () {
             var args = arguments, n = args.length, texts = [], i, v, type;
@@ -333,7 +335,7 @@
 
     // fetch: one entry when it settles; an error answer's body (first 1,000 chars) is read from a clone.
     if (pageFetch) {
-        agent.o.fetch = pageFetch;
+        agent.__F_ORIGINALS__.__F_ORIGINAL_FETCH__ = pageFetch;
         win.fetch = function (input, init) {
             var args = arguments, started = now(), url, method, pending;
             try {
@@ -393,8 +395,8 @@
     // XHR: method and URL noted at open(), one entry at loadend.
     if (xhrProto) {
         xhrProto = xhrProto.prototype;
-        pageOpen = agent.o.open = xhrProto.open;
-        pageSend = agent.o.send = xhrProto.send;
+        pageOpen = agent.__F_ORIGINALS__.open = xhrProto.open;
+        pageSend = agent.__F_ORIGINALS__.send = xhrProto.send;
         xhrProto.open = function (method, url) {
             try {
                 this.__ba = [String(method).toUpperCase(), String(url)];
@@ -447,7 +449,7 @@
                 return glue.default({ module_or_path: config.wasm });
             })
             .catch(function (e) {
-                agent.o.warn.call(con, '[browser-agent] client failed to load', e);
+                agent.__F_ORIGINALS__.__F_ORIGINAL_WARN__.call(con, '[browser-agent] client failed to load', e);
             });
     }
 })(window);

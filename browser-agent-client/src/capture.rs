@@ -8,20 +8,31 @@
 //! once per capture, so each one is a single push onto the queue here; `kind` says whether to send
 //! at once and whether the page navigated.
 
-use crate::{describe, get, js, set, transport, with_state};
-use browser_agent_core::protocol::{entry_type, FLUSH_INTERVAL_MS};
-use js_sys::{Array, Function, Object};
+use crate::bootstrap::{self, emit, NAV, URGENT};
+use crate::commands::resolve::describe::{click_label, click_target, element_of};
+use crate::js::{self, get, set};
+use crate::snapshot::name::squash;
+use crate::state::with_state;
+use crate::text::truncate_chars;
+use crate::transport;
+use browser_agent_core::protocol::{entry_type, field, FLUSH_INTERVAL_MS};
+use js_sys::{Array, Object};
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Kind bits of `h(entry, kind)` (the bootstrap's side is in `bootstrap.js`).
-/// Send at once (errors).
-const URGENT: u32 = 1;
-/// A navigation: the heartbeat reports the new URL at once.
-const NAV: u32 = 8;
-
 /// Entries kept locally while the host is unreachable; the oldest go first beyond this.
 pub(crate) const MAX_PENDING: usize = 1000;
+
+thread_local! {
+    /// Sees every entry recorded (the command batch keeps those recorded while it runs).
+    static OBSERVER: Cell<Option<fn(&JsValue)>> = const { Cell::new(None) };
+}
+
+/// Installs the function that sees every recorded entry.
+pub(crate) fn observe(f: fn(&JsValue)) {
+    OBSERVER.with(|o| o.set(Some(f)));
+}
 
 /// Queues a stamped entry for the next batch.
 pub(crate) fn record(e: JsValue, urgent: bool) {
@@ -29,8 +40,9 @@ pub(crate) fn record(e: JsValue, urgent: bool) {
         if s.dead {
             return false;
         }
-        // The command executor keeps the entries recorded while a batch runs.
-        crate::commands::tap(&e);
+        if let Some(observer) = OBSERVER.with(Cell::get) {
+            observer(&e);
+        }
         let len = s.pending.push(&e) as usize;
         if len > MAX_PENDING {
             // Drop the oldest entry that is not part of the request in flight.
@@ -59,45 +71,36 @@ fn on_entry(e: JsValue, kind: u32) {
     }
 }
 
-/// Records an entry the client made itself: the bootstrap's `e(entry, kind)` stamps it like a
-/// capture and hands it back to [`on_entry`], so one sequence numbers everything in order.
-pub(crate) fn emit(e: &JsValue) {
-    let Some(agent) = with_state(|s| s.global.clone()) else {
-        return;
-    };
-    let stamp: Function = get(&agent, "e").unchecked_into();
-    let _ = stamp.call2(&agent, e, &JsValue::from(0));
-}
-
 /// Drains the bootstrap's queue in order, becomes its handler, and listens for clicks.
 pub(crate) fn install(global: &JsValue) {
-    let early_drops = get(global, "d").as_f64().unwrap_or(0.0) as u32;
+    let early_drops = get(global, bootstrap::DROPPED).as_f64().unwrap_or(0.0) as u32;
     with_state(|s| s.dropped += early_drops);
-    set(global, "d", &JsValue::from(0));
-    let q: Array = get(global, "q").unchecked_into();
+    set(global, bootstrap::DROPPED, &JsValue::from(0));
+    let q: Array = get(global, bootstrap::QUEUE).unchecked_into();
     for i in 0..q.length() {
         let pair: Array = q.get(i).unchecked_into();
         on_entry(pair.get(0), pair.get(1).as_f64().unwrap_or(0.0) as u32);
     }
     q.set_length(0);
     let handler = Closure::<dyn Fn(JsValue, u32)>::new(on_entry).into_js_value();
-    set(global, "h", &handler);
+    set(global, bootstrap::HANDLER, &handler);
 
     let click = Closure::<dyn Fn(JsValue)>::new(on_click).into_js_value();
     js::listen_document("click", click.unchecked_ref(), true);
 }
 
+/// A click anywhere (capture phase): an `interaction` entry naming what was clicked.
 fn on_click(ev: JsValue) {
-    let Some(el) = describe::element_of(&get(&ev, "target")) else {
+    let Some(el) = element_of(&get(&ev, "target")) else {
         return;
     };
-    let el = describe::click_target(&el);
+    let el = click_target(&el);
     let e = Object::new();
-    set(&e, "type", &JsValue::from_str(entry_type::INTERACTION));
+    set(&e, field::TYPE, &JsValue::from_str(entry_type::INTERACTION));
     set(&e, "event", &JsValue::from_str("click"));
-    set(&e, "target", &JsValue::from_str(&describe::describe(&el)));
-    let mut text = describe::squash(&el.text_content().unwrap_or_default());
-    describe::truncate_chars(&mut text, 100);
+    set(&e, "target", &JsValue::from_str(&click_label(&el)));
+    let mut text = squash(&el.text_content().unwrap_or_default());
+    truncate_chars(&mut text, 100);
     set(&e, "text", &JsValue::from_str(&text));
     emit(&e);
 }

@@ -1,9 +1,12 @@
-//! Page APIs the capture and transport paths call, declared directly: each is one small import in
-//! the JS glue, without the `Window` lookups and `instanceof` checks of the web-sys accessors. (DOM
-//! types come from web-sys, shared with the snapshot code.)
+//! The client's view of JavaScript: property access by name ([`get`], [`set`]), method calls,
+//! plain objects, events, time, and the page APIs the capture and transport paths call, declared
+//! directly (each is one small import in the JS glue, without the `Window` lookups and
+//! `instanceof` checks of the web-sys accessors). DOM types come from web-sys.
 
-use js_sys::Function;
+use js_sys::{Array, Function, Object, Reflect};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -49,4 +52,131 @@ extern "C" {
     pub(crate) type Headers;
     #[wasm_bindgen(method, js_name = get)]
     pub(crate) fn get(this: &Headers, name: &str) -> Option<String>;
+}
+
+/// The page's global object (`window`).
+pub(crate) fn global() -> JsValue {
+    js_sys::global().into()
+}
+
+/// The page's window, typed.
+pub(crate) fn window() -> web_sys::Window {
+    web_sys::window().unwrap_throw()
+}
+
+thread_local! {
+    /// JS strings of the property names used so far, made once each (a JS string made from Rust
+    /// costs a UTF-8 decode; a linear search over a few dozen short names costs far less).
+    static NAMES: RefCell<Vec<(Box<str>, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Names kept in [`NAMES`]; later ones are made on every use.
+const NAMES_MAX: usize = 64;
+
+/// `name` as a JS string.
+pub(crate) fn key(name: &str) -> JsValue {
+    NAMES.with(|names| {
+        let Ok(mut names) = names.try_borrow_mut() else {
+            return JsValue::from_str(name);
+        };
+        if let Some((_, k)) = names.iter().find(|(n, _)| **n == *name) {
+            return k.clone();
+        }
+        let k = JsValue::from_str(name);
+        if names.len() < NAMES_MAX {
+            names.push((name.into(), k.clone()));
+        }
+        k
+    })
+}
+
+/// A property (undefined when reading it throws).
+pub(crate) fn get(o: &JsValue, name: &str) -> JsValue {
+    Reflect::get(o, &key(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Sets a property (a setter that throws is ignored).
+pub(crate) fn set(o: &JsValue, name: &str, v: &JsValue) {
+    let _ = Reflect::set(o, &key(name), v);
+}
+
+/// `v` as an element when it is one, from this window or a frame's (`dyn_into::<Element>` checks
+/// `instanceof Element`, which is false for another frame's elements).
+pub(crate) fn as_element(v: JsValue) -> Option<web_sys::Element> {
+    (get(&v, "nodeType").as_f64() == Some(1.0)).then(|| v.unchecked_into())
+}
+
+/// A JS string.
+pub(crate) fn js_string(v: &str) -> JsValue {
+    JsValue::from_str(v)
+}
+
+/// A JS number.
+pub(crate) fn js_number(v: f64) -> JsValue {
+    JsValue::from_f64(v)
+}
+
+/// Calls `obj[method](...args)`; `Err` when it is not a function or throws.
+pub(crate) fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let f: Function = get(obj, method).dyn_into().map_err(|_| js_string(method))?;
+    let a = Array::new();
+    for x in args {
+        a.push(x);
+    }
+    Reflect::apply(&f, obj, &a)
+}
+
+/// A plain object with these properties.
+pub(crate) fn object(pairs: &[(&str, JsValue)]) -> Object {
+    let o = Object::new();
+    for (k, v) in pairs {
+        set(&o, k, v);
+    }
+    o
+}
+
+/// Dispatches `new <ctor>(ty, init)` on `target` (`Event` when the page lacks `ctor`); false when a
+/// listener cancelled it.
+pub(crate) fn fire(target: &JsValue, ctor: &str, ty: &str, init: &Object) -> bool {
+    let c = get(&global(), ctor)
+        .dyn_into::<Function>()
+        .or_else(|_| get(&global(), "Event").dyn_into::<Function>());
+    let Ok(c) = c else { return true };
+    let Ok(ev) = Reflect::construct(&c, &Array::of2(&js_string(ty), init)) else {
+        return true;
+    };
+    call(target, "dispatchEvent", &[&ev]).map_or(true, |v| v.is_truthy())
+}
+
+/// The init of an event: bubbling and cancelable (or neither), composed, in this window.
+pub(crate) fn event_init(bubbles: bool) -> Object {
+    object(&[
+        ("bubbles", JsValue::from_bool(bubbles)),
+        ("cancelable", JsValue::from_bool(bubbles)),
+        ("composed", JsValue::TRUE),
+        ("view", global()),
+    ])
+}
+
+/// The window an element lives in (frames have their own prototypes and viewports).
+pub(crate) fn window_of(el: &web_sys::Element) -> JsValue {
+    let w = get(&get(el, "ownerDocument"), "defaultView");
+    if w.is_object() {
+        w
+    } else {
+        global()
+    }
+}
+
+/// Milliseconds since the epoch.
+pub(crate) fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Resolves after `ms` milliseconds.
+pub(crate) async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        set_timeout(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }

@@ -3,9 +3,12 @@
 //! `visibilitychange` to hidden; the heartbeat to `GET /browser/probe` with the reload on a new
 //! client revision.
 
-use crate::{capture, get, js, set, window, with_state};
-use browser_agent_core::protocol::{self, entry_type, Phase};
-use js_sys::{Array, Function, Object, Promise};
+use crate::bootstrap::{self, emit};
+use crate::js::{self, get, set, window};
+use crate::net::{self, push_query};
+use crate::state::with_state;
+use browser_agent_core::protocol::{self, entry_type, field, param, Phase};
+use js_sys::{Array, Function, Object};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -24,15 +27,6 @@ const RELOAD_KEY: &str = "__browserAgentReload";
 
 thread_local! {
     static FLUSH_CB: RefCell<Option<Function>> = const { RefCell::new(None) };
-}
-
-/// Calls the page's original `fetch` (saved by the bootstrap) so our requests bypass every wrapper.
-fn raw_fetch(url: &str, init: &Object) -> Option<Promise> {
-    let global = with_state(|s| s.global.clone())?;
-    let f: Function = get(&get(&global, "o"), "fetch").unchecked_into();
-    f.call2(&JsValue::UNDEFINED, &JsValue::from_str(url), init)
-        .ok()
-        .map(JsCast::unchecked_into)
 }
 
 /// Arms the flush timer to fire in `ms` (0 = as soon as possible). A pending timer that would fire
@@ -55,6 +49,7 @@ pub(crate) fn schedule(ms: i32) {
     with_state(|s| s.timer = handle);
 }
 
+/// The flush timer fired: send a batch.
 fn on_timer() {
     with_state(|s| s.timer = None);
     spawn_local(flush());
@@ -62,10 +57,15 @@ fn on_timer() {
 
 /// What one send needs, taken from the state.
 struct Batch {
+    /// The JSON array of entries, a JS string.
     body: JsValue,
+    /// How many entries it holds.
     count: usize,
+    /// The state's epoch when it was taken.
     epoch: u32,
+    /// Where to post it.
     url: String,
+    /// The page key.
     key: String,
 }
 
@@ -77,9 +77,9 @@ fn report_drops() {
         return;
     }
     let e = Object::new();
-    set(&e, "type", &JsValue::from_str(entry_type::DROPPED));
-    set(&e, "count", &JsValue::from(dropped));
-    capture::emit(&e);
+    set(&e, field::TYPE, &JsValue::from_str(entry_type::DROPPED));
+    set(&e, field::COUNT, &JsValue::from(dropped));
+    emit(&e);
 }
 
 /// `pending[start..end]` as a JSON array, a JS string.
@@ -88,6 +88,7 @@ fn stringify(pending: &Array, start: usize, end: usize) -> JsValue {
     js_sys::JSON::stringify(&slice).map_or_else(|_| JsValue::from_str("[]"), JsValue::from)
 }
 
+/// The next batch to send, unless one is in flight, the client is dead or nothing waits.
 fn take_batch() -> Option<Batch> {
     report_drops();
     with_state(|s| {
@@ -117,14 +118,8 @@ fn take_batch() -> Option<Batch> {
 /// Sends one batch and settles the outcome.
 async fn flush() {
     let Some(batch) = take_batch() else { return };
-    let init = Object::new();
-    set(&init, "method", &JsValue::from_str("POST"));
-    let headers = Object::new();
-    set(&headers, "content-type", &JsValue::from_str("application/json"));
-    set(&headers, protocol::KEY_HEADER, &JsValue::from_str(&batch.key));
-    set(&init, "headers", &headers);
-    set(&init, "body", &batch.body);
-    let status = match raw_fetch(&batch.url, &init) {
+    let init = net::init("POST", Some(&batch.key), Some(&batch.body));
+    let status = match net::fetch(&batch.url, &init) {
         Some(p) => match JsFuture::from(p).await {
             Ok(r) => r.unchecked_into::<js::Response>().status(),
             Err(_) => 0,
@@ -185,10 +180,10 @@ async fn flush() {
 
 /// Writes to the page's original `console.warn` (never captured).
 fn warn_once(msg: &str) {
-    let Some(global) = with_state(|s| s.global.clone()) else {
+    if with_state(|_| ()).is_none() {
         return;
-    };
-    let warn: Function = get(&get(&global, "o"), "warn").unchecked_into();
+    }
+    let warn: Function = bootstrap::original(bootstrap::original::WARN).unchecked_into();
     let _ = warn.call1(&JsValue::UNDEFINED, &JsValue::from_str(msg));
 }
 
@@ -201,18 +196,14 @@ fn beacon(gone: bool) {
         }
         let mut url = s.prefix.clone();
         url.push_str(protocol::LOGS_PATH);
-        url.push('?');
-        url.push_str(protocol::KEY_PARAM);
-        url.push('=');
-        url.push_str(&String::from(js_sys::encode_uri_component(&s.key)));
+        push_query(&mut url, param::KEY, &s.key);
         let len = s.pending.length() as usize;
         if gone {
             // The page is going (closed, navigated away, or into the back/forward cache): the host
             // stops offering it as a target at once instead of after the heartbeat's TTL. A page
             // that comes back polls again, which makes it alive again.
-            url.push_str("&client=");
-            url.push_str(&String::from(js_sys::encode_uri_component(&s.client_id)));
-            url.push_str("&gone=1");
+            push_query(&mut url, param::CLIENT, &s.client_id);
+            push_query(&mut url, param::GONE, "1");
             if len == 0 {
                 let _ = js::send_beacon(&url, &JsValue::from_str("[]"));
             }
@@ -235,18 +226,12 @@ fn beacon(gone: bool) {
     });
 }
 
-fn query(url: &mut String, name: &str, value: &str) {
-    url.push(if url.contains('?') { '&' } else { '?' });
-    url.push_str(name);
-    url.push('=');
-    url.push_str(&String::from(js_sys::encode_uri_component(value)));
-}
-
 /// Sends a heartbeat now.
 pub(crate) fn heartbeat() {
     spawn_local(send_heartbeat());
 }
 
+/// One heartbeat: the page's state to the probe; reloads once when the host serves a newer revision.
 async fn send_heartbeat() {
     let Some((key, client, rev, phase)) = with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
     else {
@@ -257,19 +242,18 @@ async fn send_heartbeat() {
     let flag = |b: bool| if b { "1" } else { "0" };
     let iframe = get(&w, "parent") != ***w;
     let mut url = String::from(protocol::PROBE_PATH);
-    query(&mut url, protocol::KEY_PARAM, &key);
-    query(&mut url, "client", &client);
-    query(&mut url, "tab", &crate::commands::tab_id());
-    query(&mut url, "page", &w.location().href().unwrap_or_default());
-    query(&mut url, "title", &doc.title());
-    query(&mut url, "phase", phase.as_str());
-    query(&mut url, "visible", flag(!doc.hidden()));
-    query(&mut url, "focused", flag(doc.has_focus().unwrap_or(false)));
-    query(&mut url, "iframe", flag(iframe));
-    query(&mut url, "rev", &rev);
-    let init = Object::new();
-    set(&init, "cache", &JsValue::from_str("no-store"));
-    let Some(p) = raw_fetch(&url, &init) else {
+    push_query(&mut url, param::KEY, &key);
+    push_query(&mut url, param::CLIENT, &client);
+    push_query(&mut url, param::TAB, &net::tab_id());
+    push_query(&mut url, param::PAGE, &w.location().href().unwrap_or_default());
+    push_query(&mut url, param::TITLE, &doc.title());
+    push_query(&mut url, param::PHASE, phase.as_str());
+    push_query(&mut url, param::VISIBLE, flag(!doc.hidden()));
+    push_query(&mut url, param::FOCUSED, flag(doc.has_focus().unwrap_or(false)));
+    push_query(&mut url, param::IFRAME, flag(iframe));
+    push_query(&mut url, param::REV, &rev);
+    let init = net::init("GET", None, None);
+    let Some(p) = net::fetch(&url, &init) else {
         return;
     };
     let Ok(resp) = JsFuture::from(p).await else {
@@ -300,6 +284,7 @@ async fn send_heartbeat() {
     js::reload();
 }
 
+/// Calls `f` on each `event` of the window (or the document).
 fn listen(event: &str, on_document: bool, f: impl Fn() + 'static) {
     let cb = Closure::<dyn Fn()>::new(f).into_js_value();
     if on_document {

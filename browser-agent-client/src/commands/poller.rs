@@ -5,28 +5,34 @@
 //! flight is aborted on `pagehide` and a new one starts on `pageshow`, so navigations and the
 //! back/forward cache never leave connections behind. Idle cost: one request per 25 s.
 
-use super::{executor, fetch, host, init};
-use crate::get;
+use super::executor;
+use crate::bootstrap;
+use crate::js::get;
+use crate::net::{fetch, host, init, push_query, tab_id};
+use crate::text::push_number;
 use browser_agent_core::protocol;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// How long the host may hold a poll (ms).
-const WAIT_MS: &str = "25000";
 /// Polls never start more often than this when the host answers at once (a host without
 /// long-polling), which keeps the idle cost at 0.2 requests/s at most.
 const MIN_POLL_INTERVAL_MS: f64 = 5_000.0;
+/// First retry delay after a failed poll (ms).
 const BACKOFF_MIN_MS: i32 = 1_000;
+/// Longest retry delay (ms).
 const BACKOFF_MAX_MS: i32 = 10_000;
 /// Attempts to deliver one batch's results.
 const RESULT_ATTEMPTS: u32 = 3;
 
+/// The poll loop.
 struct Poll {
     /// Bumped on every start and stop: a loop whose generation is stale ends.
     generation: u32,
+    /// A loop runs.
     active: bool,
+    /// Aborts the poll in flight.
     controller: Option<web_sys::AbortController>,
 }
 
@@ -34,14 +40,21 @@ thread_local! {
     static POLL: RefCell<Poll> = const { RefCell::new(Poll { generation: 0, active: false, controller: None }) };
 }
 
+/// How one poll ended.
 enum Outcome {
+    /// The host delivered a batch.
     Batch(JsValue),
+    /// Nothing to do before the hold ran out (204).
     Empty,
+    /// The loop was stopped meanwhile.
     Aborted,
+    /// A network error or an unexpected status: retry after a backoff.
     Failed,
+    /// The host refused the page key (403), or the client has no state: stop.
     Refused,
 }
 
+/// Whether the loop of `generation` is still the current one.
 fn current(generation: u32) -> bool {
     POLL.with(|p| p.borrow().generation == generation)
 }
@@ -75,10 +88,11 @@ fn stop() {
     }
 }
 
+/// The poll loop: poll, run the batch, post its results, again.
 async fn run(generation: u32) {
     let mut backoff = 0;
     while current(generation) {
-        let started = crate::snapshot::now_ms();
+        let started = crate::js::now_ms();
         match poll(generation).await {
             Outcome::Batch(batch) => {
                 backoff = 0;
@@ -90,10 +104,10 @@ async fn run(generation: u32) {
             }
             Outcome::Empty => {
                 backoff = 0;
-                let took = crate::snapshot::now_ms() - started;
+                let took = crate::js::now_ms() - started;
                 let interval = poll_ms().unwrap_or(MIN_POLL_INTERVAL_MS);
                 if took < interval {
-                    crate::snapshot::sleep((interval - took) as i32).await;
+                    crate::js::sleep((interval - took) as i32).await;
                 }
             }
             Outcome::Aborted => break,
@@ -103,7 +117,7 @@ async fn run(generation: u32) {
             }
             Outcome::Failed => {
                 backoff = (backoff * 2).clamp(BACKOFF_MIN_MS, BACKOFF_MAX_MS);
-                crate::snapshot::sleep(backoff).await;
+                crate::js::sleep(backoff).await;
             }
         }
     }
@@ -112,30 +126,29 @@ async fn run(generation: u32) {
 /// `window.__browserAgent.pollMs` when set: poll without `wait`, every that many ms (the seed's
 /// way; the latency benchmark compares it with the long-poll).
 fn poll_ms() -> Option<f64> {
-    get(&get(&js_sys::global(), crate::GLOBAL), "pollMs")
-        .as_f64()
-        .filter(|ms| *ms > 0.0)
+    bootstrap::field(bootstrap::POLL_MS).as_f64().filter(|ms| *ms > 0.0)
 }
 
+/// One long-poll for a batch.
 async fn poll(generation: u32) -> Outcome {
     let Some(h) = host() else {
         return Outcome::Refused;
     };
     let mut url = h.prefix;
     url.push_str(protocol::COMMANDS_PATH);
-    url.push_str("?client=");
-    url.push_str(&String::from(js_sys::encode_uri_component(&h.client_id)));
+    push_query(&mut url, protocol::param::CLIENT, &h.client_id);
     if poll_ms().is_none() {
-        url.push_str("&wait=");
-        url.push_str(WAIT_MS);
+        // The longest hold the host grants.
+        let mut wait = String::new();
+        push_number(&mut wait, protocol::POLL_WAIT_MS as u32);
+        push_query(&mut url, protocol::param::WAIT, &wait);
     }
-    url.push_str("&tab=");
-    url.push_str(&String::from(js_sys::encode_uri_component(&super::tab_id())));
-    let opts = init("GET", &h.key, None);
+    push_query(&mut url, protocol::param::TAB, &tab_id());
+    let opts = init("GET", Some(&h.key), None);
     let Ok(controller) = web_sys::AbortController::new() else {
         return Outcome::Failed;
     };
-    crate::set(&opts, "signal", &controller.signal());
+    crate::js::set(&opts, "signal", &controller.signal());
     POLL.with(|p| p.borrow_mut().controller = Some(controller));
     let response = match fetch(&url, &opts) {
         Some(p) => JsFuture::from(p).await,
@@ -180,11 +193,11 @@ async fn post_results(results: &JsValue) {
     let Ok(body) = js_sys::JSON::stringify(results) else {
         return;
     };
-    let body = String::from(body);
+    let body = JsValue::from(body);
     let mut url = h.prefix;
     url.push_str(protocol::RESULTS_PATH);
     for attempt in 0..RESULT_ATTEMPTS {
-        let opts = init("POST", &h.key, Some(&body));
+        let opts = init("POST", Some(&h.key), Some(&body));
         let status = match fetch(&url, &opts) {
             Some(p) => match JsFuture::from(p).await {
                 Ok(r) => get(&r, "status").as_f64().unwrap_or(0.0) as u16,
@@ -195,7 +208,7 @@ async fn post_results(results: &JsValue) {
         if status != 0 && status < 500 {
             return;
         }
-        crate::snapshot::sleep(BACKOFF_MIN_MS << attempt).await;
+        crate::js::sleep(BACKOFF_MIN_MS << attempt).await;
     }
 }
 
@@ -205,11 +218,13 @@ extern "C" {
     fn add_event_listener(event: &str, f: &js_sys::Function);
 }
 
+/// Calls `f` on each `event` of the window.
 fn listen(event: &str, f: fn()) {
     let cb = Closure::<dyn Fn()>::new(f).into_js_value();
     add_event_listener(event, cb.unchecked_ref());
 }
 
+/// Starts the loop, stops it on `pagehide` and starts it again on `pageshow`.
 pub(crate) fn install() {
     listen("pagehide", stop);
     listen("pageshow", start);

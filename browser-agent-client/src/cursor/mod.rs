@@ -10,14 +10,16 @@
 //! so it never changes layout, and marked `data-browser-agent-ui` with an `__browser-agent` id so
 //! the snapshot walker and target resolution skip it. When it is off nothing here waits.
 
-use crate::snapshot::{cat, push_number, sleep};
-use crate::{get, set};
-use js_sys::Function;
+use crate::bootstrap::{self, cfg};
+use crate::js::{call, get, global, set, sleep};
+use crate::text::{cat, push_number};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The cursor's colour.
 const PINK: &str = "#DD2590";
+/// The topmost `z-index`.
 const Z: &str = "2147483647";
 /// Where the last position is kept across page loads.
 const STORE_KEY: &str = "__browserAgentCursor";
@@ -26,12 +28,19 @@ const FADE_AFTER_MS: i32 = 1_500;
 /// The pointer's tip is kept this far inside the viewport (px).
 const MARGIN: f64 = 10.0;
 
+/// The cursor's elements and state.
 struct Cursor {
+    /// The fixed, positioned container.
     root: JsValue,
+    /// The arrow (scaled on press).
     arrow: JsValue,
+    /// Where the tip is (viewport x).
     x: f64,
+    /// Where the tip is (viewport y).
     y: f64,
+    /// Visible now.
     shown: bool,
+    /// The pending fade-out timer.
     fade: Option<i32>,
 }
 
@@ -39,38 +48,28 @@ thread_local! {
     static CURSOR: RefCell<Option<Cursor>> = const { RefCell::new(None) };
 }
 
-fn global() -> JsValue {
-    js_sys::global().into()
-}
-
-fn call(o: &JsValue, m: &str, args: &[&JsValue]) -> Option<JsValue> {
-    let f: Function = get(o, m).dyn_into().ok()?;
-    let a = js_sys::Array::new();
-    for x in args {
-        a.push(x);
-    }
-    js_sys::Reflect::apply(&f, o, &a).ok()
-}
-
-fn cfg() -> JsValue {
-    get(&get(&global(), crate::GLOBAL), "cfg")
+/// The tag configuration.
+fn config() -> JsValue {
+    bootstrap::field(bootstrap::CFG)
 }
 
 /// Whether the cursor shows: in an iframe, or when the config asks for it.
 pub(crate) fn enabled() -> bool {
     let g = global();
-    get(&cfg(), "cursor").is_truthy() || get(&g, "parent") != g
+    get(&config(), cfg::CURSOR).is_truthy() || get(&g, "parent") != g
 }
 
+/// The name the tag shows (`Agent` unless the config names it).
 fn name() -> String {
-    let c = cfg();
-    get(&c, "cursorName")
+    let c = config();
+    get(&c, cfg::CURSOR_NAME)
         .as_string()
-        .or_else(|| get(&c, "cursor").as_string())
+        .or_else(|| get(&c, cfg::CURSOR).as_string())
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| "Agent".to_owned())
 }
 
+/// `s` (its first 40 characters) with `<`, `>` and `&` escaped for HTML.
 fn escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars().take(40) {
@@ -84,6 +83,7 @@ fn escape(s: &str) -> String {
     out
 }
 
+/// `v` rounded, in CSS pixels.
 fn px(v: f64) -> String {
     let mut out = String::new();
     if v < 0.0 {
@@ -94,14 +94,17 @@ fn px(v: f64) -> String {
     out
 }
 
+/// A CSS `translate(x, y)`.
 fn translate(x: f64, y: f64) -> String {
     cat(&["translate(", &px(x), ",", &px(y), ")"])
 }
 
+/// Sets one inline style property.
 fn style(el: &JsValue, prop: &str, v: &str) {
     set(&get(el, "style"), prop, &JsValue::from_str(v));
 }
 
+/// The viewport's size.
 fn viewport() -> (f64, f64) {
     let g = global();
     (
@@ -110,13 +113,15 @@ fn viewport() -> (f64, f64) {
     )
 }
 
+/// The position kept from the last page load of this tab.
 fn stored() -> Option<(f64, f64)> {
     let v = crate::js::session_get(STORE_KEY).ok()??;
     let (x, y) = v.split_once(',')?;
-    let p = |s: &str| crate::snapshot::parse_number(s).map(f64::from);
+    let p = |s: &str| crate::text::parse_number(s).map(f64::from);
     Some((p(x)?, p(y)?))
 }
 
+/// Keeps the position for the next page load of this tab.
 fn store(x: f64, y: f64) {
     let mut v = String::new();
     push_number(&mut v, x.max(0.0).round() as u32);
@@ -128,17 +133,17 @@ fn store(x: f64, y: f64) {
 /// Makes the cursor's elements (hidden, at `(x, y)`).
 fn create(x: f64, y: f64) -> Option<Cursor> {
     let doc = get(&global(), "document");
-    let root = call(&doc, "createElement", &[&JsValue::from_str("div")])?;
+    let root = call(&doc, "createElement", &[&JsValue::from_str("div")]).ok()?;
     set(&root, "id", &JsValue::from_str("__browser-agent-cursor"));
-    call(&root, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()])?;
-    call(&root, "setAttribute", &[&"aria-hidden".into(), &"true".into()])?;
+    call(&root, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()]).ok()?;
+    call(&root, "setAttribute", &[&"aria-hidden".into(), &"true".into()]).ok()?;
     let css = cat(&[
         "position:fixed;left:0;top:0;width:0;height:0;margin:0;padding:0;border:0;z-index:",
         Z,
         ";pointer-events:none;opacity:0;will-change:transform;contain:layout style;transition:opacity .3s;transform:",
         &translate(x, y),
     ]);
-    call(&root, "setAttribute", &[&"style".into(), &JsValue::from_str(&css)])?;
+    call(&root, "setAttribute", &[&"style".into(), &JsValue::from_str(&css)]).ok()?;
     let html = cat(&[
         "<div style=\"transform-origin:3px 2px;transition:transform 90ms cubic-bezier(.4,0,1,1)\">",
         "<svg width=\"26\" height=\"26\" viewBox=\"0 0 26 26\" style=\"display:block;filter:drop-shadow(0 1px 2px rgba(0,0,0,.35))\">",
@@ -153,7 +158,7 @@ fn create(x: f64, y: f64) -> Option<Cursor> {
     ]);
     set(&root, "innerHTML", &JsValue::from_str(&html));
     let arrow = get(&root, "firstChild");
-    call(&get(&doc, "documentElement"), "appendChild", &[&root])?;
+    call(&get(&doc, "documentElement"), "appendChild", &[&root]).ok()?;
     Some(Cursor {
         root,
         arrow,
@@ -175,6 +180,7 @@ fn edge_start(x: f64, y: f64) -> (f64, f64) {
     }
 }
 
+/// Cancels a pending fade-out.
 fn cancel_fade(c: &mut Cursor) {
     if let Some(t) = c.fade.take() {
         crate::js::clear_timeout(t);
@@ -253,7 +259,7 @@ pub(crate) async fn release() {
     style(&arrow, "transition", "transform 160ms ease-out");
     style(&arrow, "transform", "scale(1)");
     let doc = get(&global(), "document");
-    let Some(ripple) = call(&doc, "createElement", &[&JsValue::from_str("div")]) else {
+    let Some(ripple) = call(&doc, "createElement", &[&JsValue::from_str("div")]).ok() else {
         return;
     };
     let _ = call(&ripple, "setAttribute", &[&"data-browser-agent-ui".into(), &"".into()]);
@@ -308,4 +314,22 @@ pub(crate) fn batch_end() {
         });
         cur.fade = Some(crate::js::set_timeout(fade.unchecked_ref(), FADE_AFTER_MS));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape, px, translate};
+
+    #[test]
+    fn name_tag_is_escaped_and_cut() {
+        assert_eq!(escape("<b>Ada & co</b>"), "&lt;b&gt;Ada &amp; co&lt;/b&gt;");
+        assert_eq!(escape(&"a".repeat(50)).len(), 40);
+    }
+
+    #[test]
+    fn css_lengths() {
+        assert_eq!(px(12.4), "12px");
+        assert_eq!(px(-46.0), "-46px");
+        assert_eq!(translate(1.5, -2.0), "translate(2px,-2px)");
+    }
 }

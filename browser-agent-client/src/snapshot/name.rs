@@ -4,9 +4,10 @@
 //! `::after` and browser spacing (an inline element is glued to its neighbours, every other
 //! display is separated by a space), then title, then a text field's placeholder.
 
-use super::{join_words, roles, Win};
-use crate::get;
-use std::cell::RefCell;
+use super::flat::for_each_child;
+use super::{roles, Win};
+use crate::js::get;
+use crate::text::join_words;
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Node};
@@ -24,6 +25,7 @@ struct Flags {
     include_hidden: bool,
 }
 
+/// An attribute of `el`, when present.
 pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
     el.get_attribute(wasm_bindgen::intern(name))
 }
@@ -33,6 +35,7 @@ pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
 pub(crate) struct Attrs(Vec<String>);
 
 impl Attrs {
+    /// The attribute names of `el`.
     pub(crate) fn of(el: &Element) -> Attrs {
         if !el.has_attributes() {
             return Attrs(Vec::new());
@@ -40,10 +43,12 @@ impl Attrs {
         Attrs(el.get_attribute_names().iter().filter_map(|n| n.as_string()).collect())
     }
 
+    /// Whether `el` has any attribute.
     pub(crate) fn any(&self) -> bool {
         !self.0.is_empty()
     }
 
+    /// Whether `el` has the attribute `name`.
     pub(crate) fn has(&self, name: &str) -> bool {
         self.0.iter().any(|n| n == name)
     }
@@ -60,10 +65,13 @@ impl Attrs {
 
 /// The computed `display` and `visibility` of `el`, and whether it is hidden for ARIA.
 pub(crate) struct Look {
+    /// The computed `display`.
     pub(crate) display: String,
+    /// The computed `visibility` is `visible`.
     pub(crate) visible: bool,
 }
 
+/// How `el` is rendered; `None` when its style cannot be read.
 pub(crate) fn look(win: &Win, el: &Element) -> Option<Look> {
     let style = win.computed_style(el, None).ok()?;
     Some(Look {
@@ -139,7 +147,6 @@ pub(crate) fn squash(s: &str) -> String {
 /// The accessible name of `el` (role `role`, lower-case tag `tag`) and whether it came from its
 /// content.
 // Also what the command resolver names elements with (it has no attribute list at hand).
-#[allow(dead_code)]
 pub(crate) fn name(win: &Win, el: &Element, tag: &str, role: &str) -> (String, bool) {
     name_with(win, el, tag, role, &Attrs::of(el))
 }
@@ -160,6 +167,7 @@ pub(crate) fn name_with(win: &Win, el: &Element, tag: &str, role: &str, known: &
     (squash(&s), from_content)
 }
 
+/// Whether `el` is hidden for accessible names (`aria-hidden`, `display:none`, `visibility`).
 fn hidden(win: &Win, el: &Element) -> bool {
     if attr(el, "aria-hidden").as_deref() == Some("true") {
         return true;
@@ -349,6 +357,8 @@ pub(crate) fn option_text(o: &Element) -> String {
     }
 }
 
+/// The name HTML gives `el` by its tag (accname step 2D: labels, `alt`, `caption`, `legend`,
+/// the `<title>` of an `<svg>`, …).
 fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Element>) -> Option<String> {
     let first_child = |child_tag: &str| {
         let mut c = el.first_element_child();
@@ -420,72 +430,10 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
     }
 }
 
-thread_local! {
-    /// `label[for]` elements of the document being walked, sorted by their `for` id.
-    static LABELS_FOR: RefCell<Vec<(String, Element)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Indexes the `label[for]` elements of `doc` for [`labels`] (the live `control.labels` list
-/// scans the whole document on first use: quadratic on a long form). Returns the index it replaces
-/// (the walker restores it after a frame).
-pub(crate) fn index_labels(doc: &web_sys::Document) -> Vec<(String, Element)> {
-    let mut index: Vec<(String, Element)> = Vec::new();
-    if let Ok(list) = doc.query_selector_all(intern("label[for]")) {
-        for i in 0..list.length() {
-            let Some(n) = list.item(i) else { continue };
-            let label: Element = n.unchecked_into();
-            let id = attr(&label, "for").unwrap_or_default();
-            // Stable: labels with the same id stay in document order.
-            let at = index.partition_point(|(k, _)| k.as_str() <= id.as_str());
-            index.insert(at, (id, label));
-        }
-    }
-    set_label_index(index)
-}
-
-pub(crate) fn set_label_index(index: Vec<(String, Element)>) -> Vec<(String, Element)> {
-    LABELS_FOR.with(|l| std::mem::replace(&mut *l.borrow_mut(), index))
-}
-
-/// The `<label>`s of a form control: those whose `for` names its id, then the one it is inside.
-fn label_elements(el: &Element) -> Vec<Element> {
-    let mut out: Vec<Element> = Vec::new();
-    let id = attr(el, "id").unwrap_or_default();
-    if !id.is_empty() {
-        let root = el.get_root_node();
-        if root.node_type() == Node::DOCUMENT_NODE {
-            LABELS_FOR.with(|l| {
-                let l = l.borrow();
-                let from = l.partition_point(|(k, _)| k.as_str() < id.as_str());
-                out.extend(l[from..].iter().take_while(|(k, _)| *k == id).map(|(_, e)| e.clone()));
-            });
-        } else if let Ok(list) = root
-            .unchecked_ref::<web_sys::DocumentFragment>()
-            .query_selector_all(intern("label[for]"))
-        {
-            for i in 0..list.length() {
-                if let Some(n) = list.item(i) {
-                    let label: Element = n.unchecked_into();
-                    if attr(&label, "for").as_deref() == Some(id.as_str()) {
-                        out.push(label);
-                    }
-                }
-            }
-        }
-    }
-    if let Ok(Some(wrapping)) = el.closest(intern("label")) {
-        let me: &wasm_bindgen::JsValue = el.as_ref();
-        if !out.contains(&wrapping) && get(&wrapping, "control") == *me {
-            out.push(wrapping);
-        }
-    }
-    out
-}
-
 /// The text of the `<label>`s of a form control (the control itself left out).
 fn labels(win: &Win, el: &Element, f: Flags) -> String {
     let mut parts = Vec::new();
-    for label in label_elements(el) {
+    for label in super::labels::label_elements(el) {
         let flags = Flags {
             root: false,
             labelledby: f.labelledby,
@@ -533,35 +481,6 @@ fn content(win: &Win, el: &Element, f: Flags, skip: Option<&Element>) -> String 
     for_each_child(el, &el.local_name(), &mut visit);
     out.push_str(&pseudo(win, el, "::after"));
     out
-}
-
-/// Calls `f` for each child of `el` in the flat tree: a shadow host's shadow-root children, a
-/// slot's assigned nodes (or its fallback content), otherwise its child nodes.
-pub(crate) fn for_each_child(el: &Element, tag: &str, f: &mut impl FnMut(Node)) {
-    let shadow = get(el, "shadowRoot");
-    let parent: Node = if shadow.is_object() {
-        shadow.unchecked_into()
-    } else if tag == "slot" {
-        let opts = js_sys::Object::new();
-        crate::set(&opts, "flatten", &wasm_bindgen::JsValue::TRUE);
-        let nodes = el
-            .unchecked_ref::<web_sys::HtmlSlotElement>()
-            .assigned_nodes_with_options(opts.unchecked_ref());
-        if nodes.length() > 0 {
-            for n in nodes.iter() {
-                f(n.unchecked_into());
-            }
-            return;
-        }
-        el.clone().into()
-    } else {
-        el.clone().into()
-    };
-    let mut c = parent.first_child();
-    while let Some(n) = c {
-        c = n.next_sibling();
-        f(n);
-    }
 }
 
 #[cfg(test)]

@@ -287,10 +287,12 @@ const DROPPED: &[&str] = &[
     "time",
 ];
 
+/// Whether the sorted `table` holds `role`.
 fn has(table: &[&str], role: &str) -> bool {
     table.binary_search(&role).is_ok()
 }
 
+/// The value of `key` in the sorted `table`.
 fn lookup(table: &[(&'static str, &'static str)], key: &str) -> Option<&'static str> {
     table.binary_search_by(|(k, _)| (*k).cmp(key)).ok().map(|i| table[i].1)
 }
@@ -305,14 +307,17 @@ pub(crate) fn is_landmark(role: &str) -> bool {
     has(LANDMARK, role)
 }
 
+/// Whether `role` takes its name from its content.
 pub(crate) fn name_from_content(role: &str) -> bool {
     has(NAME_FROM_CONTENT, role)
 }
 
+/// Whether `role` may not be named.
 pub(crate) fn name_prohibited(role: &str) -> bool {
     has(NAME_PROHIBITED, role)
 }
 
+/// Whether `role`'s children are presentational (a leaf of the snapshot).
 pub(crate) fn is_leaf(role: &str) -> bool {
     has(LEAF, role)
 }
@@ -332,11 +337,12 @@ pub(crate) fn clickable(
         && (own_pointer
             || onclick_attr
             || tabindex
-                .and_then(|t| super::parse_number(t.trim()))
+                .and_then(|t| crate::text::parse_number(t.trim()))
                 .is_some_and(|t| t >= 0)
             || onclick_prop())
 }
 
+/// Whether the snapshot leaves `role` out (its content floats up).
 pub(crate) fn is_dropped(role: &str) -> bool {
     role.is_empty() || has(DROPPED, role)
 }
@@ -353,6 +359,7 @@ const GLOBAL_ARIA: &[&str] = &[
     "aria-roledescription",
 ];
 
+/// An attribute of `el`, when present.
 fn attr(el: &Element, name: &str) -> Option<String> {
     el.get_attribute(wasm_bindgen::intern(name))
 }
@@ -399,6 +406,7 @@ pub(crate) fn role_of(el: &Element, tag: &str, explicit: Option<String>) -> &'st
 const SECTIONING: &str =
     "article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]";
 
+/// The implicit (HTML-AAM) role of `el`, `""` when it has none.
 pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
     if let Some(r) = lookup(BY_TAG, tag) {
         return r;
@@ -440,7 +448,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
         }
         "select" => {
             let size = attr(el, "size")
-                .and_then(|s| super::parse_number(s.trim()))
+                .and_then(|s| crate::text::parse_number(s.trim()))
                 .unwrap_or(0);
             if el.has_attribute(intern("multiple")) || size > 1 {
                 "listbox"

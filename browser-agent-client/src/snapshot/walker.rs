@@ -14,9 +14,13 @@
 //! - The text of a `<label>` with a control, a legend, caption or figcaption, and of anything an
 //!   `aria-labelledby` points at, is not repeated as loose text: it already is a name.
 
-use super::name::{self, attr, for_each_child, option_text, pseudo, selected_text, squash, Attrs};
-use super::{frame_number, has_sub, page_window, push_number, ref_number, roles, Win};
-use crate::get;
+use super::flat::for_each_child;
+use super::labels;
+use super::name::{self, attr, pseudo, selected_text, squash, Attrs};
+use super::refs::{frame_number, ref_number};
+use super::{page_window, roles, Win};
+use crate::js::get;
+use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
@@ -27,9 +31,6 @@ const SKIP: &[&str] = &[
     "audio", "base", "canvas", "embed", "head", "link", "meta", "noscript", "object", "script", "style", "template",
     "title", "video",
 ];
-
-/// Most options listed under a `<select>`.
-const MAX_OPTIONS: usize = 50;
 
 /// Frames inside frames are followed this deep.
 const MAX_FRAME_DEPTH: u32 = 4;
@@ -51,11 +52,14 @@ struct Ctx {
 /// Nodes being collected, and loose text not yet closed into a text node.
 #[derive(Default)]
 struct Out {
+    /// The nodes so far.
     nodes: Vec<SnapshotNode>,
+    /// Loose text not yet closed into a text node.
     text: String,
 }
 
 impl Out {
+    /// Closes the loose text into a text node.
     fn flush(&mut self) {
         if self.text.is_empty() {
             return;
@@ -68,12 +72,15 @@ impl Out {
     }
 }
 
+/// The walk of one document.
 struct Walker {
+    /// The document's window (for computed styles).
     win: Win,
     /// `""` in the page, `f1` … in frames.
     prefix: String,
     /// Ids that some `aria-labelledby` in this document points at (sorted).
     labelled: Vec<String>,
+    /// How deep in frames this document is.
     depth: u32,
     /// An open modal dialog (`showModal()`): everything outside it is inert.
     modal: Option<Element>,
@@ -89,17 +96,18 @@ pub(crate) fn walk_page() -> Vec<SnapshotNode> {
     walk_document(win, doc.unchecked_ref(), String::new(), 0)
 }
 
+/// Walks one document (the page's or a frame's) with its label index built.
 fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) -> Vec<SnapshotNode> {
     let Some(body) = doc.body() else {
         return Vec::new();
     };
-    let saved = name::index_labels(doc);
+    let saved = labels::index_labels(doc);
     let mut w = Walker {
         labelled: labelled_ids(doc),
         win,
         prefix,
         depth,
-        modal: super::open_modal(doc),
+        modal: super::modal::open_modal(doc),
     };
     let pointer = w.look(&body).is_some_and(|l| l.2);
     let mut out = Out::default();
@@ -110,10 +118,11 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
     };
     w.children(&body, "body", &mut out, ctx);
     out.flush();
-    name::set_label_index(saved);
+    labels::set_label_index(saved);
     out.nodes
 }
 
+/// The ids that some `aria-labelledby` of `doc` points at, sorted.
 fn labelled_ids(doc: &web_sys::Document) -> Vec<String> {
     let mut ids = Vec::new();
     if let Ok(list) = doc.query_selector_all(intern("[aria-labelledby]")) {
@@ -143,6 +152,7 @@ impl Walker {
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))
     }
 
+    /// Walks the flat-tree children of `el` (a closed `<details>` shows only its summary).
     fn children(&mut self, el: &Element, tag: &str, out: &mut Out, ctx: Ctx) {
         if tag == "details" && !el.has_attribute(intern("open")) {
             // Closed: only the summary shows.
@@ -178,6 +188,7 @@ impl Walker {
         id.is_some_and(|id| self.labelled.binary_search_by(|l| l.as_str().cmp(id)).is_ok())
     }
 
+    /// Walks one element: left out, a node of its own, or transparent (its children float up).
     fn element(&mut self, el: Element, out: &mut Out, ctx: Ctx) {
         let tag = el.local_name().to_ascii_lowercase();
         if SKIP.binary_search(&tag.as_str()).is_ok() {
@@ -231,6 +242,7 @@ impl Walker {
         }
     }
 
+    /// An element without a node of its own: its children and text join the parent's.
     #[allow(clippy::too_many_arguments)]
     fn transparent(
         &mut self,
@@ -309,7 +321,7 @@ impl Walker {
         if !roles::is_leaf(role) {
             match tag {
                 "iframe" | "frame" => node.children = self.frame(el),
-                "select" => node.children = options(el, role == "listbox"),
+                "select" => node.children = super::options::options(el, role == "listbox"),
                 "input" | "textarea" => {}
                 _ => {
                     // (A container's `::before`/`::after` are bullets and decoration: left out.)
@@ -350,6 +362,7 @@ impl Walker {
         walk_document(fwin.unchecked_into(), doc.unchecked_ref(), prefix, self.depth + 1)
     }
 
+    /// The state attributes of a node (`checked`, `expanded`, `value`, `level`, …).
     fn states(&self, el: &Element, tag: &str, role: &str, name: &str, a: &Attrs) -> Vec<Attr> {
         let mut attrs = Vec::new();
         let aria = |n: &str| a.get(el, n);
@@ -410,8 +423,8 @@ impl Walker {
         }
         if role == "heading" {
             let level = aria("aria-level")
-                .and_then(|l| super::parse_number(l.trim()))
-                .or_else(|| tag.strip_prefix('h').and_then(super::parse_number))
+                .and_then(|l| parse_number(l.trim()))
+                .or_else(|| tag.strip_prefix('h').and_then(parse_number))
                 .map_or(2, |l| l.clamp(1, 255) as u8);
             attrs.push(Attr::Level(level));
         }
@@ -465,55 +478,6 @@ fn number_or_string(v: &wasm_bindgen::JsValue) -> Option<String> {
         .to_string_with_radix(10)
         .ok()
         .map(String::from)
-}
-
-/// The options of a `<select>` (groups as `group` nodes); `[selected]` only in a list box (a
-/// combobox shows its value). At most [`MAX_OPTIONS`], then a note of how many more.
-fn options(select: &Element, listbox: bool) -> Vec<SnapshotNode> {
-    let mut out = Vec::new();
-    let mut count = 0usize;
-    let mut more = 0usize;
-    let mut add = |o: &Element, into: &mut Vec<SnapshotNode>| {
-        if count >= MAX_OPTIONS {
-            more += 1;
-            return;
-        }
-        count += 1;
-        let mut n = SnapshotNode::new("option", option_text(o));
-        if o.has_attribute(intern("disabled")) {
-            n.attrs.push(Attr::Disabled);
-        }
-        if listbox && get(o, "selected").is_truthy() {
-            n.attrs.push(Attr::Selected);
-        }
-        into.push(n);
-    };
-    let mut c = select.first_element_child();
-    while let Some(e) = c {
-        c = e.next_element_sibling();
-        match e.local_name().as_str() {
-            "option" => add(&e, &mut out),
-            "optgroup" => {
-                let mut group = SnapshotNode::new("group", attr(&e, "label").map(|l| squash(&l)).unwrap_or_default());
-                let mut o = e.first_element_child();
-                while let Some(opt) = o {
-                    o = opt.next_element_sibling();
-                    if opt.local_name() == "option" {
-                        add(&opt, &mut group.children);
-                    }
-                }
-                out.push(group);
-            }
-            _ => {}
-        }
-    }
-    if more > 0 {
-        let mut t = String::from("… ");
-        push_number(&mut t, more as u32);
-        t.push_str(" more options");
-        out.push(SnapshotNode::text(t));
-    }
-    out
 }
 
 /// Leaves out what repeats the node's name: text children the name already contains, a single

@@ -1,0 +1,104 @@
+//! The one Rust home of the bootstrap's names: the fields of `window.__browserAgent` that the wasm
+//! reads or writes, and the kind bits of its capture handler.
+//!
+//! The bootstrap is the inline script the host injects before anything of the page runs; its
+//! readable source is `browser-agent-client/bootstrap/bootstrap.js` (minified into
+//! `browser-agent-core/assets/bootstrap.js`). It creates the global [`GLOBAL`], queues captures
+//! until the client runs and hands every later one to the client's handler [`HANDLER`]. Its own
+//! counters `s` (the last sequence number given) and `b` (set while it serializes, so console
+//! calls made meanwhile are not captured) are never touched from Rust.
+
+use crate::js::{get, set};
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Name of the window global the bootstrap creates.
+pub(crate) const GLOBAL: &str = "__browserAgent";
+/// `cfg`: the injected tag's configuration (`TagConfig` as JSON, see [`cfg`]).
+pub(crate) const CFG: &str = "cfg";
+/// `clientId`: this page load's client id, made by the bootstrap (it stamps it on every entry).
+pub(crate) const CLIENT_ID: &str = "clientId";
+/// `q`: the captures made before the client ran, as `[entry, kind]` pairs, oldest first.
+pub(crate) const QUEUE: &str = "q";
+/// `d`: how many early captures the bootstrap dropped from [`QUEUE`] (it holds 500 at most).
+pub(crate) const DROPPED: &str = "d";
+/// `o`: the page's originals the bootstrap wrapped (see [`original`]).
+pub(crate) const ORIGINALS: &str = "o";
+/// `h`: the handler `h(entry, kind)` the bootstrap calls for every capture; set by the client.
+pub(crate) const HANDLER: &str = "h";
+/// `e`: the bootstrap's stamp `e(entry, kind)`: adds `t`, `page`, `url`, `clientId` and the next
+/// `seq`, then hands the entry to [`HANDLER`] (or queues it).
+pub(crate) const STAMP: &str = "e";
+/// `inflight`: the page's fetch and XHR requests now in flight (the bootstrap's wrappers count).
+pub(crate) const INFLIGHT: &str = "inflight";
+/// `la`: when the in-flight count last changed, ms since the epoch (absent until it does).
+pub(crate) const LAST_ACTIVITY: &str = "la";
+/// `started`: set by the client when it starts, so a second copy of it does nothing.
+pub(crate) const STARTED: &str = "started";
+/// `pollMs`: when a page sets it, the command channel polls every that many ms without `wait`.
+pub(crate) const POLL_MS: &str = "pollMs";
+/// `walkMs`: how long the last snapshot walk took (ms), written by the client for benchmarks.
+pub(crate) const WALK_MS: &str = "walkMs";
+/// `ev`: the promise an `evaluate` run through a nonce'd `<script>` leaves behind.
+pub(crate) const EVAL: &str = "ev";
+/// `snapshot()`: debug hook set by the client, a promise of the snapshot text.
+pub(crate) const SNAPSHOT_HOOK: &str = "snapshot";
+/// `ref("e3")`: debug hook set by the client, the element a ref names (throws what is there instead).
+pub(crate) const REF_HOOK: &str = "ref";
+
+/// Fields of `cfg`, the tag configuration (`browser_agent_core::protocol::TagConfig`).
+pub(crate) mod cfg {
+    /// The page key.
+    pub(crate) const KEY: &str = "key";
+    /// The route prefix.
+    pub(crate) const PREFIX: &str = "prefix";
+    /// The client revision the host served.
+    pub(crate) const REV: &str = "rev";
+    /// Show the cursor (`true`, or the name it shows).
+    pub(crate) const CURSOR: &str = "cursor";
+    /// The name the cursor shows.
+    pub(crate) const CURSOR_NAME: &str = "cursorName";
+}
+
+/// Fields of `o`, the page's originals saved before the bootstrap wrapped them.
+pub(crate) mod original {
+    /// The page's `fetch` before any wrapper: the client's own requests go through it.
+    pub(crate) const FETCH: &str = "fetch";
+    /// The page's `console.warn`: the client's own warnings are never captured.
+    pub(crate) const WARN: &str = "warn";
+}
+
+/// Kind bit of `h(entry, kind)`: send at once (errors).
+pub(crate) const URGENT: u32 = 1;
+/// Kind bit of `h(entry, kind)`: a navigation; the heartbeat reports the new URL at once.
+pub(crate) const NAV: u32 = 8;
+
+/// `window.__browserAgent` (undefined when no bootstrap ran).
+pub(crate) fn agent() -> JsValue {
+    get(&js_sys::global(), GLOBAL)
+}
+
+/// A field of `window.__browserAgent`.
+pub(crate) fn field(name: &str) -> JsValue {
+    get(&agent(), name)
+}
+
+/// Sets a field of `window.__browserAgent`.
+pub(crate) fn set_field(name: &str, v: &JsValue) {
+    set(&agent(), name, v);
+}
+
+/// One of the page's originals (`o.fetch`, `o.warn`).
+pub(crate) fn original(name: &str) -> JsValue {
+    get(&field(ORIGINALS), name)
+}
+
+/// Records an entry the client made itself: the bootstrap's `e(entry, kind)` stamps it like a
+/// capture and hands it back to the client's handler, so one sequence numbers everything in order.
+pub(crate) fn emit(e: &JsValue) {
+    let agent = agent();
+    if let Ok(stamp) = get(&agent, STAMP).dyn_into::<Function>() {
+        let _ = stamp.call2(&agent, e, &JsValue::from(0));
+    }
+}

@@ -1,0 +1,145 @@
+//! Choices: `select` (an option of a `<select>` by text, value or label) and `check`/`uncheck`
+//! (checkboxes, radio buttons, switches, and their ARIA kin).
+
+use super::super::batch;
+use super::super::resolve::{self, describe, field, Target};
+use super::super::Outcome;
+use super::pointer::{centre, click_target, disabled, scroll_into_view};
+use super::target;
+use super::text::native_set;
+use crate::cursor;
+use crate::js::{as_element, call, event_init, fire, get, js_string, set};
+use crate::snapshot::name::squash;
+use crate::text::{cat, ci_contains, push_number, quote};
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+
+/// `select`: picks an option of a `<select>` by its text, value or label (exact before partial).
+pub(super) async fn select(step: &JsValue) -> Outcome {
+    let want = field(step, "option").or_else(|| field(step, "value")).or_else(|| {
+        if field(step, "name").is_some() || field(step, "ref").is_some() {
+            field(step, "text")
+        } else {
+            None
+        }
+    });
+    let Some(want) = want else {
+        return Err("select needs \"option\": the option's text, value or label".to_owned());
+    };
+    // `text` may name the option, so the target comes from the other fields.
+    let t = target(step, true)?;
+    let el = t.el.clone();
+    if el.local_name() != "select" {
+        return Err(cat(&[
+            &t.label,
+            " is not a <select>; click it to open it, then click the option",
+        ]));
+    }
+    if disabled(&el) {
+        return Err(cat(&[&t.label, " is disabled"]));
+    }
+    scroll_into_view(&el).await;
+    batch::note(&t);
+    let (x, y) = centre(&el);
+    cursor::move_to(x, y).await;
+    let options = get(&el, "options");
+    let count = get(&options, "length").as_f64().unwrap_or(0.0) as u32;
+    let mut best: Option<(u32, JsValue, String)> = None;
+    let mut names = Vec::new();
+    let want_t = want.trim();
+    for i in 0..count {
+        let o = Reflect::get_u32(&options, i).unwrap_or(JsValue::UNDEFINED);
+        let text = squash(&get(&o, "text").as_string().unwrap_or_default());
+        let val = get(&o, "value").as_string().unwrap_or_default();
+        let label = get(&o, "label").as_string().unwrap_or_default();
+        names.push(quote(&text));
+        let exact =
+            text.eq_ignore_ascii_case(want_t) || val.eq_ignore_ascii_case(want_t) || label.eq_ignore_ascii_case(want_t);
+        let rank = if exact {
+            2
+        } else if ci_contains(&text, want_t) || ci_contains(&label, want_t) {
+            1
+        } else {
+            0
+        };
+        if rank > 0 && best.as_ref().is_none_or(|b| rank > b.0) {
+            best = Some((rank, o, text));
+        }
+    }
+    let Some((_, option, text)) = best else {
+        let mut m = cat(&["No option ", &quote(want_t), " in ", &t.label, ". Options: "]);
+        let more = names.len().saturating_sub(10);
+        names.truncate(10);
+        m.push_str(&names.join(", "));
+        if more > 0 {
+            m.push_str(" and ");
+            push_number(&mut m, more as u32);
+            m.push_str(" more");
+        }
+        return Err(m);
+    };
+    if get(&option, "disabled").is_truthy() {
+        return Err(cat(&["The option ", &quote(&text), " in ", &t.label, " is disabled"]));
+    }
+    let _ = call(&el, "focus", &[]);
+    native_set(&el, "value", &get(&option, "value"));
+    set(&option, "selected", &JsValue::TRUE);
+    fire(&el, "Event", "input", &event_init(true));
+    fire(&el, "Event", "change", &event_init(true));
+    Ok(js_string(&cat(&["selected ", &quote(&text)])))
+}
+
+/// Whether a checkbox, radio button or ARIA checkable is checked.
+fn is_checked(el: &Element) -> bool {
+    if el.local_name() == "input" {
+        get(el, "checked").is_truthy()
+    } else {
+        el.get_attribute("aria-checked").as_deref() == Some("true")
+    }
+}
+
+/// `check` (`on`) and `uncheck`: clicks the control when its state differs, then verifies it.
+pub(super) async fn check(step: &JsValue, on: bool) -> Outcome {
+    let mut t = target(step, false)?;
+    if t.el.local_name() == "label" {
+        if let Some(c) = as_element(get(&t.el, "control")) {
+            t = Target {
+                label: describe(&c),
+                el: c,
+            };
+        }
+    }
+    let kind = get(&t.el, "type").as_string().unwrap_or_default();
+    let role = resolve::role_of(&t.el);
+    let checkable = kind == "checkbox"
+        || kind == "radio"
+        || matches!(
+            role,
+            "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio"
+        );
+    if !checkable {
+        return Err(cat(&[&t.label, " is not a checkbox, radio button or switch"]));
+    }
+    if is_checked(&t.el) == on {
+        batch::note(&t);
+        return Ok(js_string(if on { "already checked" } else { "already unchecked" }));
+    }
+    if !on && (kind == "radio" || role == "radio") {
+        return Err(cat(&[
+            &t.label,
+            " is a radio button: check another option of its group instead",
+        ]));
+    }
+    click_target(&t, 1).await?;
+    if is_checked(&t.el) != on {
+        return Err(cat(&[
+            "Clicked ",
+            &t.label,
+            " but it is still ",
+            if on { "unchecked" } else { "checked" },
+            " (the page reverted it)",
+        ]));
+    }
+    Ok(js_string(if on { "checked" } else { "unchecked" }))
+}

@@ -1,0 +1,404 @@
+//! Keys: chords (`Control+a`, `Shift+Tab`), the key events of a press, and what the browser
+//! does for a key that synthetic events do not do by themselves (Enter submits, Tab moves focus,
+//! Escape closes the top dialog, …).
+
+use super::super::batch;
+use super::super::resolve::{self, describe, field};
+use super::super::Outcome;
+use super::pointer::{blocked_submit, centre, scroll_into_view};
+use super::target;
+use super::text::{caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, text_field};
+use crate::cursor;
+use crate::js::{as_element, call, event_init, fire, get, global, js_string, set, sleep};
+use crate::text::{cat, char_count};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// The modifier keys held during a press.
+#[derive(Clone, Copy, Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
+pub(super) struct Mods {
+    /// Control (or `ControlOrMeta`).
+    ctrl: bool,
+    /// Shift.
+    shift: bool,
+    /// Alt (Option).
+    alt: bool,
+    /// Meta (Command, Super).
+    meta: bool,
+}
+
+/// `Control+a` → the modifiers and the key (`a`); aliases become DOM key names.
+fn parse_chord(chord: &str) -> Result<(Mods, String), String> {
+    let mut mods = Mods::default();
+    let mut parts: Vec<&str> = chord.split('+').collect();
+    // `Control++`: the last key is `+`.
+    if chord.ends_with("++") || chord == "+" {
+        parts.retain(|p| !p.is_empty());
+        parts.push("+");
+    }
+    let key = parts.pop().unwrap_or("");
+    for m in parts {
+        match m.trim().to_ascii_lowercase().as_str() {
+            "control" | "ctrl" => mods.ctrl = true,
+            "shift" => mods.shift = true,
+            "alt" | "option" => mods.alt = true,
+            "meta" | "cmd" | "command" | "super" => mods.meta = true,
+            // Playwright's name for Control (Meta on macOS); pages here run anywhere: Control.
+            "controlormeta" => mods.ctrl = true,
+            _ => {
+                return Err(cat(&[
+                    "Unknown modifier \"",
+                    m,
+                    "\" in \"",
+                    chord,
+                    "\" (use Control, Shift, Alt or Meta)",
+                ]))
+            }
+        }
+    }
+    let lower = key.to_ascii_lowercase();
+    let named = match lower.as_str() {
+        "enter" | "return" => "Enter",
+        "tab" => "Tab",
+        "esc" | "escape" => "Escape",
+        "space" | " " => " ",
+        "backspace" => "Backspace",
+        "delete" | "del" => "Delete",
+        "up" | "arrowup" => "ArrowUp",
+        "down" | "arrowdown" => "ArrowDown",
+        "left" | "arrowleft" => "ArrowLeft",
+        "right" | "arrowright" => "ArrowRight",
+        "home" => "Home",
+        "end" => "End",
+        "pageup" => "PageUp",
+        "pagedown" => "PageDown",
+        _ if char_count(key) == 1 => key,
+        _ if key.len() > 1 && key.starts_with('F') && key.bytes().skip(1).all(|b| b.is_ascii_digit()) => key,
+        _ => return Err(cat(&["Unknown key \"", key, "\" (use a character, or Enter, Tab, Escape, Backspace, Delete, Space, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, F1–F12, with Control+, Shift+, Alt+, Meta+)"])),
+    };
+    Ok((mods, named.to_owned()))
+}
+
+/// The legacy `keyCode` (and `which`) of a DOM key name; 0 when it has none.
+fn key_code(key: &str) -> u32 {
+    match key {
+        "Enter" => 13,
+        "Tab" => 9,
+        "Backspace" => 8,
+        "Escape" => 27,
+        " " => 32,
+        "Delete" => 46,
+        "ArrowLeft" => 37,
+        "ArrowUp" => 38,
+        "ArrowRight" => 39,
+        "ArrowDown" => 40,
+        "Home" => 36,
+        "End" => 35,
+        "PageUp" => 33,
+        "PageDown" => 34,
+        "Shift" => 16,
+        "Control" => 17,
+        "Alt" => 18,
+        "Meta" => 91,
+        _ => {
+            let mut c = key.chars();
+            match (c.next(), c.next()) {
+                (Some(ch), None) if ch.is_ascii_alphanumeric() => ch.to_ascii_uppercase() as u32,
+                (Some(ch), None) => ch as u32,
+                _ => 0,
+            }
+        }
+    }
+}
+
+/// The `code` of a key on a US layout: `KeyA`, `Digit1`, `Space`; named keys keep their name;
+/// other characters have none.
+pub(super) fn code_of(key: &str) -> String {
+    let mut c = key.chars();
+    match (c.next(), c.next()) {
+        (Some(ch), None) if ch.is_ascii_alphabetic() => cat(&["Key", &String::from(ch.to_ascii_uppercase())]),
+        (Some(ch), None) if ch.is_ascii_digit() => cat(&["Digit", &String::from(ch)]),
+        (Some(' '), None) => "Space".to_owned(),
+        (Some(_), None) => String::new(),
+        _ => key.to_owned(),
+    }
+}
+
+/// The init of a `KeyboardEvent` for `key` with the held modifiers.
+pub(super) fn key_init(key: &str, code: &str, mods: Mods) -> Object {
+    let o = event_init(true);
+    set(&o, "key", &js_string(key));
+    set(&o, "code", &js_string(code));
+    let kc = key_code(key);
+    set(&o, "keyCode", &JsValue::from(kc));
+    set(&o, "which", &JsValue::from(kc));
+    set(&o, "ctrlKey", &JsValue::from_bool(mods.ctrl));
+    set(&o, "shiftKey", &JsValue::from_bool(mods.shift));
+    set(&o, "altKey", &JsValue::from_bool(mods.alt));
+    set(&o, "metaKey", &JsValue::from_bool(mods.meta));
+    o
+}
+
+/// The focused element, inside open shadow roots; the body (or the root element) when nothing is focused.
+fn active_element() -> Element {
+    let doc = get(&global(), "document");
+    let mut a = get(&doc, "activeElement");
+    // Into open shadow roots.
+    loop {
+        let inner = get(&get(&a, "shadowRoot"), "activeElement");
+        if !inner.is_object() {
+            break;
+        }
+        a = inner;
+    }
+    as_element(a)
+        .or_else(|| as_element(get(&doc, "body")))
+        .unwrap_or_else(|| get(&doc, "documentElement").unchecked_into())
+}
+
+/// Elements Tab reaches, in document order (positive tabindex first).
+fn tabbables() -> Vec<Element> {
+    let Some(doc) = resolve::page_window_document() else {
+        return Vec::new();
+    };
+    let Ok(list) = doc.query_selector_all(
+        "a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable=''],[contenteditable=true]",
+    ) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(i32, Element)> = (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.unchecked_into::<Element>())
+        .filter(|e| {
+            get(e, "tabIndex").as_f64().unwrap_or(-1.0) >= 0.0
+                && !e.matches(":disabled").unwrap_or(false)
+                && get(e, "type").as_string().as_deref() != Some("hidden")
+                && resolve::hidden_reason(e).is_none()
+        })
+        .map(|e| {
+            let ti = get(&e, "tabIndex").as_f64().unwrap_or(0.0) as i32;
+            (if ti > 0 { ti } else { i32::MAX }, e)
+        })
+        .collect();
+    // Stable insertion sort: nearly all keys are equal (no moves), and it links no sort machinery.
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && out[j - 1].0 > out[j].0 {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    out.into_iter().map(|(_, e)| e).collect()
+}
+
+/// `press`: a key or chord on the target (focused first) or on the focused element.
+pub(super) async fn press(step: &JsValue) -> Outcome {
+    let Some(chord) = field(step, "key").or_else(|| field(step, "keys")) else {
+        return Err("press needs \"key\", e.g. \"Enter\", \"Control+a\" or \"Shift+Tab\"".to_owned());
+    };
+    let (mods, key) = parse_chord(&chord)?;
+    let el = if resolve::has_target(step, false) {
+        let t = target(step, false)?;
+        scroll_into_view(&t.el).await;
+        batch::note(&t);
+        let (x, y) = centre(&t.el);
+        cursor::move_to(x, y).await;
+        let _ = call(&t.el, "focus", &[]);
+        t.el
+    } else {
+        active_element()
+    };
+    let init = key_init(&key, &code_of(&key), mods);
+    let mut outcome = Ok(());
+    {
+        let go = fire(&el, "KeyboardEvent", "keydown", &init);
+        let printable = char_count(&key) == 1 && !mods.ctrl && !mods.meta && !mods.alt;
+        if go && (printable || key == "Enter") {
+            let pressed = fire(&el, "KeyboardEvent", "keypress", &init);
+            if pressed && printable && (text_field(&el) || editable(&el)) {
+                insert(&el, &key);
+            }
+        }
+        if go {
+            outcome = default_action(&el, &key, mods);
+        }
+        fire(&el, "KeyboardEvent", "keyup", &init);
+    }
+    outcome?;
+    let mut out = cat(&["pressed ", &chord]);
+    if !resolve::has_target(step, false) {
+        out.push_str(" on ");
+        out.push_str(&describe(&el));
+    }
+    sleep(20).await;
+    if key == "Enter" && el.local_name() == "input" {
+        if let Some(why) = blocked_submit(&get(&el, "form")) {
+            out.push_str(&why);
+        }
+    }
+    Ok(js_string(&out))
+}
+
+/// What the browser does for a key that synthetic events do not do by themselves.
+fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
+    let tag = el.local_name();
+    match key {
+        "Enter" if !mods.ctrl && !mods.meta => {
+            if tag == "textarea" {
+                insert(el, "\n");
+            } else if editable(el) {
+                exec_command(el, "insertParagraph", "");
+            } else if tag == "input" && text_field(el) {
+                let form = get(el, "form");
+                if form.is_object() {
+                    let _ = call(&form, "requestSubmit", &[]);
+                }
+            } else if matches!(tag.as_str(), "a" | "button" | "summary") || resolve::role_of(el) == "button" {
+                let _ = call(el, "click", &[]);
+            }
+        }
+        " " if matches!(tag.as_str(), "button" | "summary")
+            || get(el, "type").as_string().as_deref() == Some("checkbox") =>
+        {
+            let _ = call(el, "click", &[]);
+        }
+        "Escape" => {
+            // The browser closes the topmost modal dialog (its `cancel` first) or open popover;
+            // a synthetic key does not.
+            let doc = get(el, "ownerDocument");
+            for sel in ["dialog:modal", "[popover]:popover-open"] {
+                let open = call(&doc, "querySelectorAll", &[&js_string(sel)]).unwrap_or_default();
+                let len = get(&open, "length").as_f64().unwrap_or(0.0) as u32;
+                if len > 0 {
+                    let top = Reflect::get_u32(&open, len - 1).unwrap_or_default();
+                    let how = ["requestClose", "close", "hidePopover"]
+                        .into_iter()
+                        .find(|m| get(&top, m).is_function());
+                    if let Some(m) = how {
+                        let _ = call(&top, m, &[]);
+                    }
+                    break;
+                }
+            }
+        }
+        "Tab" => {
+            let all = tabbables();
+            if !all.is_empty() {
+                let pos = all.iter().position(|e| e == el);
+                let next = match (pos, mods.shift) {
+                    (Some(i), false) => (i + 1) % all.len(),
+                    (Some(i), true) => (i + all.len() - 1) % all.len(),
+                    (None, false) => 0,
+                    (None, true) => all.len() - 1,
+                };
+                let _ = call(&all[next], "focus", &[]);
+            }
+        }
+        "Backspace" | "Delete" if text_field(el) || editable(el) => delete_back(el),
+        "a" | "A" if mods.ctrl || mods.meta => {
+            if text_field(el) {
+                let _ = call(el, "select", &[]);
+                if get(el, "selectionStart").as_f64().is_none() {
+                    mark_selected_all(el);
+                }
+            } else if editable(el) {
+                caret_to_end(el, true);
+            } else {
+                let _ = call(&get(el, "ownerDocument"), "execCommand", &[&js_string("selectAll")]);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{code_of, key_code, parse_chord, Mods};
+
+    fn chord(c: &str) -> (Mods, String) {
+        parse_chord(c).unwrap_or_else(|e| panic!("{c}: {e}"))
+    }
+
+    #[test]
+    fn chords() {
+        let ctrl = Mods {
+            ctrl: true,
+            ..Mods::default()
+        };
+        assert_eq!(chord("Control+a"), (ctrl, "a".to_owned()));
+        assert_eq!(chord("ctrl+A"), (ctrl, "A".to_owned()));
+        assert_eq!(chord("ControlOrMeta+c"), (ctrl, "c".to_owned()));
+        assert_eq!(chord("Control++"), (ctrl, "+".to_owned()));
+        assert_eq!(chord("+"), (Mods::default(), "+".to_owned()));
+        let (m, k) = chord("Shift+Alt+Meta+Tab");
+        assert!(m.shift && m.alt && m.meta && !m.ctrl);
+        assert_eq!(k, "Tab");
+        for (alias, key) in [
+            ("enter", "Enter"),
+            ("Return", "Enter"),
+            ("esc", "Escape"),
+            ("space", " "),
+            (" ", " "),
+            ("del", "Delete"),
+            ("up", "ArrowUp"),
+            ("ArrowLeft", "ArrowLeft"),
+            ("pagedown", "PageDown"),
+            ("F5", "F5"),
+            ("F12", "F12"),
+            ("é", "é"),
+        ] {
+            assert_eq!(chord(alias).1, key, "{alias}");
+        }
+    }
+
+    #[test]
+    fn chord_errors() {
+        assert_eq!(
+            parse_chord("Hyper+a").err().as_deref(),
+            Some("Unknown modifier \"Hyper\" in \"Hyper+a\" (use Control, Shift, Alt or Meta)")
+        );
+        let e = parse_chord("Control+Foo").err().unwrap_or_default();
+        assert!(
+            e.starts_with("Unknown key \"Foo\" (use a character, or Enter, Tab,"),
+            "{e}"
+        );
+        assert!(parse_chord("Fx").is_err());
+        assert!(parse_chord("").is_err());
+    }
+
+    #[test]
+    fn key_codes() {
+        for (key, code) in [
+            ("Enter", 13),
+            ("Tab", 9),
+            ("Backspace", 8),
+            ("Escape", 27),
+            (" ", 32),
+            ("ArrowDown", 40),
+            ("Meta", 91),
+            ("a", 65),
+            ("Z", 90),
+            ("7", 55),
+            ("+", 43),
+            ("é", 233),
+            ("F5", 0),
+        ] {
+            assert_eq!(key_code(key), code, "{key}");
+        }
+    }
+
+    #[test]
+    fn codes() {
+        assert_eq!(code_of("a"), "KeyA");
+        assert_eq!(code_of("Q"), "KeyQ");
+        assert_eq!(code_of("7"), "Digit7");
+        assert_eq!(code_of(" "), "Space");
+        assert_eq!(code_of("-"), "");
+        assert_eq!(code_of("Enter"), "Enter");
+        assert_eq!(code_of("ArrowUp"), "ArrowUp");
+    }
+}

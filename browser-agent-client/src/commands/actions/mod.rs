@@ -1,0 +1,76 @@
+//! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
+//! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
+//! `forward`, `reload`; [`run`] is the dispatch table.
+//!
+//! Each finds its target with [`resolve`], acts as a person would (scroll into view, the pointer
+//! and key events in browser order, values through the element's native setter so controlled
+//! inputs of React, Vue and Svelte see them) and says what it matched. Every executed step also
+//! carries `at` (ms since the batch started), `target` (`{label, box}`) and `viewport`, which the
+//! host appends to the page's action log. A step that navigates hands the rest of the batch over
+//! ([`batch`]).
+
+mod choice;
+mod evaluate;
+mod hover;
+mod keys;
+mod navigate;
+mod pointer;
+mod scroll;
+mod text;
+mod wait;
+
+use super::batch::{self, Nav};
+use super::resolve::{self, Target};
+use super::Outcome;
+use crate::js::js_string;
+use crate::text::cat;
+use core::future::{ready, Future};
+use core::pin::Pin;
+use wasm_bindgen::prelude::*;
+
+/// Runs the acting command `command`; `Unknown command` for anything else.
+pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
+    batch::step_begins(step);
+    let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
+        "snapshot" => Box::pin(snapshot_command(step)),
+        "click" => Box::pin(pointer::click(step, 1)),
+        "dblclick" => Box::pin(pointer::click(step, 2)),
+        "type" => Box::pin(text::type_text(step, false)),
+        "fill" => Box::pin(text::type_text(step, true)),
+        "select" => Box::pin(choice::select(step)),
+        "check" => Box::pin(choice::check(step, true)),
+        "uncheck" => Box::pin(choice::check(step, false)),
+        "press" => Box::pin(keys::press(step)),
+        "hover" => Box::pin(hover::hover(step)),
+        "scroll" => Box::pin(scroll::scroll(step)),
+        "wait" => Box::pin(wait::wait(step)),
+        "evaluate" => Box::pin(evaluate::evaluate(step)),
+        "navigate" => Box::pin(ready(navigate::navigate(step))),
+        "back" => Box::pin(ready(navigate::history_step(Nav::Back, "back"))),
+        "forward" => Box::pin(ready(navigate::history_step(Nav::Forward, "forward"))),
+        "reload" => {
+            batch::navigate(Nav::Reload, None);
+            Box::pin(ready(Ok(js_string("reloading"))))
+        }
+        _ => Box::pin(ready(Err(cat(&[
+            "Unknown command: ",
+            command,
+            ". Commands: ",
+            &browser_agent_core::protocol::COMMANDS.join(", "),
+        ])))),
+    };
+    // An action that started a cross-document navigation: its result says where to.
+    batch::step_outcome(fut.await)
+}
+
+/// `{"command":"snapshot","diff"?:true}`: the full snapshot text (the host makes the diff).
+async fn snapshot_command(_step: &JsValue) -> Outcome {
+    Ok(js_string(&crate::snapshot::take().await))
+}
+
+/// Resolves the step's target and records it as the running step's (for `matched` and the action log).
+fn target(step: &JsValue, typing: bool) -> Result<Target, String> {
+    let t = resolve::resolve(step, typing, true)?;
+    batch::note(&t);
+    Ok(t)
+}

@@ -1,0 +1,43 @@
+//! Navigation: `navigate` (an http or https URL), `back`, `forward`, `reload`. Each only records
+//! what to do; the batch performs it after handing the rest of the batch over.
+
+use super::super::batch::{self, Nav};
+use super::super::resolve::field;
+use super::super::Outcome;
+use crate::js::{get, global, js_string};
+use crate::text::{cat, quote};
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// `navigate`: `url` resolved against the page's URL; only http and https.
+pub(super) fn navigate(step: &JsValue) -> Outcome {
+    let Some(url) = field(step, "url") else {
+        return Err("navigate needs \"url\"".to_owned());
+    };
+    let base = get(&get(&global(), "location"), "href");
+    let ctor: Function = get(&global(), "URL").unchecked_into();
+    let abs = Reflect::construct(&ctor, &Array::of2(&js_string(&url), &base))
+        .ok()
+        .and_then(|u| get(&u, "href").as_string());
+    let Some(abs) = abs else {
+        return Err(cat(&["Not a URL: ", &quote(&url)]));
+    };
+    if !(abs.starts_with("http:") || abs.starts_with("https:")) {
+        return Err(cat(&["navigate only follows http and https URLs, not ", &quote(&abs)]));
+    }
+    let out = cat(&["navigating to ", &abs]);
+    batch::navigate(Nav::Go(abs.clone()), Some(abs));
+    Ok(js_string(&out))
+}
+
+/// `back` and `forward` (`which`), refused when the tab's history has no page there.
+pub(super) fn history_step(nav: Nav, which: &str) -> Outcome {
+    let navigation = get(&global(), "navigation");
+    let can = get(&navigation, if which == "back" { "canGoBack" } else { "canGoForward" });
+    if can == JsValue::FALSE {
+        return Err(cat(&["There is no page to go ", which, " to in this tab's history"]));
+    }
+    batch::navigate(nav, None);
+    Ok(js_string(&cat(&["going ", which])))
+}

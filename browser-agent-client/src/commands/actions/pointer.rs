@@ -1,0 +1,294 @@
+//! The pointer: scrolling a target into view, where a press lands (or what covers it), the
+//! pointer and mouse events of a press in browser order, and `click`/`dblclick`.
+
+use super::super::batch;
+use super::super::resolve::{self, describe, Target};
+use super::super::Outcome;
+use super::hover::hover_at;
+use super::target;
+use crate::cursor;
+use crate::js::{
+    as_element, call, event_init, fire, get, global, js_number, js_string, now_ms, object, set, sleep, window_of,
+};
+use crate::text::{cat, num};
+use js_sys::Object;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// Longest scroll settle (ms).
+const SETTLE_MAX_MS: f64 = 1_000.0;
+
+/// The init of a pointer or mouse event at `(x, y)` for the primary mouse button.
+pub(super) fn mouse(x: f64, y: f64, buttons: u32, detail: u32, bubbles: bool) -> Object {
+    let o = event_init(bubbles);
+    for (k, v) in [
+        ("clientX", x),
+        ("clientY", y),
+        ("screenX", x),
+        ("screenY", y),
+        ("button", 0.0),
+        ("buttons", f64::from(buttons)),
+        ("detail", f64::from(detail)),
+        ("pointerId", 1.0),
+        ("width", 1.0),
+        ("height", 1.0),
+        ("pressure", if buttons > 0 { 0.5 } else { 0.0 }),
+    ] {
+        set(&o, k, &js_number(v));
+    }
+    set(&o, "pointerType", &js_string("mouse"));
+    set(&o, "isPrimary", &JsValue::TRUE);
+    o
+}
+
+/// `el`'s box in viewport coordinates: `(x, y, width, height)`.
+pub(super) fn rect(el: &Element) -> (f64, f64, f64, f64) {
+    let r = el.get_bounding_client_rect();
+    (r.x(), r.y(), r.width(), r.height())
+}
+
+/// Whether `el` is wholly inside its window's viewport.
+fn in_viewport(el: &Element) -> bool {
+    let (x, y, w, h) = rect(el);
+    // The element's own window: a frame's elements measure against the frame's viewport.
+    let g = window_of(el);
+    let vw = get(&g, "innerWidth").as_f64().unwrap_or(0.0);
+    let vh = get(&g, "innerHeight").as_f64().unwrap_or(0.0);
+    x >= 0.0 && y >= 0.0 && x + w <= vw && y + h <= vh
+}
+
+/// Scrolls `el` to the middle of its scroll containers unless it is fully visible, and waits until
+/// it stops moving.
+pub(super) async fn scroll_into_view(el: &Element) {
+    if in_viewport(el) {
+        return;
+    }
+    let behavior = if cursor::enabled() { "smooth" } else { "instant" };
+    let opts = object(&[
+        ("block", js_string("center")),
+        ("inline", js_string("nearest")),
+        ("behavior", js_string(behavior)),
+    ]);
+    let _ = call(el, "scrollIntoView", &[&opts]);
+    let start = now_ms();
+    let mut last = rect(el);
+    let mut still = 0;
+    while now_ms() - start < SETTLE_MAX_MS && still < 2 {
+        sleep(if cursor::enabled() { 30 } else { 0 }).await;
+        let r = rect(el);
+        if (r.0 - last.0).abs() < 0.5 && (r.1 - last.1).abs() < 0.5 {
+            still += 1;
+        } else {
+            still = 0;
+        }
+        last = r;
+    }
+}
+
+/// The centre of `el`'s box.
+pub(super) fn centre(el: &Element) -> (f64, f64) {
+    let (x, y, w, h) = rect(el);
+    (x + w / 2.0, y + h / 2.0)
+}
+
+/// The element at a point in `el`'s document or shadow root.
+fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
+    let root = el.get_root_node();
+    let root: JsValue = if get(&root, "elementFromPoint").is_function() {
+        root.into()
+    } else {
+        get(&global(), "document")
+    };
+    as_element(call(&root, "elementFromPoint", &[&js_number(x), &js_number(y)]).ok()?)
+}
+
+/// Whether `el` is `:disabled` or inside `aria-disabled=true`.
+pub(super) fn disabled(el: &Element) -> bool {
+    el.matches(":disabled").unwrap_or(false) || el.closest("[aria-disabled=true]").ok().flatten().is_some()
+}
+
+/// Where a pointer action lands: the element at the target's centre when it is the target or
+/// inside it (or the target's `<label>`). Otherwise an error naming what covers it.
+pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
+    let el = &t.el;
+    let (x, y) = centre(el);
+    let Some(top) = hit(el, x, y) else {
+        return Err(cat(&[
+            &t.label,
+            " is outside the visible area even after scrolling (at ",
+            &num(x),
+            ", ",
+            &num(y),
+            ")",
+        ]));
+    };
+    if el.contains(Some(&top)) {
+        return Ok((top, x, y));
+    }
+    let label_of_target = top
+        .closest("label")
+        .ok()
+        .flatten()
+        .is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));
+    if label_of_target {
+        return Ok((top, x, y));
+    }
+    // What covers it: the outermost ancestor of the hit element that does not contain the target.
+    let mut cover = top.clone();
+    while let Some(p) = cover.parent_element() {
+        if p.contains(Some(el)) {
+            break;
+        }
+        cover = p;
+    }
+    let mut m = cat(&[&t.label, " is covered by ", &describe_cover(&top, &cover)]);
+    let buttons: Vec<String> = cover
+        .query_selector_all("button, a[href], [role=button]")
+        .ok()
+        .map(|l| {
+            (0..l.length())
+                .filter_map(|i| l.item(i))
+                .map(|n| n.unchecked_into::<Element>())
+                .filter(|b| resolve::hidden_reason(b).is_none())
+                .take(3)
+                .map(|b| describe(&b))
+                .collect()
+        })
+        .unwrap_or_default();
+    if buttons.is_empty() {
+        m.push_str("; it would get the click. Close or remove it first");
+    } else {
+        m.push_str("; it would get the click. Close it first, e.g. with ");
+        m.push_str(&buttons.join(" or "));
+    }
+    Err(m)
+}
+
+/// What covers a target: the covering element, with the element hit inside it when that says more.
+fn describe_cover(top: &Element, cover: &Element) -> String {
+    let mut d = resolve::short(cover);
+    if top != cover {
+        let inner = describe(top);
+        if !inner.starts_with(top.local_name().as_str()) || inner != d {
+            d.push_str(" (");
+            d.push_str(&inner);
+            d.push(')');
+        }
+    }
+    d
+}
+
+/// Focuses what a press at `el` focuses: its nearest focusable ancestor-or-self; otherwise the
+/// focused element loses focus.
+fn focus_for_press(el: &Element) {
+    let focusable = el
+        .closest("a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable]")
+        .ok()
+        .flatten();
+    match focusable {
+        Some(f) => {
+            let _ = call(&f, "focus", &[]);
+        }
+        None => {
+            let active = get(&get(&global(), "document"), "activeElement");
+            if active.is_object() && get(&active, "localName").as_string().as_deref() != Some("body") {
+                let _ = call(&active, "blur", &[]);
+            }
+        }
+    }
+}
+
+/// pointerdown, mousedown, focus, pointerup, mouseup, click (and dblclick after the second).
+fn press_sequence(at: &Element, x: f64, y: f64, clicks: u32) {
+    for detail in 1..=clicks {
+        let down = fire(at, "PointerEvent", "pointerdown", &mouse(x, y, 1, detail, true));
+        if down {
+            let md = fire(at, "MouseEvent", "mousedown", &mouse(x, y, 1, detail, true));
+            if md {
+                focus_for_press(at);
+            }
+        }
+        fire(at, "PointerEvent", "pointerup", &mouse(x, y, 0, detail, true));
+        if down {
+            fire(at, "MouseEvent", "mouseup", &mouse(x, y, 0, detail, true));
+        }
+        // Also runs the element's activation (a link follows, a checkbox toggles, a form submits).
+        fire(at, "PointerEvent", "click", &mouse(x, y, 0, detail, true));
+    }
+    if clicks == 2 {
+        fire(at, "MouseEvent", "dblclick", &mouse(x, y, 0, 2, true));
+    }
+}
+
+/// Scrolls, checks, moves the cursor and clicks `t` (`clicks` times).
+pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> {
+    if disabled(&t.el) {
+        return Err(cat(&[&t.label, " is disabled"]));
+    }
+    scroll_into_view(&t.el).await;
+    batch::note(t);
+    let (at, x, y) = landing(t)?;
+    cursor::move_to(x, y).await;
+    hover_at(&at, x, y);
+    cursor::press().await;
+    press_sequence(&at, x, y, clicks);
+    if batch::navigating() {
+        // The page is about to go: hand the batch over before it does.
+        return Ok(());
+    }
+    cursor::release().await;
+    // Let the page's handlers (timers, microtasks, re-renders) run before the next step.
+    sleep(if cursor::enabled() { 120 } else { 20 }).await;
+    Ok(())
+}
+
+/// `click` (`clicks` = 1) and `dblclick` (2); says when a form was not submitted or a link opens another window.
+pub(super) async fn click(step: &JsValue, clicks: u32) -> Outcome {
+    let t = target(step, false)?;
+    click_target(&t, clicks).await?;
+    let mut out = String::from(if clicks == 2 { "double-clicked" } else { "clicked" });
+    if get(&t.el, "type").as_string().as_deref() == Some("submit") {
+        if let Some(why) = blocked_submit(&get(&t.el, "form")) {
+            out.push_str(&why);
+        }
+    }
+    if let Some(href) = new_window_link(&t.el) {
+        // A scripted click may not open windows (the popup blocker): nothing visible happened.
+        out.push_str(
+            "; the link opens a new window (target), which the browser blocks for a scripted click: navigate to ",
+        );
+        out.push_str(&href);
+        out.push_str(" instead");
+    }
+    Ok(js_string(&out))
+}
+
+/// The URL of the link `el` is in, when it opens in another window (`target="_blank"` or a name).
+fn new_window_link(el: &Element) -> Option<String> {
+    let a = el.closest("a[href][target]").ok()??;
+    let target = a.get_attribute("target")?.to_ascii_lowercase();
+    if target.is_empty() || matches!(target.as_str(), "_self" | "_top" | "_parent") {
+        return None;
+    }
+    get(&a, "href").as_string()
+}
+
+/// Why the browser refused to submit `form` (its own validation, as a person would see in the
+/// bubble): `; the form was not submitted: textbox "Email" [ref=e3]: Please include an '@' …`.
+/// Read with `:invalid`, which, unlike `checkValidity()`, fires no `invalid` events.
+pub(super) fn blocked_submit(form: &JsValue) -> Option<String> {
+    if !form.is_object() || get(form, "noValidate").is_truthy() || batch::navigating() {
+        return None;
+    }
+    // The first invalid field (a fieldset holding one is `:invalid` too, but says nothing).
+    let fields = js_string("input:invalid, select:invalid, textarea:invalid");
+    let field = as_element(call(form, "querySelector", &[&fields]).ok()?)?;
+    let message = get(&field, "validationMessage").as_string().unwrap_or_default();
+    Some(cat(&[
+        "; the form was not submitted: ",
+        &describe(&field),
+        ": ",
+        &message,
+    ]))
+}

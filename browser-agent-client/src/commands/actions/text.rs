@@ -1,0 +1,266 @@
+//! Text entry: `type` (key by key) and `fill` (the whole value), values set through the native
+//! setter, the caret and selection of text fields and contenteditable elements, and the input
+//! events a person's typing makes.
+
+use super::super::batch;
+use super::super::Outcome;
+use super::keys::{code_of, key_init, Mods};
+use super::pointer::{disabled, rect, scroll_into_view};
+use super::target;
+use crate::cursor;
+use crate::js::{call, event_init, fire, get, js_string, object, set, sleep, window_of};
+use crate::text::{cat, char_count, ci_contains, quote};
+use js_sys::{Function, JsString, Object};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+thread_local! {
+    /// A text field without a selection API (email, number) whose whole value `Control+a` selected.
+    static SELECTED_ALL: RefCell<Option<Element>> = const { RefCell::new(None) };
+}
+
+/// Remembers that `Control+a` selected all of `el`, a text field without a selection API.
+pub(super) fn mark_selected_all(el: &Element) {
+    SELECTED_ALL.with(|a| *a.borrow_mut() = Some(el.clone()));
+}
+
+/// Sets `el[prop] = v` through the prototype's own setter (what React's value tracker misses).
+pub(super) fn native_set(el: &Element, prop: &str, v: &JsValue) {
+    let class = match el.local_name().as_str() {
+        "input" => "HTMLInputElement",
+        "textarea" => "HTMLTextAreaElement",
+        "select" => "HTMLSelectElement",
+        _ => "",
+    };
+    let proto = get(&get(&window_of(el), class), "prototype");
+    let setter = if proto.is_object() {
+        get(
+            &Object::get_own_property_descriptor(proto.unchecked_ref::<Object>(), &js_string(prop)),
+            "set",
+        )
+    } else {
+        JsValue::UNDEFINED
+    };
+    match setter.dyn_into::<Function>() {
+        Ok(f) => {
+            let _ = f.call1(el, v);
+        }
+        Err(_) => set(el, prop, v),
+    }
+}
+
+/// The `value` of a form field (empty when it has none).
+fn value(el: &Element) -> String {
+    get(el, "value").as_string().unwrap_or_default()
+}
+
+/// Whether `el` is contenteditable.
+pub(super) fn editable(el: &Element) -> bool {
+    get(el, "isContentEditable").is_truthy()
+}
+
+/// Whether `el` is a `<textarea>` or an `<input>` that takes text.
+pub(super) fn text_field(el: &Element) -> bool {
+    match el.local_name().as_str() {
+        "textarea" => true,
+        "input" => !matches!(
+            get(el, "type").as_string().as_deref(),
+            Some(
+                "checkbox" | "radio" | "button" | "submit" | "reset" | "file" | "image" | "hidden" | "range" | "color"
+            )
+        ),
+        _ => false,
+    }
+}
+
+/// The init of an `InputEvent` of `inputType` `kind`.
+fn input_init(kind: &str, data: Option<&str>) -> Object {
+    let o = object(&[
+        ("bubbles", JsValue::TRUE),
+        ("composed", JsValue::TRUE),
+        ("inputType", js_string(kind)),
+    ]);
+    if let Some(d) = data {
+        set(&o, "data", &js_string(d));
+    }
+    o
+}
+
+/// Puts the caret at the end of a contenteditable element.
+pub(super) fn caret_to_end(el: &Element, select_all: bool) {
+    let Ok(sel) = call(&window_of(el), "getSelection", &[]) else {
+        return;
+    };
+    let _ = call(&sel, "selectAllChildren", &[el]);
+    if !select_all {
+        let _ = call(&sel, "collapseToEnd", &[]);
+    }
+}
+
+/// `document.execCommand(cmd, false, arg)` in `el`'s document; whether it did something.
+pub(super) fn exec_command(el: &Element, cmd: &str, arg: &str) -> bool {
+    let doc = get(el, "ownerDocument");
+    call(
+        &doc,
+        "execCommand",
+        &[&js_string(cmd), &JsValue::FALSE, &js_string(arg)],
+    )
+    .is_ok_and(|v| v.is_truthy())
+}
+
+/// Inserts `text` where a person's typing would put it, with the input events.
+pub(super) fn insert(el: &Element, text: &str) {
+    if editable(el) {
+        if !exec_command(el, "insertText", text) {
+            let doc = get(el, "ownerDocument");
+            if let Ok(node) = call(&doc, "createTextNode", &[&js_string(text)]) {
+                let _ = call(el, "appendChild", &[&node]);
+            }
+            fire(el, "InputEvent", "input", &input_init("insertText", Some(text)));
+        }
+        return;
+    }
+    let v = JsString::from(value(el));
+    let len = v.length();
+    let (start, end) = selection(el, len);
+    let new = v.slice(0, start).concat(&js_string(text)).concat(&v.slice(end, len));
+    native_set(el, "value", &new);
+    let caret = JsValue::from(start + JsString::from(text).length());
+    let _ = call(el, "setSelectionRange", &[&caret, &caret]);
+    fire(el, "InputEvent", "input", &input_init("insertText", Some(text)));
+}
+
+/// The selection in a text field of `len` UTF-16 units. Email and number inputs have no selection
+/// API (`selectionStart` is null): there the caret is at the end, unless `Control+a` selected it
+/// all (remembered in [`SELECTED_ALL`] until the next edit).
+fn selection(el: &Element, len: u32) -> (u32, u32) {
+    let all = SELECTED_ALL.with(|a| a.borrow_mut().take()).is_some_and(|a| a == *el);
+    match (get(el, "selectionStart").as_f64(), get(el, "selectionEnd").as_f64()) {
+        (Some(a), Some(b)) => {
+            let end = (b as u32).min(len);
+            ((a as u32).min(end), end)
+        }
+        _ if all => (0, len),
+        _ => (len, len),
+    }
+}
+
+/// Deletes the selection, or the character before the caret.
+pub(super) fn delete_back(el: &Element) {
+    if editable(el) {
+        exec_command(el, "delete", "");
+        return;
+    }
+    let v = JsString::from(value(el));
+    let len = v.length();
+    let (mut start, end) = selection(el, len);
+    if start == end {
+        if start == 0 {
+            return;
+        }
+        start -= 1;
+    }
+    native_set(el, "value", &v.slice(0, start).concat(&v.slice(end, len)));
+    let caret = JsValue::from(start);
+    let _ = call(el, "setSelectionRange", &[&caret, &caret]);
+    fire(el, "InputEvent", "input", &input_init("deleteContentBackward", None));
+}
+
+/// One printable key: keydown, keypress, the text, keyup.
+fn key_char(el: &Element, ch: &str) {
+    let init = key_init(ch, &code_of(ch), Mods::default());
+    if fire(el, "KeyboardEvent", "keydown", &init) && fire(el, "KeyboardEvent", "keypress", &init) {
+        insert(el, ch);
+    }
+    fire(el, "KeyboardEvent", "keyup", &init);
+}
+
+/// `type` (each character) and `fill` (the whole value at once).
+pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
+    let text = get(step, "text").as_string().or_else(|| get(step, "value").as_string());
+    let Some(text) = text else {
+        return Err("type and fill need \"text\": the text to enter (the target comes from ref, label, placeholder, role with name, or selector)".to_owned());
+    };
+    let t = target(step, true)?;
+    let el = t.el.clone();
+    if !text_field(&el) && !editable(&el) {
+        return Err(cat(&[
+            &t.label,
+            " is not a text field (type and fill need an input, a textarea or a contenteditable element)",
+        ]));
+    }
+    if disabled(&el) {
+        return Err(cat(&[&t.label, " is disabled"]));
+    }
+    if el.has_attribute("readonly") {
+        return Err(cat(&[&t.label, " is read-only"]));
+    }
+    scroll_into_view(&el).await;
+    batch::note(&t);
+    let (x, y, w, h) = rect(&el);
+    cursor::move_to(x + (0.3 * w).max(16.0).min(w / 2.0), y + h / 2.0).await;
+    let _ = call(&el, "focus", &[]);
+    let clear = whole || get(step, "clear").is_truthy();
+    let is_edit = editable(&el);
+    if is_edit {
+        caret_to_end(&el, clear);
+        if clear && !el.text_content().unwrap_or_default().is_empty() {
+            exec_command(&el, "delete", "");
+        }
+    } else {
+        if clear && !value(&el).is_empty() {
+            native_set(&el, "value", &js_string(""));
+            fire(&el, "InputEvent", "input", &input_init("deleteContentBackward", None));
+        }
+        // The caret goes to the end, as after a click at the end of the text.
+        let end = JsValue::from(JsString::from(value(&el)).length());
+        let _ = call(&el, "setSelectionRange", &[&end, &end]);
+    }
+    if whole {
+        if is_edit {
+            insert(&el, &text);
+        } else {
+            native_set(&el, "value", &js_string(&text));
+            fire(
+                &el,
+                "InputEvent",
+                "input",
+                &input_init("insertReplacementText", Some(&text)),
+            );
+        }
+    } else {
+        let count = char_count(&text).max(1) as f64;
+        let delay = if cursor::enabled() {
+            (1500.0 / count).min(40.0) as i32
+        } else {
+            0
+        };
+        let mut buf = [0u8; 4];
+        for ch in text.chars() {
+            if ch == '\n' && !is_edit && el.local_name() == "input" {
+                continue;
+            }
+            key_char(&el, ch.encode_utf8(&mut buf));
+            if delay > 0 {
+                sleep(delay).await;
+            }
+        }
+    }
+    if !is_edit {
+        fire(&el, "Event", "change", &event_init(true));
+    }
+    let verb = if whole { "filled " } else { "typed " };
+    let mut out = cat(&[verb, &quote(&text)]);
+    let now = if is_edit {
+        el.text_content().unwrap_or_default()
+    } else {
+        value(&el)
+    };
+    if !is_edit && !ci_contains(&now, &text) {
+        out.push_str("; the field now holds ");
+        out.push_str(&quote(&now));
+    }
+    Ok(js_string(&out))
+}

@@ -1,0 +1,248 @@
+//! How elements are described, with the snapshot's roles and names: the target lines of commands
+//! and their errors (`button "Save" [ref=e7]`, `tag#id` or `tag.class` without role or name), and
+//! the shorter text of a click the page logs (`button "Save"`, `"text"`, `tag#id`; the MindStudio
+//! client's `describeTarget`).
+
+use super::scope::with_labels;
+use crate::js::{as_element, get};
+use crate::snapshot::name::{self, attr, squash};
+use crate::snapshot::refs::{frame_number, ref_number};
+use crate::snapshot::{page_window, roles};
+use crate::text::{char_count, push_number, truncate_chars};
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// Names longer than this are cut in descriptions.
+const MAX_NAME: usize = 60;
+
+/// Elements a click is attributed to when it lands inside them.
+const CLICKABLE: &str = "button,a[href],input,select,textarea,summary,label,[role],[onclick],[tabindex]";
+
+/// Appends `"s"` with `"` and `\` escaped, cut to 57 characters plus `...` beyond [`MAX_NAME`].
+pub(super) fn quoted(out: &mut String, s: &str) {
+    out.push('"');
+    let long = char_count(s) > MAX_NAME;
+    for (i, c) in s.chars().enumerate() {
+        if long && i == MAX_NAME - 3 {
+            out.push_str("...");
+            break;
+        }
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+/// `s` quoted as [`quoted`] writes it.
+pub(super) fn q(s: &str) -> String {
+    let mut out = String::new();
+    quoted(&mut out, s);
+    out
+}
+
+/// The snapshot role of `el`, with `clickable` for role-less elements that look clickable.
+pub(crate) fn role_of(el: &Element) -> &'static str {
+    let tag = el.local_name().to_ascii_lowercase();
+    let r = roles::role(el, &tag);
+    if !roles::is_dropped(r) {
+        return r;
+    }
+    let pointer = |e: &Element| {
+        page_window()
+            .computed_style(e, None)
+            .map(|s| s.cursor() == "pointer")
+            .unwrap_or(false)
+    };
+    let own_pointer = pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p));
+    let tabindex = attr(el, "tabindex");
+    if roles::clickable(
+        &tag,
+        own_pointer,
+        el.has_attribute("onclick"),
+        tabindex.as_deref(),
+        || get(el, "onclick").is_function(),
+    ) {
+        return "clickable";
+    }
+    ""
+}
+
+/// Elements an agent acts on.
+pub(super) fn interactive(role: &str) -> bool {
+    role == "clickable" || roles::is_interactive(role)
+}
+
+/// Whether `el` is an element an agent acts on.
+pub(super) fn is_interactive_el(el: &Element) -> bool {
+    interactive(role_of(el))
+}
+
+/// The accessible name of `el` for `role`.
+pub(super) fn name_of(el: &Element, role: &str) -> String {
+    with_labels(|| {
+        let tag = el.local_name().to_ascii_lowercase();
+        if role.is_empty() || role == "clickable" {
+            let mut t = squash(&el.text_content().unwrap_or_default());
+            if t.is_empty() {
+                t = attr(el, "aria-label").or_else(|| attr(el, "title")).unwrap_or_default();
+            }
+            return t;
+        }
+        name::name(&page_window(), el, &tag, role).0
+    })
+}
+
+/// `role "name"` (or [`short`]), and whether the snapshot gives the element a ref.
+fn head(el: &Element) -> (String, bool) {
+    let role = role_of(el);
+    let name = name_of(el, role);
+    let mut out = String::new();
+    if !role.is_empty() {
+        out.push_str(role);
+    }
+    if !name.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        quoted(&mut out, &name);
+    }
+    if out.is_empty() {
+        return (short(el), false);
+    }
+    let with_ref = interactive(role) || (roles::is_landmark(role) && !name.is_empty());
+    (out, with_ref)
+}
+
+/// `button "Save" [ref=e7]`, as the snapshot shows it; `tag#id` or `tag.class` for elements
+/// without role or name.
+pub(crate) fn describe(el: &Element) -> String {
+    let (mut out, with_ref) = head(el);
+    if with_ref {
+        out.push_str(" [ref=");
+        out.push_str(&ref_of(el));
+        out.push(']');
+    }
+    out
+}
+
+/// [`describe`] without the ref (for errors that name the ref already).
+pub(super) fn describe_no_ref(el: &Element) -> String {
+    head(el).0
+}
+
+/// The ref of an element (given now if it has none yet; the snapshot keeps the same number), with
+/// its frame's prefix (`f1e3`) when it lives in a frame's document, as the snapshot writes it.
+fn ref_of(el: &Element) -> String {
+    let mut r = String::new();
+    let doc = get(el, "ownerDocument");
+    if doc != get(&js_sys::global(), "document") {
+        if let Some(frame) = as_element(get(&get(&doc, "defaultView"), "frameElement")) {
+            r.push('f');
+            push_number(&mut r, frame_number(&frame));
+        }
+    }
+    r.push('e');
+    push_number(&mut r, ref_number(el));
+    r
+}
+
+/// `tag#id`, `tag.class` or `tag`.
+pub(crate) fn short(el: &Element) -> String {
+    let mut out = el.local_name().to_ascii_lowercase();
+    if let Some(id) = attr(el, "id").filter(|i| !i.is_empty()) {
+        out.push('#');
+        out.push_str(&id);
+    } else if let Some(class) = attr(el, "class") {
+        if let Some(c) = class.split_ascii_whitespace().next() {
+            out.push('.');
+            out.push_str(c);
+        }
+    }
+    out
+}
+
+/// The element a click on `target` means: the nearest interactive ancestor, else the target.
+pub(crate) fn click_target(target: &Element) -> Element {
+    target
+        .closest(CLICKABLE)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| target.clone())
+}
+
+/// What a click landed on, for the page's log: `role "name"`, `role`, `"text"`, `tag#id` or
+/// `tag`; names over 60 chars are cut to 57 plus `...`. (No ref: a person's click must not give
+/// out ref numbers.)
+pub(crate) fn click_label(el: &Element) -> String {
+    let tag = el.tag_name().to_ascii_lowercase();
+    let mut role = roles::role(el, &tag);
+    if matches!(role, "generic" | "none" | "presentation") {
+        role = "";
+    }
+    let (mut name, _) = name::name(&page_window(), el, &tag, role);
+    if name.is_empty() && role.is_empty() {
+        // A plain element (a clickable div): its text says what was clicked.
+        name = squash(&el.text_content().unwrap_or_default());
+    }
+    if name.char_indices().nth(MAX_NAME).is_some() {
+        truncate_chars(&mut name, MAX_NAME - 3);
+        name.push_str("...");
+    }
+    let mut out = String::from(role);
+    if !name.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push('"');
+        out.push_str(&name);
+        out.push('"');
+    }
+    if out.is_empty() {
+        out = tag;
+        let id = el.id();
+        if !id.is_empty() {
+            out.push('#');
+            out.push_str(&id);
+        }
+    }
+    out
+}
+
+/// The element of an event target (text nodes give their parent element).
+pub(crate) fn element_of(target: &wasm_bindgen::JsValue) -> Option<Element> {
+    if let Some(el) = target.dyn_ref::<Element>() {
+        return Some(el.clone());
+    }
+    target.dyn_ref::<web_sys::Node>().and_then(|n| n.parent_element())
+}
+
+/// The plural of a role name (`buttons`, `checkboxes`).
+pub(super) fn plural(role: &str) -> String {
+    let mut p = role.to_owned();
+    p.push_str(if role.ends_with('x') { "es" } else { "s" });
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plural, q};
+
+    #[test]
+    fn quoting() {
+        assert_eq!(q("Save"), "\"Save\"");
+        assert_eq!(q(r#"say "hi" \o/"#), r#""say \"hi\" \\o/""#);
+        let long = "n".repeat(61);
+        let out = q(&long);
+        assert_eq!(out, format!("\"{}...\"", "n".repeat(57)));
+        assert_eq!(q(&"n".repeat(60)).len(), 62);
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural("button"), "buttons");
+        assert_eq!(plural("checkbox"), "checkboxes");
+        assert_eq!(plural("listbox"), "listboxes");
+    }
+}

@@ -1,0 +1,150 @@
+//! Element targeting for the acting commands. The fields of a step are tried in this order:
+//! `ref` (from the snapshot), `text` (with `role` if given), `role` alone, `label`, `placeholder`,
+//! `selector`. `name` is accepted everywhere as the target's name; in `type` and `fill` the step's
+//! `text` is what is typed, so their target comes from the other fields.
+//!
+//! Matching prefers visible, interactive, innermost elements and never returns `html`/`body` or a
+//! wrapper that merely contains the match; several equally good matches are an error that lists
+//! them (`nth` picks one). Every failure says what is on the page instead (at most 10 items), and a
+//! ref whose element is gone never acts on another element (the snapshot's refs are kept in a
+//! `WeakMap`; a number is never given out twice).
+//!
+//! - [`by`]: one lookup per kind of field; [`stale`]: refs, and what a gone ref was.
+//! - [`candidates`]: the elements searched, the ranking, and the errors for none or several.
+//! - [`describe`]: roles, names and descriptions, as the snapshot shows them
+//!   (`button "Save" [ref=e7]`); [`visibility`]: why an element cannot be used.
+//! - [`scope`]: what one lookup computes once (the label index, the open modal dialog).
+
+mod by;
+mod candidates;
+pub(crate) mod describe;
+mod scope;
+mod stale;
+mod visibility;
+
+pub(crate) use candidates::page_window_document;
+pub(crate) use describe::{describe, role_of, short};
+pub(crate) use stale::remember;
+pub(crate) use visibility::hidden_reason;
+
+use crate::js::get;
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+
+/// A resolved target: the element and how it is described (`button "Save" [ref=e7]`).
+pub(crate) struct Target {
+    /// The element acted on.
+    pub(crate) el: Element,
+    /// Its description, as the snapshot shows it.
+    pub(crate) label: String,
+}
+
+/// Why a step's target was not resolved; each carries the text for the agent.
+pub(crate) enum Miss {
+    /// Several elements match equally well (the text lists them).
+    Several(String),
+    /// Nothing usable matches (the text says what is there instead; empty for a quiet lookup).
+    Nothing(String),
+}
+
+impl Miss {
+    /// The text for the agent.
+    pub(crate) fn into_text(self) -> String {
+        match self {
+            Miss::Several(m) | Miss::Nothing(m) => m,
+        }
+    }
+}
+
+impl From<Miss> for String {
+    fn from(m: Miss) -> String {
+        m.into_text()
+    }
+}
+
+/// The string field `name` of a step, when present and non-empty.
+pub(crate) fn field(step: &JsValue, name: &str) -> Option<String> {
+    let v = get(step, name);
+    let s = match v.as_string() {
+        Some(s) => s,
+        None if v.as_f64().is_some() => String::from(js_sys::JSON::stringify(&v).ok()?),
+        None => return None,
+    };
+    (!s.is_empty()).then_some(s)
+}
+
+/// The fields that name a target; `text` last (for `type` and `fill` it is what is typed).
+const TARGET_FIELDS: [&str; 7] = ["ref", "role", "label", "placeholder", "selector", "name", "text"];
+
+/// Whether the step names a target at all (for `type` and `fill`, `text` does not count).
+pub(crate) fn has_target(step: &JsValue, typing: bool) -> bool {
+    names_target(|f| field(step, f).is_some(), typing)
+}
+
+/// Whether a step with the fields `present` names a target.
+fn names_target(present: impl Fn(&str) -> bool, typing: bool) -> bool {
+    let n = if typing { 6 } else { 7 };
+    TARGET_FIELDS.iter().take(n).any(|f| present(f))
+}
+
+/// Resolves the step's target. `typing`: `text` is the text to type, not a target. `teach`: build
+/// the full error message (a `wait` polls quietly and asks for it once at the end).
+pub(crate) fn resolve(step: &JsValue, typing: bool, teach: bool) -> Result<Target, Miss> {
+    scope::with_labels(|| {
+        let el = find(step, typing, teach)?;
+        let label = describe(&el);
+        Ok(Target { el, label })
+    })
+}
+
+/// The element the step's first target field names.
+fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, Miss> {
+    if let Some(r) = field(step, "ref") {
+        return stale::by_ref(&r, teach);
+    }
+    let text = field(step, "name").or_else(|| if typing { None } else { field(step, "text") });
+    let role = field(step, "role").map(|r| r.trim().to_ascii_lowercase());
+    if let Some(role) = role.as_deref() {
+        return by::role(step, role, text.as_deref(), teach);
+    }
+    if let Some(t) = text {
+        return by::text(step, &t, teach);
+    }
+    if let Some(l) = field(step, "label") {
+        return by::label(step, &l, teach);
+    }
+    if let Some(p) = field(step, "placeholder") {
+        return by::placeholder(step, &p, teach);
+    }
+    if let Some(s) = field(step, "selector") {
+        return by::selector(step, &s);
+    }
+    Err(Miss::Nothing(if typing {
+        "No target given: name the field with ref, label, placeholder, role (with name) or selector (in type and fill, \"text\" is what is typed)".to_owned()
+    } else {
+        "No target given: use ref, text, role (with name), label, placeholder or selector".to_owned()
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_target;
+
+    fn with(fields: &'static [&'static str]) -> impl Fn(&str) -> bool {
+        move |f| fields.contains(&f)
+    }
+
+    #[test]
+    fn targets() {
+        assert!(names_target(with(&["ref"]), false));
+        assert!(names_target(with(&["ref"]), true));
+        assert!(names_target(with(&["text"]), false));
+        // In type and fill, `text` is what is typed.
+        assert!(!names_target(with(&["text"]), true));
+        assert!(names_target(with(&["text", "label"]), true));
+        for f in ["role", "label", "placeholder", "selector", "name"] {
+            assert!(names_target(move |x| x == f, true), "{f}");
+        }
+        assert!(!names_target(with(&["url", "ms", "key"]), false));
+    }
+}

@@ -1,0 +1,81 @@
+//! Refs from a snapshot: the element a ref names, and when it is gone, what the agent saw there
+//! and what looks like it now.
+
+use super::candidates::{all_elements, list};
+use super::describe::{describe, describe_no_ref, name_of, role_of};
+use super::visibility::{hidden_reason, visible};
+use super::Miss;
+use crate::snapshot::refs::{element_for_ref, RefError};
+use crate::snapshot::seen;
+use crate::text::{cat, find_sub};
+use web_sys::Element;
+
+/// Keeps the last snapshot's ref lines (a batch starts: the agent saw the previous one).
+pub(crate) fn remember() {
+    seen::remember();
+}
+
+/// The element of a `ref` field (`e3`, `@e3`, `ref=e3`), when it is still there and visible.
+pub(super) fn by_ref(r: &str, teach: bool) -> Result<Element, Miss> {
+    let mut clean = r.trim().trim_start_matches('@');
+    while let Some(rest) = clean.strip_prefix("ref=") {
+        clean = rest;
+    }
+    match element_for_ref(clean) {
+        Ok(el) => match hidden_reason(&el) {
+            None => Ok(el),
+            Some(why) => Err(Miss::Nothing(cat(&[
+                "Element [ref=",
+                clean,
+                "] ",
+                &describe_no_ref(&el),
+                " exists but is hidden (",
+                &why,
+                ")",
+            ]))),
+        },
+        Err(RefError::Gone(_)) if !teach => Err(Miss::Nothing(String::new())),
+        Err(RefError::Gone(_)) => Err(Miss::Nothing(gone(clean))),
+        Err(e) => Err(Miss::Nothing(e.message())),
+    }
+}
+
+/// `Element [ref=e9] is gone (the page changed). Take a new snapshot; similar now: …`.
+fn gone(r: &str) -> String {
+    let mut m = cat(&["Element [ref=", r, "] is gone (the page changed). Take a new snapshot"]);
+    // What a snapshot said it was: `role "name"`.
+    seen::remember();
+    let Some(line) = seen::line_of(r) else {
+        m.push('.');
+        return m;
+    };
+    let line = line.trim();
+    let role = line.split(' ').next().unwrap_or("");
+    let old_name = line
+        .find('"')
+        .and_then(|s| line.get(s + 1..))
+        .and_then(|rest| rest.find('"').and_then(|e| rest.get(..e)))
+        .unwrap_or("");
+    let same_role: Vec<Element> = all_elements()
+        .into_iter()
+        .filter(|e| role_of(e) == role && visible(e))
+        .collect();
+    let named: Vec<&Element> = same_role
+        .iter()
+        .filter(|e| !old_name.is_empty() && name_of(e, role) == old_name)
+        .collect();
+    let similar: Vec<String> = if named.is_empty() {
+        same_role.iter().map(describe).collect()
+    } else {
+        named.into_iter().map(describe).collect()
+    };
+    if similar.is_empty() {
+        m.push_str("; it was ");
+        m.push_str(find_sub(line, " [ref=").and_then(|i| line.get(..i)).unwrap_or(line));
+        m.push_str(" and nothing like it is visible now.");
+    } else {
+        m.push_str("; similar now: ");
+        list(&mut m, similar.into_iter());
+    }
+    m
+}

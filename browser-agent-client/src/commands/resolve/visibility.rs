@@ -1,0 +1,79 @@
+//! Whether an element can be used, and why not: detached, inert, behind an open modal dialog,
+//! `display:none` or `visibility:hidden` on it or an ancestor (across shadow hosts), zero size.
+
+use super::describe::{name_of, quoted, short};
+use super::scope::modal_of;
+use crate::js::{as_element, get};
+use crate::snapshot::page_window;
+use crate::text::cat;
+use web_sys::Element;
+
+/// Why `el` cannot be seen (`display:none on section#billing`), or `None` when it can.
+pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
+    if !el.is_connected() {
+        return Some("it is no longer in the document".to_owned());
+    }
+    // Inert content takes no clicks, focus or input (and the snapshot leaves it out); so is all
+    // but the open modal dialog.
+    if let Some(i) = el.closest("[inert]").ok().flatten() {
+        return Some(cat(&["inert on ", &short(&i)]));
+    }
+    let modal = modal_of(&get(el, "ownerDocument"));
+    if let Some(d) = modal.filter(|d| !d.contains(Some(el))) {
+        let mut why = String::from("behind the open modal dialog");
+        let name = name_of(&d, "dialog");
+        if !name.is_empty() {
+            why.push(' ');
+            quoted(&mut why, &name);
+        }
+        return Some(why);
+    }
+    let win = page_window();
+    let mut cur = Some(el.clone());
+    let mut first = true;
+    while let Some(e) = cur {
+        if let Ok(style) = win.computed_style(&e, None) {
+            if style.display() == "none" {
+                return Some(cat(&["display:none on ", &short(&e)]));
+            }
+            if first && style.visibility() != "visible" {
+                // Inherited: name the outermost element that sets it.
+                let mut from = e.clone();
+                let mut p = e.parent_element();
+                while let Some(pe) = p {
+                    match win.computed_style(&pe, None) {
+                        Ok(s) if s.visibility() != "visible" => from = pe.clone(),
+                        _ => break,
+                    }
+                    p = pe.parent_element();
+                }
+                return Some(cat(&["visibility:hidden on ", &short(&from)]));
+            }
+        }
+        first = false;
+        cur = e
+            .parent_element()
+            .or_else(|| as_element(get(&e.get_root_node(), "host")));
+    }
+    let r = el.get_bounding_client_rect();
+    if r.width() == 0.0 && r.height() == 0.0 && el.local_name() != "option" {
+        return Some("it has zero size".to_owned());
+    }
+    None
+}
+
+/// `<subject> exists but is hidden (<why>)`, or `… cannot be used (<why>)` when it is inert.
+pub(super) fn hidden_err(subject: &str, h: &Element) -> String {
+    let why = hidden_reason(h).unwrap_or_default();
+    let state = if why.starts_with("inert") || why.starts_with("behind") {
+        " exists but cannot be used ("
+    } else {
+        " exists but is hidden ("
+    };
+    cat(&[subject, state, &why, ")"])
+}
+
+/// Whether `el` can be seen.
+pub(super) fn visible(el: &Element) -> bool {
+    hidden_reason(el).is_none()
+}

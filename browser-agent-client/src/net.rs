@@ -1,0 +1,90 @@
+//! The client's own requests to the host: all go through the page's original `fetch` (saved by the
+//! bootstrap), so they are never captured or counted as the page's; request options with the page
+//! key; query strings; and the tab id sent on heartbeats and polls.
+
+use crate::bootstrap;
+use crate::js::{get, set};
+use crate::state::with_state;
+use crate::text::push_number;
+use browser_agent_core::protocol::{KEY_HEADER, TAB_STORAGE_KEY};
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Where to reach the host, from the client state.
+pub(crate) struct Host {
+    /// The route prefix.
+    pub(crate) prefix: String,
+    /// The page key.
+    pub(crate) key: String,
+    /// This page load's client id.
+    pub(crate) client_id: String,
+}
+
+/// Where to reach the host (`None` before the client started).
+pub(crate) fn host() -> Option<Host> {
+    with_state(|s| Host {
+        prefix: s.prefix.clone(),
+        key: s.key.clone(),
+        client_id: s.client_id.clone(),
+    })
+}
+
+/// `fetch(url, init)` as the page had it before any wrapper (the page's current `fetch` only when
+/// the bootstrap saved none).
+pub(crate) fn fetch(url: &str, init: &Object) -> Option<Promise> {
+    let global = js_sys::global();
+    let f = bootstrap::original(bootstrap::original::FETCH)
+        .dyn_into::<Function>()
+        .ok()
+        .or_else(|| get(&global, "fetch").dyn_into::<Function>().ok())?;
+    f.call2(&global, &JsValue::from_str(url), init)
+        .ok()?
+        .dyn_into::<Promise>()
+        .ok()
+}
+
+/// Request options: never from a cache, with the page key header when `key` is given, and a JSON
+/// body when `body` is given.
+pub(crate) fn init(method: &str, key: Option<&str>, body: Option<&JsValue>) -> Object {
+    let init = Object::new();
+    set(&init, "method", &JsValue::from_str(method));
+    set(&init, "cache", &JsValue::from_str("no-store"));
+    let headers = Object::new();
+    if let Some(key) = key {
+        set(&headers, KEY_HEADER, &JsValue::from_str(key));
+    }
+    if let Some(body) = body {
+        set(&headers, "content-type", &JsValue::from_str("application/json"));
+        set(&init, "body", body);
+    }
+    set(&init, "headers", &headers);
+    init
+}
+
+/// Appends `name=value` (the value URI-encoded) to `url`'s query.
+pub(crate) fn push_query(url: &mut String, name: &str, value: &str) {
+    url.push(if url.contains('?') { '&' } else { '?' });
+    url.push_str(name);
+    url.push('=');
+    url.push_str(&String::from(js_sys::encode_uri_component(value)));
+}
+
+/// This tab's id: random, made once per tab and kept in `sessionStorage` ([`TAB_STORAGE_KEY`]), so
+/// the host can hand a batch's remaining steps over to the next page loaded in the same tab. Sent as
+/// `tab=` on every heartbeat and poll; empty where storage is blocked.
+pub(crate) fn tab_id() -> String {
+    if let Ok(Some(id)) = crate::js::session_get(TAB_STORAGE_KEY) {
+        if !id.is_empty() {
+            return id;
+        }
+    }
+    let mut id = String::from("t");
+    for _ in 0..3 {
+        push_number(&mut id, (js_sys::Math::random() * 1e9) as u32);
+    }
+    match crate::js::session_set(TAB_STORAGE_KEY, &id) {
+        Ok(()) => id,
+        Err(_) => String::new(),
+    }
+}

@@ -1,0 +1,51 @@
+//! The network-idle wait before a snapshot: at most 2 of the page's requests in flight for 200 ms
+//! (5 s at most; it never fails). The bootstrap's fetch and XHR wrappers keep the count.
+
+use crate::bootstrap;
+use crate::js::{now_ms, sleep};
+
+/// Idle means at most this many of the page's requests in flight.
+const IDLE_INFLIGHT: f64 = 2.0;
+/// ... for this long.
+const IDLE_SETTLE_MS: f64 = 200.0;
+/// The wait never lasts longer than this.
+const IDLE_MAX_MS: f64 = 5000.0;
+/// How often the in-flight counter is read while waiting.
+const IDLE_POLL_MS: i32 = 50;
+
+/// The page's requests in flight, as counted by the bootstrap's fetch and XHR wrappers.
+fn inflight() -> f64 {
+    bootstrap::field(bootstrap::INFLIGHT).as_f64().unwrap_or(0.0)
+}
+
+/// When the page's request count last changed (a request started or finished), ms since the
+/// epoch; 0 when it never did.
+fn last_activity() -> f64 {
+    bootstrap::field(bootstrap::LAST_ACTIVITY).as_f64().unwrap_or(0.0)
+}
+
+/// Waits until at most 2 requests have been in flight for 200 ms; gives up quietly after 5 s.
+/// The 200 ms count from the last network activity, so an already quiet page is idle at once;
+/// failing that, from when the wait saw at most 2 in flight (steady polling still counts as idle).
+pub(crate) async fn wait_network_idle() {
+    let start = now_ms();
+    let mut idle_since: Option<f64> = None;
+    loop {
+        let now = now_ms();
+        let mut pause = IDLE_POLL_MS;
+        if inflight() <= IDLE_INFLIGHT {
+            let since = *idle_since.get_or_insert(now);
+            let quiet = (now - last_activity()).max(now - since);
+            if quiet >= IDLE_SETTLE_MS {
+                return;
+            }
+            pause = pause.min((IDLE_SETTLE_MS - quiet).ceil() as i32);
+        } else {
+            idle_since = None;
+        }
+        if now - start >= IDLE_MAX_MS {
+            return;
+        }
+        sleep(pause).await;
+    }
+}

@@ -1,0 +1,214 @@
+//! Refs: an element keeps its number for the whole page load (a `WeakMap` from element to number,
+//! one counter that never goes back), so an earlier ref still means the same element after
+//! unrelated changes, and a ref whose element is gone is never given to another element. Frames
+//! get numbers the same way (`f1e3` is element 3 in frame 1).
+
+use super::seen;
+use crate::text::{cat, parse_number, push_number};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// Ref bookkeeping for the page load.
+struct Refs {
+    /// Element → its number (weak: a removed element takes its number with it).
+    numbers: js_sys::WeakMap,
+    /// Frame element → its frame number (`f1`, `f2`, … in ref prefixes).
+    frames: js_sys::WeakMap,
+    /// Number → element, for commands; only elements still in the document (pruned each snapshot).
+    elements: Vec<(u32, Element)>,
+    /// The last number given.
+    last: u32,
+    /// The last frame number given.
+    last_frame: u32,
+}
+
+thread_local! {
+    /// The page load's refs, made on first use.
+    static REFS: RefCell<Option<Refs>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on the refs (made on first use).
+fn with_refs<R>(f: impl FnOnce(&mut Refs) -> R) -> R {
+    REFS.with(|r| {
+        let mut r = r.borrow_mut();
+        let refs = r.get_or_insert_with(|| Refs {
+            numbers: js_sys::WeakMap::new(),
+            frames: js_sys::WeakMap::new(),
+            elements: Vec::new(),
+            last: 0,
+            last_frame: 0,
+        });
+        f(refs)
+    })
+}
+
+/// Why a ref names no element.
+pub(crate) enum RefError {
+    /// Not the syntax of a ref.
+    NotARef(String),
+    /// A number this page load never gave out (a typo, or a ref from before a reload); `last` is
+    /// the highest it gave.
+    Unknown {
+        /// The ref as given.
+        r: String,
+        /// The highest number given so far.
+        last: u32,
+    },
+    /// The element it named left the document.
+    Gone(String),
+}
+
+impl RefError {
+    /// The text for the agent: what is wrong, and what the last snapshot had instead.
+    pub(crate) fn message(&self) -> String {
+        let mut msg = match self {
+            RefError::NotARef(r) => {
+                return cat(&["Not a ref: \"", r, "\" (refs look like e12, or f1e12 inside a frame)"]);
+            }
+            RefError::Unknown { r, last } => {
+                let mut m = cat(&["There is no [ref=", r, "] on this page"]);
+                if *last > 0 {
+                    m.push_str(" (its refs go up to e");
+                    push_number(&mut m, *last);
+                    m.push(')');
+                }
+                m
+            }
+            RefError::Gone(r) => cat(&["Element [ref=", r, "] is no longer on the page"]),
+        };
+        let lines = seen::last_lines();
+        if lines.is_empty() {
+            msg.push_str(". Take a snapshot first.");
+        } else {
+            msg.push_str(". Take a new snapshot; refs in the last one include: ");
+            for (i, l) in lines.iter().take(10).enumerate() {
+                if i > 0 {
+                    msg.push_str("; ");
+                }
+                msg.push_str(l.trim());
+            }
+        }
+        msg
+    }
+}
+
+/// The number of `el`, given on first sight and kept for the page load.
+pub(crate) fn ref_number(el: &Element) -> u32 {
+    with_refs(|r| {
+        let key: &js_sys::Object = el.unchecked_ref();
+        if let Some(n) = r.numbers.get(key).as_f64() {
+            let n = n as u32;
+            if let Err(i) = r.elements.binary_search_by_key(&n, |e| e.0) {
+                // Taken out of the document and put back: still the same element.
+                r.elements.insert(i, (n, el.clone()));
+            }
+            return n;
+        }
+        r.last += 1;
+        let n = r.last;
+        r.numbers.set(key, &JsValue::from(n));
+        r.elements.push((n, el.clone()));
+        n
+    })
+}
+
+/// The frame number of a frame element (`f1` is the first frame ever seen).
+pub(crate) fn frame_number(frame: &Element) -> u32 {
+    with_refs(|r| {
+        let key: &js_sys::Object = frame.unchecked_ref();
+        if let Some(n) = r.frames.get(key).as_f64() {
+            return n as u32;
+        }
+        r.last_frame += 1;
+        r.frames.set(key, &JsValue::from(r.last_frame));
+        r.last_frame
+    })
+}
+
+/// The element a ref (`e12`, `f1e40`) names.
+pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
+    let r = r.trim();
+    let r = r.strip_prefix('@').unwrap_or(r);
+    let r = r.strip_prefix("ref=").unwrap_or(r);
+    let Some(n) = parse_ref(r) else {
+        return Err(RefError::NotARef(r.to_owned()));
+    };
+    let found = with_refs(|refs| {
+        refs.elements
+            .binary_search_by_key(&n, |e| e.0)
+            .ok()
+            .map(|i| refs.elements[i].1.clone())
+    });
+    if let Some(el) = found.filter(|el| el.is_connected()) {
+        return Ok(el);
+    }
+    let last = with_refs(|refs| refs.last);
+    Err(if n > last {
+        RefError::Unknown { r: r.to_owned(), last }
+    } else {
+        RefError::Gone(r.to_owned())
+    })
+}
+
+/// The number of `eN` or `fMeN`.
+fn parse_ref(r: &str) -> Option<u32> {
+    let rest = match r.strip_prefix('f') {
+        Some(frame) => {
+            let (f, n) = frame.split_once('e')?;
+            parse_number(f)?;
+            n
+        }
+        None => r.strip_prefix('e')?,
+    };
+    parse_number(rest).and_then(|n| u32::try_from(n).ok())
+}
+
+/// Forgets elements that left the document (their numbers are never given out again).
+pub(crate) fn prune() {
+    with_refs(|r| r.elements.retain(|(_, el)| el.is_connected()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_ref, RefError};
+    use crate::snapshot::seen;
+
+    #[test]
+    fn messages() {
+        assert_eq!(
+            RefError::NotARef("x1".into()).message(),
+            "Not a ref: \"x1\" (refs look like e12, or f1e12 inside a frame)"
+        );
+        seen::record("");
+        assert_eq!(
+            RefError::Unknown {
+                r: "e99".into(),
+                last: 0
+            }
+            .message(),
+            "There is no [ref=e99] on this page. Take a snapshot first."
+        );
+        seen::record("button \"Save\" [ref=e1]\nlink \"Home\" [ref=e2]");
+        assert_eq!(
+            RefError::Unknown { r: "e99".into(), last: 7 }.message(),
+            "There is no [ref=e99] on this page (its refs go up to e7). Take a new snapshot; refs in the last one include: button \"Save\" [ref=e1]; link \"Home\" [ref=e2]"
+        );
+        assert_eq!(
+            RefError::Gone("e1".into()).message(),
+            "Element [ref=e1] is no longer on the page. Take a new snapshot; refs in the last one include: button \"Save\" [ref=e1]; link \"Home\" [ref=e2]"
+        );
+    }
+
+    #[test]
+    fn ref_syntax() {
+        assert_eq!(parse_ref("e1"), Some(1));
+        assert_eq!(parse_ref("e123"), Some(123));
+        assert_eq!(parse_ref("f1e3"), Some(3));
+        assert_eq!(parse_ref("f12e400"), Some(400));
+        for bad in ["", "e", "x1", "f1", "fe1", "e1x", "f1e", "1", "e-1", "e1234567890"] {
+            assert_eq!(parse_ref(bad), None, "{bad}");
+        }
+    }
+}
