@@ -68,7 +68,7 @@
 //! `browser-agent-core` ([`BrowserAgent`], [`Batch`], [`LogQuery`], …), so it is the only
 //! dependency an app needs.
 //!
-//! The README's install snippet (its `.service(/* … */)` filled in with a route, so it compiles):
+//! The README's install snippet, as written there:
 //!
 //! ```no_run
 //! use actix_web::{middleware::Compress, web, App, HttpServer};
