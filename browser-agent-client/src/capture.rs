@@ -97,10 +97,10 @@ fn on_click(ev: JsValue) {
     let el = click_target(&el);
     let e = Object::new();
     set(&e, field::TYPE, &JsValue::from_str(entry_type::INTERACTION));
-    set(&e, "event", &JsValue::from_str("click"));
-    set(&e, "target", &JsValue::from_str(&click_label(&el)));
+    set(&e, field::EVENT, &JsValue::from_str("click"));
+    set(&e, field::TARGET, &JsValue::from_str(&click_label(&el)));
     let mut text = squash(&el.text_content().unwrap_or_default());
     truncate_chars(&mut text, 100);
-    set(&e, "text", &JsValue::from_str(&text));
+    set(&e, field::TEXT, &JsValue::from_str(&text));
     emit(&e);
 }

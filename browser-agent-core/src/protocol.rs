@@ -149,6 +149,21 @@ pub mod field {
     pub const PAGE: &str = "page";
     /// Log entry: its one-line text (the host's; what the page sent as `text` is kept apart).
     pub const TEXT: &str = "text";
+    /// Step result: ms from the batch's start to this step's start.
+    pub const AT: &str = "at";
+    /// Step result: the label of the element the step acted on.
+    pub const MATCHED: &str = "matched";
+    /// Step result: `{label, box}` of the element the step acted on; interaction entry: the
+    /// clicked element's description.
+    pub const TARGET: &str = "target";
+    /// Step result: the viewport `{w, h}` when the step ran.
+    pub const VIEWPORT: &str = "viewport";
+    /// Step result's `target`: the element's label.
+    pub const LABEL: &str = "label";
+    /// Step result's `target`: the element's box `{x, y, w, h}` in CSS pixels.
+    pub const BOX: &str = "box";
+    /// Interaction entry: the DOM event (`click`).
+    pub const EVENT: &str = "event";
     /// `dropped` entry: how many entries the page's queue dropped.
     pub const COUNT: &str = "count";
 }

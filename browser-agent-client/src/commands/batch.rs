@@ -197,9 +197,9 @@ pub(crate) fn after_step(r: &Object) {
     }) else {
         return;
     };
-    set(r, "at", &js_number((now_ms() - started).round()));
+    set(r, field::AT, &js_number((now_ms() - started).round()));
     if let Some((label, [x, y, w, h])) = target {
-        set(r, "matched", &js_string(&label));
+        set(r, field::MATCHED, &js_string(&label));
         let bx = object(&[
             ("x", js_number(x.round())),
             ("y", js_number(y.round())),
@@ -208,11 +208,11 @@ pub(crate) fn after_step(r: &Object) {
         ]);
         set(
             r,
-            "target",
-            &object(&[("label", js_string(&label)), ("box", bx.into())]),
+            field::TARGET,
+            &object(&[(field::LABEL, js_string(&label)), (field::BOX, bx.into())]),
         );
     }
-    set(r, "viewport", &viewport());
+    set(r, field::VIEWPORT, &viewport());
     if resumed {
         set(r, field::URL, &get(&get(&global(), "location"), "href"));
     }
@@ -334,7 +334,7 @@ fn on_pagehide() {
             (field::RESULT, js_string(&text)),
         ]);
         if let Some((label, _)) = &b.target {
-            set(&r, "matched", &js_string(label));
+            set(&r, field::MATCHED, &js_string(label));
         }
         results.push(&r);
         handover_body(b, &results, b.current + 1)

@@ -84,7 +84,7 @@ pub(super) fn log_actions(page: &mut PageQueue, batch: &str, steps: &[StepResult
         if !step.command.is_empty() {
             record[field::COMMAND] = step.command.clone().into();
         }
-        for key in ["at", "target", "viewport", "matched"] {
+        for key in [field::AT, field::TARGET, field::VIEWPORT, field::MATCHED] {
             if let Some(v) = step.other.get(key) {
                 record[key] = v.clone();
             }

@@ -356,8 +356,16 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
         }
         entry_type::NETWORK => network_line(obj, own),
         entry_type::INTERACTION => {
-            let event = if s("event").is_empty() { "click" } else { s("event") };
-            let target = if s("target").is_empty() { s("text") } else { s("target") };
+            let event = if s(field::EVENT).is_empty() {
+                "click"
+            } else {
+                s(field::EVENT)
+            };
+            let target = if s(field::TARGET).is_empty() {
+                s(field::TEXT)
+            } else {
+                s(field::TARGET)
+            };
             let text = concat(&[event, " ", target]);
             (own.unwrap_or(Level::Info), text.trim_end().to_owned())
         }
