@@ -1,5 +1,7 @@
 //! Shared pieces of the benchmarks in `benches/benches/`; run them with
 //! `cargo bench -p browser-agent-benches --benches`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 /// A keep-alive HTTP/1.1 client that reads each sized response to its last byte (the test kit's).
 pub struct Client(browser_agent_testkit::http::KeepAlive);
@@ -66,6 +68,8 @@ pub fn fetch_request(path: &str) -> http::Request<axum::body::Body> {
         .unwrap()
 }
 
+/// A document request as a browser sends it for a page load (`sec-fetch-dest: document`): the
+/// layer checks its Host and looks at the response type.
 pub fn page_request(path: &str) -> http::Request<axum::body::Body> {
     http::Request::get(path)
         .header("host", "127.0.0.1:3000")

@@ -4,6 +4,8 @@
 //! connection, like a dev server restart), the agent API as the tests drive it ([`run`], [`ok`],
 //! [`fails`], [`eval`], [`snapshot`], [`ref_of`]), and the WebDriver side ([`open`], [`exec`],
 //! [`client_id`], [`COPY_BOOTSTRAP`]). HTTP goes through the test kit's client.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
 use std::os::unix::process::CommandExt;

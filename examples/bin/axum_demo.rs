@@ -1,5 +1,7 @@
 //! `cargo run --example axum_demo -- [--dir PATH] [--stdio]` (port from `PORT`, default 3000): the
 //! demo app on axum, with browser-agent added in one line.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms)]
 
 use std::path::PathBuf;
 

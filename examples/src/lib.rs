@@ -5,6 +5,8 @@
 //! - [`demo`]: the demo page (a form, buttons, a list, a fetch that fails on purpose, console
 //!   output) and its small JSON API;
 //! - [`static_files`]: `--dir PATH` serves a folder, so any page can be tried with the agent.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 pub mod cli;
 pub mod demo;

@@ -10,6 +10,8 @@
 //!   Latin-1, compressed, 204/304/206, CSP nonce, …);
 //! - [`Reply`]: a framework-free response both apps translate;
 //! - [`tag_config`]: the config an injected page carries, read back from its HTML.
+#![forbid(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 pub mod actix_app;
 pub mod axum_app;
