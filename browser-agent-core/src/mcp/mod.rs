@@ -1,11 +1,12 @@
-//! The MCP server at `{prefix}/mcp`: one fixed list of tools over the agent API,
+//! The MCP server at `{prefix}/mcp` (and on stdio): one fixed list of tools over the agent API,
 //! answered statelessly. Legacy revisions (2025-03-26, 2025-06-18, 2025-11-25) open with
 //! `initialize`; 2026-07-28 requests carry their revision in `_meta` and are checked against the
 //! HTTP headers that mirror it. Here: the methods; [`jsonrpc`] the message shapes, [`streamable`]
-//! the streamable-HTTP transport, [`tools`] the
-//! tools, [`text`] what their results say.
+//! the streamable-HTTP transport, [`stdio`] newline-delimited JSON-RPC on stdin/stdout, [`tools`]
+//! the tools, [`text`] what their results say.
 
 mod jsonrpc;
+mod stdio;
 mod streamable;
 #[cfg(test)]
 mod tests;
