@@ -659,14 +659,16 @@ async fn tools_run_against_a_page_and_answer_in_text() {
         json!({"steps": [{"index": 0, "command": "click", "result": "clicked", "matched": "button \"Add\" [ref=e6]", "at": 35,
                           "target": {"label": "button \"Add\" [ref=e6]", "box": {"x": 10, "y": 200, "w": 48, "h": 30}}, "viewport": {"w": 1280, "h": 800}}],
                "snapshot": after, "duration": 61,
-               "logs": [{"type": "console", "level": "log", "args": ["demo: added", "Buy milk"], "clientId": "pg1", "seq": 4}]}),
+               "logs": [{"type": "interaction", "event": "click", "target": "button \"Add\"", "clientId": "pg1", "seq": 3},
+                        {"type": "console", "level": "log", "args": ["demo: added", "Buy milk"], "clientId": "pg1", "seq": 4}]}),
     );
     let (click, failed) = call_tool(&agent, "browser_run", json!({"steps": steps})).await;
     page.await.unwrap();
     assert!(!failed, "{click}");
     assert_eq!(
         click,
-        "page pg1: 1 step(s) in 61 ms\n1. click button \"Add\" [ref=e6]: clicked\nchanges:\n+ listitem \"Buy milk\"\nlogs:\n#1 log console demo: added Buy milk\n"
+        "page pg1: 1 step(s) in 61 ms\n1. click button \"Add\" [ref=e6]: clicked\nchanges:\n+ listitem \"Buy milk\"\nlogs:\n#2 log console demo: added Buy milk\n",
+        "the page's interaction entry echoes the step: left out"
     );
     // ≤ 120 o200k tokens is the budget (scripts/mcp/count-tokens.mjs counts it); 4 chars a token
     // at the least, so 480 chars bound it here.
@@ -675,9 +677,11 @@ async fn tools_run_against_a_page_and_answer_in_text() {
 
     let (logs, failed) = call_tool(&agent, "browser_logs", json!({"level": ["log"], "limit": 5})).await;
     assert!(!failed);
-    assert_eq!(logs, "1 entries (lastSeq 1) · page http://127.0.0.1:3000/ (client pg1, alive)\n#1 log console demo: added Buy milk\n");
-    let (logs, _) = call_tool(&agent, "browser_logs", json!({"afterSeq": 1})).await;
-    assert!(logs.starts_with("0 entries (lastSeq 1)"), "{logs}");
+    assert_eq!(logs, "1 entries (lastSeq 2) · page http://127.0.0.1:3000/ (client pg1, alive)\n#2 log console demo: added Buy milk\n");
+    let (logs, _) = call_tool(&agent, "browser_logs", json!({"type": "interaction"})).await;
+    assert!(logs.ends_with("\n#1 info interaction click button \"Add\"\n"), "{logs}");
+    let (logs, _) = call_tool(&agent, "browser_logs", json!({"afterSeq": 2})).await;
+    assert!(logs.starts_with("0 entries (lastSeq 2)"), "{logs}");
 
     let (actions, failed) = call_tool(&agent, "browser_actions", json!({"client": "pg1"})).await;
     assert!(!failed);

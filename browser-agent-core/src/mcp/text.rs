@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::commands::{BatchResult, RunError};
+use crate::protocol::entry_type;
 use crate::snapshot;
 
 /// Log lines a batch answer shows before pointing to `browser_logs`.
@@ -124,7 +125,8 @@ fn step(out: &mut String, s: &crate::protocol::StepResult) {
     }
 }
 
-/// `browser_run`: the steps, what changed (or the snapshot, the first time), the logs.
+/// `browser_run`: the steps, what changed (or the snapshot, the first time), the logs the page
+/// captured meanwhile (at most 20; its `interaction` entries left out, as the steps say them).
 pub(crate) fn batch(result: &BatchResult) -> String {
     let mut out = format!(
         "page {}: {} step(s) in {} ms\n",
@@ -146,21 +148,20 @@ pub(crate) fn batch(result: &BatchResult) -> String {
         };
         let _ = writeln!(out, "{label}:\n{shown}");
     }
-    if !result.logs.is_empty() {
+    // The page's `interaction` entries echo the batch's own clicks, which the steps already say.
+    let logs: Vec<&Value> = result
+        .logs
+        .iter()
+        .filter(|e| str_of(e, "type") != entry_type::INTERACTION)
+        .collect();
+    if !logs.is_empty() {
         out.push_str("logs:\n");
-        for e in result.logs.iter().take(BATCH_LOGS) {
+        for e in logs.iter().take(BATCH_LOGS) {
             entry(&mut out, e);
         }
-        if result.logs.len() > BATCH_LOGS {
-            let last = result.logs[BATCH_LOGS - 1]
-                .get("seq")
-                .and_then(Value::as_u64)
-                .unwrap_or(0);
-            let _ = writeln!(
-                out,
-                "… {} more: browser_logs afterSeq={last}",
-                result.logs.len() - BATCH_LOGS
-            );
+        if logs.len() > BATCH_LOGS {
+            let last = logs[BATCH_LOGS - 1].get("seq").and_then(Value::as_u64).unwrap_or(0);
+            let _ = writeln!(out, "… {} more: browser_logs afterSeq={last}", logs.len() - BATCH_LOGS);
         }
     }
     out
