@@ -120,6 +120,9 @@ fn check(v: &Value, what: &str, item: &str) {
         v["protocolVersion"],
         click.len()
     );
+    if what == "ts client on Axum" {
+        println!("first answers, as an agent reads them:\n{logs}\n{snapshot}\n{after}\n{actions}");
+    }
     // For scripts/mcp/count-tokens.mjs, which counts every target/mcp/*click*.txt.
     let dir = root().join("target/mcp");
     std::fs::create_dir_all(&dir).expect("target/mcp");
@@ -183,6 +186,28 @@ async fn against(framework: Framework, browser: &Browser) {
             );
         }
     }
+    // One click that changes one line of the page (the status), and the errors it causes.
+    let what = format!("ts client, one click, on {framework:?}");
+    let mut cmd = Command::new("node");
+    let one = json!([{"command": "click", "role": "button", "name": "Load broken API"}]).to_string();
+    cmd.arg(root.join("scripts/mcp/ts-client.mjs")).arg(&url).arg(one);
+    let v = tokio::task::spawn_blocking({
+        let what = what.clone();
+        move || run_client(cmd, &what)
+    })
+    .await
+    .expect("client thread");
+    let click = v["click"]["text"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(v["click"]["isError"], false, "{what}: {v}");
+    assert!(
+        click.contains("1. click button \"Load broken API\" [ref="),
+        "{what}:\n{click}"
+    );
+    assert!(click.contains("+ \"Broken API answered 500\""), "{what}:\n{click}");
+    assert!(click.contains("error network GET /api/fail → 500"), "{what}:\n{click}");
+    println!("{what}: click answer {} chars:\n{click}", click.len());
+    let file = format!("interop-click-one-line-{framework:?}.txt");
+    std::fs::write(root.join("target/mcp").join(file), &click).expect("dump the click answer");
     server.stop();
 }
 
