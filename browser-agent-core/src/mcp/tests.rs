@@ -323,9 +323,9 @@ async fn tools_list_is_small_and_covers_every_command() {
         "the step schema names every command the host accepts, no other"
     );
     let compact = serde_json::to_string(&v["result"]).unwrap();
-    // o200k averages ~4.3 chars a token on this JSON (scripts/mcp/count-tokens.mjs measures it):
-    // 3,400 chars keep the list well under the 1,000-token budget.
-    assert!(compact.len() < 3_400, "{} chars", compact.len());
+    // o200k averages ~4.3 chars a token on this JSON (scripts/mcp/count-tokens.mjs counts it
+    // exactly: 783 today): 4,000 chars keep the list under the 1,000-token budget.
+    assert!(compact.len() < 4_000, "{} chars", compact.len());
     dump("tools-list.json", &compact);
 }
 
