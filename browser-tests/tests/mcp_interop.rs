@@ -5,7 +5,8 @@
 //! with the demo page open in real headless Chromium: tools listed, logs read, a snapshot with the
 //! demo's button, a fill + click batch that adds an item to the page, the logs it caused, the
 //! action log. `scripts/mcp/setup` installs the pinned SDKs under `target/` when they are missing.
-//! The click answers' sizes are printed, not asserted (`scripts/mcp/count-tokens.mjs` counts tokens).
+//! The o200k token counts of the live tools/list and of the click answers are printed, not
+//! asserted (`scripts/mcp/count-tokens.mjs`, npm gpt-tokenizer).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -34,6 +35,13 @@ fn setup() {
             status.success(),
             "scripts/mcp/setup failed: it installs the pinned MCP SDKs under target/"
         );
+        // Click answers of earlier runs would be counted with this run's.
+        let dir = root().join("target/mcp");
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("interop-click-") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     });
 }
 
@@ -208,6 +216,20 @@ async fn against(framework: Framework, browser: &Browser) {
     println!("{what}: click answer {} chars:\n{click}", click.len());
     let file = format!("interop-click-one-line-{framework:?}.txt");
     std::fs::write(root.join("target/mcp").join(file), &click).expect("dump the click answer");
+    if framework == Framework::Actix {
+        // The last server: every click answer of this run is dumped. The token figures, counted with a real o200k tokenizer on this server's own tools/list
+        // and the click answers above; reported, not asserted (the budgets are benchmark targets).
+        let mut cmd = Command::new("node");
+        cmd.arg(root.join("scripts/mcp/count-tokens.mjs")).args(["--url", &url]);
+        let report = tokio::task::spawn_blocking(move || run_client(cmd, "count-tokens.mjs"))
+            .await
+            .expect("counter thread");
+        println!(
+            "o200k tokens: tools/list {} (budget 1,000; Playwright MCP 4,415, chrome-devtools-mcp 6,551), per tool {}, click answers {}",
+            report["toolsList"]["tokens"], report["perTool"], report["interopClicks"]
+        );
+        assert_eq!(report["toolsList"]["tools"], 5, "{report}");
+    }
     server.stop();
 }
 
