@@ -3,7 +3,7 @@
 //! with its default `auto` mode, which speaks 2026-07-28, and once forced to the legacy
 //! `initialize` handshake), each connecting over streamable HTTP to the axum and the actix demo
 //! with the demo page open in real headless Chromium: tools listed, logs read, a snapshot with the
-//! demo's button, a fill + click batch that adds an item to the page, the logs it caused, the
+//! demo's button, a type (or fill) + click batch that adds an item to the page, the logs it caused, the
 //! action log. `scripts/mcp/setup` installs the pinned SDKs under `target/` when they are missing.
 //! The o200k token counts of the live tools/list and of the click answers are printed, not
 //! asserted (`scripts/mcp/count-tokens.mjs`, npm gpt-tokenizer).
@@ -73,8 +73,8 @@ fn run_client(mut cmd: Command, what: &str) -> Value {
     v
 }
 
-/// What every client must have seen; `item` is the text the batch added to the page.
-fn check(v: &Value, what: &str, item: &str) {
+/// What every client must have seen; `entry` typed or filled `item` into the page's list.
+fn check(v: &Value, what: &str, entry: &str, item: &str) {
     assert_eq!(
         v["tools"],
         json!([
@@ -110,7 +110,15 @@ fn check(v: &Value, what: &str, item: &str) {
         "{what} snapshot:\n{snapshot}"
     );
     let click = tool("click");
-    assert!(click.contains("1. fill textbox \"New item\""), "{what} click:\n{click}");
+    let done = if entry == "type" { "typed" } else { "filled" };
+    assert!(
+        click.contains(&format!("1. {entry} textbox \"New item\"")),
+        "{what} click:\n{click}"
+    );
+    assert!(
+        click.contains(&format!(": {done} \"{item}\"\n")),
+        "{what} click:\n{click}"
+    );
     assert!(
         click.contains("2. click button \"Add\" [ref="),
         "{what} click:\n{click}"
@@ -138,9 +146,10 @@ fn check(v: &Value, what: &str, item: &str) {
     std::fs::write(dir.join(file), &click).expect("dump the click answer");
 }
 
-fn steps(item: &str) -> String {
+/// `entry` (`type` or `fill`) `item` into the new-item box, click Add, wait for the item.
+fn steps(entry: &str, item: &str) -> String {
     json!([
-        {"command": "fill", "label": "New item", "text": item},
+        {"command": entry, "label": "New item", "text": item},
         {"command": "click", "role": "button", "name": "Add"},
         {"command": "wait", "text": item}
     ])
@@ -153,31 +162,31 @@ async fn against(framework: Framework, browser: &Browser) {
     client_id(&browser.client).await;
     let url = server.url(&format!("{}/mcp", browser_agent_core::protocol::DEFAULT_PREFIX));
     let root = root();
-    let clients: Vec<(String, &str, Command)> = vec![
-        ("ts".to_owned(), "2025-11-25", {
+    let clients: Vec<(String, &str, &str, Command)> = vec![
+        ("ts".to_owned(), "2025-11-25", "type", {
             let mut c = Command::new("node");
             c.arg(root.join("scripts/mcp/ts-client.mjs"))
                 .arg(&url)
-                .arg(steps(&format!("from ts {framework:?}")));
+                .arg(steps("type", &format!("from ts {framework:?}")));
             c
         }),
-        ("py".to_owned(), "2026-07-28", {
+        ("py".to_owned(), "2026-07-28", "fill", {
             let mut c = Command::new(root.join("target/mcp-venv/bin/python"));
             c.arg(root.join("scripts/mcp/py_client.py"))
                 .arg(&url)
-                .arg(steps(&format!("from py {framework:?}")));
+                .arg(steps("fill", &format!("from py {framework:?}")));
             c
         }),
-        ("py-legacy".to_owned(), "2025-11-25", {
+        ("py-legacy".to_owned(), "2025-11-25", "type", {
             let mut c = Command::new(root.join("target/mcp-venv/bin/python"));
             c.arg(root.join("scripts/mcp/py_client.py"))
                 .arg(&url)
-                .arg(steps(&format!("from py-legacy {framework:?}")))
+                .arg(steps("type", &format!("from py-legacy {framework:?}")))
                 .args(["--mode", "legacy"]);
             c
         }),
     ];
-    for (name, version, cmd) in clients {
+    for (name, version, entry, cmd) in clients {
         let what = format!("{name} client on {framework:?}");
         let v = tokio::task::spawn_blocking({
             let what = what.clone();
@@ -186,7 +195,7 @@ async fn against(framework: Framework, browser: &Browser) {
         .await
         .expect("client thread");
         assert_eq!(v["protocolVersion"], version, "{what}: {v}");
-        check(&v, &what, &format!("from {name} {framework:?}"));
+        check(&v, &what, entry, &format!("from {name} {framework:?}"));
         if name == "ts" {
             assert_eq!(
                 v["badTool"]["code"], -32602,
