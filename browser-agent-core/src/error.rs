@@ -62,6 +62,12 @@ pub(crate) enum Refusal {
         /// The `Origin` as sent, lower-cased.
         origin: String,
     },
+    /// 403: the MCP endpoint was called with an `Origin` (a browser) that is not allowed.
+    #[error("refused: the MCP endpoint does not accept requests with an Origin header (Origin {origin:?}); MCP clients are not browsers and send none. Allow one with BrowserAgent::builder().mcp_allow_origin(\"{origin}\") (this check blocks DNS rebinding and cross-site requests)")]
+    McpOrigin {
+        /// The `Origin` as sent, lower-cased.
+        origin: String,
+    },
     /// 403: a browser write without the page key, or with a wrong one.
     #[error(
         "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
@@ -81,6 +87,12 @@ pub(crate) enum Refusal {
     /// 415: `POST /run` must be JSON, so a cross-site form cannot send it.
     #[error("POST /run needs Content-Type: application/json (so a cross-site form cannot send it)")]
     NotJson,
+    /// 415: the MCP endpoint takes JSON-RPC messages as JSON only.
+    #[error("POST {path} needs Content-Type: application/json (one JSON-RPC message, or a batch where the revision allows it)")]
+    McpNotJson {
+        /// The endpoint's path.
+        path: String,
+    },
     /// 400: the adapter could not translate the request's head.
     #[error("the request could not be read")]
     UnreadableRequest,
@@ -96,12 +108,14 @@ impl Refusal {
         match self {
             Refusal::NotFound { .. } => S::NOT_FOUND,
             Refusal::MethodNotAllowed { .. } => S::METHOD_NOT_ALLOWED,
-            Refusal::NoHost | Refusal::HostNotAllowed { .. } | Refusal::CrossOrigin { .. } | Refusal::NoKey => {
-                S::FORBIDDEN
-            }
+            Refusal::NoHost
+            | Refusal::HostNotAllowed { .. }
+            | Refusal::CrossOrigin { .. }
+            | Refusal::McpOrigin { .. }
+            | Refusal::NoKey => S::FORBIDDEN,
             Refusal::BadToken => S::UNAUTHORIZED,
             Refusal::TooLarge { .. } => S::PAYLOAD_TOO_LARGE,
-            Refusal::NotJson => S::UNSUPPORTED_MEDIA_TYPE,
+            Refusal::NotJson | Refusal::McpNotJson { .. } => S::UNSUPPORTED_MEDIA_TYPE,
             Refusal::UnreadableRequest | Refusal::UnreadableBody => S::BAD_REQUEST,
         }
     }
@@ -216,5 +230,101 @@ impl BadInput {
     /// A body that is not JSON, with the parser's reason.
     pub(crate) fn json(e: serde_json::Error) -> BadInput {
         BadInput::Json(e.to_string())
+    }
+}
+
+/// A JSON-RPC error of the MCP endpoint: its code, its message (which names the problem and what
+/// to send instead) and the HTTP status of the answer that carries it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RpcError {
+    /// -32700: the body is not JSON.
+    #[error("parse error: the body is not valid JSON ({0})")]
+    Parse(String),
+    /// -32600: JSON, but not a JSON-RPC 2.0 message.
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    /// -32600: a batch (JSON array) under a revision that removed batching.
+    #[error("invalid request: JSON-RPC batches are allowed only with MCP-Protocol-Version {allowed} (this request speaks {version}); send one message per POST")]
+    Batch {
+        /// The revision the request speaks.
+        version: String,
+        /// The revision that allows batches.
+        allowed: &'static str,
+    },
+    /// -32601: no such method.
+    #[error("method not found: {method:?}; this server answers {known}")]
+    MethodNotFound {
+        /// What was asked for.
+        method: String,
+        /// The methods it answers, as a list for the message.
+        known: &'static str,
+    },
+    /// -32602: the parameters do not fit the method (an unknown tool, a missing name).
+    #[error("invalid params: {0}")]
+    InvalidParams(String),
+    /// -32022: a revision this server does not serve.
+    #[error(
+        "unsupported protocol version {requested:?}: this server speaks {}",
+        supported_list()
+    )]
+    UnsupportedVersion {
+        /// The revision the request named.
+        requested: String,
+    },
+    /// -32020: the MCP headers do not match the body (2026-07-28).
+    #[error("header mismatch: {0}")]
+    HeaderMismatch(String),
+}
+
+/// Every revision the MCP endpoint serves, newest first.
+pub(crate) fn supported_versions() -> Vec<&'static str> {
+    use crate::protocol::mcp;
+    mcp::MODERN_VERSIONS
+        .iter()
+        .chain(mcp::LEGACY_VERSIONS.iter().rev())
+        .copied()
+        .collect()
+}
+
+fn supported_list() -> String {
+    supported_versions().join(", ")
+}
+
+impl RpcError {
+    /// The JSON-RPC error code.
+    pub(crate) fn code(&self) -> i64 {
+        match self {
+            RpcError::Parse(_) => -32700,
+            RpcError::InvalidRequest(_) | RpcError::Batch { .. } => -32600,
+            RpcError::MethodNotFound { .. } => -32601,
+            RpcError::InvalidParams(_) => -32602,
+            RpcError::UnsupportedVersion { .. } => -32022,
+            RpcError::HeaderMismatch(_) => -32020,
+        }
+    }
+
+    /// The HTTP status of an answer that carries only this error. `modern`: the request speaks
+    /// 2026-07-28, where an unknown method is a 404 (legacy revisions answer it with 200).
+    pub(crate) fn status(&self, modern: bool) -> http::StatusCode {
+        use http::StatusCode as S;
+        match self {
+            RpcError::Parse(_)
+            | RpcError::InvalidRequest(_)
+            | RpcError::Batch { .. }
+            | RpcError::UnsupportedVersion { .. }
+            | RpcError::HeaderMismatch(_) => S::BAD_REQUEST,
+            RpcError::MethodNotFound { .. } if modern => S::NOT_FOUND,
+            RpcError::MethodNotFound { .. } | RpcError::InvalidParams(_) => S::OK,
+        }
+    }
+
+    /// The error's `data`, when it has any: the supported revisions for -32022.
+    pub(crate) fn data(&self) -> Option<serde_json::Value> {
+        match self {
+            RpcError::UnsupportedVersion { requested } => {
+                Some(serde_json::json!({"supported": supported_versions(), "requested": requested}))
+            }
+            _ => None,
+        }
     }
 }

@@ -56,6 +56,8 @@ mod inject;
 #[cfg(feature = "host")]
 mod logs;
 #[cfg(feature = "host")]
+mod mcp;
+#[cfg(feature = "host")]
 mod routes;
 #[cfg(feature = "host")]
 mod security;

@@ -1,5 +1,6 @@
-//! Who may talk to which route: loopback (or configured) `Host`, same-origin `Origin`, the page
-//! key on browser writes, the optional bearer token on agent routes. Every refusal says why.
+//! Who may talk to which route: loopback (or configured) `Host`, same-origin `Origin` (no `Origin`
+//! at all on the MCP endpoint, unless allowed), the page key on browser writes, the optional bearer
+//! token on agent routes. Every refusal says why.
 
 use http::{header, request::Parts, HeaderMap, Uri};
 
@@ -81,6 +82,43 @@ pub(crate) fn check_origin(parts: &Parts) -> Result<(), Refusal> {
     } else {
         Err(Refusal::CrossOrigin { origin })
     }
+}
+
+/// The MCP endpoint's rule, stricter than [`check_origin`]: MCP clients are not browsers and send
+/// no `Origin`, so any `Origin` is refused unless it is in `allowed` (as `scheme://host[:port]`,
+/// case-insensitive; `:*` matches any port, e.g. `http://localhost:*`).
+pub(crate) fn check_mcp_origin(parts: &Parts, allowed: &[String]) -> Result<(), Refusal> {
+    let Some(origin) = parts.headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let origin = String::from_utf8_lossy(origin.as_bytes()).trim().to_ascii_lowercase();
+    let listed = |entry: &String| {
+        let entry = entry.trim().trim_end_matches('/').to_ascii_lowercase();
+        match entry.strip_suffix(":*") {
+            Some(base) => origin.strip_prefix(base).is_some_and(|port| {
+                port.is_empty()
+                    || port
+                        .strip_prefix(':')
+                        .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+            }),
+            None => entry == origin,
+        }
+    };
+    if allowed.iter().any(listed) {
+        Ok(())
+    } else {
+        Err(Refusal::McpOrigin { origin })
+    }
+}
+
+/// Whether the body is declared JSON (`Content-Type: application/json`, parameters allowed), which
+/// a cross-site form cannot send without a CORS preflight.
+pub(crate) fn is_json(parts: &Parts) -> bool {
+    parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("application/json"))
 }
 
 /// The page key from the `x-browser-agent-key` header or the `key` query parameter.
@@ -180,6 +218,34 @@ mod tests {
                 check_origin(&parts(&[("host", "127.0.0.1:3000"), ("origin", bad)])).is_err(),
                 "{bad}"
             );
+        }
+    }
+
+    #[test]
+    fn mcp_origins() {
+        let p = |origin: &str| parts(&[("host", "127.0.0.1:3000"), ("origin", origin)]);
+        assert!(check_mcp_origin(&parts(&[("host", "127.0.0.1:3000")]), &[]).is_ok());
+        assert!(
+            check_mcp_origin(&p("http://127.0.0.1:3000"), &[]).is_err(),
+            "not even same-origin"
+        );
+        let allowed = ["http://localhost:6274/".to_owned(), "http://127.0.0.1:*".to_owned()];
+        for ok in [
+            "http://localhost:6274",
+            "HTTP://LOCALHOST:6274",
+            "http://127.0.0.1:9",
+            "http://127.0.0.1",
+        ] {
+            assert!(check_mcp_origin(&p(ok), &allowed).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://localhost:6275",
+            "http://127.0.0.1.evil.com",
+            "http://127.0.0.1:9x",
+            "null",
+        ] {
+            let err = check_mcp_origin(&p(bad), &allowed).unwrap_err();
+            assert!(err.to_string().contains("mcp_allow_origin"), "{bad}: {err}");
         }
     }
 

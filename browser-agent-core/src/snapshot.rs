@@ -348,6 +348,9 @@ fn take_quoted(s: &str) -> Option<(String, &str)> {
     None
 }
 
+/// What [`diff`] answers when nothing changed.
+pub const NO_CHANGES: &str = "(no changes)";
+
 /// What changed between two rendered snapshots of the same page: lines keyed by their ref
 /// (`~` changed, `+` added, `-` removed); lines without a ref compared by content.
 ///
@@ -408,7 +411,7 @@ pub fn diff(old: &str, new: &str) -> String {
     }
     out.extend(old_plain.iter().map(|l| format!("- {l}")));
     if out.is_empty() {
-        "(no changes)".to_owned()
+        NO_CHANGES.to_owned()
     } else {
         out.join("\n")
     }

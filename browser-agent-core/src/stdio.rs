@@ -9,7 +9,7 @@ use crate::protocol::CommandError;
 use crate::BrowserAgent;
 
 /// Longest accepted input line (bytes, without its `\n`); a longer one is skipped, not buffered.
-const MAX_LINE: usize = 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 1024 * 1024;
 
 /// The `command-error` event for a line that is no batch (the same shape as HTTP's).
 fn command_error(message: String) -> Value {
@@ -54,32 +54,12 @@ impl BrowserAgent {
         let mut reader = reader;
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            // At most one byte past the bound, so an over-long line is never held whole.
-            let limit = MAX_LINE as u64 + 1;
-            if (&mut reader).take(limit).read_until(b'\n', &mut buf).await? == 0 {
-                return Ok(()); // EOF
-            }
-            let ended = buf.last() == Some(&b'\n');
-            if ended {
-                buf.pop();
-            }
-            let event = if buf.len() > MAX_LINE {
-                if !ended {
-                    skip_line(&mut reader).await?;
-                }
-                command_error(format!("request line longer than {MAX_LINE} bytes"))
-            } else {
-                match std::str::from_utf8(&buf) {
-                    Ok(line) => {
-                        let line = line.trim();
-                        if line.is_empty() {
-                            continue;
-                        }
-                        self.stdio_request(line).await
-                    }
-                    Err(e) => command_error(format!("request line is not valid UTF-8: {e}")),
-                }
+            let event = match next_line(&mut reader, &mut buf).await? {
+                Line::Eof => return Ok(()),
+                Line::Blank => continue,
+                Line::TooLong => command_error(format!("request line longer than {MAX_LINE} bytes")),
+                Line::NotUtf8(e) => command_error(format!("request line is not valid UTF-8: {e}")),
+                Line::Text(line) => self.stdio_request(line).await,
             };
             let mut out = event.to_string();
             out.push('\n');
@@ -108,6 +88,49 @@ impl BrowserAgent {
             Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
         }
     }
+}
+
+/// One line of an NDJSON input, as [`next_line`] read it.
+pub(crate) enum Line<'a> {
+    /// The input ended.
+    Eof,
+    /// Only white space: skipped.
+    Blank,
+    /// Longer than [`MAX_LINE`]; it was skipped without being held.
+    TooLong,
+    /// Not valid UTF-8.
+    NotUtf8(std::str::Utf8Error),
+    /// The line, trimmed.
+    Text(&'a str),
+}
+
+/// Reads the next line (`\n`-terminated, or the last one) into `buf`, never holding more than
+/// [`MAX_LINE`] bytes of it: both stdio protocols (MindStudio's and MCP's) read their input so.
+pub(crate) async fn next_line<'a, R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    buf: &'a mut Vec<u8>,
+) -> std::io::Result<Line<'a>> {
+    buf.clear();
+    // At most one byte past the bound, so an over-long line is never held whole.
+    let limit = MAX_LINE as u64 + 1;
+    if (&mut *reader).take(limit).read_until(b'\n', buf).await? == 0 {
+        return Ok(Line::Eof);
+    }
+    let ended = buf.last() == Some(&b'\n');
+    if ended {
+        buf.pop();
+    }
+    if buf.len() > MAX_LINE {
+        if !ended {
+            skip_line(reader).await?;
+        }
+        return Ok(Line::TooLong);
+    }
+    Ok(match std::str::from_utf8(buf) {
+        Ok(line) if line.trim().is_empty() => Line::Blank,
+        Ok(line) => Line::Text(line.trim()),
+        Err(e) => Line::NotUtf8(e),
+    })
 }
 
 /// Consumes the rest of the current line (through its `\n`, or to EOF) without keeping it.

@@ -88,6 +88,20 @@ impl Builder {
         self.config.allowed_hosts.push(host.into());
         self
     }
+    /// Also answer MCP requests that carry this `Origin` (`scheme://host[:port]`, `:*` for any
+    /// port). By default the MCP endpoint refuses every request with an `Origin`: MCP clients are
+    /// not browsers, so one that sends it is a web page (or a browser-based inspector, e.g.
+    /// `http://localhost:6274` for MCP Inspector's direct mode).
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder().enabled(true).mcp_allow_origin("http://localhost:6274").build();
+    /// assert!(agent.is_ours("/__mindstudio_dev__/mcp"));
+    /// ```
+    pub fn mcp_allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.config.mcp_origins.push(origin.into());
+        self
+    }
     /// A fixed page key (at least 8 chars of `[A-Za-z0-9_-]`). Default: read from, or created in,
     /// a key file, so pages keep working across dev-server restarts.
     pub fn page_key(mut self, key: impl Into<String>) -> Self {
@@ -163,6 +177,7 @@ impl Builder {
                 plain_tag: tag::build_tag(&tag_config, None),
                 ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
                 prefix_slash: format!("{}/", config.prefix),
+                mcp_path: format!("{}{}", config.prefix, protocol::MCP_PATH),
                 probe_scope: protocol::PROBE_SCOPE.to_owned(),
                 key,
                 assets,

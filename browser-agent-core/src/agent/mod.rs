@@ -48,6 +48,8 @@ pub(crate) struct Inner {
     pub(crate) restored: Option<ClientState>,
     pub(crate) probe_scope: String,
     pub(crate) prefix_slash: String,
+    /// `{prefix}/mcp`: OAuth metadata requests for it (`/.well-known/…{prefix}/mcp`) are ours too.
+    pub(crate) mcp_path: String,
 }
 
 impl Default for BrowserAgent {
@@ -97,13 +99,17 @@ impl BrowserAgent {
         &self.inner.tag_config.rev
     }
 
-    /// Whether `path` is one of ours (prefix routes or `/browser/…`); false when disabled.
-    /// Adapters send these to [`BrowserAgent::handle`] and everything else to the app.
+    /// Whether `path` is one of ours (prefix routes or `/browser/…`, and the OAuth metadata paths
+    /// of the MCP endpoint, `/.well-known/…{prefix}/mcp`, answered 404 so MCP clients do not start
+    /// an OAuth flow); false when disabled. Adapters send these to [`BrowserAgent::handle`] and
+    /// everything else to the app.
     ///
     /// ```
     /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
     /// assert!(agent.is_ours("/__mindstudio_dev__/console"));
     /// assert!(agent.is_ours("/browser/probe"));
+    /// assert!(agent.is_ours("/.well-known/oauth-protected-resource/__mindstudio_dev__/mcp"));
+    /// assert!(!agent.is_ours("/.well-known/oauth-authorization-server"), "the app's own");
     /// assert!(!agent.is_ours("/__mindstudio_dev__x"));
     /// assert!(!agent.is_ours("/api/items"));
     /// ```
@@ -112,7 +118,8 @@ impl BrowserAgent {
         inner.config.enabled
             && (path.starts_with(&inner.probe_scope)
                 || path.starts_with(&inner.prefix_slash)
-                || path == inner.config.prefix)
+                || path == inner.config.prefix
+                || (path.starts_with(crate::protocol::mcp::WELL_KNOWN) && path.ends_with(&inner.mcp_path)))
     }
 
     /// The tag injected into pages without a CSP nonce.

@@ -58,8 +58,14 @@ impl LogQuery {
     /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (unknown parameters and empty values
     /// are ignored). The error names the parameter and what it accepts.
     pub fn parse(query: Option<&str>) -> Result<Self, QueryError> {
+        LogQuery::from_pairs(crate::util::Params::parse(query).iter())
+    }
+
+    /// The same as [`parse`](Self::parse), from `(name, value)` pairs already split (the MCP
+    /// `browser_logs` tool's arguments), so both readers share every rule and error text.
+    pub(crate) fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, QueryError> {
         let mut q = LogQuery::default();
-        for (name, value) in crate::util::Params::parse(query).iter() {
+        for (name, value) in pairs {
             if value.is_empty() {
                 continue;
             }

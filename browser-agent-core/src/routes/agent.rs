@@ -41,15 +41,19 @@ impl BrowserAgent {
     }
 
     pub(super) fn console(&self, parts: &Parts) -> Response<Bytes> {
-        let query = match LogQuery::parse(parts.uri.query()) {
-            Ok(q) => q,
-            Err(why) => return failure(&why),
-        };
-        let logs = self.inner.logs.query(&query);
+        match LogQuery::parse(parts.uri.query()) {
+            Ok(query) => json_response(StatusCode::OK, &self.console_json(&query)),
+            Err(why) => failure(&why),
+        }
+    }
+
+    /// The answer of `GET {prefix}/console` for `query` (also what the MCP `browser_logs` tool reads).
+    pub(crate) fn console_json(&self, query: &LogQuery) -> Value {
+        let logs = self.inner.logs.query(query);
         let now = now_ms();
         let record = self.target(query.client.as_deref(), now);
         let (page, alive, last, ago) = self.liveness(record.as_ref(), now);
-        let body = json!({
+        json!({
             "count": logs.len(),
             "logs": logs.iter().map(|e| &**e).collect::<Vec<_>>(),
             "page": page,
@@ -60,11 +64,15 @@ impl BrowserAgent {
             "lastSeenAgoSec": ago,
             "lastSeq": self.inner.logs.last_seq(),
             "evicted": self.inner.logs.evicted(),
-        });
-        json_response(StatusCode::OK, &body)
+        })
     }
 
     pub(super) fn page(&self) -> Response<Bytes> {
+        json_response(StatusCode::OK, &self.page_json())
+    }
+
+    /// The answer of `GET {prefix}/page` (also what the MCP `browser_pages` tool reads).
+    pub(crate) fn page_json(&self) -> Value {
         let now = now_ms();
         let target = self.inner.clients.default_target(now);
         let pages: Vec<Value> = self
@@ -85,28 +93,20 @@ impl BrowserAgent {
             .collect();
         let shown = target.clone().or_else(|| self.inner.clients.most_recent());
         let (page, alive, last, ago) = self.liveness(shown.as_ref(), now);
-        json_response(
-            StatusCode::OK,
-            &json!({
-                "page": page,
-                "clientAlive": alive,
-                "lastSeenAt": last,
-                "lastSeenAgoSec": ago,
-                "defaultTarget": target.map(|t| t.client_id),
-                "rev": self.inner.tag_config.rev,
-                "pages": pages,
-            }),
-        )
+        json!({
+            "page": page,
+            "clientAlive": alive,
+            "lastSeenAt": last,
+            "lastSeenAgoSec": ago,
+            "defaultTarget": target.map(|t| t.client_id),
+            "rev": self.inner.tag_config.rev,
+            "pages": pages,
+        })
     }
 
     /// `POST {prefix}/run {"steps":[…],"client"?,"timeoutMs"?}`.
     pub(super) fn run_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
-        let json_type = parts
-            .headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("application/json"));
-        if !json_type {
+        if !crate::security::is_json(parts) {
             return Dispatch::Now(failure(&Refusal::NotJson));
         }
         let batch = match Batch::from_json(body) {
@@ -141,27 +141,37 @@ impl BrowserAgent {
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
-            let mut batch = Batch::new(vec![json!({(field::COMMAND): "snapshot", "diff": diff})]);
-            batch.client = client;
-            match agent.run_with_hint(batch, origin).await {
-                Ok(result) => {
-                    let step = result.steps.first();
-                    match step.and_then(|s| s.result_str()) {
-                        Some(text) => json_response(
-                            StatusCode::OK,
-                            &json!({(field::SNAPSHOT): text, (field::CLIENT_ID): result.client_id, "diff": diff}),
-                        ),
-                        None => {
-                            let why = step
-                                .and_then(|s| s.error.as_deref())
-                                .unwrap_or("the page sent no snapshot");
-                            command_error(&RunError::BadRequest(why.to_owned()))
-                        }
-                    }
-                }
+            match agent.snapshot_text(client, diff, origin).await {
+                Ok((text, client_id)) => json_response(
+                    StatusCode::OK,
+                    &json!({(field::SNAPSHOT): text, (field::CLIENT_ID): client_id, "diff": diff}),
+                ),
                 Err(err) => command_error(&err),
             }
         }))
+    }
+
+    /// A snapshot's text and the page it came from, through a one-step batch (`GET {prefix}/snapshot`
+    /// and the MCP `browser_snapshot` tool); `origin` is where the app is, named when no page is open.
+    pub(crate) async fn snapshot_text(
+        &self,
+        client: Option<String>,
+        diff: bool,
+        origin: Option<String>,
+    ) -> Result<(String, String), RunError> {
+        let mut batch = Batch::new(vec![json!({(field::COMMAND): "snapshot", "diff": diff})]);
+        batch.client = client;
+        let result = self.run_with_hint(batch, origin).await?;
+        let step = result.steps.first();
+        match step.and_then(|s| s.result_str()) {
+            Some(text) => Ok((text.to_owned(), result.client_id)),
+            None => {
+                let why = step
+                    .and_then(|s| s.error.as_deref())
+                    .unwrap_or("the page sent no snapshot");
+                Err(RunError::BadRequest(why.to_owned()))
+            }
+        }
     }
 
     /// `GET {prefix}/actions?client=`: the page's action log (every executed step, with its time,
@@ -169,20 +179,21 @@ impl BrowserAgent {
     pub(super) fn actions(&self, parts: &Parts) -> Response<Bytes> {
         let params = Params::parse(parts.uri.query());
         let client = params.first(param::CLIENT).filter(|c| !c.is_empty());
-        let now = now_ms();
-        let Some(record) = self.target(client, now) else {
-            return json_response(StatusCode::OK, &json!({"clientId": null, "actions": []}));
+        json_response(StatusCode::OK, &self.actions_json(client))
+    }
+
+    /// The answer of `GET {prefix}/actions?client=` (also what the MCP `browser_actions` tool reads).
+    pub(crate) fn actions_json(&self, client: Option<&str>) -> Value {
+        let Some(record) = self.target(client, now_ms()) else {
+            return json!({"clientId": null, "actions": []});
         };
         let actions = self.inner.commands.actions(&record.client_id);
-        json_response(
-            StatusCode::OK,
-            &json!({"clientId": record.client_id, "page": record.page, "actions": actions}),
-        )
+        json!({"clientId": record.client_id, "page": record.page, "actions": actions})
     }
 }
 
 /// `http://{Host}/`: where the agent's own request says the app is (named when no page is open).
-fn app_origin(parts: &Parts) -> Option<String> {
+pub(crate) fn app_origin(parts: &Parts) -> Option<String> {
     parts
         .headers
         .get(header::HOST)

@@ -10,8 +10,9 @@
 mod agent;
 mod assets;
 mod browser;
+mod mcp;
 mod reader;
-mod response;
+pub(crate) mod response;
 #[cfg(test)]
 mod tests;
 
@@ -27,6 +28,7 @@ use crate::error::Refusal;
 use crate::protocol;
 use crate::security;
 use crate::BrowserAgent;
+pub(crate) use agent::app_origin;
 pub use reader::BodyReader;
 use response::failure;
 
@@ -37,6 +39,9 @@ enum Access {
     Browser,
     /// Called by the agent: loopback Host, same-origin Origin, bearer token when configured.
     Agent,
+    /// Called by an MCP client: loopback Host, no `Origin` unless allowed, bearer token when
+    /// configured, JSON bodies.
+    Mcp,
     /// Content-hashed client assets: public.
     Public,
 }
@@ -52,6 +57,7 @@ enum Route {
     Run,
     Snapshot,
     Actions,
+    Mcp,
     Asset(String),
 }
 
@@ -59,7 +65,7 @@ impl Route {
     fn methods(&self) -> &'static [Method] {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
-            Route::Logs | Route::Results | Route::Run => &[Method::POST],
+            Route::Logs | Route::Results | Route::Run | Route::Mcp => &[Method::POST],
             Route::Console | Route::Page | Route::Commands | Route::Snapshot | Route::Actions => {
                 &[Method::GET, Method::HEAD]
             }
@@ -71,6 +77,7 @@ impl Route {
         match self {
             Route::Probe | Route::Logs | Route::Commands | Route::Results => Access::Browser,
             Route::Console | Route::Page | Route::Run | Route::Snapshot | Route::Actions => Access::Agent,
+            Route::Mcp => Access::Mcp,
             Route::Asset(_) => Access::Public,
         }
     }
@@ -138,6 +145,7 @@ impl BrowserAgent {
             protocol::RUN_PATH => Some(Route::Run),
             protocol::SNAPSHOT_PATH => Some(Route::Snapshot),
             protocol::ACTIONS_PATH => Some(Route::Actions),
+            protocol::MCP_PATH => Some(Route::Mcp),
             _ => rest
                 .strip_prefix(protocol::ASSETS_DIR)
                 .filter(|name| self.inner.assets.get(name).is_some())
@@ -168,6 +176,12 @@ impl BrowserAgent {
     }
 
     fn check(&self, route: &Route, parts: &Parts) -> Result<(), Refusal> {
+        let config = &self.inner.config;
+        if route.access() == Access::Mcp {
+            // Before the method: a browser's request is refused for what it is, whatever it asks.
+            security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
+            security::check_mcp_origin(parts, &config.mcp_origins)?;
+        }
         let methods = route.methods();
         if !methods.contains(&parts.method) {
             return Err(Refusal::MethodNotAllowed {
@@ -176,7 +190,6 @@ impl BrowserAgent {
                 allow: methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", "),
             });
         }
-        let config = &self.inner.config;
         match route.access() {
             Access::Public => {}
             Access::Browser => {
@@ -191,6 +204,14 @@ impl BrowserAgent {
                 security::check_origin(parts)?;
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
             }
+            Access::Mcp => {
+                security::check_bearer(parts, config.bearer_token.as_deref())?;
+                if !security::is_json(parts) {
+                    return Err(Refusal::McpNotJson {
+                        path: parts.uri.path().to_owned(),
+                    });
+                }
+            }
         }
         let declared = parts
             .headers
@@ -201,6 +222,16 @@ impl BrowserAgent {
             return Err(self.too_large());
         }
         Ok(())
+    }
+
+    /// The answer to a refused request: `{"error"}`, or on the MCP endpoint a JSON-RPC error
+    /// without an `id` (as the MCP transport allows), with the same status and text.
+    pub(crate) fn refuse(&self, path: &str, refusal: &Refusal) -> Response<Bytes> {
+        if self.route_of(path) == Some(Route::Mcp) {
+            response::rpc_refusal(refusal)
+        } else {
+            failure(refusal)
+        }
     }
 
     fn key_ok(&self, parts: &Parts) -> bool {
@@ -225,8 +256,10 @@ impl BrowserAgent {
             res
         };
         let inner = match self.preflight(&parts) {
-            Err(refusal) => Answer::Ready(Some(failure(&refusal))),
-            Ok(()) if body.len() > self.inner.config.body_limit => Answer::Ready(Some(failure(&self.too_large()))),
+            Err(refusal) => Answer::Ready(Some(self.refuse(parts.uri.path(), &refusal))),
+            Ok(()) if body.len() > self.inner.config.body_limit => {
+                Answer::Ready(Some(self.refuse(parts.uri.path(), &self.too_large())))
+            }
             Ok(()) => {
                 let route = self.route_of(parts.uri.path()).expect("preflight found it");
                 match self.dispatch(route, &parts, &body) {
@@ -244,6 +277,7 @@ impl BrowserAgent {
             Route::Commands => return self.commands_poll(parts),
             Route::Run => return self.run_route(parts, body),
             Route::Snapshot => return self.snapshot_route(parts),
+            Route::Mcp => return self.mcp_route(parts, body),
             _ => {}
         }
         now(match route {
@@ -255,7 +289,7 @@ impl BrowserAgent {
             Route::Asset(name) => self.asset(&name, parts),
             Route::Results => self.results_post(body),
             Route::Actions => self.actions(parts),
-            Route::Commands | Route::Run | Route::Snapshot => unreachable!("answered above"),
+            Route::Commands | Route::Run | Route::Snapshot | Route::Mcp => unreachable!("answered above"),
         })
     }
 }

@@ -48,7 +48,9 @@ impl BodyReader {
     /// Checks the request's head (route, method, Host/Origin/key/token, declared length): `Err` is
     /// the answer to send without reading the body.
     pub fn begin(agent: &BrowserAgent, parts: Parts) -> Result<BodyReader, Response<Bytes>> {
-        agent.preflight(&parts).map_err(|refusal| failure(&refusal))?;
+        agent
+            .preflight(&parts)
+            .map_err(|refusal| agent.refuse(parts.uri.path(), &refusal))?;
         Ok(BodyReader {
             agent: agent.clone(),
             parts,
@@ -60,7 +62,7 @@ impl BodyReader {
     /// reading then).
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), Response<Bytes>> {
         if self.body.len() + chunk.len() > self.agent.inner.config.body_limit {
-            return Err(failure(&self.agent.too_large()));
+            return Err(self.agent.refuse(self.parts.uri.path(), &self.agent.too_large()));
         }
         self.body.extend_from_slice(chunk);
         Ok(())

@@ -65,12 +65,22 @@ pub(crate) fn failure(err: &impl Failure) -> Response<Bytes> {
     res
 }
 
+/// A refusal of the MCP endpoint: a JSON-RPC error response without an `id`
+/// (`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":text}}`), with the refusal's
+/// status and headers.
+pub(crate) fn rpc_refusal(err: &impl Failure) -> Response<Bytes> {
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": err.to_string()}});
+    let mut res = json_response(err.status(), &body);
+    err.headers(res.headers_mut());
+    res
+}
+
 /// A JSON error response `{"error": message}`.
 pub(crate) fn error(status: StatusCode, message: impl Into<String>) -> Response<Bytes> {
     json_response(status, &json!({ "error": message.into() }))
 }
 
-pub(super) fn json_response(status: StatusCode, body: &Value) -> Response<Bytes> {
+pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response<Bytes> {
     let mut res = Response::new(Bytes::from(body.to_string()));
     *res.status_mut() = status;
     let h = res.headers_mut();
@@ -80,7 +90,7 @@ pub(super) fn json_response(status: StatusCode, body: &Value) -> Response<Bytes>
     res
 }
 
-pub(super) fn empty(status: StatusCode) -> Response<Bytes> {
+pub(crate) fn empty(status: StatusCode) -> Response<Bytes> {
     let mut res = Response::new(Bytes::new());
     *res.status_mut() = status;
     res.headers_mut()

@@ -1,0 +1,219 @@
+//! What the tools answer: plain text an agent reads directly, short enough to keep in context.
+//! Log entries are `#seq level type text`; a batch is one line per step (`1. click button "Add"
+//! [ref=e7]: clicked`), then what changed on the page, then the logs captured meanwhile.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::commands::{BatchResult, RunError};
+use crate::protocol::entry_type;
+use crate::snapshot;
+
+/// Log lines a batch answer shows before pointing to `browser_logs`.
+const BATCH_LOGS: usize = 20;
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// One entry: `#12 error network GET /api/fail → 500 Internal Server Error (3 ms)`.
+fn entry(out: &mut String, e: &Value) {
+    let seq = e.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "#{seq} {} {} {}",
+        str_of(e, "level"),
+        str_of(e, "type"),
+        str_of(e, "text")
+    );
+}
+
+/// `browser_logs`: a header (how many, the last seq, the page), then one line per entry.
+///
+/// The header: `2 entries (lastSeq 17) · page http://127.0.0.1:3000/ (client c1, alive)`.
+pub(crate) fn logs(console: &Value) -> String {
+    let entries = console["logs"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut out = String::new();
+    let last = console["lastSeq"].as_u64().unwrap_or(0);
+    let _ = write!(out, "{} entries (lastSeq {last}", entries.len());
+    match console["evicted"].as_u64() {
+        Some(n) if n > 0 => {
+            let _ = write!(out, ", {n} older evicted");
+        }
+        _ => {}
+    }
+    out.push(')');
+    match console["clientId"].as_str() {
+        Some(client) => {
+            let alive = if console["clientAlive"] == true {
+                "alive"
+            } else {
+                "not alive"
+            };
+            let _ = write!(out, " · page {} (client {client}, {alive})", str_of(console, "page"));
+        }
+        None => out.push_str(" · no page has connected yet: open the app in a browser"),
+    }
+    out.push('\n');
+    for e in entries {
+        entry(&mut out, e);
+    }
+    out
+}
+
+/// `browser_pages`: one line per page, `c1 alive visible focused "Title" http://… (default target)`.
+pub(crate) fn pages(page: &Value) -> String {
+    let pages = page["pages"].as_array().map_or(&[][..], Vec::as_slice);
+    if pages.is_empty() {
+        return "No page is connected: open the app in a browser (every page it serves gets the client).\n".into();
+    }
+    let mut out = format!("{} page(s)\n", pages.len());
+    for p in pages {
+        let mut line = str_of(p, "clientId").to_owned();
+        let state = if p["gone"] == true {
+            "gone"
+        } else if p["alive"] == true {
+            "alive"
+        } else {
+            "not alive"
+        };
+        let _ = write!(line, " {state}");
+        for flag in ["visible", "focused"] {
+            if p[flag] == true {
+                let _ = write!(line, " {flag}");
+            }
+        }
+        if p["inIframe"] == true {
+            line.push_str(" iframe");
+        }
+        let _ = write!(line, " {:?} {}", str_of(p, "title"), str_of(p, "page"));
+        if p["target"] == true {
+            line.push_str(" (default target)");
+        }
+        if p["currentRev"] == false {
+            line.push_str(" (old client: reload the page)");
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// `browser_snapshot`: which page, then the snapshot.
+pub(crate) fn snapshot(client: &str, text: &str) -> String {
+    format!("page {client}:\n{}\n", text.trim_end())
+}
+
+/// One step: `1. click button "Add" [ref=e7]: clicked`, a multi-line result under it.
+fn step(out: &mut String, s: &crate::protocol::StepResult) {
+    let n = s.index.map_or(String::from("-"), |i| (i + 1).to_string());
+    let _ = write!(out, "{n}. {}", s.command);
+    if let Some(matched) = s.other.get("matched").and_then(Value::as_str) {
+        let _ = write!(out, " {matched}");
+    }
+    let said = match (&s.error, &s.result) {
+        (Some(error), _) => format!("FAILED: {error}"),
+        (None, Some(Value::String(text))) => text.clone(),
+        (None, Some(Value::Null) | None) => "ok".into(),
+        (None, Some(other)) => other.to_string(),
+    };
+    if said.contains('\n') {
+        let _ = writeln!(out, ":\n{}", said.trim_end());
+    } else {
+        let _ = writeln!(out, ": {said}");
+    }
+}
+
+/// `browser_run`: the steps, what changed (or the snapshot, the first time), the logs the page
+/// captured meanwhile (at most 20; its `interaction` entries left out, as the steps say them).
+pub(crate) fn batch(result: &BatchResult) -> String {
+    let mut out = format!(
+        "page {}: {} step(s) in {} ms\n",
+        result.client_id,
+        result.steps.len(),
+        result.duration
+    );
+    for s in &result.steps {
+        step(&mut out, s);
+    }
+    let shown = result.snapshot.trim_end();
+    if shown == snapshot::NO_CHANGES {
+        let _ = writeln!(out, "page: {shown}");
+    } else if !shown.is_empty() {
+        let label = if shown == result.full_snapshot.trim_end() {
+            "snapshot"
+        } else {
+            "changes"
+        };
+        let _ = writeln!(out, "{label}:\n{shown}");
+    }
+    // The page's `interaction` entries echo the batch's own clicks, which the steps already say.
+    let logs: Vec<&Value> = result
+        .logs
+        .iter()
+        .filter(|e| str_of(e, "type") != entry_type::INTERACTION)
+        .collect();
+    if !logs.is_empty() {
+        out.push_str("logs:\n");
+        for e in logs.iter().take(BATCH_LOGS) {
+            entry(&mut out, e);
+        }
+        if logs.len() > BATCH_LOGS {
+            let last = logs[BATCH_LOGS - 1].get("seq").and_then(Value::as_u64).unwrap_or(0);
+            let _ = writeln!(out, "… {} more: browser_logs afterSeq={last}", logs.len() - BATCH_LOGS);
+        }
+    }
+    out
+}
+
+/// A batch that did not run, or did not finish: why, and the steps that ran.
+pub(crate) fn run_error(err: &RunError) -> String {
+    let mut out = format!("{err}\n");
+    for s in err.steps() {
+        step(&mut out, s);
+    }
+    out
+}
+
+/// `browser_actions`: the page, then one line per executed step with its target's label and box.
+pub(crate) fn actions(log: &Value) -> String {
+    let Some(client) = log["clientId"].as_str() else {
+        return "No page is connected, so there is no action log.\n".into();
+    };
+    let actions = log["actions"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut out = format!(
+        "{} action(s) on page {client} ({})\n",
+        actions.len(),
+        str_of(log, "page")
+    );
+    for a in actions {
+        let _ = write!(out, "{}", str_of(a, "command"));
+        let label = a["target"]["label"].as_str().or_else(|| a["matched"].as_str());
+        if let Some(label) = label {
+            let _ = write!(out, " {label}");
+        }
+        let b = &a["target"]["box"];
+        if b.is_object() {
+            let _ = write!(out, " box {},{} {}x{}", b["x"], b["y"], b["w"], b["h"]);
+        }
+        if let Some(at) = a["at"].as_u64() {
+            let _ = write!(out, " at +{at} ms");
+        }
+        let v = &a["viewport"];
+        if v.is_object() {
+            let _ = write!(out, " viewport {}x{}", v["w"], v["h"]);
+        }
+        match (a["error"].as_str(), a["result"].as_str()) {
+            (Some(error), _) => {
+                let _ = write!(out, ": FAILED: {error}");
+            }
+            (None, Some(result)) if !result.contains('\n') => {
+                let _ = write!(out, ": {result}");
+            }
+            _ => {}
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,183 @@
+//! The tools: one fixed list (`tools.json`, checked against [`protocol::COMMANDS`](crate::protocol::COMMANDS)
+//! by the tests), each call built on what the JSON routes use (`console_json`, `page_json`,
+//! `snapshot_text`, `run_with_hint`, `actions_json`), its answer rendered by [`super::text`].
+//! A tool that cannot do its work answers `isError: true` with a text saying why and what to do;
+//! only an unknown tool (or a call without a name) is a JSON-RPC error.
+
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value};
+
+use super::text;
+use crate::commands::Batch;
+use crate::error::RpcError;
+use crate::logs::LogQuery;
+use crate::BrowserAgent;
+
+/// The tool list as `tools/list` answers it.
+static TOOLS: &str = include_str!("tools.json");
+
+/// The tools, parsed once.
+pub(crate) fn list() -> &'static Value {
+    static LIST: OnceLock<Value> = OnceLock::new();
+    LIST.get_or_init(|| serde_json::from_str(TOOLS).expect("tools.json is valid JSON"))
+}
+
+/// The tools by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Logs,
+    Pages,
+    Snapshot,
+    Run,
+    Actions,
+}
+
+const NAMES: [(&str, Tool); 5] = [
+    ("browser_logs", Tool::Logs),
+    ("browser_pages", Tool::Pages),
+    ("browser_snapshot", Tool::Snapshot),
+    ("browser_run", Tool::Run),
+    ("browser_actions", Tool::Actions),
+];
+
+fn names() -> String {
+    NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+/// A tool's answer: its text, and whether the tool failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Output {
+    pub(crate) text: String,
+    pub(crate) failed: bool,
+}
+
+impl Output {
+    fn ok(text: String) -> Output {
+        Output { text, failed: false }
+    }
+
+    fn failed(text: String) -> Output {
+        Output { text, failed: true }
+    }
+
+    /// The `tools/call` result: one text item, `isError` only when it failed.
+    fn into_result(self) -> Value {
+        let mut result = json!({"content": [{"type": "text", "text": self.text}]});
+        if self.failed {
+            result["isError"] = true.into();
+        }
+        result
+    }
+}
+
+impl BrowserAgent {
+    /// `tools/call {name, arguments}`; `origin` is where the app is, named when no page is open.
+    pub(crate) async fn call_tool(&self, params: Option<Value>, origin: Option<String>) -> Result<Value, RpcError> {
+        let params = params.unwrap_or(Value::Null);
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err(RpcError::InvalidParams(format!(
+                "tools/call needs params.name, one of {}",
+                names()
+            )));
+        };
+        let Some(tool) = NAMES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t) else {
+            return Err(RpcError::InvalidParams(format!(
+                "unknown tool {name:?}; the tools are {}",
+                names()
+            )));
+        };
+        let args = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(args)) => args.clone(),
+            Some(other) => {
+                let why = format!("{name}: \"arguments\" must be an object, not {other}");
+                return Ok(Output::failed(why).into_result());
+            }
+        };
+        let out = match self.run_tool(tool, &args, origin).await {
+            Ok(out) => out,
+            Err(why) => Output::failed(format!("{name}: {why}")),
+        };
+        Ok(out.into_result())
+    }
+
+    async fn run_tool(&self, tool: Tool, args: &Map<String, Value>, origin: Option<String>) -> Result<Output, String> {
+        Ok(match tool {
+            Tool::Logs => {
+                let query = logs_query(args)?;
+                Output::ok(text::logs(&self.console_json(&query)))
+            }
+            Tool::Pages => Output::ok(text::pages(&self.page_json())),
+            Tool::Snapshot => {
+                let diff = boolean(args, "diff")?.unwrap_or(false);
+                match self.snapshot_text(string(args, "client")?, diff, origin).await {
+                    Ok((snapshot, client)) => Output::ok(text::snapshot(&client, &snapshot)),
+                    Err(err) => Output::failed(text::run_error(&err)),
+                }
+            }
+            Tool::Run => {
+                // The body of `POST {prefix}/run`: the same parser, the same checks, the same texts.
+                let body = serde_json::to_vec(args).expect("a map serializes");
+                let batch = Batch::from_json(&body).map_err(|e| e.to_string())?;
+                match self.run_with_hint(batch, origin).await {
+                    Ok(result) => Output {
+                        failed: result.error.is_some(),
+                        text: text::batch(&result),
+                    },
+                    Err(err) => Output::failed(text::run_error(&err)),
+                }
+            }
+            Tool::Actions => {
+                let client = string(args, "client")?;
+                Output::ok(text::actions(&self.actions_json(client.as_deref())))
+            }
+        })
+    }
+}
+
+/// `browser_logs`'s arguments as `GET {prefix}/console` parameters, read by the same parser.
+fn logs_query(args: &Map<String, Value>) -> Result<LogQuery, String> {
+    let mut pairs: Vec<(&str, String)> = Vec::new();
+    match args.get("level") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(level)) => pairs.push(("level", level.clone())),
+        Some(Value::Array(levels)) => {
+            let names: Option<Vec<&str>> = levels.iter().map(Value::as_str).collect();
+            let names = names.ok_or("\"level\" must be an array of level names (debug, log, info, warn, error)")?;
+            pairs.push(("level", names.join(",")));
+        }
+        Some(_) => return Err("\"level\" must be an array of level names (debug, log, info, warn, error)".into()),
+    }
+    for name in ["type", "client"] {
+        if let Some(value) = string(args, name)? {
+            pairs.push((name, value));
+        }
+    }
+    for name in ["sinceMs", "afterSeq", "limit"] {
+        match args.get(name) {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) => pairs.push((name, n.to_string())),
+            Some(Value::String(s)) => pairs.push((name, s.clone())),
+            Some(other) => return Err(format!("\"{name}\" must be a non-negative integer, not {other}")),
+        }
+    }
+    LogQuery::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str()))).map_err(|e| e.to_string())
+}
+
+fn string(args: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(format!("\"{name}\" must be a string, not {other}")),
+    }
+}
+
+fn boolean(args: &Map<String, Value>, name: &str) -> Result<Option<bool>, String> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(format!("\"{name}\" must be true or false, not {other}")),
+    }
+}
