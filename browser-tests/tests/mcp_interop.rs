@@ -159,7 +159,7 @@ fn steps(entry: &str, item: &str) -> String {
 async fn against(framework: Framework, browser: &Browser) {
     let server = Server::start_on(framework, agent(), "127.0.0.1:0".parse().unwrap());
     browser.client.goto(&server.url("/")).await.expect("open the demo");
-    client_id(&browser.client).await;
+    client_id(&browser.client, &server).await;
     let url = server.url(&format!("{}/mcp", browser_agent_core::protocol::DEFAULT_PREFIX));
     let root = root();
     let clients: Vec<(String, &str, &str, Command)> = vec![
