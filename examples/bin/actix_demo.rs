@@ -1,4 +1,4 @@
-//! `cargo run --example actix_demo -- [--dir PATH] [--stdio]` (port from `PORT`, default 3000): the
+//! `cargo run --example actix_demo -- [--dir PATH] [--stdio | --mcp-stdio]` (port from `PORT`, default 3000): the
 //! demo app on actix-web, with browser-agent added in one line.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms)]
@@ -44,7 +44,7 @@ fn main() {
     let agent = cli::demo_agent(options.port);
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], options.port));
     let banner = cli::banner("actix", options.port, &agent, options.dir.as_deref());
-    let (dir, stdio) = (web::Data::new(options.dir), options.stdio);
+    let dir = web::Data::new(options.dir.clone());
     let result = actix_web::rt::System::new().block_on(async move {
         let workers = agent.clone();
         let server = HttpServer::new(move || {
@@ -70,15 +70,15 @@ fn main() {
         })
         .bind(addr)
         .map_err(|e| format!("cannot listen on {addr}: {e} (set PORT to use another port)"))?;
-        if stdio {
-            // stdout carries the protocol's events: everything else goes to stderr.
-            eprintln!("{banner}  stdio: send {{\"action\":\"browser\",\"steps\":[…]}} lines on stdin");
+        if let Some((hint, bridge)) = cli::stdio_bridge(&agent, &options) {
+            // stdout carries the protocol: everything else goes to stderr.
+            eprintln!("{banner}{hint}");
             let server = server.disable_signals().run();
             let handle = server.handle();
             let res = tokio::select! {
                 res = server => res,
                 // stdin closed (or failed): stop serving, as the axum demo does.
-                res = agent.serve_stdio() => {
+                res = bridge => {
                     handle.stop(false).await;
                     res
                 }

@@ -1,4 +1,4 @@
-//! `cargo run --example axum_demo -- [--dir PATH] [--stdio]` (port from `PORT`, default 3000): the
+//! `cargo run --example axum_demo -- [--dir PATH] [--stdio | --mcp-stdio]` (port from `PORT`, default 3000): the
 //! demo app on axum, with browser-agent added in one line.
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms)]
@@ -57,12 +57,12 @@ async fn main() {
     });
     let banner = cli::banner("axum", options.port, &agent, options.dir.as_deref());
     let server = axum::serve(listener, app);
-    let res = if options.stdio {
-        // stdout carries the protocol's events: everything else goes to stderr.
-        eprintln!("{banner}  stdio: send {{\"action\":\"browser\",\"steps\":[…]}} lines on stdin");
+    let res = if let Some((hint, bridge)) = cli::stdio_bridge(&agent, &options) {
+        // stdout carries the protocol: everything else goes to stderr.
+        eprintln!("{banner}{hint}");
         tokio::select! {
             res = server => res,
-            res = agent.serve_stdio() => res,
+            res = bridge => res,
         }
     } else {
         print!("{banner}");

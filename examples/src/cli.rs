@@ -1,4 +1,4 @@
-//! The demos' command line: `PORT` (default 3000), `--dir PATH`, `--stdio`.
+//! The demos' command line: `PORT` (default 3000), `--dir PATH`, `--stdio`, `--mcp-stdio`.
 
 use std::path::PathBuf;
 
@@ -11,6 +11,9 @@ pub struct Options {
     pub dir: Option<PathBuf>,
     /// Also speak the MindStudio NDJSON protocol on stdin/stdout (the banner goes to stderr).
     pub stdio: bool,
+    /// Also speak MCP (newline-delimited JSON-RPC) on stdin/stdout, for clients that only launch
+    /// processes (the banner goes to stderr).
+    pub mcp_stdio: bool,
 }
 
 /// Parses `args` (without the program name) and the `PORT` value.
@@ -35,6 +38,7 @@ pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Re
         port,
         dir: None,
         stdio: false,
+        mcp_stdio: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -48,11 +52,48 @@ pub fn parse(args: impl IntoIterator<Item = String>, port: Option<String>) -> Re
                 options.dir = Some(dir);
             }
             "--stdio" => options.stdio = true,
+            "--mcp-stdio" => options.mcp_stdio = true,
             "-h" | "--help" => return Err(usage().into()),
             other => return Err(format!("unknown argument {other:?}\n{}", usage())),
         }
     }
+    if options.stdio && options.mcp_stdio {
+        return Err("--stdio and --mcp-stdio both speak on stdout: choose one".into());
+    }
     Ok(options)
+}
+
+/// A stdin/stdout bridge running until stdin closes.
+pub type Bridge<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = std::io::Result<()>> + Send + 'a>>;
+
+/// The stdin/stdout bridge the options ask for, with the line the banner ends with; `None` when
+/// stdout is free.
+///
+/// ```
+/// use browser_agent_examples::cli::{parse, stdio_bridge};
+/// let agent = browser_agent_core::BrowserAgent::new();
+/// assert!(stdio_bridge(&agent, &parse([], None).unwrap()).is_none());
+/// let (hint, _bridge) = stdio_bridge(&agent, &parse(["--mcp-stdio".to_string()], None).unwrap()).unwrap();
+/// assert!(hint.contains("MCP"));
+/// assert!(parse(["--stdio".to_string(), "--mcp-stdio".to_string()], None).is_err());
+/// ```
+pub fn stdio_bridge<'a>(
+    agent: &'a browser_agent_core::BrowserAgent,
+    options: &Options,
+) -> Option<(&'static str, Bridge<'a>)> {
+    if options.stdio {
+        Some((
+            "  stdio: send {\"action\":\"browser\",\"steps\":[…]} lines on stdin",
+            Box::pin(agent.serve_stdio()),
+        ))
+    } else if options.mcp_stdio {
+        Some((
+            "  stdio: MCP (newline-delimited JSON-RPC) on stdin/stdout",
+            Box::pin(agent.serve_mcp_stdio()),
+        ))
+    } else {
+        None
+    }
 }
 
 /// The options of this process (`std::env::args`, `PORT`); prints the problem and exits 2 when they are wrong.
@@ -78,7 +119,7 @@ pub fn demo_agent(port: u16) -> browser_agent_core::BrowserAgent {
 
 /// The usage line.
 pub fn usage() -> &'static str {
-    "usage: [PORT=3000] cargo run --example axum_demo -- [--dir PATH] [--stdio]"
+    "usage: [PORT=3000] cargo run --example axum_demo -- [--dir PATH] [--stdio | --mcp-stdio]"
 }
 
 /// What the demos print at start.
