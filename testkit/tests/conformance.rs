@@ -1193,6 +1193,56 @@ pub mod cases {
         .await;
         assert_eq!(agent_call.await.unwrap().json()["clientId"], "after");
     }
+
+    pub async fn mcp_answers_json_rpc_and_refuses_what_it_must(addr: SocketAddr) {
+        let mcp = format!("{P}/mcp");
+        let json_ct = [("content-type", "application/json")];
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "conformance", "version": "1"}}});
+        let r = send(addr, "POST", &mcp, &json_ct, init.to_string().as_bytes()).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert!(r
+            .header("content-type")
+            .is_some_and(|c| c.starts_with("application/json")));
+        assert_eq!(r.json()["result"]["protocolVersion"], "2025-06-18");
+        no_wildcard_cors(&r);
+        let headers = [
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2025-06-18"),
+        ];
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let r = send(addr, "POST", &mcp, &headers, note.to_string().as_bytes()).await;
+        assert_eq!(
+            (r.status, r.body.len()),
+            (202, 0),
+            "a notification gets 202 and no body"
+        );
+        let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+        let r = send(addr, "POST", &mcp, &headers, list.to_string().as_bytes()).await;
+        let names: Vec<String> = r.json()["result"]["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .map(|t| t["name"].as_str().unwrap_or("").to_owned())
+            .collect();
+        assert!(names.iter().any(|n| n == "browser_run"), "{names:?}");
+        let r = send(addr, "GET", &mcp, &[], b"").await;
+        assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
+        let with_origin = [("content-type", "application/json"), ("origin", "http://127.0.0.1:9")];
+        let r = send(addr, "POST", &mcp, &with_origin, list.to_string().as_bytes()).await;
+        assert_eq!(r.status, 403, "any Origin is refused: {}", r.text());
+        let r = send(
+            addr,
+            "POST",
+            &mcp,
+            &[("content-type", "text/plain")],
+            list.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(r.status, 415, "{}", r.text());
+        let r = send(addr, "POST", &mcp, &json_ct, b"{not json").await;
+        assert_eq!(r.json()["error"]["code"], -32700, "{}", r.text());
+    }
 }
 
 /// Instantiates every case against one adapter: `$spawn(agent, dir, addr) -> io::Result<Server>`.
@@ -1251,6 +1301,7 @@ macro_rules! conformance_suite {
         case!(a_page_that_left_is_no_target_and_its_batches_fail_at_once);
         case!(a_handed_over_batch_no_page_takes_fails_saying_where_the_page_went);
         case!(the_default_target_is_the_top_level_page_not_an_iframe_in_it);
+        case!(mcp_answers_json_rpc_and_refuses_what_it_must);
     };
 }
 
