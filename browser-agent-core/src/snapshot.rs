@@ -1,19 +1,37 @@
 //! The snapshot grammar, shared by the page client (which builds the tree) and the host (which
 //! renders, stores and diffs it): one node a line, two spaces per depth,
-//! `role "name" [attr]… [ref=eN]`; a bare `"text"` line for loose text.
+//! `role "name" [attr]… [ref=eN]`; a bare `"text"` line for loose text. Compact forms (every one
+//! parses back to the same tree):
+//!
+//! - A node with a single child carries it on its own line after `: `
+//!   (`listitem: link "Overview" [ref=e3]`, chains too: `list: listitem: "one"`).
+//! - A table row whose cells are one-line chains is one line, cells separated by ` | `; a cell of
+//!   the same role as the one before it, with only a name, is just its quoted name (the first
+//!   cell's role is `cell` unless it says otherwise): `row: columnheader "Name" | "Age"`,
+//!   `row: "Ada" | "36" | cell: button "Edit" [ref=e4]`.
+//! - A run of children the snapshot left out (its budget, `offset`/`limit`) is one line that says
+//!   how many and how to get them: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`
+//!   (a node with the role [`CUT`]; the rest of the line is its name).
 //!
 //! ```
 //! use browser_agent_core::snapshot::{Attr, SnapshotNode, render};
 //! let tree = vec![SnapshotNode::new("form", "Sign up").child(
 //!     SnapshotNode::new("textbox", "Email").attr(Attr::Value("ada@\"x\"".into())).with_ref("e2"),
 //! )];
-//! assert_eq!(render(&tree), "form \"Sign up\"\n  textbox \"Email\" [value=\"ada@\\\"x\\\"\"] [ref=e2]");
+//! assert_eq!(render(&tree), "form \"Sign up\": textbox \"Email\" [value=\"ada@\\\"x\\\"\"] [ref=e2]");
 //! ```
 
 use serde::{Deserialize, Serialize};
 
 /// Names and texts longer than this many chars are cut with `…`.
 pub const MAX_NAME_CHARS: usize = 80;
+
+/// The role of a node standing for children the snapshot left out; its name is the rest of its
+/// line (`1,960 more listitem (snapshot {"ref":"e3","offset":40})`).
+pub const CUT: &str = "…";
+
+/// Roles of a table row's cells (a row of them may be one line).
+const CELLS: &[&str] = &["cell", "columnheader", "gridcell", "rowheader"];
 
 /// A state attribute, rendered in brackets after the name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +166,13 @@ impl SnapshotNode {
             push_quoted(&mut out, &self.name);
             return out;
         }
+        if self.role == CUT {
+            // (Written as is: the name is the host's and the client's own text, never the page's.)
+            out.push_str(CUT);
+            out.push(' ');
+            out.extend(self.name.chars().map(|c| if c.is_control() { ' ' } else { c }));
+            return out;
+        }
         out.push_str(&self.role);
         if !self.name.is_empty() {
             out.push(' ');
@@ -223,25 +248,102 @@ fn push_escaped(out: &mut String, s: &str) {
     }
 }
 
-/// Renders a forest: one node a line, two spaces per depth.
+/// Renders a forest: one node a line, two spaces per depth, in the compact forms of the module
+/// docs.
+///
+/// ```
+/// use browser_agent_core::snapshot::{render, SnapshotNode};
+/// let link = SnapshotNode::new("link", "Docs").with_ref("e3");
+/// let list = SnapshotNode::new("list", "").child(SnapshotNode::new("listitem", "").child(link));
+/// assert_eq!(render(&[list]), "list: listitem: link \"Docs\" [ref=e3]");
+/// let row = SnapshotNode::new("row", "")
+///     .child(SnapshotNode::new("cell", "Ada"))
+///     .child(SnapshotNode::new("cell", "36"));
+/// assert_eq!(render(&[row]), "row: \"Ada\" | \"36\"");
+/// ```
 pub fn render(nodes: &[SnapshotNode]) -> String {
     let mut out = String::new();
     for n in nodes {
-        n.walk(0, &mut |node, depth| {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            for _ in 0..depth {
-                out.push_str("  ");
-            }
-            out.push_str(&node.line());
-        });
+        render_node(&mut out, n, 0);
     }
     out
 }
 
-/// Parses rendered text back into nodes (the inverse of [`render`] for what it produces), so the
-/// host and the Rust API get a typed tree from the one text the page sends.
+fn render_node(out: &mut String, node: &SnapshotNode, depth: usize) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+    let mut n = node;
+    loop {
+        out.push_str(&n.line());
+        if is_flat_row(n) {
+            out.push_str(": ");
+            let mut role = "cell";
+            for (i, c) in n.children.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" | ");
+                }
+                if c.role == role && c.attrs.is_empty() && c.ref_id.is_none() && c.children.is_empty() {
+                    push_quoted(out, &c.name);
+                } else {
+                    push_chain(out, c);
+                }
+                role = &c.role;
+            }
+            return;
+        }
+        match n.children.as_slice() {
+            [only] if folds(n, only) => {
+                out.push_str(": ");
+                n = only;
+            }
+            _ => break,
+        }
+    }
+    for c in &n.children {
+        render_node(out, c, depth + 1);
+    }
+}
+
+/// Whether `child`, the only child of `parent`, goes on its parent's line.
+fn folds(parent: &SnapshotNode, child: &SnapshotNode) -> bool {
+    !parent.role.is_empty() && parent.role != CUT && child.role != CUT && !is_flat_row(child)
+}
+
+/// A chain of single children on one line (`cell: button "Edit" [ref=e4]`).
+fn push_chain(out: &mut String, node: &SnapshotNode) {
+    let mut n = node;
+    out.push_str(&n.line());
+    while let [only] = n.children.as_slice() {
+        out.push_str(": ");
+        out.push_str(&only.line());
+        n = only;
+    }
+}
+
+/// Whether a node and its single children down to a leaf fit one line.
+fn is_chain(n: &SnapshotNode) -> bool {
+    match n.children.as_slice() {
+        [] => true,
+        [only] => folds(n, only) && is_chain(only),
+        _ => false,
+    }
+}
+
+/// A row of two or more cells, each a one-line chain: rendered on one line.
+fn is_flat_row(n: &SnapshotNode) -> bool {
+    n.role == "row"
+        && n.children.len() >= 2
+        && n.children
+            .iter()
+            .all(|c| CELLS.contains(&c.role.as_str()) && is_chain(c))
+}
+
+/// Parses rendered text back into nodes (the inverse of [`render`] for what it produces, compact
+/// forms included), so the host and the Rust API get a typed tree from the one text the page sends.
 ///
 /// ```
 /// use browser_agent_core::snapshot::{parse, render};
@@ -249,32 +351,127 @@ pub fn render(nodes: &[SnapshotNode]) -> String {
 /// let tree = parse(text);
 /// assert_eq!(tree[0].children[0].ref_id.as_deref(), Some("e2"));
 /// assert_eq!(render(&tree), text);
+/// let compact = "list\n  listitem: link \"Docs\" [ref=e3]\n  listitem: \"a: b | c\"\n\
+///                row: columnheader \"Name\" | \"Age\" | cell: button \"Sort\" [ref=e4]";
+/// let tree = parse(compact);
+/// assert_eq!(tree[0].children[0].children[0].ref_id.as_deref(), Some("e3"));
+/// assert_eq!(tree[0].children[1].children[0].name, "a: b | c");
+/// assert_eq!(tree[1].children[1].role, "columnheader");
+/// assert_eq!(tree[1].children[2].children[0].name, "Sort");
+/// assert_eq!(render(&tree), compact);
 /// ```
 pub fn parse(text: &str) -> Vec<SnapshotNode> {
-    let mut roots: Vec<SnapshotNode> = Vec::new();
-    // The open path: (depth, node) from the root to the last node read.
-    let mut path: Vec<(usize, SnapshotNode)> = Vec::new();
-    fn close(path: &mut Vec<(usize, SnapshotNode)>, roots: &mut Vec<SnapshotNode>, depth: usize) {
+    // The open path: (depth, the chain of one line, root first) from the root to the last line
+    // read; the lines below a line belong to the last node of its chain.
+    type Open = (usize, Vec<SnapshotNode>);
+    fn close(path: &mut Vec<Open>, roots: &mut Vec<SnapshotNode>, depth: usize) {
         while path.last().is_some_and(|(d, _)| *d >= depth) {
-            let (_, node) = path.pop().expect("checked");
-            match path.last_mut() {
-                Some((_, parent)) => parent.children.push(node),
+            let (_, chain) = path.pop().expect("checked");
+            let Some(node) = collapse(chain) else { continue };
+            match path.last_mut().and_then(|(_, c)| c.last_mut()) {
+                Some(parent) => parent.children.push(node),
                 None => roots.push(node),
             }
         }
     }
+    let mut roots: Vec<SnapshotNode> = Vec::new();
+    let mut path: Vec<Open> = Vec::new();
     for line in text.lines() {
         let body = line.trim_start_matches(' ');
         if body.is_empty() {
             continue;
         }
         let depth = (line.len() - body.len()) / 2;
-        let Some(node) = parse_line(body) else { continue };
+        let Some(chain) = parse_compact(body) else { continue };
         close(&mut path, &mut roots, depth);
-        path.push((depth, node));
+        path.push((depth, chain));
     }
     close(&mut path, &mut roots, 0);
     roots
+}
+
+/// A chain (root first) as one node: each the only child of the one before.
+fn collapse(mut chain: Vec<SnapshotNode>) -> Option<SnapshotNode> {
+    let mut node = chain.pop()?;
+    while let Some(mut parent) = chain.pop() {
+        parent.children.push(node);
+        node = parent;
+    }
+    Some(node)
+}
+
+/// `s` cut at each `sep` outside quotes and brackets.
+fn split_top<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
+    let mut parts = Vec::new();
+    let (mut start, mut quoted, mut escaped, mut brackets) = (0, false, false, 0u32);
+    for (i, c) in s.char_indices() {
+        if quoted {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => quoted = true,
+            '[' => brackets += 1,
+            ']' => brackets = brackets.saturating_sub(1),
+            _ if brackets == 0 && i >= start && s[i..].starts_with(sep) => {
+                parts.push(&s[start..i]);
+                start = i + sep.len();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
+/// One line's nodes: a chain (`a: b: c`, root first), or a flat row (`row: "x" | cell: button "y"`)
+/// as one node holding its cells.
+fn parse_compact(body: &str) -> Option<Vec<SnapshotNode>> {
+    if let Some(rest) = body.strip_prefix(CUT).and_then(|r| r.strip_prefix(' ')) {
+        return Some(vec![SnapshotNode {
+            role: CUT.to_owned(),
+            name: rest.to_owned(),
+            ..Default::default()
+        }]);
+    }
+    let chain = |s: &str| -> Option<SnapshotNode> {
+        collapse(
+            split_top(s, ": ")
+                .into_iter()
+                .map(parse_line)
+                .collect::<Option<Vec<_>>>()?,
+        )
+    };
+    let cells = split_top(body, " | ");
+    if cells.len() < 2 {
+        return split_top(body, ": ").into_iter().map(parse_line).collect();
+    }
+    // `row: first | second | …`: the row is the first cell's head.
+    let (head, first) = split_top(cells[0], ": ")
+        .split_first()
+        .map(|(h, _)| (*h, &cells[0][h.len()..]))?;
+    let first = first.strip_prefix(": ")?;
+    let mut row = parse_line(head)?;
+    let mut role = "cell".to_owned();
+    for seg in std::iter::once(first).chain(cells[1..].iter().copied()) {
+        let cell = if seg.starts_with('"') {
+            let (name, after) = take_quoted(seg)?;
+            if !after.is_empty() {
+                return None;
+            }
+            SnapshotNode::new(role.clone(), name)
+        } else {
+            chain(seg)?
+        };
+        role.clone_from(&cell.role);
+        row.children.push(cell);
+    }
+    Some(vec![row])
 }
 
 fn parse_line(s: &str) -> Option<SnapshotNode> {
@@ -351,8 +548,9 @@ fn take_quoted(s: &str) -> Option<(String, &str)> {
 /// What [`diff`] answers when nothing changed.
 pub const NO_CHANGES: &str = "(no changes)";
 
-/// What changed between two rendered snapshots of the same page: lines keyed by their ref
-/// (`~` changed, `+` added, `-` removed); lines without a ref compared by content.
+/// What changed between two rendered snapshots of the same page, node by node (a compact line
+/// holds several): each node's own line (`role "name" [attr]… [ref=eN]`, without its children),
+/// keyed by its ref (`~` changed, `+` added, `-` removed); nodes without a ref compared by content.
 ///
 /// ```
 /// use browser_agent_core::snapshot::diff;
@@ -363,19 +561,26 @@ pub const NO_CHANGES: &str = "(no changes)";
 ///     "~ textbox \"Email\" [value=\"ada\"] [ref=e2]\n+ \"Saved\"\n+ button \"Undo\" [ref=e3]\n- \"Draft\""
 /// );
 /// assert_eq!(diff(old, old), "(no changes)");
+/// // Compact lines compare node by node: the link moved into a second item, nothing else changed.
+/// let old = "list: listitem: link \"A\" [ref=e1]";
+/// let new = "list\n  listitem: link \"A\" [ref=e1]\n  listitem: link \"B\" [ref=e2]";
+/// assert_eq!(diff(old, new), "+ listitem\n+ link \"B\" [ref=e2]");
 /// ```
 pub fn diff(old: &str, new: &str) -> String {
-    fn ref_of(line: &str) -> Option<&str> {
-        let t = line.trim_end();
-        let start = t.rfind(" [ref=").or_else(|| t.starts_with("[ref=").then_some(0))?;
-        t.ends_with(']').then(|| &t[start..])
+    /// Each node's own line, in document order, with its ref.
+    fn lines(text: &str) -> Vec<(String, Option<String>)> {
+        let mut out = Vec::new();
+        for n in parse(text) {
+            n.walk(0, &mut |node, _| out.push((node.line(), node.ref_id.clone())));
+        }
+        out
     }
-    let old_lines: Vec<&str> = old.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    let new_lines: Vec<&str> = new.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let old_lines = lines(old);
+    let new_lines = lines(new);
     let mut old_by_ref: std::collections::HashMap<&str, &str> = Default::default();
     let mut old_plain: Vec<&str> = Vec::new();
-    for l in &old_lines {
-        match ref_of(l) {
+    for (l, r) in &old_lines {
+        match r {
             Some(r) => {
                 old_by_ref.insert(r, l);
             }
@@ -384,11 +589,11 @@ pub fn diff(old: &str, new: &str) -> String {
     }
     let mut out: Vec<String> = Vec::new();
     let mut seen_refs = std::collections::HashSet::new();
-    for l in &new_lines {
-        match ref_of(l) {
+    for (l, r) in &new_lines {
+        match r {
             Some(r) => {
-                seen_refs.insert(r);
-                match old_by_ref.get(r) {
+                seen_refs.insert(r.as_str());
+                match old_by_ref.get(r.as_str()) {
                     Some(prev) if prev == l => {}
                     Some(_) => out.push(format!("~ {l}")),
                     None => out.push(format!("+ {l}")),
@@ -402,9 +607,9 @@ pub fn diff(old: &str, new: &str) -> String {
             },
         }
     }
-    for l in &old_lines {
-        if let Some(r) = ref_of(l) {
-            if !seen_refs.contains(r) {
+    for (l, r) in &old_lines {
+        if let Some(r) = r {
+            if !seen_refs.contains(r.as_str()) {
                 out.push(format!("- {l}"));
             }
         }
@@ -438,11 +643,15 @@ mod tests {
 
     #[test]
     fn render_indents_two_spaces_per_depth() {
-        let tree =
-            SnapshotNode::new("list", "").child(SnapshotNode::new("listitem", "").child(SnapshotNode::text("one")));
+        let item = |t: &str| {
+            SnapshotNode::new("listitem", "")
+                .child(SnapshotNode::text(t))
+                .child(SnapshotNode::text("!"))
+        };
+        let tree = SnapshotNode::new("list", "").child(item("one")).child(item("two"));
         assert_eq!(
             render(&[tree, SnapshotNode::new("button", "Go").with_ref("e1")]),
-            "list\n  listitem\n    \"one\"\nbutton \"Go\" [ref=e1]"
+            "list\n  listitem\n    \"one\"\n    \"!\"\n  listitem\n    \"two\"\n    \"!\"\nbutton \"Go\" [ref=e1]"
         );
     }
 
@@ -463,6 +672,68 @@ mod tests {
         let text = render(&tree);
         assert_eq!(parse(&text), tree);
         assert!(parse("not [a valid [line").is_empty());
+    }
+
+    #[test]
+    fn compact_forms_round_trip() {
+        let cell = |name: &str| SnapshotNode::new("cell", name);
+        let table = SnapshotNode::new("table", "Orders")
+            .child(
+                SnapshotNode::new("row", "")
+                    .child(SnapshotNode::new("columnheader", "Order"))
+                    .child(SnapshotNode::new("columnheader", "Total")),
+            )
+            .child(
+                SnapshotNode::new("row", "")
+                    .child(SnapshotNode::new("rowheader", "Sum"))
+                    .child(cell(""))
+                    .child(cell("$1 | 2: 3"))
+                    .child(
+                        SnapshotNode::new("cell", "").child(
+                            SnapshotNode::new("button", "Refund")
+                                .attr(Attr::Disabled)
+                                .with_ref("e1"),
+                        ),
+                    ),
+            )
+            .child(
+                // A cell holding two controls keeps its row on several lines.
+                SnapshotNode::new("row", "").child(cell("x")).child(
+                    SnapshotNode::new("cell", "")
+                        .child(SnapshotNode::new("button", "A").with_ref("e2"))
+                        .child(SnapshotNode::new("button", "B").with_ref("e3")),
+                ),
+            );
+        let cut = SnapshotNode {
+            role: CUT.into(),
+            name: "1,960 more listitem (snapshot {\"ref\":\"e9\",\"offset\":40})".into(),
+            ..Default::default()
+        };
+        let list = SnapshotNode::new("list", "")
+            .with_ref("e9")
+            .child(SnapshotNode::new("listitem", "").child(SnapshotNode::text("one")))
+            .child(cut);
+        let nested = SnapshotNode::new("navigation", "Pages").child(
+            SnapshotNode::new("list", "")
+                .child(SnapshotNode::new("listitem", "").child(SnapshotNode::new("link", "1").with_ref("e4"))),
+        );
+        let group = SnapshotNode::new("group", "Danger").child(
+            SnapshotNode::new("region", "")
+                .child(SnapshotNode::new("button", "X").with_ref("e5"))
+                .child(SnapshotNode::text("y")),
+        );
+        let tree = vec![table, list, nested, group];
+        let text = render(&tree);
+        assert_eq!(
+            text,
+            "table \"Orders\"\n  row: columnheader \"Order\" | \"Total\"\n  row: rowheader \"Sum\" | cell | \"$1 | 2: 3\" | \
+             cell: button \"Refund\" [disabled] [ref=e1]\n  row\n    cell \"x\"\n    cell\n      button \"A\" [ref=e2]\n      \
+             button \"B\" [ref=e3]\nlist [ref=e9]\n  listitem: \"one\"\n  … 1,960 more listitem (snapshot \
+             {\"ref\":\"e9\",\"offset\":40})\nnavigation \"Pages\": list: listitem: link \"1\" [ref=e4]\n\
+             group \"Danger\": region\n  button \"X\" [ref=e5]\n  \"y\""
+        );
+        assert_eq!(parse(&text), tree);
+        assert_eq!(diff(&text, &text), "(no changes)");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use browser_agent_core::snapshot::{parse, render, SnapshotNode, MAX_NAME_CHARS};
+use browser_agent_core::snapshot::{parse, render, SnapshotNode, CUT, MAX_NAME_CHARS};
 use browser_tests::{agent, any_port, client_id, shared_browser, snapshot, within, Browser, Server, SCENARIO_DEADLINE};
 use serde_json::{json, Value};
 
@@ -321,7 +321,8 @@ type Skipped = BTreeMap<String, usize>;
 fn our_nodes(text: &str) -> (Vec<Node>, Skipped) {
     struct Walk {
         ancestors: Vec<String>,
-        /// The snapshot line of the node being read (the text is the tree in pre-order).
+        /// The node's number in pre-order (its line in the snapshot's expanded form: a compact
+        /// line holds several nodes).
         line: usize,
         out: Vec<Node>,
         skipped: Skipped,
@@ -331,10 +332,12 @@ fn our_nodes(text: &str) -> (Vec<Node>, Skipped) {
         match n.role.as_str() {
             "" => *w.skipped.entry("(text)".into()).or_default() += 1,
             "clickable" => *w.skipped.entry("clickable".into()).or_default() += 1,
+            // A line standing for children the snapshot's budget left out: not a node of the page.
+            CUT => *w.skipped.entry("(cut line)".into()).or_default() += 1,
             role => w.out.push(Node {
                 role: role.to_owned(),
                 name: squash(&n.name),
-                shown: format!("{}{} (line {})", "  ".repeat(w.ancestors.len()), n.line(), w.line),
+                shown: format!("{}{} (node {})", "  ".repeat(w.ancestors.len()), n.line(), w.line),
                 ancestors: w.ancestors.clone(),
                 only_child: match n.children.as_slice() {
                     [only] => Some(only.role.clone()),

@@ -43,7 +43,18 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         let failed = match outcome {
             Ok(v) => {
                 if command == "snapshot" {
-                    last_snapshot = v.as_string();
+                    // What the budget left out, and whether this is not the page's default view
+                    // (the host then neither diffs it nor keeps it as the next diff's baseline).
+                    let left = snapshot::left_out();
+                    if left > 0 {
+                        set(&r, "cut", &JsValue::from(left as u32));
+                    }
+                    let scoped = snapshot::View::of(&step).scoped();
+                    if scoped {
+                        set(&r, "scoped", &JsValue::TRUE);
+                    } else {
+                        last_snapshot = v.as_string();
+                    }
                 }
                 set(&r, field::RESULT, &v);
                 false
@@ -66,7 +77,7 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     }
     let text = match last_snapshot {
         Some(text) => text,
-        None => snapshot::take().await,
+        None => snapshot::take(&snapshot::View::page()).await.unwrap_or_default(),
     };
     let logs = batch::end();
     let out = Object::new();

@@ -21,7 +21,10 @@ pub(crate) type Outcome = Result<JsValue, String>;
 pub(crate) fn install() {
     let global = bootstrap::agent();
     let snapshot = Closure::<dyn Fn() -> Promise>::new(|| {
-        wasm_bindgen_futures::future_to_promise(async { Ok(JsValue::from_str(&crate::snapshot::take().await)) })
+        wasm_bindgen_futures::future_to_promise(async {
+            let text = crate::snapshot::take(&crate::snapshot::View::page()).await;
+            Ok(JsValue::from_str(&text.unwrap_or_default()))
+        })
     })
     .into_js_value();
     set(&global, bootstrap::SNAPSHOT_HOOK, &snapshot);

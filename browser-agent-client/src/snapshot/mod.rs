@@ -6,7 +6,10 @@
 //! - [`refs`] numbers elements for the page load; [`seen`] keeps the ref lines the agent saw.
 //! - Before walking, [`idle::wait_network_idle`] waits until the page's requests settle.
 //! - [`modal`] finds the open modal dialog, outside which nothing is reachable.
+//! - [`budget`] leaves out what does not fit ([`View`]: the budget, `ref`, `offset`/`limit`,
+//!   `filter`, `viewport`), each run left out as one line saying how to get it.
 
+pub(crate) mod budget;
 pub(crate) mod flat;
 pub(crate) mod idle;
 pub(crate) mod labels;
@@ -19,8 +22,9 @@ pub(crate) mod seen;
 pub(crate) mod walker;
 
 use crate::bootstrap;
-use crate::js::now_ms;
-use browser_agent_core::snapshot::render;
+use crate::js::{get, now_ms};
+use browser_agent_core::snapshot::{render, SnapshotNode};
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -53,25 +57,158 @@ pub(crate) fn page_window() -> Win {
     js_sys::global().unchecked_into()
 }
 
-/// Walks the page now and renders the snapshot text; records the walk time on
-/// `window.__browserAgent.walkMs`.
-pub(crate) fn take_now() -> String {
+/// What a snapshot shows when the step does not say: at most about this many tokens (o200k).
+pub(crate) const DEFAULT_BUDGET: usize = 8_000;
+
+/// What a `snapshot` step asks for: `ref` (one node's subtree), `offset`/`limit` (over the
+/// children of that node, or of the page), `filter` (the branches whose text matches),
+/// `viewport` (what is on screen), `budget` (tokens) or `full` (no budget).
+pub(crate) struct View {
+    reference: Option<String>,
+    offset: usize,
+    limit: Option<usize>,
+    filter: Option<String>,
+    viewport: bool,
+    /// In tokens; `None`: everything (`full`).
+    budget: Option<usize>,
+    /// Anything but the page's default view (never a diff's baseline).
+    scoped: bool,
+}
+
+impl View {
+    /// The whole page within the default budget: the view diffs compare.
+    pub(crate) fn page() -> View {
+        View {
+            reference: None,
+            offset: 0,
+            limit: None,
+            filter: None,
+            viewport: false,
+            budget: Some(DEFAULT_BUDGET),
+            scoped: false,
+        }
+    }
+
+    /// The view a `snapshot` step asks for (a count that is not a number ≥ 0 counts as not given).
+    pub(crate) fn of(step: &JsValue) -> View {
+        let count = |name: &str| get(step, name).as_f64().filter(|n| *n >= 0.0).map(|n| n as usize);
+        let text = |name: &str| get(step, name).as_string().filter(|s| !s.is_empty());
+        let mut v = View::page();
+        v.reference = text("ref");
+        v.offset = count("offset").unwrap_or(0);
+        v.limit = count("limit");
+        v.filter = text("filter");
+        v.viewport = get(step, "viewport").is_truthy();
+        if let Some(b) = count("budget") {
+            v.budget = Some(b);
+        }
+        if get(step, "full").is_truthy() {
+            v.budget = None;
+        }
+        v.scoped = v.reference.is_some()
+            || v.offset > 0
+            || v.limit.is_some()
+            || v.filter.is_some()
+            || v.viewport
+            || v.budget != Some(DEFAULT_BUDGET);
+        v
+    }
+
+    /// Whether this is not the page's default view.
+    pub(crate) fn scoped(&self) -> bool {
+        self.scoped
+    }
+}
+
+thread_local! {
+    /// How many nodes the last snapshot left out for its budget.
+    static LEFT_OUT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many nodes the last snapshot left out for its budget (0: none).
+pub(crate) fn left_out() -> usize {
+    LEFT_OUT.with(Cell::get)
+}
+
+/// Walks the page (or the part `view` asks for) now and renders the snapshot text; records the
+/// walk time on `window.__browserAgent.walkMs`.
+pub(crate) fn take_now(view: &View) -> Result<String, String> {
     let t0 = now_ms();
     refs::prune();
-    let nodes = walker::walk_page();
+    walker::begin(view.viewport);
+    let mut nodes = match &view.reference {
+        Some(r) => {
+            let el = refs::element_for_ref(r).map_err(|e| e.message())?;
+            let at = bare_ref(r);
+            let prefix = at.split_once('e').map_or("", |(p, _)| p);
+            let mut nodes = walker::walk_element(&el, prefix.to_owned());
+            if let [only] = nodes.as_mut_slice() {
+                only.ref_id = Some(at.to_owned());
+            }
+            nodes
+        }
+        None => walker::walk_page(),
+    };
+    let reference = view.reference.as_deref().map(bare_ref);
+    {
+        let scope: &mut Vec<SnapshotNode> = match nodes.as_mut_slice() {
+            [only] if reference.is_some() => &mut only.children,
+            _ => &mut nodes,
+        };
+        if view.offset > 0 || view.limit.is_some() {
+            budget::window(scope, view.offset, view.limit, reference);
+        }
+    }
+    if let Some(f) = &view.filter {
+        nodes = budget::filter(nodes, f);
+    }
+    let mut left = 0;
+    if let Some(tokens) = view.budget {
+        let root = match (reference, nodes.len()) {
+            (Some(_), 1) => None,
+            _ => Some(budget::Place {
+                reference: reference.map(str::to_owned),
+                base: view.offset,
+            }),
+        };
+        // A token is counted as 2.75 characters: o200k averages 2.8 to 3.3 characters a token on
+        // snapshot text (the README's characters / 4 would let a budget of 8,000 be 11,000).
+        left = budget::fit(&mut nodes, tokens.saturating_mul(11) / 4, root, &mut |n| {
+            let base = if n.ref_id.as_deref() == reference {
+                view.offset
+            } else {
+                0
+            };
+            budget::Place {
+                reference: walker::settle_ref(n),
+                base,
+            }
+        });
+    }
+    let mut ref_lines = Vec::new();
+    for n in &mut nodes {
+        walker::settle(n, &mut ref_lines);
+    }
+    LEFT_OUT.with(|c| c.set(left));
+    seen::record(ref_lines);
     let text = render(&nodes);
     let text = if text.is_empty() {
         "(empty page)".to_owned()
     } else {
         text
     };
-    seen::record(&text);
     bootstrap::set_field(bootstrap::WALK_MS, &JsValue::from_f64(now_ms() - t0));
-    text
+    Ok(text)
+}
+
+/// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`), bare.
+fn bare_ref(r: &str) -> &str {
+    let r = r.strip_prefix('@').unwrap_or(r);
+    r.strip_prefix("ref=").unwrap_or(r)
 }
 
 /// Waits for network idle, then walks the page.
-pub(crate) async fn take() -> String {
+pub(crate) async fn take(view: &View) -> Result<String, String> {
     idle::wait_network_idle().await;
-    take_now()
+    take_now(view)
 }

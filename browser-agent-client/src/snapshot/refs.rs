@@ -181,7 +181,7 @@ mod tests {
             RefError::NotARef("x1".into()).message(),
             "Not a ref: \"x1\" (refs look like e12, or f1e12 inside a frame)"
         );
-        seen::record("");
+        seen::record(Vec::new());
         assert_eq!(
             RefError::Unknown {
                 r: "e99".into(),
@@ -190,7 +190,7 @@ mod tests {
             .message(),
             "There is no [ref=e99] on this page. Take a snapshot first."
         );
-        seen::record("button \"Save\" [ref=e1]\nlink \"Home\" [ref=e2]");
+        seen::tests::record("button \"Save\" [ref=e1]\nlink \"Home\" [ref=e2]");
         assert_eq!(
             RefError::Unknown { r: "e99".into(), last: 7 }.message(),
             "There is no [ref=e99] on this page (its refs go up to e7). Take a new snapshot; refs in the last one include: button \"Save\" [ref=e1]; link \"Home\" [ref=e2]"

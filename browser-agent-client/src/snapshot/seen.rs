@@ -15,13 +15,9 @@ thread_local! {
     static SEEN: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Keeps the ref lines of a snapshot just taken.
-pub(crate) fn record(text: &str) {
-    let lines: Vec<String> = text
-        .lines()
-        .filter(|l| crate::text::has_sub(l, "[ref="))
-        .map(str::to_owned)
-        .collect();
+/// Keeps the ref lines of a snapshot just taken: each node with a ref, its own line (a compact
+/// line of the snapshot may hold several).
+pub(crate) fn record(lines: Vec<String>) {
     LAST.with(|l| *l.borrow_mut() = lines);
 }
 
@@ -64,13 +60,26 @@ pub(crate) fn line_of(r: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{last_lines, line_of, record, remember};
+pub(crate) mod tests {
+    use super::{last_lines, line_of, remember};
+    use browser_agent_core::snapshot::parse;
+
+    pub(crate) fn record(text: &str) {
+        let mut lines = Vec::new();
+        for n in parse(text) {
+            n.walk(0, &mut |node, _| {
+                if node.ref_id.is_some() {
+                    lines.push(node.line());
+                }
+            });
+        }
+        super::record(lines);
+    }
 
     #[test]
     fn remembers_ref_lines() {
         record("heading \"Shop\"\nbutton \"Save\" [ref=e9]\n  link \"Home\" [ref=f1e2]\n");
-        assert_eq!(last_lines(), ["button \"Save\" [ref=e9]", "  link \"Home\" [ref=f1e2]"]);
+        assert_eq!(last_lines(), ["button \"Save\" [ref=e9]", "link \"Home\" [ref=f1e2]"]);
         assert_eq!(line_of("e9"), None);
         remember();
         assert_eq!(line_of("e9").as_deref(), Some("button \"Save\" [ref=e9]"));
@@ -79,5 +88,7 @@ mod tests {
         remember();
         assert_eq!(line_of("e9").as_deref(), Some("button \"Saved\" [ref=e9]"));
         assert_eq!(line_of("f1e2").as_deref(), Some("link \"Home\" [ref=f1e2]"));
+        record("listitem: link \"Docs\" [ref=e3]\nrow: \"a\" | cell: button \"Go\" [ref=e4]");
+        assert_eq!(last_lines(), ["link \"Docs\" [ref=e3]", "button \"Go\" [ref=e4]"]);
     }
 }

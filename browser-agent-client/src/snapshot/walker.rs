@@ -22,6 +22,7 @@ use super::{page_window, roles, Win};
 use crate::js::get;
 use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Node};
@@ -37,6 +38,55 @@ const MAX_FRAME_DEPTH: u32 = 4;
 
 /// Ids of the agent's own elements (cursor, overlays, notes) start with one of these.
 const OWN_IDS: &[&str] = &["__browser-agent", "__mindstudio"];
+
+/// A cuttable container's `ref_id` until the budget settles it: this char, then its index in
+/// [`BIG`].
+const PLACEHOLDER: char = '\u{1}';
+
+thread_local! {
+    /// The containers of this walk with many children (the budget may cut them, and their cut
+    /// line then needs their ref): the element and its document's ref prefix.
+    static BIG: RefCell<Vec<(Element, String)>> = const { RefCell::new(Vec::new()) };
+    /// Only what is in the viewport is walked.
+    static VIEWPORT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A walk begins: no containers marked yet; `viewport`: leave out what is off screen.
+pub(crate) fn begin(viewport: bool) {
+    BIG.with(|b| b.borrow_mut().clear());
+    VIEWPORT.with(|v| v.set(viewport));
+}
+
+/// The ref of a container the budget cuts (a placeholder becomes its element's ref).
+pub(crate) fn settle_ref(n: &mut SnapshotNode) -> Option<String> {
+    let index = n.ref_id.as_deref()?.strip_prefix(PLACEHOLDER).and_then(parse_number);
+    if let Some(i) = index {
+        n.ref_id = BIG.with(|b| {
+            b.borrow().get(i as usize).map(|(el, prefix)| {
+                let mut r = prefix.clone();
+                r.push('e');
+                push_number(&mut r, ref_number(el));
+                r
+            })
+        });
+    }
+    n.ref_id.clone()
+}
+
+/// Drops the placeholders of containers that were not cut, and collects the line of each node
+/// with a ref (for [`super::seen`]).
+pub(crate) fn settle(n: &mut SnapshotNode, ref_lines: &mut Vec<String>) {
+    if let Some(r) = &n.ref_id {
+        if r.starts_with(PLACEHOLDER) {
+            n.ref_id = None;
+        } else {
+            ref_lines.push(n.line());
+        }
+    }
+    for c in &mut n.children {
+        settle(c, ref_lines);
+    }
+}
 
 /// What the parent passes down.
 #[derive(Clone, Copy)]
@@ -93,11 +143,30 @@ pub(crate) fn walk_page() -> Vec<SnapshotNode> {
     if !doc.is_object() {
         return Vec::new();
     }
-    walk_document(win, doc.unchecked_ref(), String::new(), 0)
+    walk_document(win, doc.unchecked_ref(), String::new(), 0, None)
 }
 
-/// Walks one document (the page's or a frame's) with its label index built.
-fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) -> Vec<SnapshotNode> {
+/// One element's subtree as snapshot nodes (its own node, or its children's when it has no role).
+pub(crate) fn walk_element(el: &Element, prefix: String) -> Vec<SnapshotNode> {
+    let Some(doc) = el.owner_document() else {
+        return Vec::new();
+    };
+    let win = get(&doc, "defaultView");
+    if !win.is_object() {
+        return Vec::new();
+    }
+    let depth = u32::from(!prefix.is_empty());
+    walk_document(win.unchecked_into(), &doc, prefix, depth, Some(el))
+}
+
+/// Walks one document (the page's or a frame's; or only `root` in it) with its label index built.
+fn walk_document(
+    win: Win,
+    doc: &web_sys::Document,
+    prefix: String,
+    depth: u32,
+    root: Option<&Element>,
+) -> Vec<SnapshotNode> {
     let Some(body) = doc.body() else {
         return Vec::new();
     };
@@ -109,14 +178,18 @@ fn walk_document(win: Win, doc: &web_sys::Document, prefix: String, depth: u32) 
         depth,
         modal: super::modal::open_modal(doc),
     };
-    let pointer = w.look(&body).is_some_and(|l| l.2);
+    let above = root.and_then(|el| el.parent_element());
+    let pointer = w.look(above.as_ref().unwrap_or(&body)).is_some_and(|l| l.2);
     let mut out = Out::default();
     let ctx = Ctx {
         text_visible: true,
         pointer,
         suppress: false,
     };
-    w.children(&body, "body", &mut out, ctx);
+    match root {
+        Some(el) => w.element(el.clone(), &mut out, ctx),
+        None => w.children(&body, "body", &mut out, ctx),
+    }
     out.flush();
     labels::set_label_index(saved);
     out.nodes
@@ -150,6 +223,18 @@ impl Walker {
             return None;
         }
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))
+    }
+
+    /// Whether `el` has a box and it lies wholly outside its window's viewport.
+    fn off_screen(&self, el: &Element) -> bool {
+        let r = el.get_bounding_client_rect();
+        let (w, h) = (
+            get(&self.win, "innerWidth").as_f64(),
+            get(&self.win, "innerHeight").as_f64(),
+        );
+        let (Some(w), Some(h)) = (w, h) else { return false };
+        let (x, y, bw, bh) = (r.x(), r.y(), r.width(), r.height());
+        (bw > 0.0 || bh > 0.0) && (y + bh <= 0.0 || x + bw <= 0.0 || y >= h || x >= w)
     }
 
     /// Walks the flat-tree children of `el` (a closed `<details>` shows only its summary).
@@ -219,6 +304,9 @@ impl Walker {
         let Some((display, visible, pointer)) = self.look(&el) else {
             return;
         };
+        if VIEWPORT.with(Cell::get) && self.off_screen(&el) {
+            return;
+        }
         let mut role = roles::role_of(&el, &tag, a.get(&el, "role"));
         if roles::is_dropped(role) || !visible {
             role = "";
@@ -300,7 +388,12 @@ impl Walker {
             name::name_with(&self.win, el, tag, role, a)
         };
         let attrs = self.states(el, tag, role, &name, a);
-        let wants_ref = roles::is_interactive(role) || (roles::is_landmark(role) && !name.is_empty());
+        let wants_ref = roles::is_interactive(role);
+        if !wants_ref && roles::is_landmark(role) && !name.is_empty() {
+            // A named landmark keeps the number it always had (so the numbers of what follows stay
+            // as they were), but its ref is not shown: nobody clicks a landmark.
+            ref_number(el);
+        }
         let mut node = SnapshotNode {
             role: role.to_owned(),
             name,
@@ -337,6 +430,15 @@ impl Walker {
                 }
             }
             tidy(&mut node, from_content);
+            if node.children.len() >= super::budget::CUT_MIN && node.ref_id.is_none() {
+                let mut r = String::from(PLACEHOLDER);
+                BIG.with(|b| {
+                    let mut b = b.borrow_mut();
+                    push_number(&mut r, b.len() as u32);
+                    b.push((el.clone(), self.prefix.clone()));
+                });
+                node.ref_id = Some(r);
+            }
         }
         // (An empty cell stays: it keeps the columns of its row in place.)
         let says_nothing = node.name.is_empty()
@@ -359,7 +461,7 @@ impl Walker {
         }
         let mut prefix = String::from("f");
         push_number(&mut prefix, frame_number(el));
-        walk_document(fwin.unchecked_into(), doc.unchecked_ref(), prefix, self.depth + 1)
+        walk_document(fwin.unchecked_into(), doc.unchecked_ref(), prefix, self.depth + 1, None)
     }
 
     /// The state attributes of a node (`checked`, `expanded`, `value`, `level`, …).

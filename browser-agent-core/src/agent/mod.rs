@@ -167,6 +167,19 @@ impl BrowserAgent {
         self.run(batch).await
     }
 
+    /// Takes a snapshot with the `snapshot` step's options (`{"ref":"e3","offset":40}`,
+    /// `{"filter":"Save"}`, `{"full":true}`, …; see the README); the text is the step's result,
+    /// `result.steps[0].result_str()`.
+    pub async fn snapshot_with(&self, client: Option<&str>, options: Value) -> Result<BatchResult, RunError> {
+        let mut step = serde_json::json!({"command": "snapshot"});
+        if let (Value::Object(step), Value::Object(options)) = (&mut step, options) {
+            step.extend(options.into_iter().filter(|(k, _)| k != "command"));
+        }
+        let mut batch = Batch::new(vec![step]);
+        batch.client = client.map(str::to_owned);
+        self.run(batch).await
+    }
+
     pub(crate) async fn run_with_hint(&self, batch: Batch, origin: Option<String>) -> Result<BatchResult, RunError> {
         let diff_steps = commands::validate_steps(&batch.steps)?;
         let now = util::now_ms();

@@ -124,7 +124,10 @@ fn merge_done(w: &mut Waiting, mut steps: Vec<StepResult>, mut logs: Vec<Value>)
 fn diff_snapshots(last: &mut Option<String>, diff_steps: &[usize], steps: &mut [StepResult], full: &str) -> String {
     let mut previous = last.clone();
     for (i, step) in steps.iter_mut().enumerate() {
-        if step.command != "snapshot" {
+        // A scoped snapshot (a `ref`, `offset`/`limit`, `filter`, `viewport`, its own `budget` or
+        // `full`; the page marks it `scoped`) is answered as taken: never diffed, never the
+        // baseline of the page's next diff.
+        if step.command != "snapshot" || step.other.get("scoped").and_then(Value::as_bool) == Some(true) {
             continue;
         }
         if let Some(full) = step.result_str().map(str::to_owned) {

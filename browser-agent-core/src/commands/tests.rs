@@ -92,6 +92,37 @@ fn results_diff_after_the_first_snapshot() {
 }
 
 #[test]
+fn a_scoped_snapshot_is_never_diffed_nor_the_next_baseline() {
+    let q = CommandQueue::default();
+    let full = "list\n  listitem: button \"A\" [ref=e1]\n  listitem: button \"B\" [ref=e2]";
+    let steps = [json!({"command": "snapshot"})];
+    let Ticket { id: a, rx: mut ra, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", None);
+    complete(
+        &q,
+        &a,
+        json!({"steps": [{"index":0,"command":"snapshot","result":full}], "snapshot": full}),
+        vec![],
+    );
+    assert_eq!(ra.try_recv().unwrap().unwrap().snapshot, "(no changes)");
+    // Scoped to one node, with diff asked for: answered as taken; the final snapshot's diff is
+    // against the page's full one, not against the scoped text.
+    let steps = [json!({"command": "snapshot", "ref": "e2", "diff": true})];
+    let diff_steps = validate_steps(&steps).unwrap();
+    let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
+    q.take("p", None);
+    complete(
+        &q,
+        &b,
+        json!({"steps": [{"index":0,"command":"snapshot","result":"button \"B\" [ref=e2]","scoped":true}], "snapshot": full}),
+        vec![],
+    );
+    let r = rb.try_recv().unwrap().unwrap();
+    assert_eq!(r.steps[0].result_str(), Some("button \"B\" [ref=e2]"));
+    assert_eq!(r.snapshot, "(no changes)");
+}
+
+#[test]
 fn a_batch_without_snapshot_step_carries_the_full_snapshot_first() {
     let q = CommandQueue::default();
     let steps = [json!({"command": "click", "text": "A"})];

@@ -638,7 +638,7 @@ async fn tools_run_against_a_page_and_answer_in_text() {
     let page = page_answers(
         &agent,
         "pg1",
-        json!([{"command": "snapshot", "diff": false}]),
+        json!([{"command": "snapshot"}]),
         json!({"steps": [{"index": 0, "command": "snapshot", "result": BEFORE}], "snapshot": BEFORE, "duration": 4, "logs": []}),
     );
     let (text, failed) = call_tool(&agent, "browser_snapshot", json!({})).await;

@@ -110,8 +110,14 @@ impl BrowserAgent {
             }
             Tool::Pages => Output::ok(text::pages(&self.page_json())),
             Tool::Snapshot => {
-                let diff = boolean(args, "diff")?.unwrap_or(false);
-                match self.snapshot_text(string(args, "client")?, diff, origin).await {
+                // The `snapshot` step itself: its view fields (diff, ref, filter, offset, limit,
+                // viewport, full, budget) are checked by the page as for `/run` and `GET /snapshot`.
+                boolean(args, "diff")?;
+                let mut step = args.clone();
+                let client = string(args, "client")?;
+                step.remove("client");
+                step.insert("command".to_owned(), Value::from("snapshot"));
+                match self.snapshot_text(client, Value::Object(step), origin).await {
                     Ok((snapshot, client)) => Output::ok(text::snapshot(&client, &snapshot)),
                     Err(err) => Output::failed(text::run_error(&err)),
                 }

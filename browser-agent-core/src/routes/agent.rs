@@ -123,7 +123,8 @@ impl BrowserAgent {
         }))
     }
 
-    /// `GET {prefix}/snapshot?client=&diff=`: a snapshot without writing a batch.
+    /// `GET {prefix}/snapshot?client=&diff=&ref=&offset=&limit=&filter=&viewport=&budget=&full=`: a
+    /// snapshot without writing a batch (the parameters are the `snapshot` step's fields).
     pub(super) fn snapshot_route(&self, parts: &Parts) -> Dispatch {
         let params = Params::parse(parts.uri.query());
         let client = params
@@ -138,10 +139,42 @@ impl BrowserAgent {
                 None => return Dispatch::Now(failure(&BadInput::Diff(value.to_owned()))),
             }
         }
+        // The snapshot step's view: `ref`, `filter` (text), `offset`, `limit`, `budget` (whole
+        // numbers), `full`, `viewport` (flags); the last of each wins, as for `diff`.
+        let mut step = json!({(field::COMMAND): "snapshot", "diff": diff});
+        for name in ["ref", "filter"] {
+            if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
+                step[name] = json!(v);
+            }
+        }
+        for name in ["offset", "limit", "budget"] {
+            if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
+                match v.trim().parse::<u64>() {
+                    Ok(n) => step[name] = json!(n),
+                    Err(_) => {
+                        return Dispatch::Now(command_error(&RunError::BadRequest(format!(
+                            "invalid {name} {v:?}: use a whole number ≥ 0"
+                        ))))
+                    }
+                }
+            }
+        }
+        for name in ["full", "viewport"] {
+            if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
+                match parse_flag(v) {
+                    Some(flag) => step[name] = json!(flag),
+                    None => {
+                        return Dispatch::Now(command_error(&RunError::BadRequest(format!(
+                            "invalid {name} {v:?}: use true or 1, false or 0"
+                        ))))
+                    }
+                }
+            }
+        }
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
-            match agent.snapshot_text(client, diff, origin).await {
+            match agent.snapshot_text(client, step, origin).await {
                 Ok((text, client_id)) => json_response(
                     StatusCode::OK,
                     &json!({(field::SNAPSHOT): text, (field::CLIENT_ID): client_id, "diff": diff}),
@@ -156,10 +189,10 @@ impl BrowserAgent {
     pub(crate) async fn snapshot_text(
         &self,
         client: Option<String>,
-        diff: bool,
+        step: Value,
         origin: Option<String>,
     ) -> Result<(String, String), RunError> {
-        let mut batch = Batch::new(vec![json!({(field::COMMAND): "snapshot", "diff": diff})]);
+        let mut batch = Batch::new(vec![step]);
         batch.client = client;
         let result = self.run_with_hint(batch, origin).await?;
         let step = result.steps.first();

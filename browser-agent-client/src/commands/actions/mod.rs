@@ -63,9 +63,11 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
     batch::step_outcome(fut.await)
 }
 
-/// `{"command":"snapshot","diff"?:true}`: the full snapshot text (the host makes the diff).
-async fn snapshot_command(_step: &JsValue) -> Outcome {
-    Ok(js_string(&crate::snapshot::take().await))
+/// `{"command":"snapshot","diff"?:true, "ref"?, "offset"?, "limit"?, "filter"?, "viewport"?,
+/// "budget"?, "full"?}`: the snapshot text (the host makes the diff; see [`crate::snapshot::View`]).
+async fn snapshot_command(step: &JsValue) -> Outcome {
+    let view = crate::snapshot::View::of(step);
+    Ok(js_string(&crate::snapshot::take(&view).await?))
 }
 
 /// Resolves the step's target and records it as the running step's (for `matched` and the action log).

@@ -1,0 +1,294 @@
+//! What a snapshot leaves out, on the tree the walk built: the tail of long runs of children past
+//! the budget ([`fit`]), a window of a container's children ([`window`]), the branches that match
+//! a text ([`filter`]). Each run left out becomes one line of the grammar's [`CUT`] role that says
+//! how many and how to get them: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`.
+//!
+//! Pure functions over [`SnapshotNode`]s (host unit tests); the walker marks the containers that
+//! may be cut (their `ref_id` is set: a real ref, or a placeholder the caller turns into one).
+
+use crate::text::{ci_contains, push_number};
+use browser_agent_core::snapshot::{SnapshotNode, CUT};
+
+/// A container with fewer children than this is never cut.
+pub(crate) const CUT_MIN: usize = 10;
+
+/// Fewest children of a cut container that stay.
+const KEEP_MIN: usize = 3;
+
+/// Whether `n` may lose the tail of its children.
+fn cuttable(n: &SnapshotNode) -> bool {
+    n.children.len() >= CUT_MIN && n.ref_id.is_some()
+}
+
+/// The rendered size of each node: its own line, indent and line break (a fold's `: ` costs what
+/// the line break and indent it saves), and its children's.
+struct Size {
+    own: usize,
+    kids: Vec<Size>,
+}
+
+fn sizes(n: &SnapshotNode, depth: usize) -> Size {
+    Size {
+        own: n.line().len() + 2 * depth + 1,
+        kids: n.children.iter().map(|c| sizes(c, depth + 1)).collect(),
+    }
+}
+
+/// A cut line's length, about.
+const CUT_LINE: usize = 64;
+
+/// The size of `n` when every cuttable container keeps `keep` children.
+fn size_with(n: &SnapshotNode, s: &Size, keep: usize) -> usize {
+    let cut = cuttable(n) && n.children.len() > keep;
+    let shown = if cut { keep } else { n.children.len() };
+    let kids: usize = n
+        .children
+        .iter()
+        .zip(&s.kids)
+        .take(shown)
+        .map(|(c, cs)| size_with(c, cs, keep))
+        .sum();
+    s.own + kids + if cut { CUT_LINE } else { 0 }
+}
+
+/// The forest's size when the forest itself (if `root_cuttable`) and every cuttable container keep `keep`.
+fn forest_size(nodes: &[SnapshotNode], s: &[Size], keep: usize, root_cuttable: bool) -> usize {
+    let shown = if root_cuttable && nodes.len() > keep {
+        keep
+    } else {
+        nodes.len()
+    };
+    nodes
+        .iter()
+        .zip(s)
+        .take(shown)
+        .map(|(n, ns)| size_with(n, ns, keep))
+        .sum()
+}
+
+/// How a cut container's line names it: its ref (or none at the top of the page) and the index of
+/// its first child shown (not 0 when the snapshot was asked for an `offset`).
+pub(crate) struct Place {
+    pub(crate) reference: Option<String>,
+    pub(crate) base: usize,
+}
+
+/// Cuts the forest to about `max_chars`: every container marked cuttable (and the forest itself,
+/// with `root`) keeps the same number of children, the largest that fits, never fewer than a few.
+/// `place` names a cut container (its ref; the walker's placeholder becomes a real one). Returns
+/// how many nodes were left out (subtrees count once).
+pub(crate) fn fit(
+    nodes: &mut Vec<SnapshotNode>,
+    max_chars: usize,
+    root: Option<Place>,
+    place: &mut dyn FnMut(&mut SnapshotNode) -> Place,
+) -> usize {
+    let s: Vec<Size> = nodes.iter().map(|n| sizes(n, 0)).collect();
+    let root_cuttable = root.is_some() && nodes.len() >= CUT_MIN;
+    let widest = nodes.iter().map(widest_run).max().unwrap_or(0).max(nodes.len());
+    if forest_size(nodes, &s, widest, root_cuttable) <= max_chars {
+        return 0;
+    }
+    // The largest `keep` that fits: sizes grow with `keep`.
+    let (mut lo, mut hi) = (KEEP_MIN, widest);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if forest_size(nodes, &s, mid, root_cuttable) <= max_chars {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let mut left_out = 0;
+    for n in nodes.iter_mut() {
+        left_out += cut_tree(n, lo, place);
+    }
+    if let Some(root) = root.filter(|_| root_cuttable && nodes.len() > lo) {
+        left_out += cut_children(nodes, lo, &root);
+    }
+    left_out
+}
+
+/// The most children any node below `n` (itself included) has.
+fn widest_run(n: &SnapshotNode) -> usize {
+    n.children
+        .iter()
+        .map(widest_run)
+        .max()
+        .unwrap_or(0)
+        .max(n.children.len())
+}
+
+fn cut_tree(n: &mut SnapshotNode, keep: usize, place: &mut dyn FnMut(&mut SnapshotNode) -> Place) -> usize {
+    let cut = cuttable(n) && n.children.len() > keep;
+    let shown = if cut { keep } else { n.children.len() };
+    let mut left_out = 0;
+    for c in n.children.iter_mut().take(shown) {
+        left_out += cut_tree(c, keep, place);
+    }
+    if cut {
+        let at = place(n);
+        left_out += cut_children(&mut n.children, keep, &at);
+    }
+    left_out
+}
+
+/// Keeps the first `keep` of `children` and says how to get the rest; returns how many went.
+fn cut_children(children: &mut Vec<SnapshotNode>, keep: usize, at: &Place) -> usize {
+    let gone: Vec<SnapshotNode> = children.drain(keep.min(children.len())..).collect();
+    let n = gone.len();
+    if n > 0 {
+        children.push(cut_line(&gone, at.reference.as_deref(), at.base + keep));
+    }
+    n
+}
+
+/// The line for the `gone` nodes: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`.
+pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: usize) -> SnapshotNode {
+    let role = gone.first().map_or("", |g| g.role.as_str());
+    let role = if gone.iter().all(|g| g.role == role) {
+        if role.is_empty() {
+            "text"
+        } else {
+            role
+        }
+    } else {
+        "nodes"
+    };
+    let mut name = String::new();
+    push_grouped(&mut name, gone.len());
+    name.push_str(" more ");
+    name.push_str(role);
+    name.push_str(" (snapshot {");
+    if let Some(r) = reference {
+        name.push_str("\"ref\":\"");
+        name.push_str(r);
+        name.push_str("\",");
+    }
+    name.push_str("\"offset\":");
+    push_number(&mut name, offset as u32);
+    name.push_str("})");
+    SnapshotNode {
+        role: CUT.to_owned(),
+        name,
+        ..Default::default()
+    }
+}
+
+/// `n` with thousands separated by commas (`1,960`).
+fn push_grouped(out: &mut String, n: usize) {
+    let mut digits = String::new();
+    push_number(&mut digits, n as u32);
+    let len = digits.len();
+    for (i, d) in digits.bytes().enumerate() {
+        if i > 0 && (len - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(char::from(d));
+    }
+}
+
+/// The children `offset .. offset + limit` of `nodes`, with a cut line for those after them.
+pub(crate) fn window(nodes: &mut Vec<SnapshotNode>, offset: usize, limit: Option<usize>, reference: Option<&str>) {
+    let start = offset.min(nodes.len());
+    nodes.drain(..start);
+    if let Some(limit) = limit {
+        if nodes.len() > limit {
+            let gone: Vec<SnapshotNode> = nodes.drain(limit..).collect();
+            nodes.push(cut_line(&gone, reference, offset + limit));
+        }
+    }
+}
+
+/// Only the branches with a node whose line contains `text` (ASCII case-insensitive), with their
+/// ancestors; a matching node keeps its whole subtree.
+pub(crate) fn filter(nodes: Vec<SnapshotNode>, text: &str) -> Vec<SnapshotNode> {
+    nodes
+        .into_iter()
+        .filter_map(|mut n| {
+            if ci_contains(&n.line(), text) {
+                return Some(n);
+            }
+            n.children = filter(core::mem::take(&mut n.children), text);
+            (!n.children.is_empty()).then_some(n)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use browser_agent_core::snapshot::render;
+
+    fn list(items: usize) -> Vec<SnapshotNode> {
+        let mut list = SnapshotNode::new("list", "").with_ref("?");
+        for i in 0..items {
+            list = list.child(
+                SnapshotNode::new("listitem", "")
+                    .child(SnapshotNode::new("checkbox", format!("Item {i}")).with_ref(format!("e{}", 2 * i + 1)))
+                    .child(SnapshotNode::new("button", "Remove").with_ref(format!("e{}", 2 * i + 2))),
+            );
+        }
+        vec![SnapshotNode::new("heading", "Inventory"), list]
+    }
+
+    #[test]
+    fn long_lists_are_cut_to_the_budget_and_say_how_to_get_the_rest() {
+        let mut nodes = list(2000);
+        let full = render(&nodes).len();
+        let mut placed = 0;
+        let left = fit(
+            &mut nodes,
+            8_000,
+            Some(Place {
+                reference: None,
+                base: 0,
+            }),
+            &mut |n| {
+                placed += 1;
+                n.ref_id = Some("e4001".into());
+                Place {
+                    reference: n.ref_id.clone(),
+                    base: 0,
+                }
+            },
+        );
+        let text = render(&nodes);
+        assert!(
+            full > 100_000 && text.len() <= 8_000 && text.len() > 6_000,
+            "{}",
+            text.len()
+        );
+        assert_eq!(placed, 1);
+        let kept = nodes[1].children.len() - 1;
+        assert_eq!(left, 2000 - kept);
+        let last = text.lines().last().unwrap();
+        let mut want = String::from("  … ");
+        push_grouped(&mut want, 2000 - kept);
+        want.push_str(" more listitem (snapshot {\"ref\":\"e4001\",\"offset\":");
+        push_number(&mut want, kept as u32);
+        want.push_str("})");
+        assert_eq!(last, want);
+        // Under the budget: nothing is cut.
+        let mut small = list(5);
+        assert_eq!(fit(&mut small, 8_000, None, &mut |_| unreachable!()), 0);
+        assert_eq!(small, list(5));
+    }
+
+    #[test]
+    fn windows_and_filters() {
+        let mut nodes = list(50).remove(1).children;
+        window(&mut nodes, 40, Some(5), Some("e9"));
+        assert_eq!(nodes.len(), 6);
+        assert_eq!(nodes[0].children[0].name, "Item 40");
+        assert_eq!(
+            nodes[5].line(),
+            "… 5 more listitem (snapshot {\"ref\":\"e9\",\"offset\":45})"
+        );
+        let found = filter(list(50), "item 42");
+        assert_eq!(render(&found), "list [ref=?]: listitem: checkbox \"Item 42\" [ref=e85]");
+        let mut s = String::new();
+        push_grouped(&mut s, 1234567);
+        assert_eq!(s, "1,234,567");
+    }
+}
