@@ -77,10 +77,44 @@ const norm = (s) => s.replace(/\s+/g, ' ').trim();
 // Playwright's AI mode drops a name its distiller finds redundant (`- button [ref=e5]:` over
 // `- img "Help"`, or `- button [ref=e6]: Label`); such a node takes its inline text or the first
 // name or text below it.
+// Our compact lines hold several nodes: `listitem: link "All" [ref=e9]` (a single child on its
+// parent's line), `row: "a" | cell: button "B" [ref=e1]` (a row's cells). Splits a line at `: `
+// and ` | ` outside quotes and brackets; bare quoted cells and `… N more` cut lines say nothing here.
+function splitOurs(line) {
+  if (line.startsWith('… ')) return [];
+  const parts = [];
+  let start = 0, quoted = false, esc = false, brackets = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (esc) esc = false;
+      else if (c === '\\') esc = true;
+      else if (c === '"') quoted = false;
+      continue;
+    }
+    if (c === '"') quoted = true;
+    else if (c === '[') brackets++;
+    else if (c === ']') brackets = Math.max(0, brackets - 1);
+    else if (brackets === 0 && (line.startsWith(': ', i) || line.startsWith(' | ', i))) {
+      parts.push(line.slice(start, i));
+      i += line[i] === ':' ? 1 : 2;
+      start = i + 1;
+    }
+  }
+  parts.push(line.slice(start));
+  return parts.filter((p) => !p.startsWith('"'));
+}
+
 function parseNodes(text, { playwright }) {
   const nodes = [];
   const open = []; // unnamed Playwright nodes waiting for a child's name, with their depth
-  for (const raw of text.split('\n')) {
+  const lines = playwright
+    ? text.split('\n')
+    : text.split('\n').flatMap((raw) => {
+        const depth = raw.length - raw.trimStart().length;
+        return splitOurs(raw.trimStart()).map((p) => ' '.repeat(depth) + p);
+      });
+  for (const raw of lines) {
     let line = raw.trimStart();
     const depth = raw.length - line.length;
     while (open.length && open[open.length - 1].depth >= depth) open.pop();
@@ -230,7 +264,8 @@ try {
       pwAiMs = performance.now() - t0;
     }
     t0 = performance.now();
-    const snap = await getJson(`${prefix}/snapshot?client=${encodeURIComponent(clientId)}`);
+    // `full=1`: everything, as Playwright's snapshots are (the default is cut to 8,000 tokens).
+    const snap = await getJson(`${prefix}/snapshot?client=${encodeURIComponent(clientId)}&full=1`);
     const oursMs = performance.now() - t0;
     const ours = snap.snapshot;
     if (snap.clientId && snap.clientId !== clientId) throw new Error(`${name}: snapshot came from ${snap.clientId}`);
