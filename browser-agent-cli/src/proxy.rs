@@ -11,7 +11,7 @@ use browser_agent_core::BrowserAgent;
 use bytes::{Buf, Bytes};
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request, Response, StatusCode, Uri};
-use http_body_util::BodyExt;
+use http_body_util::{BodyExt, Empty};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -171,7 +171,13 @@ async fn ours(agent: &BrowserAgent, req: Request<Incoming>) -> Response<Bytes> {
 async fn upgrade(shared: &Shared, mut req: Request<Incoming>, peer: SocketAddr) -> Response<ProxyBody> {
     let wants_page = false;
     let client_side = hyper::upgrade::on(&mut req);
-    let req = upstream_request(shared, req, peer, true);
+    // An upgrade request has no body; sending ours as a stream of unknown length would make it
+    // chunked, and Node's WebSocket servers (Vite's) then never answer.
+    let mut req = upstream_request(shared, req, peer, true).map(|_| Empty::<Bytes>::new());
+    // A connection of our own sends the URI as it is: origin-form, as servers expect it (Node
+    // takes an absolute one for a path, and Vite's WebSocket never answers).
+    let path = req.uri().path_and_query().map_or("/", |p| p.as_str()).to_owned();
+    *req.uri_mut() = Uri::try_from(path).unwrap_or_else(|_| Uri::from_static("/"));
     let target = &shared.target;
     let stream = match TcpStream::connect((target.connect_host(), target.port)).await {
         Ok(stream) => stream,

@@ -120,6 +120,14 @@ async fn answer(
             .body(body)
             .unwrap()
     };
+    if req.uri().scheme().is_some() {
+        // Node's servers take an absolute-form target for a path (Vite's HMR socket then never
+        // answers): the proxy must send origin-form, on every connection.
+        return Ok(Response::builder()
+            .status(400)
+            .body(full("absolute-form request target"))
+            .unwrap());
+    }
     let res = match req.uri().path() {
         "/" => html(full(PAGE)),
         // Compressed whatever was asked: the proxy must pass it untouched.
