@@ -285,3 +285,45 @@ fn bad_arguments_exit_2_with_clap_s_message() {
     assert_eq!(out.status.code(), Some(exit::USAGE));
     assert!(String::from_utf8_lossy(&out.stderr).contains("65000 + 1000 is no port"));
 }
+
+#[test]
+fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
+    use std::io::Write;
+    let py_dir = scratch("stdio");
+    let py = python(&py_dir);
+    let mut child = bin()
+        .args(["--target", &format!("http://{}", py.addr), "--port", "0", "--stdio"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"action\":\"browser\",\"steps\":[{\"command\":\"snapshot\"}]}\n")
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = stdout.read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(PATIENCE).expect("an event line on stdout");
+    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(event["event"], "command-error");
+    assert!(
+        event["message"].as_str().unwrap().starts_with("No browser connected"),
+        "{event}"
+    );
+    drop(stdin);
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "still running after stdin closed");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(exit::OK));
+}

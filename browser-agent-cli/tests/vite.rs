@@ -173,6 +173,7 @@ async fn a_vite_app_gets_the_whole_agent_and_hmr_still_works() {
     let addr = cli.addr();
     let scratch = scratch("vite");
     let browser = Browser::launch(&scratch).await;
+    let cli = &mut cli;
     within("the Vite scenario", Duration::from_secs(240), async {
         let client = &browser.client;
         client.goto(&format!("http://{addr}/")).await.expect("open the app");
@@ -225,8 +226,18 @@ async fn a_vite_app_gets_the_whole_agent_and_hmr_still_works() {
         assert_eq!(exec(client, "return window.__appLoadedAt").await, loaded_at, "no reload");
         let same = exec(client, "var g = window.__browserAgent; return g && g.clientId;").await;
         assert_eq!(same, id.as_str(), "the agent's client survived the update");
+
+        // The terminal said when the page connected.
+        let deadline = Instant::now() + PATIENCE;
+        let wanted = format!("browser-agent: page connected: http://{addr}/ (client {id})");
+        while !cli.seen.iter().any(|l| *l == wanted) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match cli.lines.recv_timeout(left) {
+                Ok(line) => cli.seen.push(line),
+                Err(_) => panic!("no status line {wanted:?}:\n{}", cli.seen.join("\n")),
+            }
+        }
     })
     .await;
     browser.close().await;
-    drop(cli);
 }
