@@ -230,7 +230,7 @@ async fn a_vite_app_gets_the_whole_agent_and_hmr_still_works() {
         // The terminal said when the page connected.
         let deadline = Instant::now() + PATIENCE;
         let wanted = format!("browser-agent: page connected: http://{addr}/ (client {id})");
-        while !cli.seen.iter().any(|l| *l == wanted) {
+        while !cli.seen.contains(&wanted) {
             let left = deadline.saturating_duration_since(Instant::now());
             match cli.lines.recv_timeout(left) {
                 Ok(line) => cli.seen.push(line),
