@@ -2,6 +2,9 @@
 //! a small JSON route and a 200 KB HTML page (injected through the proxy), straight to the
 //! upstream and through the proxy, one kept-alive connection each, requests one after another.
 //!
+//! Then the memory while 1 GiB streams through the proxy (the process's resident set before and at
+//! most during, upstream, proxy and client all in it).
+//!
 //! `cargo bench -p browser-agent-cli --bench proxy` (bounded: 6 alternating rounds of at most 500
 //! requests or 2 s each, per case and side).
 
@@ -13,7 +16,7 @@ use browser_agent_core::BrowserAgent;
 use browser_agent_testkit::http::KeepAlive;
 use bytes::Bytes;
 use http::{Request, Response};
-use http_body_util::Full;
+use http_body_util::{Either, Full};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
@@ -44,16 +47,25 @@ async fn upstream(listener: tokio::net::TcpListener, page: Bytes) {
             let service = service_fn(move |req: Request<Incoming>| {
                 let page = page.clone();
                 async move {
-                    let res = if req.uri().path() == "/page" {
+                    let res = if req.uri().path() == "/gigabyte" {
+                        return Ok::<_, Infallible>(
+                            Response::builder()
+                                .header("content-type", "application/octet-stream")
+                                .body(Either::Right(Repeat {
+                                    left: GIB / CHUNK as u64,
+                                }))
+                                .unwrap(),
+                        );
+                    } else if req.uri().path() == "/page" {
                         Response::builder()
                             .header("content-type", "text/html; charset=utf-8")
-                            .body(Full::new(page))
+                            .body(Either::Left(Full::new(page)))
                     } else {
                         Response::builder()
                             .header("content-type", "application/json")
-                            .body(Full::new(Bytes::from_static(
+                            .body(Either::Left(Full::new(Bytes::from_static(
                                 br#"{"items":[{"id":1,"name":"one"},{"id":2,"name":"two"}]}"#,
-                            )))
+                            ))))
                     };
                     Ok::<_, Infallible>(res.unwrap())
                 }
@@ -63,6 +75,68 @@ async fn upstream(listener: tokio::net::TcpListener, page: Bytes) {
                 .await;
         });
     }
+}
+
+const GIB: u64 = 1 << 30;
+const CHUNK: usize = 64 * 1024;
+
+/// A body of `left` chunks of 64 KiB, the same bytes each time (nothing is allocated per chunk).
+struct Repeat {
+    left: u64,
+}
+
+impl http_body::Body for Repeat {
+    type Data = Bytes;
+    type Error = Infallible;
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        static DATA: [u8; CHUNK] = [b'x'; CHUNK];
+        if self.left == 0 {
+            return std::task::Poll::Ready(None);
+        }
+        self.left -= 1;
+        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from_static(&DATA)))))
+    }
+}
+
+/// The resident set of this process, in KiB.
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Streams 1 GiB through the proxy, reading and dropping it; (bytes read, RSS before, max RSS during).
+fn stream_gigabyte(proxy: SocketAddr) -> (u64, u64, u64) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(proxy).expect("connect");
+    s.write_all(b"GET /gigabyte HTTP/1.1\r\nhost: 127.0.0.1:3000\r\nconnection: close\r\n\r\n")
+        .expect("request");
+    let before = rss_kib();
+    let mut max = before;
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut total = 0u64;
+    let mut next_sample = 0u64;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let n = s.read(&mut buf).expect("read");
+        if n == 0 || Instant::now() > deadline {
+            break;
+        }
+        total += n as u64;
+        if total >= next_sample {
+            max = max.max(rss_kib());
+            next_sample += 16 << 20;
+        }
+    }
+    (total, before, max)
 }
 
 #[derive(Default)]
@@ -149,4 +223,15 @@ fn main() {
             (b1.as_secs_f64() - b0.as_secs_f64()) * 1e6
         );
     }
+    let start = Instant::now();
+    let (total, before, max) = stream_gigabyte(proxy);
+    let secs = start.elapsed().as_secs_f64();
+    assert!(total >= GIB, "the whole GiB came through ({total} bytes)");
+    println!(
+        "1 GiB through the proxy: {:.1} s ({:.0} MB/s); resident set {:.1} MiB before, at most {:.1} MiB during",
+        secs,
+        total as f64 / secs / 1e6,
+        before as f64 / 1024.0,
+        max as f64 / 1024.0
+    );
 }
