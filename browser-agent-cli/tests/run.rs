@@ -327,3 +327,27 @@ fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
     };
     assert_eq!(status.code(), Some(exit::OK));
 }
+
+#[test]
+fn a_dev_server_that_fails_later_ends_browser_agent_with_its_status() {
+    let port = free_port();
+    let marker = scratch("fails-later").join("crash-now");
+    // Serves until the test creates the marker, then stops its server and fails.
+    let command = format!(
+        "python3 -m http.server {port} --bind 127.0.0.1 >/dev/null 2>&1 & \
+         while [ ! -f {marker} ]; do sleep 0.05; done; kill $!; exit 3",
+        marker = marker.display()
+    );
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let _ = cli.addr();
+    std::fs::write(&marker, b"").unwrap();
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::FAILURE, "{stderr}");
+    assert!(
+        stderr.contains("browser-agent: error: the dev server exited with status 3"),
+        "{stderr}"
+    );
+    wait_group_gone(pgid);
+}

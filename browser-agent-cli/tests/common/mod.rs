@@ -302,11 +302,14 @@ pub fn wait_listening(addr: SocketAddr) {
 
 /// A fresh scratch folder under target/tmp.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(format!(
-        "{name}-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
+    // Shell-safe (the --run tests put paths in commands): letters, digits and dashes only.
+    let thread: String = format!("{:?}", std::thread::current().id())
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(format!("{name}-{}-{thread}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
