@@ -30,16 +30,28 @@ impl DevServer {
     /// Starts `command` through `sh -c` in a new process group; its stdout and stderr are echoed
     /// (both to our stderr when `quiet_stdout`: our stdout speaks the stdio protocol then) and
     /// fed to `agent`'s server-error patterns.
+    ///
+    /// Call it from the thread that lives as long as browser-agent (the main one): the shell gets
+    /// SIGTERM when that thread ends, so even a `kill -9` of browser-agent stops a dev server that
+    /// the shell `exec`s (`npm run dev` as the last command does).
     pub fn start(command: &str, agent: &BrowserAgent, quiet_stdout: bool) -> std::io::Result<DevServer> {
-        let mut child = Command::new("sh")
+        let mut shell = Command::new("sh");
+        shell
             .arg("-c")
             .arg(command)
             .process_group(0)
             // In a group of its own it may not read our terminal (SIGTTIN would stop it).
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()?;
+            .stderr(Stdio::piped());
+        // SAFETY: between fork and exec only prctl(2), which is async-signal-safe, runs.
+        unsafe {
+            shell.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
+                Ok(())
+            });
+        }
+        let mut child = shell.spawn()?;
         let pgid = child.id().map_or(0, |id| id as i32);
         if let Some(out) = child.stdout.take() {
             let agent = agent.clone();

@@ -106,6 +106,18 @@ impl Cli {
         (code, self.seen.join("\n"))
     }
 
+    /// Waits for an exit by signal (bounded).
+    fn exit_signalled(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "still running");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     fn signal(&self, signal: i32) {
         // SAFETY: kill(2) with our own child's pid.
         unsafe {
@@ -349,5 +361,18 @@ fn a_dev_server_that_fails_later_ends_browser_agent_with_its_status() {
         stderr.contains("browser-agent: error: the dev server exited with status 3"),
         "{stderr}"
     );
+    wait_group_gone(pgid);
+}
+
+#[test]
+fn a_killed_browser_agent_still_stops_a_dev_server_the_shell_execs() {
+    let port = free_port();
+    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let _ = cli.addr();
+    cli.signal(libc::SIGKILL);
+    let _ = cli.exit_signalled();
     wait_group_gone(pgid);
 }
