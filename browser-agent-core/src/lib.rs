@@ -85,7 +85,9 @@ pub use config::{
 #[cfg(feature = "host")]
 pub use error::{ConfigError, QueryError};
 #[cfg(feature = "host")]
-pub use logs::{LogBuffer, LogEntry, LogQuery, DEFAULT_LIMIT};
+pub use logs::{
+    server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT, SERVER_ERROR_PATTERNS,
+};
 #[cfg(feature = "host")]
 pub use protocol::StepResult;
 

@@ -667,4 +667,7 @@ pub mod entry_type {
     pub const NAVIGATION: &str = "navigation";
     /// The page's local queue dropped entries: `count`.
     pub const DROPPED: &str = "dropped";
+    /// A dev server's output line that matched an error pattern (host-side, never from a page):
+    /// `stream` (`stdout`/`stderr`), `pattern` (the one that matched).
+    pub const SERVER: &str = "server";
 }

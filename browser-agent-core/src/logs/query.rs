@@ -9,7 +9,8 @@ use crate::protocol::{entry_type, Level};
 /// Entries returned when a query names no `limit`.
 pub const DEFAULT_LIMIT: usize = 50;
 
-/// The entry types `type=` accepts: the ones the page client sends ([`entry_type`]).
+/// The entry types the page client sends ([`entry_type`]); `type=` accepts them and
+/// [`entry_type::SERVER`] (the host's own, [`HOST_TYPES`]). The error message lists these.
 const TYPES: [&str; 6] = [
     entry_type::CONSOLE,
     entry_type::ERROR,
@@ -18,6 +19,9 @@ const TYPES: [&str; 6] = [
     entry_type::NAVIGATION,
     entry_type::DROPPED,
 ];
+
+/// The entry types the host itself stores: a dev server's error lines.
+const HOST_TYPES: [&str; 1] = [entry_type::SERVER];
 
 /// Which entries to read. Filters apply in this order: `level`, `type`, client and `after_seq`,
 /// then `since_ms` (t ≥ since_ms), then the last `limit` (default 50; `0` returns no entries, only
@@ -82,6 +86,7 @@ impl LogQuery {
                 "type" => {
                     let kind = TYPES
                         .iter()
+                        .chain(HOST_TYPES.iter())
                         .find(|t| value.trim().eq_ignore_ascii_case(t))
                         .ok_or_else(|| QueryError::Type(value.to_owned()))?;
                     q.kind = Some((*kind).to_owned());

@@ -1,0 +1,248 @@
+//! The proxy command from start to stop: listen, start the dev server (`--run`), wait for it,
+//! say where to go, serve until Ctrl-C, SIGTERM or the dev server's exit, stop the dev server.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use browser_agent_core::BrowserAgent;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::args::ProxyArgs;
+use crate::run::{self, DevServer, Startup};
+use crate::term::Term;
+use crate::{exit, proxy};
+
+/// Runs the proxy; returns the process's exit code.
+pub async fn run(args: ProxyArgs, term: Term) -> i32 {
+    let Some(target) = args.target.clone() else {
+        term.error("--target URL is required");
+        return exit::USAGE;
+    };
+    let port = match args.port {
+        Some(port) => port,
+        None => match target.port.checked_add(1000) {
+            Some(port) => port,
+            None => {
+                term.error(&format!(
+                    "the target's port {} + 1000 is no port: choose one with --port N (0: any free one)",
+                    target.port
+                ));
+                return exit::USAGE;
+            }
+        },
+    };
+    if !(args.startup_timeout.is_finite() && args.startup_timeout >= 0.0) {
+        term.error("--startup-timeout takes a number of seconds, e.g. 60");
+        return exit::USAGE;
+    }
+    let startup_timeout = Duration::from_secs_f64(args.startup_timeout);
+
+    let listen = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let listener = match TcpListener::bind(listen).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            let hint = if err.kind() == std::io::ErrorKind::AddrInUse {
+                format!("port {port} is in use (another browser-agent or dev server?); choose another with --port N, or --port 0 for any free one")
+            } else {
+                format!("{err}")
+            };
+            term.error(&format!("cannot listen on {listen}: {hint}"));
+            return exit::LISTEN;
+        }
+    };
+    let addr = listener.local_addr().unwrap_or(listen);
+    let url = format!("http://{addr}/");
+
+    let mut builder = BrowserAgent::builder()
+        .enabled(true)
+        .prefix(args.prefix.clone())
+        .app_url(url.clone());
+    for host in &args.allow_host {
+        builder = builder.allow_host(host.clone());
+    }
+    if let Some(token) = &args.token {
+        builder = builder.bearer_token(token.clone());
+    }
+    if let Some(file) = &args.log_file {
+        builder = builder.ndjson_file(file.clone());
+    }
+    let agent = match builder.try_build() {
+        Ok(agent) => agent,
+        Err(err) => {
+            term.error(&err.to_string());
+            return exit::USAGE;
+        }
+    };
+
+    // Serve at once: while the dev server starts, pages get the self-retrying 502 page.
+    let running = match proxy::serve(listener, agent.clone(), target.clone()) {
+        Ok(running) => running,
+        Err(err) => {
+            term.error(&format!("cannot listen on {listen}: {err}"));
+            return exit::LISTEN;
+        }
+    };
+
+    let (mut interrupt, mut terminate) = match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
+        (Ok(i), Ok(t)) => (i, t),
+        _ => {
+            term.error("cannot install the Ctrl-C and SIGTERM handlers");
+            return exit::FAILURE;
+        }
+    };
+
+    let mut server = match &args.run {
+        Some(command) => match DevServer::start(command, &agent, args.stdio) {
+            Ok(server) => {
+                term.info(&format!(
+                    "started the dev server: {command} (process group {})",
+                    server.pgid()
+                ));
+                Some(server)
+            }
+            Err(err) => {
+                term.error(&format!("cannot start --run {command:?}: {err}"));
+                return exit::FAILURE;
+            }
+        },
+        None => None,
+    };
+
+    term.info(&format!(
+        "waiting for {target} to accept connections (up to {} s)…",
+        args.startup_timeout
+    ));
+    let startup = tokio::select! {
+        r = run::wait_for_target(&target, startup_timeout, server.as_mut()) => Some(r),
+        _ = interrupt.recv() => None,
+        _ = terminate.recv() => None,
+    };
+    match startup {
+        Some(Ok(())) => {}
+        Some(Err(Startup::Exited(status))) => {
+            let command = args.run.as_deref().unwrap_or_default();
+            term.error(&format!(
+                "the dev server (--run {command:?}) {} before {target} accepted connections",
+                run::describe(status)
+            ));
+            if let Some(server) = server.as_mut() {
+                server.stop().await;
+            }
+            return exit::FAILURE;
+        }
+        Some(Err(Startup::TimedOut(err))) => {
+            let advice = if args.run.is_some() {
+                "is --target the address the dev server prints? (raise --startup-timeout if it starts slowly)"
+            } else {
+                "start the dev server first, or let browser-agent start it with --run \"CMD\""
+            };
+            term.error(&format!(
+                "nothing accepts connections at {target} ({err}) after {} s: {advice}",
+                args.startup_timeout
+            ));
+            if let Some(server) = server.as_mut() {
+                server.stop().await;
+            }
+            return exit::UNREACHABLE;
+        }
+        None => {
+            let code = stop(&term, server.as_mut()).await;
+            return code.unwrap_or(exit::INTERRUPTED);
+        }
+    }
+
+    banner(&term, &agent, &url, &target, &args);
+    let watcher = tokio::spawn(first_page(agent.clone(), term));
+    let stdio = args.stdio.then(|| {
+        let agent = agent.clone();
+        tokio::spawn(async move { agent.serve_stdio().await })
+    });
+
+    let code = tokio::select! {
+        _ = interrupt.recv() => stop(&term, server.as_mut()).await.unwrap_or(exit::INTERRUPTED),
+        _ = terminate.recv() => stop(&term, server.as_mut()).await.unwrap_or(exit::TERMINATED),
+        status = wait_server(server.as_mut()) => {
+            match status {
+                Ok(status) if status.success() => {
+                    term.info(&format!("the dev server {}; stopping", run::describe(status)));
+                    if let Some(server) = server.as_mut() {
+                        server.stop().await;
+                    }
+                    exit::OK
+                }
+                Ok(status) => {
+                    term.error(&format!("the dev server {}", run::describe(status)));
+                    if let Some(server) = server.as_mut() {
+                        server.stop().await;
+                    }
+                    exit::FAILURE
+                }
+                Err(err) => {
+                    term.error(&format!("lost the dev server: {err}"));
+                    exit::FAILURE
+                }
+            }
+        }
+        _ = async { match stdio { Some(task) => { let _ = task.await; } None => std::future::pending().await } } => {
+            // The stdio peer closed our stdin: it is done with us.
+            stop(&term, server.as_mut()).await.unwrap_or(exit::OK)
+        }
+    };
+    watcher.abort();
+    running.stop();
+    code
+}
+
+/// Stops the dev server, if any, and says so. `None`: the caller picks the code.
+async fn stop(term: &Term, server: Option<&mut DevServer>) -> Option<i32> {
+    let server = server?;
+    let pgid = server.pgid();
+    match server.stop().await {
+        Some(status) => term.info(&format!(
+            "stopped the dev server (process group {pgid}; it {})",
+            run::describe(status)
+        )),
+        None => term.info(&format!("stopped the dev server (process group {pgid})")),
+    }
+    None
+}
+
+/// The dev server's exit, or never without one.
+async fn wait_server(server: Option<&mut DevServer>) -> std::io::Result<std::process::ExitStatus> {
+    match server {
+        Some(server) => server.wait().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn banner(term: &Term, agent: &BrowserAgent, url: &str, target: &crate::target::Target, args: &ProxyArgs) {
+    let prefix = agent.config().prefix();
+    let base = url.trim_end_matches('/');
+    term.info(&format!("{target} is ready; the agent is in front of it"));
+    term.detail(&format!("open      {url}"));
+    term.detail(&format!("logs      curl -s '{base}{prefix}/console?limit=20'"));
+    term.detail(&format!("pages     curl -s {base}{prefix}/page"));
+    term.detail(&format!(
+        "MCP       claude mcp add --transport http browser-agent {base}{prefix}/mcp   (once the MCP endpoint has landed)"
+    ));
+    if let Some(file) = &args.log_file {
+        term.detail(&format!("log file  {}", file.display()));
+    }
+    if args.run.is_some() {
+        term.detail(&format!(
+            "dev server errors: curl -s '{base}{prefix}/console?type=server'"
+        ));
+    }
+}
+
+/// Prints one status line when the first page connects.
+async fn first_page(agent: BrowserAgent, term: Term) {
+    loop {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        if let Some(page) = agent.clients().most_recent() {
+            term.info(&format!("page connected: {} (client {})", page.page, page.client_id));
+            return;
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! `--run "CMD"`: the dev server as our child, through the shell, in a process group of its own
+//! (so stopping it stops everything it started); its output echoed to our terminal and fed line by
+//! line to core's server-error patterns.
+
+use std::process::{ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use browser_agent_core::{BrowserAgent, ServerStream};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, Command};
+
+use crate::target::Target;
+
+/// Longest output line read at once (a longer one is cut there, the rest read as the next line).
+const MAX_LINE: u64 = 64 * 1024;
+/// How long the group gets to stop after SIGTERM before SIGKILL.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The running dev server.
+#[derive(Debug)]
+pub struct DevServer {
+    child: Child,
+    pgid: i32,
+    /// Its exit, once seen.
+    status: Option<ExitStatus>,
+}
+
+impl DevServer {
+    /// Starts `command` through `sh -c` in a new process group; its stdout and stderr are echoed
+    /// (both to our stderr when `quiet_stdout`: our stdout speaks the stdio protocol then) and
+    /// fed to `agent`'s server-error patterns.
+    ///
+    /// Call it from the thread that lives as long as browser-agent (the main one): the shell gets
+    /// SIGTERM when that thread ends, so even a `kill -9` of browser-agent stops a dev server that
+    /// the shell `exec`s (`npm run dev` as the last command does).
+    pub fn start(command: &str, agent: &BrowserAgent, quiet_stdout: bool) -> std::io::Result<DevServer> {
+        let mut shell = Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(command)
+            .process_group(0)
+            // In a group of its own it may not read our terminal (SIGTTIN would stop it).
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: between fork and exec only prctl(2), which is async-signal-safe, runs.
+        unsafe {
+            shell.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
+                Ok(())
+            });
+        }
+        let mut child = shell.spawn()?;
+        let pgid = child.id().map_or(0, |id| id as i32);
+        if let Some(out) = child.stdout.take() {
+            let agent = agent.clone();
+            tokio::spawn(async move {
+                if quiet_stdout {
+                    pump(out, tokio::io::stderr(), agent, ServerStream::Stdout).await
+                } else {
+                    pump(out, tokio::io::stdout(), agent, ServerStream::Stdout).await
+                }
+            });
+        }
+        if let Some(err) = child.stderr.take() {
+            let agent = agent.clone();
+            tokio::spawn(pump(err, tokio::io::stderr(), agent, ServerStream::Stderr));
+        }
+        Ok(DevServer {
+            child,
+            pgid,
+            status: None,
+        })
+    }
+
+    /// Its process group id (= the shell's pid).
+    pub fn pgid(&self) -> i32 {
+        self.pgid
+    }
+
+    /// Waits for the shell to exit.
+    pub async fn wait(&mut self) -> std::io::Result<ExitStatus> {
+        if let Some(status) = self.status {
+            return Ok(status);
+        }
+        let status = self.child.wait().await?;
+        self.status = Some(status);
+        Ok(status)
+    }
+
+    /// Stops the whole group: SIGTERM, then SIGKILL to what is left after a grace. Returns the
+    /// shell's exit status.
+    pub async fn stop(&mut self) -> Option<ExitStatus> {
+        if self.pgid <= 0 {
+            return self.status;
+        }
+        signal_group(self.pgid, libc::SIGTERM);
+        let deadline = Instant::now() + STOP_GRACE;
+        while group_alive(self.pgid) && Instant::now() < deadline {
+            // Reap the shell as soon as it exits, so the group check sees only the rest.
+            if self.status.is_none() {
+                if let Ok(Some(status)) = self.child.try_wait() {
+                    self.status = Some(status);
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if group_alive(self.pgid) {
+            signal_group(self.pgid, libc::SIGKILL);
+        }
+        match self.status {
+            Some(status) => Some(status),
+            None => self.wait().await.ok(),
+        }
+    }
+}
+
+fn signal_group(pgid: i32, signal: i32) {
+    // SAFETY: kill(2) takes plain integers; a negative pid addresses the process group we created.
+    unsafe {
+        libc::kill(-pgid, signal);
+    }
+}
+
+/// Whether any process of the group is left (a zombie shell counts until reaped).
+fn group_alive(pgid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the group exists and may be signalled.
+    unsafe { libc::kill(-pgid, 0) == 0 }
+}
+
+/// Copies `from` to `to` line by line, each line also to the server-error patterns.
+async fn pump<R, W>(from: R, mut to: W, agent: BrowserAgent, stream: ServerStream)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut from = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match (&mut from).take(MAX_LINE).read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let _ = to.write_all(&line).await;
+        let _ = to.flush().await;
+        agent.server_log_line(&String::from_utf8_lossy(&line), stream);
+    }
+}
+
+/// Why the target did not become reachable.
+#[derive(Debug)]
+pub enum Startup {
+    /// The dev server exited first.
+    Exited(ExitStatus),
+    /// Nothing accepted connections in time; the last connection error.
+    TimedOut(std::io::Error),
+}
+
+/// Waits until `target` accepts a TCP connection, up to `timeout`; with `server`, fails as soon as
+/// it exits.
+pub async fn wait_for_target(
+    target: &Target,
+    timeout: Duration,
+    mut server: Option<&mut DevServer>,
+) -> Result<(), Startup> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(2),
+            TcpStream::connect((target.connect_host(), target.port)),
+        )
+        .await;
+        let err = match attempt {
+            Ok(Ok(_)) => return Ok(()),
+            Ok(Err(err)) => err,
+            Err(_) => std::io::Error::new(std::io::ErrorKind::TimedOut, "connecting timed out"),
+        };
+        if let Some(server) = server.as_deref_mut() {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                server.status = Some(status);
+                return Err(Startup::Exited(status));
+            }
+        }
+        if Instant::now() >= deadline {
+            return Err(Startup::TimedOut(err));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// `exited with status 1`, `was killed by signal 9`.
+pub fn describe(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal}"),
+        (None, None) => "exited".to_owned(),
+    }
+}

@@ -1,0 +1,133 @@
+//! [`Target`]: the upstream dev server, as `--target` names it.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The upstream dev server: `http://host[:port][/]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// Host name or IP literal as given (`localhost`, `127.0.0.1`, `[::1]`).
+    pub host: String,
+    /// Port (80 when the URL names none).
+    pub port: u16,
+}
+
+impl Target {
+    /// `host:port`, what the upstream's `Host` header says.
+    pub fn authority(&self) -> String {
+        format!("{}:{}", self.host, self.port)
+    }
+
+    /// The host to connect to, without the brackets of an IPv6 literal.
+    pub fn connect_host(&self) -> &str {
+        self.host.trim_start_matches('[').trim_end_matches(']')
+    }
+
+    /// Whether `authority` (`host[:port]`, from a `Location` URL) is this target: the same host and
+    /// port, or any loopback name with the same port when the target is on loopback (a dev server
+    /// asked on `127.0.0.1` often redirects to `localhost`).
+    pub fn is_authority(&self, authority: &str) -> bool {
+        let (host, port) = split_authority(authority);
+        let port = port.unwrap_or(80);
+        if port != self.port {
+            return false;
+        }
+        host.eq_ignore_ascii_case(&self.host) || (is_loopback(&self.host) && is_loopback(host))
+    }
+}
+
+fn is_loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// `host[:port]` split (an IPv6 literal keeps its brackets); a port that is not a number counts as none.
+pub(crate) fn split_authority(authority: &str) -> (&str, Option<u16>) {
+    let colon = if authority.starts_with('[') {
+        authority
+            .find(']')
+            .and_then(|end| authority[end..].find(':').map(|c| end + c))
+    } else {
+        authority.rfind(':')
+    };
+    match colon {
+        Some(at) => (&authority[..at], authority[at + 1..].parse().ok()),
+        None => (authority, None),
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let rest = if let Some(rest) = s.strip_prefix("http://") {
+            rest
+        } else if s.starts_with("https://") {
+            return Err("https is not supported: point --target at the dev server's plain http:// address".into());
+        } else if s.contains("://") {
+            return Err("only http:// URLs are supported".into());
+        } else {
+            // `localhost:5173` and `5173` are what people type.
+            s
+        };
+        let (authority, path) = match rest.find('/') {
+            Some(at) => (&rest[..at], &rest[at..]),
+            None => (rest, ""),
+        };
+        if !(path.is_empty() || path == "/") {
+            return Err(format!(
+                "the target must be the dev server's root, without a path (got {path:?})"
+            ));
+        }
+        if let Ok(port) = authority.parse::<u16>() {
+            return Ok(Target {
+                host: "127.0.0.1".into(),
+                port,
+            });
+        }
+        let (host, port) = split_authority(authority);
+        if host.is_empty() || host.contains(['@', '?', '#', ' ']) {
+            return Err("expected http://HOST:PORT, e.g. http://127.0.0.1:5173".into());
+        }
+        if authority.len() > host.len() && port.is_none() {
+            return Err(format!("invalid port in {authority:?}"));
+        }
+        Ok(Target {
+            host: host.to_owned(),
+            port: port.unwrap_or(80),
+        })
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "http://{}:{}", self.host, self.port)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_parse_as_people_type_them() {
+        let t = |s: &str| s.parse::<Target>();
+        assert_eq!(t("http://127.0.0.1:5173").unwrap().authority(), "127.0.0.1:5173");
+        assert_eq!(t("http://localhost:3000/").unwrap().port, 3000);
+        assert_eq!(t("localhost:8000").unwrap().host, "localhost");
+        assert_eq!(t("5173").unwrap().to_string(), "http://127.0.0.1:5173");
+        assert_eq!(t("http://example.test").unwrap().port, 80);
+        assert_eq!(t("http://[::1]:5173").unwrap().connect_host(), "::1");
+        assert!(t("https://x:1").unwrap_err().contains("https is not supported"));
+        assert!(t("http://x:1/app").unwrap_err().contains("without a path"));
+        assert!(t("http://x:port").unwrap_err().contains("invalid port"));
+        assert!(t("http://:80").is_err());
+    }
+
+    #[test]
+    fn loopback_names_are_one_host() {
+        let t: Target = "http://127.0.0.1:5173".parse().unwrap();
+        assert!(t.is_authority("localhost:5173") && t.is_authority("[::1]:5173") && t.is_authority("127.0.0.1:5173"));
+        assert!(!t.is_authority("localhost:5174") && !t.is_authority("example.test:5173"));
+    }
+}

@@ -1,0 +1,378 @@
+//! The binary: `--run` (output to `server` entries, the whole group stopped on Ctrl-C and
+//! SIGTERM), and bad input with its message and exit code.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use browser_agent_cli::exit;
+use browser_agent_testkit::http::request;
+use common::*;
+
+/// The binary running, its stderr lines collected as they come.
+struct Cli {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Cli {
+    fn start(args: &[&str]) -> Cli {
+        let mut child = bin()
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let (tx, lines) = mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Cli {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The first stderr line that `f` accepts (bounded).
+    fn line<T>(&mut self, what: &str, mut f: impl FnMut(&str) -> Option<T>) -> T {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = f(&line);
+                    self.seen.push(line);
+                    if let Some(found) = found {
+                        return found;
+                    }
+                }
+                Err(_) => panic!("never saw {what}; stderr so far:\n{}", self.seen.join("\n")),
+            }
+        }
+    }
+
+    /// The proxy's address, from the `open http://…/` line.
+    fn addr(&mut self) -> SocketAddr {
+        self.line("the URL to open", |l| {
+            l.trim()
+                .strip_prefix("open")
+                .and_then(|rest| rest.trim().strip_prefix("http://"))
+                .and_then(|rest| rest.trim_end_matches('/').parse().ok())
+        })
+    }
+
+    /// The dev server's process group, from the `started the dev server` line.
+    fn pgid(&mut self) -> i32 {
+        self.line("the dev server's process group", |l| {
+            l.contains("started the dev server")
+                .then(|| l.rsplit("process group ").next()?.trim_end_matches(')').parse().ok())
+                .flatten()
+        })
+    }
+
+    /// Waits for the exit (bounded); returns its code and all of stderr.
+    fn exit(mut self) -> (i32, String) {
+        let deadline = Instant::now() + PATIENCE;
+        let code = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status.code().expect("exited, not killed");
+            }
+            assert!(Instant::now() < deadline, "still running:\n{}", self.seen.join("\n"));
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // The reader thread ends with the pipe.
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(5)) {
+            self.seen.push(line);
+        }
+        (code, self.seen.join("\n"))
+    }
+
+    /// Waits for an exit by signal (bounded).
+    fn exit_signalled(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "still running");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: kill(2) with our own child's pid.
+        unsafe {
+            libc::kill(self.child.id() as i32, signal);
+        }
+    }
+}
+
+fn group_alive(pgid: i32) -> bool {
+    // SAFETY: signal 0 only checks whether the group exists.
+    unsafe { libc::kill(-pgid, 0) == 0 }
+}
+
+fn wait_group_gone(pgid: i32) {
+    let deadline = Instant::now() + PATIENCE;
+    while group_alive(pgid) {
+        assert!(Instant::now() < deadline, "process group {pgid} outlived browser-agent");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A dev server: Python's http.server in the background, a Node-style error and stack frame on
+/// stderr once it listens, then waiting on the server (as `npm run dev` does).
+fn dev_server_command(port: u16) -> String {
+    format!(
+        "python3 -m http.server {port} --bind 127.0.0.1 >/dev/null 2>&1 & \
+         echo 'dev server starting'; \
+         echo 'TypeError: Cannot read properties of undefined (reading \"map\")' >&2; \
+         echo '    at render (/app/src/server.js:12:7)' >&2; \
+         wait"
+    )
+}
+
+#[test]
+fn run_feeds_error_lines_to_server_entries_and_ctrl_c_stops_the_whole_group() {
+    let port = free_port();
+    let target = format!("http://127.0.0.1:{port}");
+    let command = dev_server_command(port);
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let addr = cli.addr();
+    assert!(group_alive(pgid));
+
+    // The dev server's lines came through our terminal, and the error lines are entries.
+    let entries = {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let r = request(addr, "GET", &format!("{P}/console?type=server"), &[], b"");
+            assert_eq!(r.status, 200, "{}", r.text());
+            let logs = r.json()["logs"].as_array().cloned().unwrap_or_default();
+            if logs.len() >= 2 || Instant::now() > deadline {
+                break logs;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let texts: Vec<&str> = entries.iter().filter_map(|e| e["text"].as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "TypeError: Cannot read properties of undefined (reading \"map\")",
+            "    at render (/app/src/server.js:12:7)"
+        ]
+    );
+    assert_eq!(entries[0]["type"], "server");
+    assert_eq!(entries[0]["level"], "error");
+    assert_eq!(entries[0]["stream"], "stderr");
+    let other = request(addr, "GET", &format!("{P}/console?type=console"), &[], b"");
+    assert_eq!(
+        other.json()["logs"],
+        serde_json::json!([]),
+        "only `server` entries so far"
+    );
+
+    // The app answers through the proxy.
+    assert_eq!(request(addr, "GET", "/", &[], b"").status, 200);
+
+    cli.signal(libc::SIGINT);
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::INTERRUPTED, "{stderr}");
+    assert!(stderr.contains("TypeError: Cannot read properties"), "echoed: {stderr}");
+    assert!(
+        stderr.contains(&format!("stopped the dev server (process group {pgid}")),
+        "{stderr}"
+    );
+    wait_group_gone(pgid);
+}
+
+#[test]
+fn sigterm_stops_the_dev_server_too() {
+    let port = free_port();
+    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let _ = cli.addr();
+    cli.signal(libc::SIGTERM);
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::TERMINATED, "{stderr}");
+    wait_group_gone(pgid);
+}
+
+#[test]
+fn a_run_that_exits_at_once_says_so_with_its_status() {
+    let target = format!("http://127.0.0.1:{}", free_port());
+    let cli = Cli::start(&[
+        "--target",
+        &target,
+        "--port",
+        "0",
+        "--run",
+        "echo 'Error: Cannot find module vite'; exit 7",
+    ]);
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::FAILURE, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "browser-agent: error: the dev server (--run \"echo 'Error: Cannot find module vite'; exit 7\") exited with status 7 before {target} accepted connections"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unreachable_target_fails_after_the_startup_timeout() {
+    let target = format!("http://127.0.0.1:{}", free_port());
+    let cli = Cli::start(&["--target", &target, "--port", "0", "--startup-timeout", "0.5"]);
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::UNREACHABLE, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "browser-agent: error: nothing accepts connections at {target} ("
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("start the dev server first, or let browser-agent start it with --run"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_port_in_use_is_refused_before_anything_starts() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port();
+    let marker = scratch("port-in-use").join("started");
+    let command = format!("touch {}", marker.display());
+    let cli = Cli::start(&[
+        "--target",
+        "http://127.0.0.1:5173",
+        "--port",
+        &port.to_string(),
+        "--run",
+        &command,
+    ]);
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::LISTEN, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "browser-agent: error: cannot listen on 127.0.0.1:{port}: port {port} is in use"
+        )),
+        "{stderr}"
+    );
+    assert!(!marker.exists(), "the dev server is not started when we cannot listen");
+}
+
+#[test]
+fn bad_arguments_exit_2_with_clap_s_message() {
+    let out = bin().args(["--target", "https://127.0.0.1:5173"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("https is not supported"), "{stderr}");
+    let out = bin().output().unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--target <URL>"));
+    let out = bin().args(["--target", "http://127.0.0.1:65000"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("65000 + 1000 is no port"));
+}
+
+#[test]
+fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
+    use std::io::Write;
+    let py_dir = scratch("stdio");
+    let py = python(&py_dir);
+    let mut child = bin()
+        .args(["--target", &format!("http://{}", py.addr), "--port", "0", "--stdio"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"action\":\"browser\",\"steps\":[{\"command\":\"snapshot\"}]}\n")
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = stdout.read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(PATIENCE).expect("an event line on stdout");
+    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(event["event"], "command-error");
+    assert!(
+        event["message"].as_str().unwrap().starts_with("No browser connected"),
+        "{event}"
+    );
+    drop(stdin);
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "still running after stdin closed");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(exit::OK));
+}
+
+#[test]
+fn a_dev_server_that_fails_later_ends_browser_agent_with_its_status() {
+    let port = free_port();
+    let marker = scratch("fails-later").join("crash-now");
+    // Serves until the test creates the marker, then stops its server and fails.
+    let command = format!(
+        "python3 -m http.server {port} --bind 127.0.0.1 >/dev/null 2>&1 & \
+         while [ ! -f {marker} ]; do sleep 0.05; done; kill $!; exit 3",
+        marker = marker.display()
+    );
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let _ = cli.addr();
+    std::fs::write(&marker, b"").unwrap();
+    let (code, stderr) = cli.exit();
+    assert_eq!(code, exit::FAILURE, "{stderr}");
+    assert!(
+        stderr.contains("browser-agent: error: the dev server exited with status 3"),
+        "{stderr}"
+    );
+    wait_group_gone(pgid);
+}
+
+#[test]
+fn a_killed_browser_agent_still_stops_a_dev_server_the_shell_execs() {
+    let port = free_port();
+    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let _ = cli.addr();
+    cli.signal(libc::SIGKILL);
+    let _ = cli.exit_signalled();
+    wait_group_gone(pgid);
+}
