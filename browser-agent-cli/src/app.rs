@@ -93,7 +93,7 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     };
 
     let mut server = match &args.run {
-        Some(command) => match DevServer::start(command, &agent, args.stdio) {
+        Some(command) => match DevServer::start(command, &agent, args.stdio || args.mcp_stdio) {
             Ok(server) => {
                 term.info(&format!(
                     "started the dev server: {command} (process group {})",
@@ -154,9 +154,15 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
 
     banner(&term, &agent, &url, &target, &args);
     let watcher = tokio::spawn(first_page(agent.clone(), term));
-    let stdio = args.stdio.then(|| {
-        let agent = agent.clone();
-        tokio::spawn(async move { agent.serve_stdio().await })
+    let stdio = (args.stdio || args.mcp_stdio).then(|| {
+        let (agent, mcp) = (agent.clone(), args.mcp_stdio);
+        tokio::spawn(async move {
+            if mcp {
+                agent.serve_mcp_stdio().await
+            } else {
+                agent.serve_stdio().await
+            }
+        })
     });
 
     let code = tokio::select! {

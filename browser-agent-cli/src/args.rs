@@ -67,8 +67,13 @@ pub struct ProxyArgs {
     pub token: Option<String>,
 
     /// Also serve the NDJSON stdio protocol on stdin/stdout (our messages go to stderr then).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "mcp_stdio")]
     pub stdio: bool,
+
+    /// Also serve MCP (newline-delimited JSON-RPC, the same tools as `{prefix}/mcp`) on
+    /// stdin/stdout, for clients that only launch processes (our messages go to stderr then).
+    #[arg(long = "mcp-stdio")]
+    pub mcp_stdio: bool,
 
     /// Also append every log entry to this NDJSON file.
     #[arg(long, value_name = "FILE")]

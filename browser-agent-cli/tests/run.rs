@@ -298,22 +298,21 @@ fn bad_arguments_exit_2_with_clap_s_message() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("65000 + 1000 is no port"));
 }
 
-#[test]
-fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
+/// Starts browser-agent with `flag` (`--stdio` or `--mcp-stdio`), writes `request` as one line,
+/// reads one answer line from stdout, closes stdin, and returns the answer and the exit code.
+fn stdio_round_trip(name: &str, flag: &str, request: &str) -> (serde_json::Value, Option<i32>) {
     use std::io::Write;
-    let py_dir = scratch("stdio");
+    let py_dir = scratch(name);
     let py = python(&py_dir);
     let mut child = bin()
-        .args(["--target", &format!("http://{}", py.addr), "--port", "0", "--stdio"])
+        .args(["--target", &format!("http://{}", py.addr), "--port", "0", flag])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(b"{\"action\":\"browser\",\"steps\":[{\"command\":\"snapshot\"}]}\n")
-        .unwrap();
+    stdin.write_all(format!("{request}\n").as_bytes()).unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -321,13 +320,8 @@ fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
         let _ = stdout.read_line(&mut line);
         let _ = tx.send(line);
     });
-    let line = rx.recv_timeout(PATIENCE).expect("an event line on stdout");
-    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
-    assert_eq!(event["event"], "command-error");
-    assert!(
-        event["message"].as_str().unwrap().starts_with("No browser connected"),
-        "{event}"
-    );
+    let line = rx.recv_timeout(PATIENCE).expect("an answer line on stdout");
+    let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
     drop(stdin);
     let deadline = Instant::now() + PATIENCE;
     let status = loop {
@@ -337,7 +331,45 @@ fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
         assert!(Instant::now() < deadline, "still running after stdin closed");
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert_eq!(status.code(), Some(exit::OK));
+    (answer, status.code())
+}
+
+#[test]
+fn stdio_speaks_the_ndjson_protocol_and_its_end_stops_us() {
+    let (event, code) = stdio_round_trip(
+        "stdio",
+        "--stdio",
+        r#"{"action":"browser","steps":[{"command":"snapshot"}]}"#,
+    );
+    assert_eq!(event["event"], "command-error");
+    assert!(
+        event["message"].as_str().unwrap().starts_with("No browser connected"),
+        "{event}"
+    );
+    assert_eq!(code, Some(exit::OK));
+}
+
+#[test]
+fn mcp_stdio_speaks_json_rpc_and_its_end_stops_us() {
+    let (answer, code) = stdio_round_trip(
+        "mcp-stdio",
+        "--mcp-stdio",
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#,
+    );
+    assert_eq!(answer["id"], 7, "{answer}");
+    let tools = answer["result"]["tools"].as_array().expect("tools");
+    assert!(tools.iter().any(|t| t["name"] == "browser_run"), "{answer}");
+    assert_eq!(code, Some(exit::OK));
+}
+
+#[test]
+fn stdio_and_mcp_stdio_cannot_share_stdout() {
+    let out = bin()
+        .args(["--target", "http://127.0.0.1:1", "--stdio", "--mcp-stdio"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
 }
 
 #[test]
