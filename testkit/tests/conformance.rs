@@ -315,7 +315,7 @@ pub mod cases {
             ("afterSeq=x", "afterSeq"),
             (
                 "type=bogus",
-                "invalid type \"bogus\": use console, error, network, interaction, navigation or dropped",
+                "invalid type \"bogus\": use console, error, network, interaction, navigation, dropped or server",
             ),
         ] {
             let r = send(addr, "GET", &format!("{P}/console?{query}"), &[], b"").await;

@@ -120,7 +120,8 @@ impl LogQuery {
 
 /// The entry types `type=` accepts, as a list for a message: `console, error, … or dropped`.
 pub(crate) fn type_list() -> String {
-    format!("{} or {}", TYPES[..TYPES.len() - 1].join(", "), TYPES[TYPES.len() - 1])
+    let all: Vec<&str> = TYPES.iter().chain(HOST_TYPES.iter()).copied().collect();
+    format!("{} or {}", all[..all.len() - 1].join(", "), all[all.len() - 1])
 }
 
 fn parse_number(name: &str, value: &str) -> Result<u64, QueryError> {
@@ -220,7 +221,7 @@ mod tests {
             .contains("afterSeq"));
         assert_eq!(
             LogQuery::parse(Some("type=bogus")).unwrap_err().to_string(),
-            "invalid type \"bogus\": use console, error, network, interaction, navigation or dropped"
+            "invalid type \"bogus\": use console, error, network, interaction, navigation, dropped or server"
         );
         assert_eq!(
             LogQuery::parse(Some("type=Network")).unwrap().kind.as_deref(),

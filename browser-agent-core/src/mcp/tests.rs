@@ -227,7 +227,7 @@ async fn a_bad_argument_is_a_tool_error_that_teaches() {
         (
             "browser_logs",
             json!({"type": "bogus"}),
-            "browser_logs: invalid type \"bogus\": use console, error, network, interaction, navigation or dropped",
+            "browser_logs: invalid type \"bogus\": use console, error, network, interaction, navigation, dropped or server",
         ),
         (
             "browser_logs",
