@@ -4,7 +4,7 @@
 
 use super::super::batch;
 use super::super::Outcome;
-use super::keys::{code_of, key_init, Mods};
+use super::keys::{key_inits, Mods};
 use super::pointer::{disabled, rect, scroll_into_view};
 use super::target;
 use crate::cursor;
@@ -168,10 +168,13 @@ pub(super) fn delete_back(el: &Element) {
     fire(el, "InputEvent", "input", &input_init("deleteContentBackward", None));
 }
 
-/// One printable key: keydown, keypress, the text, keyup.
+/// One character typed: keydown, keypress, the text, keyup, with the key properties Chromium
+/// gives (a newline is the Enter key); the text goes in only when no handler prevented the
+/// keydown or the keypress.
 fn key_char(el: &Element, ch: &str) {
-    let init = key_init(ch, &code_of(ch), Mods::default());
-    if fire(el, "KeyboardEvent", "keydown", &init) && fire(el, "KeyboardEvent", "keypress", &init) {
+    let key = if ch == "\n" { "Enter" } else { ch };
+    let (init, press) = key_inits(key, Mods::default());
+    if fire(el, "KeyboardEvent", "keydown", &init) && press.is_none_or(|p| fire(el, "KeyboardEvent", "keypress", &p)) {
         insert(el, ch);
     }
     fire(el, "KeyboardEvent", "keyup", &init);

@@ -1,0 +1,195 @@
+//! Keys as browsers send them, and the agent's text and choice commands on framework builds of
+//! several eras, in real headless Chromium, driven through the agent API.
+//!
+//! - Keys (`fixtures/frameworks/keys.html`): the agent's `press` and `type` make the same key
+//!   events, field by field (`key`, `code`, `keyCode`, `which`, `charCode`, `location`, `repeat`,
+//!   and which of keydown/keypress/keyup fire), as Chromium makes for real key presses sent with
+//!   CDP `Input.dispatchKeyEvent` (the way Playwright types on a US layout). A default action
+//!   (Enter's implicit submission, Space on a checkbox, Enter on a link, Tab's focus move) does not
+//!   run when a handler prevented the keydown or the keypress, for the agent as for the browser.
+//! - Frameworks (`fixtures/frameworks/{vue2,vue3,knockout,angular,backbone,react}.html`): a small
+//!   todo app of ours in each framework's own binding idioms, on the framework's own build
+//!   installed from npm (pinned by `browser-tests/frameworks-npm/package-lock.json`, installed with
+//!   `npm ci` into `target/frameworks-npm` when the lock there differs, served through the
+//!   git-ignored link `fixtures/frameworks/npm`). Typing + Enter, filling, checking, selecting and
+//!   clicking change the app's own state, read back from the app's model; after the app clears the
+//!   field on Enter, the next `type` starts from the empty field.
+
+use browser_tests::{agent, any_port, eval, exec, ok, open, shared_browser, within, Server, SCENARIO_DEADLINE};
+use serde_json::{json, Value};
+
+/// The keys compared: (agent key, CDP key, code, windowsVirtualKeyCode, text).
+const KEYS: [(&str, &str, &str, u32, &str); 16] = [
+    ("a", "a", "KeyA", 65, "a"),
+    ("Z", "Z", "KeyZ", 90, "Z"),
+    ("7", "7", "Digit7", 55, "7"),
+    ("Space", " ", "Space", 32, " "),
+    ("+", "+", "Equal", 187, "+"),
+    ("-", "-", "Minus", 189, "-"),
+    ("?", "?", "Slash", 191, "?"),
+    ("Enter", "Enter", "Enter", 13, "\r"),
+    ("Escape", "Escape", "Escape", 27, ""),
+    ("Tab", "Tab", "Tab", 9, ""),
+    ("Backspace", "Backspace", "Backspace", 8, ""),
+    ("ArrowLeft", "ArrowLeft", "ArrowLeft", 37, ""),
+    ("ArrowUp", "ArrowUp", "ArrowUp", 38, ""),
+    ("ArrowRight", "ArrowRight", "ArrowRight", 39, ""),
+    ("ArrowDown", "ArrowDown", "ArrowDown", 40, ""),
+    ("Delete", "Delete", "Delete", 46, ""),
+];
+
+/// A real key press through CDP, as Playwright sends it: keyDown (with text) or rawKeyDown, keyUp.
+async fn cdp_press(browser: &browser_tests::Browser, key: &str, code: &str, vk: u32, text: &str) {
+    let mut down = json!({
+        "type": if text.is_empty() { "rawKeyDown" } else { "keyDown" },
+        "key": key, "code": code, "windowsVirtualKeyCode": vk, "location": 0,
+    });
+    if !text.is_empty() {
+        down["text"] = json!(text);
+        down["unmodifiedText"] = json!(text);
+    }
+    browser.cdp("Input.dispatchKeyEvent", down).await;
+    browser
+        .cdp(
+            "Input.dispatchKeyEvent",
+            json!({"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk, "location": 0}),
+        )
+        .await;
+}
+
+/// The recorded key events since the last call (and empties the record).
+async fn recorded(server: &Server, id: &str) -> Value {
+    eval(
+        server,
+        id,
+        "const e = window.keyEvents; window.keyEvents = []; return e",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keys_match_chromium() {
+    let browser = shared_browser().await;
+    let server = Server::start(agent(), any_port());
+    within("keys_match_chromium", SCENARIO_DEADLINE, async {
+        let c = &browser.client;
+        let id = open(c, &server, "/frameworks/keys.html").await;
+        for (agent_key, key, code, vk, text) in KEYS {
+            exec(c, "document.getElementById('rec').focus(); window.keyEvents = [];").await;
+            cdp_press(&browser, key, code, vk, text).await;
+            let real = recorded(&server, &id).await;
+            assert!(
+                real.as_array().is_some_and(|a| a.len() >= 2),
+                "{agent_key}: Chromium's events {real}"
+            );
+            ok(
+                &server,
+                &id,
+                json!({"command": "press", "key": agent_key, "label": "Record"}),
+            )
+            .await;
+            let ours = recorded(&server, &id).await;
+            assert_eq!(ours, real, "press {agent_key}: ours (left) against Chromium's (right)");
+        }
+        // `type`: each character's events are the real key's, in an input and in a textarea (where
+        // a newline is the Enter key).
+        for (label, sel, text) in [("Record", "rec", "aZ7 +-?"), ("Area", "area", "a\nZ7")] {
+            exec(
+                c,
+                &format!(
+                    "const el = document.getElementById('{sel}'); el.value = ''; el.focus(); window.keyEvents = [];"
+                ),
+            )
+            .await;
+            for ch in text.chars() {
+                let (key, code, vk, t) = match ch {
+                    '\n' => ("Enter".to_owned(), "Enter".to_owned(), 13, "\r".to_owned()),
+                    _ => {
+                        let k = KEYS.iter().find(|k| k.4 == ch.to_string()).expect("a key of the table");
+                        (k.1.to_owned(), k.2.to_owned(), k.3, k.4.to_owned())
+                    }
+                };
+                cdp_press(&browser, &key, &code, vk, &t).await;
+            }
+            let real = recorded(&server, &id).await;
+            let real_value = exec(c, &format!("return document.getElementById('{sel}').value")).await;
+            exec(c, &format!("document.getElementById('{sel}').value = ''")).await;
+            ok(&server, &id, json!({"command": "type", "label": label, "text": text})).await;
+            let ours = recorded(&server, &id).await;
+            assert_eq!(
+                ours, real,
+                "type {text:?} in {label}: ours (left) against Chromium's (right)"
+            );
+            let our_value = exec(c, &format!("return document.getElementById('{sel}').value")).await;
+            assert_eq!(our_value, real_value, "type {text:?} in {label}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prevented_keys_do_not_act() {
+    let browser = shared_browser().await;
+    let server = Server::start(agent(), any_port());
+    within("prevented_keys_do_not_act", SCENARIO_DEADLINE, async {
+        let c = &browser.client;
+        let id = open(c, &server, "/frameworks/keys.html").await;
+        // The browser itself: a keypress handler that prevents Enter keeps the form from submitting.
+        exec(c, "document.getElementById('guarded-input').focus()").await;
+        cdp_press(&browser, "Enter", "Enter", 13, "\r").await;
+        assert_eq!(
+            eval(&server, &id, "[window.submits, window.guardedEnters]").await,
+            json!([0, 1])
+        );
+        // The agent: the same for keypress and for keydown; the page stays (no navigation).
+        for label in ["Guarded", "Guarded down"] {
+            ok(&server, &id, json!({"command": "type", "label": label, "text": "milk"})).await;
+            ok(
+                &server,
+                &id,
+                json!({"command": "press", "key": "Enter", "label": label}),
+            )
+            .await;
+        }
+        assert_eq!(
+            eval(&server, &id, "[window.submits, window.guardedEnters, location.search]").await,
+            json!([0, 2, ""])
+        );
+        // Space on a checkbox whose keydown is prevented; Enter on a link whose keypress is
+        // prevented; Tab in a field whose keydown is prevented.
+        ok(
+            &server,
+            &id,
+            json!({"command": "press", "key": "Space", "label": "Kept box"}),
+        )
+        .await;
+        ok(
+            &server,
+            &id,
+            json!({"command": "press", "key": "Enter", "role": "link", "name": "Anchor link"}),
+        )
+        .await;
+        ok(
+            &server,
+            &id,
+            json!({"command": "press", "key": "Tab", "label": "Record"}),
+        )
+        .await;
+        assert_eq!(
+            eval(
+                &server,
+                &id,
+                "[document.getElementById('box').checked, location.hash, document.activeElement.id]"
+            )
+            .await,
+            json!([false, "", "rec"])
+        );
+        // Not prevented, the same keys act.
+        ok(&server, &id, json!({"command": "press", "key": "Tab", "label": "Area"})).await;
+        assert_eq!(
+            eval(&server, &id, "document.activeElement.id").await,
+            json!("guarded-input")
+        );
+    })
+    .await;
+}
