@@ -7,16 +7,56 @@
 //!   CDP `Input.dispatchKeyEvent` (the way Playwright types on a US layout). A default action
 //!   (Enter's implicit submission, Space on a checkbox, Enter on a link, Tab's focus move) does not
 //!   run when a handler prevented the keydown or the keypress, for the agent as for the browser.
-//! - Frameworks (`fixtures/frameworks/{vue2,vue3,knockout,angular,backbone,react}.html`): a small
-//!   todo app of ours in each framework's own binding idioms, on the framework's own build
-//!   installed from npm (pinned by `browser-tests/frameworks-npm/package-lock.json`, installed with
-//!   `npm ci` into `target/frameworks-npm` when the lock there differs, served through the
-//!   git-ignored link `fixtures/frameworks/npm`). Typing + Enter, filling, checking, selecting and
-//!   clicking change the app's own state, read back from the app's model; after the app clears the
-//!   field on Enter, the next `type` starts from the empty field.
+//! - Frameworks (`fixtures/frameworks/*.html`): a small todo app of ours in each framework's own
+//!   binding idioms (Vue 0.10, 0.12, 1, 2 and 3, Knockout 3, AngularJS 1.8, Backbone 1.6 + jQuery 3,
+//!   React 15 and 18; React 19 ships no UMD build, so 18 is the newest loadable without a
+//!   bundler), on the framework's own build installed from npm (pinned by
+//!   `browser-tests/frameworks-npm/package-lock.json`, installed with `npm ci` into
+//!   `target/frameworks-npm` when the lock there differs, served through the git-ignored link
+//!   `fixtures/frameworks/npm`). Typing + Enter, filling, checking, selecting and clicking change
+//!   the app's own state, read back from the app's model; after the app clears the field on
+//!   Enter, the next `type` starts from the empty field.
 
-use browser_tests::{agent, any_port, eval, exec, ok, open, shared_browser, within, Server, SCENARIO_DEADLINE};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use browser_tests::{
+    agent, any_port, eval, exec, fixtures_dir, ok, open, shared_browser, within, Server, SCENARIO_DEADLINE,
+};
 use serde_json::{json, Value};
+
+/// Installs the pinned framework builds (once per test binary) and links them into the fixtures.
+fn frameworks_installed() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("frameworks-npm");
+        let dest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/frameworks-npm");
+        std::fs::create_dir_all(&dest).expect("target/frameworks-npm");
+        let lock = src.join("package-lock.json");
+        let installed = dest.join("package-lock.json");
+        let fresh = std::fs::read(&lock).ok() == std::fs::read(&installed).ok() && dest.join("node_modules").is_dir();
+        if !fresh {
+            let _ = std::fs::remove_dir_all(dest.join("node_modules"));
+            for f in [".npmrc", "package.json", "package-lock.json"] {
+                std::fs::copy(src.join(f), dest.join(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
+            }
+            let status = Command::new("npm")
+                .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"])
+                .current_dir(&dest)
+                .status()
+                .expect("run npm (the frameworks suite needs node and npm)");
+            assert!(status.success(), "npm ci in {} failed: {status}", dest.display());
+        }
+        let link = fixtures_dir().join("frameworks/npm");
+        let target: PathBuf = dest.join("node_modules").canonicalize().expect("node_modules");
+        if std::fs::read_link(&link).ok().as_deref() != Some(target.as_path()) {
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&target, &link).expect("link fixtures/frameworks/npm");
+        }
+    });
+}
 
 /// The keys compared: (agent key, CDP key, code, windowsVirtualKeyCode, text).
 const KEYS: [(&str, &str, &str, u32, &str); 16] = [
@@ -192,4 +232,125 @@ async fn prevented_keys_do_not_act() {
         );
     })
     .await;
+}
+
+/// Polls the app's model until `check` accepts it (frameworks render asynchronously); the model.
+async fn model_until(server: &Server, id: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let m = eval(server, id, "model()").await;
+        if check(&m) {
+            return m;
+        }
+        assert!(Instant::now() < deadline, "{what}: the app's model is {m}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The todo app of one framework, driven as an agent drives it.
+async fn todo_app(page: &str) {
+    frameworks_installed();
+    let browser = shared_browser().await;
+    let server = Server::start(agent(), any_port());
+    within(page, SCENARIO_DEADLINE, async {
+        let c = &browser.client;
+        let id = open(c, &server, &format!("/frameworks/{page}")).await;
+        let m = model_until(&server, &id, "the app starts", |m| m["items"] == json!([])).await;
+        println!("{page}: {}", m["version"]);
+        let (s, id) = (&server, id.as_str());
+        for (text, items) in [("buy milk", json!(["buy milk"])), ("eggs", json!(["buy milk", "eggs"]))] {
+            ok(s, id, json!({"command": "type", "label": "New todo", "text": text})).await;
+            ok(s, id, json!({"command": "press", "key": "Enter", "label": "New todo"})).await;
+            let m = model_until(s, id, &format!("{page}: Enter adds {text:?}"), |m| m["items"] == items).await;
+            assert_eq!(m["draft"], "", "{page}: the app cleared its draft");
+            let dom = eval(s, id, "document.getElementById('new').value").await;
+            assert_eq!(dom, "", "{page}: the field is empty after Enter");
+        }
+        ok(s, id, json!({"command": "fill", "label": "Note", "text": "hello"})).await;
+        model_until(s, id, &format!("{page}: fill Note"), |m| m["note"] == "hello").await;
+        ok(s, id, json!({"command": "type", "label": "Note", "text": " there"})).await;
+        model_until(s, id, &format!("{page}: type in Note"), |m| m["note"] == "hello there").await;
+        ok(s, id, json!({"command": "check", "label": "Done"})).await;
+        model_until(s, id, &format!("{page}: check Done"), |m| m["done"] == true).await;
+        ok(s, id, json!({"command": "uncheck", "label": "Done"})).await;
+        model_until(s, id, &format!("{page}: uncheck Done"), |m| m["done"] == false).await;
+        ok(s, id, json!({"command": "select", "label": "Color", "option": "Green"})).await;
+        model_until(s, id, &format!("{page}: select Color"), |m| m["color"] == "green").await;
+        ok(
+            s,
+            id,
+            json!({"command": "click", "role": "button", "name": "Clear all"}),
+        )
+        .await;
+        model_until(s, id, &format!("{page}: click Clear all"), |m| m["items"] == json!([])).await;
+        // The list shows what the model holds.
+        ok(s, id, json!({"command": "type", "label": "New todo", "text": "bread"})).await;
+        ok(s, id, json!({"command": "press", "key": "Enter", "label": "New todo"})).await;
+        model_until(s, id, &format!("{page}: Enter adds bread"), |m| {
+            m["items"] == json!(["bread"])
+        })
+        .await;
+        let shown = eval(
+            s,
+            id,
+            "Array.from(document.querySelectorAll('li'), (li) => li.textContent.trim())",
+        )
+        .await;
+        assert_eq!(shown, json!(["bread"]), "{page}: the list");
+        if matches!(page, "backbone.html" | "react.html" | "react15.html") {
+            // Their keypress handlers saw every Enter (e.keyCode / React's e.charCode).
+            assert_eq!(eval(s, id, "model().presses").await, json!(3), "{page}: keypress Enter");
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vue010_v_model() {
+    todo_app("vue010.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vue012_v_model() {
+    todo_app("vue012.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vue1_v_model() {
+    todo_app("vue1.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vue2_v_model() {
+    todo_app("vue2.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vue3_v_model() {
+    todo_app("vue3.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn knockout_bindings() {
+    todo_app("knockout.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn angularjs_ng_model() {
+    todo_app("angular.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn backbone_jquery_handlers() {
+    todo_app("backbone.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn react18_controlled_inputs() {
+    todo_app("react.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn react15_controlled_inputs() {
+    todo_app("react15.html").await;
 }
