@@ -7,7 +7,9 @@ use super::super::resolve::{self, describe, field};
 use super::super::Outcome;
 use super::pointer::{blocked_submit, centre, scroll_into_view};
 use super::target;
-use super::text::{caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, text_field};
+use super::text::{
+    caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
+};
 use crate::cursor;
 use crate::js::{as_element, call, event_init, fire, get, global, js_string, set, sleep};
 use crate::text::{cat, char_count};
@@ -311,6 +313,8 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
         out.push_str(&describe(&el));
     }
     sleep(20).await;
+    // What the app renders for the key (a field it clears on Enter) lands before the next step.
+    next_frame(&el).await;
     if key == "Enter" && el.local_name() == "input" {
         if let Some(why) = blocked_submit(&get(&el, "form")) {
             out.push_str(&why);
