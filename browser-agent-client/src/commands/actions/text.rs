@@ -4,11 +4,11 @@
 
 use super::super::batch;
 use super::super::Outcome;
-use super::keys::{code_of, key_init, Mods};
+use super::keys::{key_inits, Mods};
 use super::pointer::{disabled, rect, scroll_into_view};
 use super::target;
 use crate::cursor;
-use crate::js::{call, event_init, fire, get, js_string, object, set, sleep, window_of};
+use crate::js::{call, event_init, fire, get, js_string, object, set, set_timeout, sleep, window_of};
 use crate::text::{cat, char_count, ci_contains, quote};
 use js_sys::{Function, JsString, Object};
 use std::cell::RefCell;
@@ -49,6 +49,19 @@ pub(super) fn native_set(el: &Element, prop: &str, v: &JsValue) {
         }
         Err(_) => set(el, prop, v),
     }
+}
+
+/// Resolves at the next animation frame of `el`'s window (or after 100 ms, where frames do not
+/// come: a hidden tab). Frameworks that render on the next frame (Vue 0.x and 1.x batch through
+/// `requestAnimationFrame`) have then written the field, and released the lock their `input`
+/// listener holds until then (while it is held, a model change does not reach the field).
+pub(super) async fn next_frame(el: &Element) {
+    let win = window_of(el);
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = call(&win, "requestAnimationFrame", &[&resolve]);
+        set_timeout(&resolve, 100);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
 /// The `value` of a form field (empty when it has none).
@@ -168,10 +181,13 @@ pub(super) fn delete_back(el: &Element) {
     fire(el, "InputEvent", "input", &input_init("deleteContentBackward", None));
 }
 
-/// One printable key: keydown, keypress, the text, keyup.
+/// One character typed: keydown, keypress, the text, keyup, with the key properties Chromium
+/// gives (a newline is the Enter key); the text goes in only when no handler prevented the
+/// keydown or the keypress.
 fn key_char(el: &Element, ch: &str) {
-    let init = key_init(ch, &code_of(ch), Mods::default());
-    if fire(el, "KeyboardEvent", "keydown", &init) && fire(el, "KeyboardEvent", "keypress", &init) {
+    let key = if ch == "\n" { "Enter" } else { ch };
+    let (init, press) = key_inits(key, Mods::default());
+    if fire(el, "KeyboardEvent", "keydown", &init) && press.is_none_or(|p| fire(el, "KeyboardEvent", "keypress", &p)) {
         insert(el, ch);
     }
     fire(el, "KeyboardEvent", "keyup", &init);
@@ -202,6 +218,9 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     let (x, y, w, h) = rect(&el);
     cursor::move_to(x + (0.3 * w).max(16.0).min(w / 2.0), y + h / 2.0).await;
     let _ = call(&el, "focus", &[]);
+    // What the app renders after the previous step (a field it cleared on Enter) lands first, so
+    // the text never goes onto an older value.
+    next_frame(&el).await;
     let clear = whole || get(step, "clear").is_truthy();
     let is_edit = editable(&el);
     if is_edit {
@@ -251,6 +270,8 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     if !is_edit {
         fire(&el, "Event", "change", &event_init(true));
     }
+    // The app's render of the typed text, and the release of its input lock, before the next step.
+    next_frame(&el).await;
     let verb = if whole { "filled " } else { "typed " };
     let mut out = cat(&[verb, &quote(&text)]);
     let now = if is_edit {
