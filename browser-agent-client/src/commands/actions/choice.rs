@@ -71,7 +71,8 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
         let mut m = cat(&["No option ", &quote(want_t), " in ", &t.label, ". Options: "]);
         let more = names.len().saturating_sub(10);
         names.truncate(10);
-        m.push_str(&names.join(", "));
+        let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+        crate::text::push_joined(&mut m, &shown, ", ");
         if more > 0 {
             m.push_str(" and ");
             push_number(&mut m, more as u32);

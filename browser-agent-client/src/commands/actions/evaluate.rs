@@ -146,7 +146,7 @@ fn failed(e: &JsValue) -> String {
                 let lines: Vec<&str> = stack.lines().skip(1).take(5).collect();
                 if !lines.is_empty() {
                     m.push('\n');
-                    m.push_str(&lines.join("\n"));
+                    crate::text::push_joined(&mut m, &lines, "\n");
                 }
             }
         }

@@ -52,12 +52,11 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
             batch::navigate(Nav::Reload, None);
             Box::pin(ready(Ok(js_string("reloading"))))
         }
-        _ => Box::pin(ready(Err(cat(&[
-            "Unknown command: ",
-            command,
-            ". Commands: ",
-            &browser_agent_core::protocol::COMMANDS.join(", "),
-        ])))),
+        _ => Box::pin(ready(Err({
+            let mut m = cat(&["Unknown command: ", command, ". Commands: "]);
+            crate::text::push_joined(&mut m, browser_agent_core::protocol::COMMANDS, ", ");
+            m
+        }))),
     };
     // An action that started a cross-document navigation: its result says where to.
     batch::step_outcome(fut.await)

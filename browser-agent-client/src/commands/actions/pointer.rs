@@ -160,7 +160,8 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
         m.push_str("; it would get the click. Close or remove it first");
     } else {
         m.push_str("; it would get the click. Close it first, e.g. with ");
-        m.push_str(&buttons.join(" or "));
+        let buttons: Vec<&str> = buttons.iter().map(String::as_str).collect();
+        crate::text::push_joined(&mut m, &buttons, " or ");
     }
     Err(m)
 }
