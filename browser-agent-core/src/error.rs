@@ -62,6 +62,15 @@ pub(crate) enum Refusal {
         /// The `Origin` as sent, lower-cased.
         origin: String,
     },
+    /// 403: an agent route was called by a browser for another site (`Sec-Fetch-Site`).
+    #[error("refused: Sec-Fetch-Site {site:?}: agent routes answer only same-origin pages and non-browser clients (this check blocks cross-site requests)")]
+    CrossSite {
+        /// The `Sec-Fetch-Site` as sent, lower-cased.
+        site: String,
+    },
+    /// 403: `GET {prefix}/snapshot` from a browser that does not say who made the request.
+    #[error("refused: GET /snapshot from a browser that sends no Sec-Fetch-Site could be a cross-site <img>; use POST /snapshot with Content-Type: application/json and a body {{\"client\"?, \"diff\"?}}")]
+    SnapshotGet,
     /// 403: a browser write without the page key, or with a wrong one.
     #[error(
         "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
@@ -78,9 +87,12 @@ pub(crate) enum Refusal {
         /// [`Config::body_limit`](crate::Config::body_limit).
         limit: usize,
     },
-    /// 415: `POST /run` must be JSON, so a cross-site form cannot send it.
-    #[error("POST /run needs Content-Type: application/json (so a cross-site form cannot send it)")]
-    NotJson,
+    /// 415: `POST /run` and `POST /snapshot` must be JSON, so a cross-site form cannot send them.
+    #[error("POST {route} needs Content-Type: application/json (so a cross-site form cannot send it)")]
+    NotJson {
+        /// The route, without the prefix (`/run`).
+        route: &'static str,
+    },
     /// 400: the adapter could not translate the request's head.
     #[error("the request could not be read")]
     UnreadableRequest,
@@ -96,12 +108,15 @@ impl Refusal {
         match self {
             Refusal::NotFound { .. } => S::NOT_FOUND,
             Refusal::MethodNotAllowed { .. } => S::METHOD_NOT_ALLOWED,
-            Refusal::NoHost | Refusal::HostNotAllowed { .. } | Refusal::CrossOrigin { .. } | Refusal::NoKey => {
-                S::FORBIDDEN
-            }
+            Refusal::NoHost
+            | Refusal::HostNotAllowed { .. }
+            | Refusal::CrossOrigin { .. }
+            | Refusal::CrossSite { .. }
+            | Refusal::SnapshotGet
+            | Refusal::NoKey => S::FORBIDDEN,
             Refusal::BadToken => S::UNAUTHORIZED,
             Refusal::TooLarge { .. } => S::PAYLOAD_TOO_LARGE,
-            Refusal::NotJson => S::UNSUPPORTED_MEDIA_TYPE,
+            Refusal::NotJson { .. } => S::UNSUPPORTED_MEDIA_TYPE,
             Refusal::UnreadableRequest | Refusal::UnreadableBody => S::BAD_REQUEST,
         }
     }
@@ -208,6 +223,8 @@ pub(crate) enum BadInput {
     ResultLogs,
     #[error("field \"logs\": {0}")]
     ResultEntry(IngestError),
+    #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}}")]
+    SnapshotBody,
     #[error("invalid diff {0:?}: use true or 1 (only what changed since the last snapshot), false or 0")]
     Diff(String),
 }

@@ -10,6 +10,8 @@
 mod agent;
 mod assets;
 mod browser;
+#[cfg(test)]
+mod hardening_tests;
 mod reader;
 mod response;
 #[cfg(test)]
@@ -60,9 +62,8 @@ impl Route {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
             Route::Logs | Route::Results | Route::Run => &[Method::POST],
-            Route::Console | Route::Page | Route::Commands | Route::Snapshot | Route::Actions => {
-                &[Method::GET, Method::HEAD]
-            }
+            Route::Snapshot => &[Method::GET, Method::HEAD, Method::POST],
+            Route::Console | Route::Page | Route::Commands | Route::Actions => &[Method::GET, Method::HEAD],
             Route::Asset(_) => &[Method::GET, Method::HEAD],
         }
     }
@@ -189,6 +190,7 @@ impl BrowserAgent {
             Access::Agent => {
                 security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
                 security::check_origin(parts)?;
+                security::check_fetch_site(parts)?;
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
             }
         }
@@ -243,7 +245,7 @@ impl BrowserAgent {
         match route {
             Route::Commands => return self.commands_poll(parts),
             Route::Run => return self.run_route(parts, body),
-            Route::Snapshot => return self.snapshot_route(parts),
+            Route::Snapshot => return self.snapshot_route(parts, body),
             _ => {}
         }
         now(match route {

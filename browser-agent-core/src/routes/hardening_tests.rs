@@ -1,0 +1,305 @@
+//! In-process tests of the cross-site rules (issue 16, item 2) through [`BrowserAgent::handle`]:
+//! what a browser on another site can send (`<img>`, `<script>`, a form, a beacon, `fetch` in
+//! no-cors mode) is refused before it reaches the page, and curl keeps working.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::Request;
+use serde_json::{json, Value};
+
+use crate::BrowserAgent;
+
+const KEY: &str = "hardening-test-key";
+const P: &str = "/__mindstudio_dev__";
+const HOST: &str = "127.0.0.1:3000";
+const CHROMIUM_UA: &str =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+fn agent() -> BrowserAgent {
+    BrowserAgent::builder().enabled(true).page_key(KEY).build()
+}
+
+async fn send(agent: &BrowserAgent, method: &str, uri: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Value) {
+    let mut req = Request::builder().method(method).uri(uri).header("host", HOST);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let req = req.body(Bytes::copy_from_slice(body)).unwrap();
+    let res = tokio::time::timeout(Duration::from_secs(20), agent.handle(req))
+        .await
+        .expect("the route answers")
+        .unwrap();
+    let status = res.status().as_u16();
+    let body = res.into_body();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn open_page(agent: &BrowserAgent, client: &str) {
+    let url = format!("/browser/probe?key={KEY}&client={client}&page=http%3A%2F%2F127.0.0.1%2F&phase=ready&visible=1");
+    assert_eq!(send(agent, "GET", &url, &[], b"").await.0, 200);
+}
+
+/// Nothing was queued for the page: an immediate poll answers 204.
+async fn nothing_queued(agent: &BrowserAgent, client: &str) {
+    let uri = format!("{P}/commands?client={client}");
+    let (status, body) = send(agent, "GET", &uri, &[("x-browser-agent-key", KEY)], b"").await;
+    assert_eq!(status, 204, "a batch reached the page: {body}");
+}
+
+/// Answers the page's next batch with a snapshot `text`.
+async fn answer_next(agent: &BrowserAgent, client: &str, text: &str) -> Value {
+    let uri = format!("{P}/commands?client={client}&wait=10000");
+    let (status, batch) = send(agent, "GET", &uri, &[("x-browser-agent-key", KEY)], b"").await;
+    assert_eq!(status, 200, "{batch}");
+    let body = json!({"id": batch["id"], "steps": [{"index": 0, "command": "snapshot", "result": text}]});
+    let headers = [("x-browser-agent-key", KEY), ("content-type", "application/json")];
+    let (status, _) = send(
+        agent,
+        "POST",
+        &format!("{P}/results"),
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(status, 204);
+    batch
+}
+
+/// A request (method, path, headers, body) and the status and piece of error text it gets.
+type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, &'a [u8], u16, &'a str);
+
+#[tokio::test]
+async fn cross_site_requests_reach_no_page_and_store_nothing() {
+    let agent = agent();
+    open_page(&agent, "victim").await;
+    let snapshot = format!("{P}/snapshot");
+    let run = format!("{P}/run");
+    let console = format!("{P}/console");
+    let page = format!("{P}/page");
+    let steps = br#"{"steps":[{"command":"snapshot"}]}"#;
+    let cases: Vec<Case<'_>> = vec![
+        // <img src=…/snapshot> in Chromium, from another site and from another port of this host.
+        (
+            "GET",
+            &snapshot,
+            vec![
+                ("sec-fetch-site", "cross-site"),
+                ("sec-fetch-dest", "image"),
+                ("user-agent", CHROMIUM_UA),
+            ],
+            b"",
+            403,
+            "Sec-Fetch-Site \"cross-site\"",
+        ),
+        (
+            "GET",
+            &snapshot,
+            vec![("sec-fetch-site", "same-site"), ("user-agent", CHROMIUM_UA)],
+            b"",
+            403,
+            "Sec-Fetch-Site \"same-site\"",
+        ),
+        // The same <img> in a browser without Sec-Fetch-Site (Firefox 88).
+        (
+            "GET",
+            &snapshot,
+            vec![(
+                "user-agent",
+                "Mozilla/5.0 (X11; Linux x86_64; rv:88.0) Gecko/20100101 Firefox/88.0",
+            )],
+            b"",
+            403,
+            "use POST /snapshot",
+        ),
+        (
+            "GET",
+            &snapshot,
+            vec![("referer", "http://evil.example/")],
+            b"",
+            403,
+            "use POST /snapshot",
+        ),
+        // A cross-site form or beacon: a simple content type, and Sec-Fetch-Site in Chromium.
+        (
+            "POST",
+            &snapshot,
+            vec![("content-type", "application/x-www-form-urlencoded")],
+            b"diff=1",
+            415,
+            "POST /snapshot needs Content-Type: application/json",
+        ),
+        (
+            "POST",
+            &snapshot,
+            vec![("content-type", "text/plain"), ("sec-fetch-site", "cross-site")],
+            b"{}",
+            403,
+            "Sec-Fetch-Site",
+        ),
+        (
+            "POST",
+            &run,
+            vec![("content-type", "text/plain;charset=UTF-8")],
+            steps,
+            415,
+            "POST /run needs Content-Type: application/json (so a cross-site form cannot send it)",
+        ),
+        (
+            "POST",
+            &run,
+            vec![("content-type", "application/jsonx")],
+            steps,
+            415,
+            "POST /run needs Content-Type",
+        ),
+        (
+            "POST",
+            &run,
+            vec![("content-type", "application/json"), ("sec-fetch-site", "cross-site")],
+            steps,
+            403,
+            "Sec-Fetch-Site",
+        ),
+        // The Origin check includes the scheme.
+        (
+            "POST",
+            &run,
+            vec![
+                ("content-type", "application/json"),
+                ("origin", "https://127.0.0.1:3000"),
+            ],
+            steps,
+            403,
+            "Origin \"https://127.0.0.1:3000\"",
+        ),
+        // Reads are refused too: another site's page must not read the logs.
+        (
+            "GET",
+            &console,
+            vec![("sec-fetch-site", "cross-site")],
+            b"",
+            403,
+            "Sec-Fetch-Site",
+        ),
+        (
+            "GET",
+            &page,
+            vec![("sec-fetch-site", "same-site")],
+            b"",
+            403,
+            "Sec-Fetch-Site",
+        ),
+    ];
+    for (method, uri, headers, body, status, text) in cases {
+        let (got, answer) = send(&agent, method, uri, &headers, body).await;
+        assert_eq!(got, status, "{method} {uri} {headers:?}: {answer}");
+        let error = answer["error"].as_str().unwrap_or_default();
+        assert!(error.contains(text), "{method} {uri} {headers:?}: {error}");
+        nothing_queued(&agent, "victim").await;
+    }
+    let (_, console) = send(&agent, "GET", &format!("{P}/console"), &[], b"").await;
+    assert_eq!(console["count"], 0, "{console}");
+}
+
+#[tokio::test]
+async fn same_origin_pages_and_curl_still_act() {
+    let agent = agent();
+    open_page(&agent, "p").await;
+    // curl: no Sec-Fetch-Site, no Origin, its own User-Agent.
+    let call = {
+        let agent = agent.clone();
+        tokio::spawn(async move {
+            send(
+                &agent,
+                "GET",
+                &format!("{P}/snapshot"),
+                &[("user-agent", "curl/8.5.0")],
+                b"",
+            )
+            .await
+        })
+    };
+    answer_next(&agent, "p", "button \"A\" [ref=e1]").await;
+    let (status, body) = call.await.unwrap();
+    assert_eq!(
+        (status, body["snapshot"].as_str()),
+        (200, Some("button \"A\" [ref=e1]")),
+        "{body}"
+    );
+
+    // The page itself (same-origin fetch) and the user typing the URL (none).
+    for site in ["same-origin", "none"] {
+        let call = {
+            let agent = agent.clone();
+            let headers = [("sec-fetch-site", site), ("user-agent", CHROMIUM_UA)];
+            tokio::spawn(async move { send(&agent, "GET", &format!("{P}/snapshot?diff=0"), &headers, b"").await })
+        };
+        answer_next(&agent, "p", "button \"A\" [ref=e1]").await;
+        assert_eq!(call.await.unwrap().0, 200, "{site}");
+    }
+
+    // POST with JSON (parameters allowed), the body's fields over the query's.
+    let call = {
+        let agent = agent.clone();
+        let headers = [
+            ("content-type", "Application/JSON; charset=utf-8"),
+            ("user-agent", CHROMIUM_UA),
+        ];
+        tokio::spawn(async move {
+            let body = br#"{"client":"p","diff":true}"#;
+            send(
+                &agent,
+                "POST",
+                &format!("{P}/snapshot?diff=0&client=nobody"),
+                &headers,
+                body,
+            )
+            .await
+        })
+    };
+    let batch = answer_next(&agent, "p", "button \"A\" [ref=e1]\nbutton \"B\" [ref=e2]").await;
+    assert_eq!(batch["steps"][0]["diff"], true, "{batch}");
+    let (status, body) = call.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["diff"], true);
+    assert_eq!(body["clientId"], "p");
+
+    // An empty JSON POST is a plain snapshot; bad bodies are 400s that queue nothing.
+    for (body, text) in [
+        (
+            &b"[]"[..],
+            "body must be a JSON object {\"client\"?: \"…\", \"diff\"?: true}",
+        ),
+        (b"{\"diff\":\"maybe\"}", "invalid diff \"maybe\""),
+        (b"{\"client\":5}", "field \"client\" must be a string"),
+        (b"{", "body is not valid JSON"),
+    ] {
+        let (status, answer) = send(
+            &agent,
+            "POST",
+            &format!("{P}/snapshot"),
+            &[("content-type", "application/json")],
+            body,
+        )
+        .await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(answer["error"].as_str().unwrap_or_default().contains(text), "{answer}");
+        nothing_queued(&agent, "p").await;
+    }
+    let call = {
+        let agent = agent.clone();
+        tokio::spawn(async move {
+            send(
+                &agent,
+                "POST",
+                &format!("{P}/snapshot"),
+                &[("content-type", "application/json")],
+                b"",
+            )
+            .await
+        })
+    };
+    answer_next(&agent, "p", "x").await;
+    assert_eq!(call.await.unwrap().0, 200);
+}
