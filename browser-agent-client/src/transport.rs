@@ -102,7 +102,7 @@ fn take_batch() -> Option<Batch> {
         let count = len.min(s.batch_max);
         s.sending = true;
         s.in_flight = count;
-        let mut url = s.prefix.clone();
+        let mut url = net::url(&s.prefix);
         url.push_str(protocol::LOGS_PATH);
         Some(Batch {
             body: stringify(&s.pending, 0, count),
@@ -194,7 +194,8 @@ fn beacon(gone: bool) {
         if s.dead {
             return;
         }
-        let mut url = s.prefix.clone();
+        // sendBeacon cannot set a header: the key rides in the query, of an absolute URL.
+        let mut url = net::url(&s.prefix);
         url.push_str(protocol::LOGS_PATH);
         push_query(&mut url, param::KEY, &s.key);
         let len = s.pending.length() as usize;
@@ -241,8 +242,7 @@ async fn send_heartbeat() {
     let Some(doc) = w.document() else { return };
     let flag = |b: bool| if b { "1" } else { "0" };
     let iframe = get(&w, "parent") != ***w;
-    let mut url = String::from(protocol::PROBE_PATH);
-    push_query(&mut url, param::KEY, &key);
+    let mut url = net::url(protocol::PROBE_PATH);
     push_query(&mut url, param::CLIENT, &client);
     push_query(&mut url, param::TAB, &net::tab_id());
     push_query(&mut url, param::PAGE, &w.location().href().unwrap_or_default());
@@ -252,7 +252,8 @@ async fn send_heartbeat() {
     push_query(&mut url, param::FOCUSED, flag(doc.has_focus().unwrap_or(false)));
     push_query(&mut url, param::IFRAME, flag(iframe));
     push_query(&mut url, param::REV, &rev);
-    let init = net::init("GET", None, None);
+    // The key in a header, not the URL: it stays out of the host's access logs and proxies.
+    let init = net::init("GET", Some(&key), None);
     let Some(p) = net::fetch(&url, &init) else {
         return;
     };
