@@ -50,6 +50,7 @@ pub struct Config {
     pub(crate) state_file: Option<PathBuf>,
     pub(crate) cursor: bool,
     pub(crate) app_url: Option<String>,
+    pub(crate) redaction: crate::logs::Redaction,
 }
 
 impl Default for Config {
@@ -72,6 +73,7 @@ impl Default for Config {
             state_file: None,
             cursor: false,
             app_url: None,
+            redaction: crate::logs::Redaction::default(),
         }
     }
 }
@@ -96,6 +98,11 @@ impl Config {
     /// Cut for an entry's text, in chars.
     pub fn max_text(&self) -> usize {
         self.max_text
+    }
+    /// Whether secrets in log entries are replaced with `[redacted]` before they are stored (on
+    /// by default; see [`Builder::redact`](crate::Builder::redact)).
+    pub fn redacts(&self) -> bool {
+        self.redaction.on
     }
     /// Liveness TTL of a page.
     pub fn client_ttl(&self) -> Duration {

@@ -123,6 +123,38 @@ impl Builder {
         self.config.app_url = Some(url.into());
         self
     }
+    /// Whether secrets are replaced with `[redacted]` in log entries before they are stored in the
+    /// ring or written to the NDJSON file (default: on). Redacted: the values of query and form
+    /// parameters and of JSON keys whose names look secret (`token`, `access_token`, `api_key`,
+    /// `password`, `secret`, `session`, `sig`, `key` and `code` as parameters, …), `Bearer …` and
+    /// `Basic …` credentials, and JWT-shaped strings.
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, LogQuery};
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// agent.ingest_plain(&serde_json::json!({"text": "GET /cb?code=4/0AY0e&state=x"}), "http://127.0.0.1/");
+    /// assert_eq!(agent.logs().query(&LogQuery::default())[0].text, "GET /cb?code=[redacted]&state=x");
+    /// let raw = BrowserAgent::builder().enabled(true).redact(false).build();
+    /// raw.ingest_plain(&serde_json::json!({"text": "GET /cb?code=4/0AY0e&state=x"}), "http://127.0.0.1/");
+    /// assert_eq!(raw.logs().query(&LogQuery::default())[0].text, "GET /cb?code=4/0AY0e&state=x");
+    /// ```
+    pub fn redact(mut self, on: bool) -> Self {
+        self.config.redaction.on = on;
+        self
+    }
+
+    /// More names whose values are redacted, as query or form parameters and as JSON keys
+    /// (compared without case and without `_`, `-`, `.`): `.redact_names(["tenant_id"])`.
+    pub fn redact_names<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let extra = &mut self.config.redaction.extra;
+        extra.extend(names.into_iter().map(|n| crate::logs::redact::normalize(n.as_ref())));
+        extra.retain(|n| !n.is_empty());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;

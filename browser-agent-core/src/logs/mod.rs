@@ -4,6 +4,7 @@ mod buffer;
 mod entry;
 mod ingest;
 mod query;
+pub(crate) mod redact;
 mod store;
 
 pub use buffer::LogBuffer;
@@ -11,3 +12,4 @@ pub use entry::LogEntry;
 pub(crate) use ingest::{normalize_plain, normalize_typed, Limits, RawEntry};
 pub(crate) use query::type_list;
 pub use query::{LogQuery, DEFAULT_LIMIT};
+pub(crate) use redact::Redaction;

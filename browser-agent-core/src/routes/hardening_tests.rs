@@ -303,3 +303,48 @@ async fn same_origin_pages_and_curl_still_act() {
     answer_next(&agent, "p", "x").await;
     assert_eq!(call.await.unwrap().0, 200);
 }
+
+#[tokio::test]
+async fn secrets_are_redacted_in_the_ring_and_the_ndjson_file_unless_turned_off() {
+    let dir = std::env::temp_dir().join(format!("ba-redact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("logs.ndjson");
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    let batch = json!([
+        {"type": "network", "method": "GET", "url": "/api/me?access_token=ya29.A0ARrdaM&page=2", "status": 401,
+         "body": "{\"error\":\"expired\",\"refresh_token\":\"1//0gLx\"}", "clientId": "c", "seq": 1},
+        {"type": "console", "level": "log", "args": ["login", {"password": "hunter2", "user": "ada"}], "clientId": "c", "seq": 2},
+        {"type": "console", "level": "warn", "args": [format!("Authorization: Bearer {jwt}")], "clientId": "c", "seq": 3},
+        {"type": "network", "method": "POST", "url": "/login", "status": 500, "requestBody": "user=ada&passwd=s3cret!", "clientId": "c", "seq": 4},
+    ]);
+    let headers = [("x-browser-agent-key", KEY), ("content-type", "application/json")];
+    for (redact, path) in [(true, file.clone()), (false, dir.join("raw.ndjson"))] {
+        let agent = BrowserAgent::builder()
+            .enabled(true)
+            .page_key(KEY)
+            .redact(redact)
+            .ndjson_file(&path)
+            .build();
+        let (status, _) = send(
+            &agent,
+            "POST",
+            &format!("{P}/logs"),
+            &headers,
+            batch.to_string().as_bytes(),
+        )
+        .await;
+        assert_eq!(status, 204);
+        let (_, console) = send(&agent, "GET", &format!("{P}/console"), &[], b"").await;
+        let shown = console["logs"].to_string();
+        let written = std::fs::read_to_string(&path).unwrap();
+        for secret in ["ya29.A0ARrdaM", "1//0gLx", "hunter2", jwt, "s3cret!"] {
+            assert_eq!(shown.contains(secret), !redact, "{secret} in {shown}");
+            assert_eq!(written.contains(secret), !redact, "{secret} in {written}");
+        }
+        if redact {
+            assert!(shown.contains("access_token=[redacted]&page=2"), "{shown}");
+            assert!(shown.contains("\"user\":\"ada\""), "{shown}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
