@@ -18,6 +18,8 @@ pub const DEFAULT_MAX_FIELD: usize = 4000;
 pub const PAGE_MAX: usize = 300;
 /// Default request body limit of our routes.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// Default time within which the body of a request to our routes must have arrived (then 408).
+pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default number of page records kept.
 pub const DEFAULT_MAX_CLIENTS: usize = 256;
 /// Default size at which the NDJSON sink rotates.
@@ -40,6 +42,7 @@ pub struct Config {
     pub(crate) max_field: usize,
     pub(crate) client_ttl: Duration,
     pub(crate) body_limit: usize,
+    pub(crate) body_timeout: Duration,
     pub(crate) max_clients: usize,
     pub(crate) prefix: String,
     pub(crate) allowed_hosts: Vec<String>,
@@ -63,6 +66,7 @@ impl Default for Config {
             max_field: DEFAULT_MAX_FIELD,
             client_ttl: Duration::from_millis(protocol::CLIENT_TTL_MS),
             body_limit: DEFAULT_BODY_LIMIT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
             max_clients: DEFAULT_MAX_CLIENTS,
             prefix: protocol::DEFAULT_PREFIX.to_owned(),
             allowed_hosts: Vec::new(),
@@ -90,6 +94,10 @@ impl Config {
     /// Request body limit of our routes, in bytes.
     pub fn body_limit(&self) -> usize {
         self.body_limit
+    }
+    /// Time within which a request body to our routes must have arrived (then 408).
+    pub fn body_timeout(&self) -> Duration {
+        self.body_timeout
     }
     /// Number of log entries kept.
     pub fn max_logs(&self) -> usize {
@@ -131,6 +139,9 @@ impl Config {
             if value == 0 {
                 return Err(ConfigError::Zero(name));
             }
+        }
+        if self.body_timeout.is_zero() {
+            return Err(ConfigError::Zero("body_timeout"));
         }
         if let Some(key) = &self.page_key {
             if key.len() < 8 || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {

@@ -87,6 +87,12 @@ pub(crate) enum Refusal {
         /// [`Config::body_limit`](crate::Config::body_limit).
         limit: usize,
     },
+    /// 408: the body did not arrive within the deadline.
+    #[error("the request body did not arrive within {ms} ms (BrowserAgent::builder().body_timeout(…))")]
+    BodyTimeout {
+        /// [`Config::body_timeout`](crate::Config::body_timeout), in milliseconds.
+        ms: u128,
+    },
     /// 415: `POST /run` and `POST /snapshot` must be JSON, so a cross-site form cannot send them.
     #[error("POST {route} needs Content-Type: application/json (so a cross-site form cannot send it)")]
     NotJson {
@@ -116,6 +122,7 @@ impl Refusal {
             | Refusal::NoKey => S::FORBIDDEN,
             Refusal::BadToken => S::UNAUTHORIZED,
             Refusal::TooLarge { .. } => S::PAYLOAD_TOO_LARGE,
+            Refusal::BodyTimeout { .. } => S::REQUEST_TIMEOUT,
             Refusal::NotJson { .. } => S::UNSUPPORTED_MEDIA_TYPE,
             Refusal::UnreadableRequest | Refusal::UnreadableBody => S::BAD_REQUEST,
         }

@@ -73,6 +73,12 @@ impl Builder {
         self.config.body_limit = bytes;
         self
     }
+    /// Time within which the body of a request to our routes must have arrived (default 10 s);
+    /// after it the answer is a 408, so a stalled upload holds no memory or connection for long.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.config.body_timeout = timeout;
+        self
+    }
     /// Page records kept (default 256).
     pub fn max_clients(mut self, n: usize) -> Self {
         self.config.max_clients = n;
@@ -214,32 +220,19 @@ impl Builder {
     }
 }
 
-/// Reads the key file, or creates it with a fresh random key; a random key if neither works.
+/// Reads the key file, or creates it with a fresh random key; a random key if neither works
+/// (see [`sinks::load_or_create_key`]: a per-user folder, mode 0700; the file created
+/// exclusively, mode 0600; a file of someone else's or readable by others refused).
 fn load_or_create_key(config: &Config) -> String {
-    let path = config.key_file.clone().unwrap_or_else(|| {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        let id = util::fnv1a64(&[cwd.as_os_str().as_encoded_bytes(), config.prefix.as_bytes()]);
-        std::env::temp_dir()
-            .join("browser-agent")
-            .join(format!("{id:016x}.key"))
-    });
-    if let Ok(existing) = std::fs::read_to_string(&path) {
-        let existing = existing.trim();
-        if existing.len() >= 16 && existing.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return existing.to_owned();
+    let uid = sinks::current_uid();
+    let (path, default) = match config.key_file.clone() {
+        Some(path) => (path, false),
+        None => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let id = util::fnv1a64(&[cwd.as_os_str().as_encoded_bytes(), config.prefix.as_bytes()]);
+            let dir = sinks::default_key_dir(std::env::var_os("XDG_RUNTIME_DIR"), &std::env::temp_dir(), uid);
+            (dir.join(format!("{id:016x}.key")), true)
         }
-    }
-    let key = util::random_hex(16);
-    if sinks::write_atomic(&path, key.as_bytes()).is_ok() {
-        restrict_permissions(&path);
-    }
-    key
+    };
+    sinks::load_or_create_key(&path, util::random_hex(16), uid, default)
 }
-
-#[cfg(unix)]
-fn restrict_permissions(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-}
-#[cfg(not(unix))]
-fn restrict_permissions(_: &std::path::Path) {}

@@ -82,7 +82,42 @@ pub(crate) fn normalize(name: &str) -> String {
 impl Redaction {
     /// Whether `name` (as sent) names a secret; `param` for query and form parameters.
     fn is_secret(&self, name: &str, param: bool) -> bool {
-        if name.is_empty() || name.len() > 64 {
+        if name.len() < 3 || name.len() > 64 {
+            return false;
+        }
+        // The fields our client and the dsh client send: never secret, and most keys are these.
+        if !param
+            && self.extra.is_empty()
+            && matches!(
+                name,
+                "method"
+                    | "url"
+                    | "status"
+                    | "statusText"
+                    | "duration"
+                    | "ok"
+                    | "body"
+                    | "message"
+                    | "stack"
+                    | "source"
+                    | "line"
+                    | "column"
+                    | "args"
+                    | "via"
+                    | "level"
+                    | "type"
+                    | "text"
+                    | "page"
+                    | "from"
+                    | "to"
+                    | "target"
+                    | "label"
+                    | "selector"
+                    | "elementText"
+                    | "clientText"
+                    | "count"
+            )
+        {
             return false;
         }
         let mut buf = [0u8; 64];
@@ -164,8 +199,11 @@ impl Redaction {
                 out = Cow::Owned(r);
             }
         }
-        if let Some(r) = schemes(&out) {
-            out = Cow::Owned(r);
+        let scheme = ["earer ", "EARER ", "asic ", "ASIC "];
+        if scheme.iter().any(|w| out.contains(w)) {
+            if let Some(r) = schemes(&out) {
+                out = Cow::Owned(r);
+            }
         }
         if out.contains("eyJ") {
             if let Some(r) = jwts(&out) {
