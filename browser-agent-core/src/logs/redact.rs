@@ -188,24 +188,27 @@ impl Redaction {
         if !self.on || s.len() < 8 {
             return Cow::Borrowed(s);
         }
+        let found = markers(s.as_bytes());
+        if found == 0 {
+            return Cow::Borrowed(s);
+        }
         let mut out = Cow::Borrowed(s);
-        if out.contains('=') {
+        if found & EQ != 0 {
             if let Some(r) = self.params(&out) {
                 out = Cow::Owned(r);
             }
         }
-        if out.contains("\":") || out.contains("\" :") {
+        if found & JSON != 0 {
             if let Some(r) = self.json_keys(&out) {
                 out = Cow::Owned(r);
             }
         }
-        let scheme = ["earer ", "EARER ", "asic ", "ASIC "];
-        if scheme.iter().any(|w| out.contains(w)) {
+        if found & SCHEME != 0 {
             if let Some(r) = schemes(&out) {
                 out = Cow::Owned(r);
             }
         }
-        if out.contains("eyJ") {
+        if found & JWT != 0 {
             if let Some(r) = jwts(&out) {
                 out = Cow::Owned(r);
             }
@@ -305,6 +308,33 @@ impl Redaction {
             o
         })
     }
+}
+
+const EQ: u8 = 1;
+const JSON: u8 = 2;
+const SCHEME: u8 = 4;
+const JWT: u8 = 8;
+
+/// Which scans a string needs, in one pass: `=` (parameters), `":` (JSON keys), `bearer ` or
+/// `basic ` (credentials), `eyJ` (a JWT).
+fn markers(b: &[u8]) -> u8 {
+    let mut found = 0;
+    for i in 1..b.len() {
+        match b[i] {
+            b'=' => found |= EQ,
+            b':' if b[i - 1] == b'"' || (b[i - 1] == b' ' && i > 1 && b[i - 2] == b'"') => found |= JSON,
+            b'J' if i > 1 && b[i - 1] == b'y' && b[i - 2] == b'e' => found |= JWT,
+            b' ' if i > 4
+                && matches!(b[i - 1] | 0x20, b'r' | b'c')
+                && ((i > 5 && b[i - 6..i].eq_ignore_ascii_case(b"bearer"))
+                    || b[i - 5..i].eq_ignore_ascii_case(b"basic")) =>
+            {
+                found |= SCHEME
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// `Bearer <credentials>` and `Basic <credentials>` (any case), when the credentials look random.
