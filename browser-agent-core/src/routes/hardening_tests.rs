@@ -348,3 +348,84 @@ async fn secrets_are_redacted_in_the_ring_and_the_ndjson_file_unless_turned_off(
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Hundreds of page loads that each ran a batch with a 64 KB snapshot and were abandoned: the
+/// command state of the pages (queues, action logs, snapshot baselines) and the page records stay
+/// bounded in count and bytes, and a page in use keeps its state.
+#[tokio::test]
+async fn abandoned_pages_free_their_state() {
+    use crate::commands::{MAX_BASELINE_BYTES, MAX_PAGES};
+    let agent = agent();
+    let snapshot: String = (0..1_600)
+        .map(|i| format!("button \"item {i:05}\" [ref=e{i}]\n"))
+        .collect();
+    assert!(snapshot.len() > 40_000);
+    open_page(&agent, "keeper").await;
+    let keeper_run = |agent: &BrowserAgent| {
+        let agent = agent.clone();
+        tokio::spawn(async move {
+            let body = br#"{"steps":[{"command":"snapshot"}],"client":"keeper"}"#;
+            send(
+                &agent,
+                "POST",
+                &format!("{P}/run"),
+                &[("content-type", "application/json")],
+                body,
+            )
+            .await
+        })
+    };
+    let call = keeper_run(&agent);
+    answer_next(&agent, "keeper", "button \"keep\" [ref=e1]").await;
+    assert_eq!(call.await.unwrap().0, 200);
+    for n in 0..(MAX_PAGES * 2 + 50) {
+        let client = format!("load{n}");
+        open_page(&agent, &client).await;
+        let call = {
+            let agent = agent.clone();
+            let body = json!({"steps": [{"command": "snapshot"}], "client": client}).to_string();
+            tokio::spawn(async move {
+                send(
+                    &agent,
+                    "POST",
+                    &format!("{P}/run"),
+                    &[("content-type", "application/json")],
+                    body.as_bytes(),
+                )
+                .await
+            })
+        };
+        answer_next(&agent, &client, &snapshot).await;
+        assert_eq!(call.await.unwrap().0, 200);
+        if n % 100 == 0 {
+            // The keeper is still in use: it polls now and then.
+            nothing_queued(&agent, "keeper").await;
+        }
+    }
+    let (pages, bytes) = agent.inner.commands.footprint();
+    assert!(pages <= MAX_PAGES, "{pages} pages kept");
+    assert!(bytes <= MAX_BASELINE_BYTES, "{bytes} bytes of baselines kept");
+    assert!(agent.inner.clients.all().len() <= crate::config::DEFAULT_MAX_CLIENTS);
+    // The last pages keep theirs: a diff of the newest page is a diff.
+    let last = format!("load{}", MAX_PAGES * 2 + 49);
+    let call = {
+        let agent = agent.clone();
+        let body = json!({"client": last, "diff": true}).to_string();
+        tokio::spawn(async move {
+            send(
+                &agent,
+                "POST",
+                &format!("{P}/snapshot"),
+                &[("content-type", "application/json")],
+                body.as_bytes(),
+            )
+            .await
+        })
+    };
+    answer_next(&agent, &last, &format!("{snapshot}button \"new\" [ref=e9999]\n")).await;
+    let (status, body) = call.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["snapshot"], "+ button \"new\" [ref=e9999]", "{body}");
+    // The keeper's action log survived.
+    assert!(!agent.inner.commands.actions("keeper").is_empty());
+}
