@@ -232,6 +232,15 @@ pub(crate) fn heartbeat() {
     spawn_local(send_heartbeat());
 }
 
+/// The origin of the page that frames this one: `location.ancestorOrigins[0]` (Chromium,
+/// Safari), else `null` (the browser does not say: Firefox; the host then keeps treating the
+/// frame as before). The parent's own `location` is not read: across origins that throws.
+fn parent_origin(w: &web_sys::Window) -> String {
+    get(&get(&w.location(), "ancestorOrigins"), "0")
+        .as_string()
+        .unwrap_or_else(|| String::from("null"))
+}
+
 /// One heartbeat: the page's state to the probe; reloads once when the host serves a newer revision.
 async fn send_heartbeat() {
     let Some((key, client, rev, phase)) = with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
@@ -251,6 +260,9 @@ async fn send_heartbeat() {
     push_query(&mut url, param::VISIBLE, flag(!doc.hidden()));
     push_query(&mut url, param::FOCUSED, flag(doc.has_focus().unwrap_or(false)));
     push_query(&mut url, param::IFRAME, flag(iframe));
+    if iframe {
+        push_query(&mut url, param::PARENT, &parent_origin(&w));
+    }
     push_query(&mut url, param::REV, &rev);
     // The key in a header, not the URL: it stays out of the host's access logs and proxies.
     let init = net::init("GET", Some(&key), None);

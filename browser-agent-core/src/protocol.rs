@@ -97,6 +97,9 @@ pub mod param {
     pub const IFRAME: &str = "iframe";
     /// Heartbeat: the client revision the page runs.
     pub const REV: &str = "rev";
+    /// Heartbeat of a page in an iframe: the origin of the page that frames it (`null` when the
+    /// browser does not say).
+    pub const PARENT: &str = "parent";
 }
 
 /// Field names of the JSON shapes the page and the host exchange (delivered batch, step result,
@@ -155,7 +158,7 @@ pub mod field {
 
 /// What a heartbeat says about a page: the query of `GET /browser/probe` (parameters
 /// [`param::CLIENT`], [`param::PAGE`], [`param::TITLE`], [`param::PHASE`], [`param::VISIBLE`],
-/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`]).
+/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`], [`param::PARENT`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Heartbeat {
     /// Page load id (empty for dsh clients).
@@ -176,6 +179,8 @@ pub struct Heartbeat {
     pub rev: Option<String>,
     /// The browser tab's id (kept across page loads in `sessionStorage`).
     pub tab: Option<String>,
+    /// For a page in an iframe: the origin of the page that frames it.
+    pub parent: Option<String>,
 }
 
 #[cfg(feature = "host")]
@@ -196,6 +201,7 @@ impl Heartbeat {
             in_iframe: flag(param::IFRAME),
             rev: text(param::REV),
             tab: text(param::TAB),
+            parent: text(param::PARENT),
         };
         crate::util::truncate_chars(&mut hb.client, MAX_ID_LEN);
         hb

@@ -161,6 +161,13 @@ impl Builder {
         extra.retain(|n| !n.is_empty());
         self
     }
+    /// Lets a page framed by `origin` (`https://notes.example`: an IDE or notes app that embeds
+    /// the dev server) be the default target; a page in a frame of any other origin is listed
+    /// with its parent's origin (`parentOrigin`) but is a target only when the agent names it.
+    pub fn allow_frame_parent(mut self, origin: impl Into<String>) -> Self {
+        self.config.frame_parents.push(origin.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -196,7 +203,8 @@ impl Builder {
         Ok(BrowserAgent {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
-                clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64),
+                clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
+                    .with_frame_parents(&config.frame_parents),
                 commands: Default::default(),
                 plain_tag: tag::build_tag(&tag_config, None),
                 ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
