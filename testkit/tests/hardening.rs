@@ -111,11 +111,14 @@ async fn a_body_that_does_not_arrive_in_time_is_a_408_that_stores_nothing() {
     }
 }
 
+/// A request (method, path, headers, body) and the status and piece of error text it gets.
+type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a [u8], u16, &'a str);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_refusals_are_the_same_on_both_adapters() {
     for (name, server) in servers() {
         let addr = server.addr;
-        let cases: [(&str, &str, &[(&str, &str)], &[u8], u16, &str); 5] = [
+        let cases: [Case<'_>; 5] = [
             (
                 "GET",
                 "/snapshot",
