@@ -5,7 +5,9 @@
 //!   stored;
 //! - a page that adds `<base href="http://127.0.0.2:PORT/">` late: none of the client's requests
 //!   (logs, heartbeats, polls, results, the leaving beacon) reach that origin, and the client keeps
-//!   talking to its own host.
+//!   talking to its own host;
+//! - a page framed by that other site is listed with its parent's origin and is not the default
+//!   target, unless the host allows that parent.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener};
@@ -245,4 +247,69 @@ async fn a_late_base_href_gets_nothing_of_ours(c: &Client, server: &Server) {
         seen.is_empty(),
         "requests reached the other origin (the key is {PAGE_KEY}): {seen:#?}"
     );
+}
+
+chromium_test!(
+    axum_a_page_framed_by_another_origin_is_not_the_default_target,
+    Axum,
+    |c, server| framed_by_another_origin(c, &server, Axum).await
+);
+chromium_test!(
+    actix_a_page_framed_by_another_origin_is_not_the_default_target,
+    Actix,
+    |c, server| framed_by_another_origin(c, &server, Actix).await
+);
+
+/// The framed page's record, once its heartbeat named its parent.
+async fn framed_record(server: &Server) -> browser_agent_core::ClientRecord {
+    browser_tests::wait_for("the framed page's heartbeat", Duration::from_secs(15), || {
+        server
+            .agent
+            .clients()
+            .all()
+            .into_iter()
+            .find(|r| !r.parent_origin.is_empty())
+    })
+    .await
+}
+
+async fn framed_by_another_origin(c: &Client, server: &Server, framework: browser_tests::Framework) {
+    // A foreign page that frames the URL after its `#`.
+    let elsewhere = Elsewhere::start(
+        "127.0.0.2",
+        "<!doctype html><body><script>const f = document.createElement('iframe'); \
+         f.src = location.hash.slice(1); document.body.appendChild(f);</script></body>"
+            .to_owned(),
+    );
+    let parent = format!("http://{}", elsewhere.addr);
+    c.goto(&format!("{parent}/#{}", server.url("/plain.html")))
+        .await
+        .unwrap();
+    let record = framed_record(server).await;
+    assert!(record.in_iframe);
+    assert_eq!(record.parent_origin, parent, "listed with its parent's origin");
+    let pages = server.pages();
+    assert_eq!(pages["defaultTarget"], Value::Null, "never the default target: {pages}");
+    // Named, it runs.
+    ok(server, &record.client_id, json!({"command": "snapshot"})).await;
+
+    // A host that allows that parent (an IDE or notes app that frames the dev server).
+    let allowed = Server::start_on(
+        framework,
+        browser_agent_core::BrowserAgent::builder()
+            .enabled(true)
+            .page_key(PAGE_KEY)
+            .allow_frame_parent(parent.clone())
+            .build(),
+        browser_tests::any_port(),
+    );
+    // Another path: a new document (a new hash alone would keep the old frame).
+    c.goto(&format!("{parent}/allowed#{}", allowed.url("/plain.html")))
+        .await
+        .unwrap();
+    let record = framed_record(&allowed).await;
+    assert_eq!(record.parent_origin, parent);
+    let pages = allowed.pages();
+    assert_eq!(pages["defaultTarget"], record.client_id.as_str(), "{pages}");
+    allowed.stop();
 }
