@@ -31,6 +31,11 @@ fn ingest(c: &mut Criterion) {
         round += 1;
         Bytes::from(template.replace("\"clientId\":\"bench\"", &format!("\"clientId\":\"r{round}\"")))
     };
+    let raw = BrowserAgent::builder()
+        .enabled(true)
+        .page_key("bench-key-000")
+        .redact(false)
+        .build();
     let mut group = c.benchmark_group("ingest_50");
     group.throughput(Throughput::Elements(50));
     group.bench_function("POST /logs (full service)", |b| {
@@ -43,6 +48,21 @@ fn ingest(c: &mut Criterion) {
                     .body(body)
                     .unwrap();
                 drop(black_box(rt.block_on(agent.handle(req)).unwrap()))
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // The same without redaction (on by default): what redacting costs.
+    group.bench_function("POST /logs (full service, redact(false))", |b| {
+        b.iter_batched(
+            &mut next_body,
+            |body| {
+                let req = http::Request::post("/__mindstudio_dev__/logs")
+                    .header("host", "127.0.0.1:3000")
+                    .header("x-browser-agent-key", "bench-key-000")
+                    .body(body)
+                    .unwrap();
+                drop(black_box(rt.block_on(raw.handle(req)).unwrap()))
             },
             BatchSize::SmallInput,
         )

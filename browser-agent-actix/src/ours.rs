@@ -34,7 +34,12 @@ pub(crate) fn answer(agent: BrowserAgent, req: ServiceRequest) -> OursFuture {
             Ok(reader) => reader,
             Err(refusal) => return respond(req, refusal),
         };
-        while let Some(chunk) = poll_fn(|cx| Pin::new(&mut payload).poll_next(cx)).await {
+        loop {
+            let chunk = match reader.within(poll_fn(|cx| Pin::new(&mut payload).poll_next(cx))).await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(timed_out) => return respond(req, timed_out),
+            };
             let Ok(chunk) = chunk else {
                 let res = reader.failed();
                 return respond(req, res);

@@ -442,11 +442,17 @@
         };
     }
 
+    // Our URLs are absolute from the page's own origin, never resolved against a <base> the page
+    // adds (which could point at another origin); a sandboxed document (origin "null") keeps the path.
+    function own(path) {
+        return path.charAt(0) == '/' && loc.origin != 'null' ? loc.origin + path : path;
+    }
+
     // The wasm client: its glue is an ES module (content-hashed URL in the config).
     if (config.client) {
-        import(config.client)
+        import(own(config.client))
             .then(function (glue) {
-                return glue.default({ module_or_path: config.wasm });
+                return glue.default({ module_or_path: config.wasm && own(config.wasm) });
             })
             .catch(function (e) {
                 agent.__F_ORIGINALS__.__F_ORIGINAL_WARN__.call(con, '[browser-agent] client failed to load', e);

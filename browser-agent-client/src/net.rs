@@ -30,9 +30,31 @@ pub(crate) fn host() -> Option<Host> {
     })
 }
 
+/// The absolute URL of one of our paths: `location.origin` + `path`, never resolved against the
+/// document's base URL, so a page that adds `<base href="http://elsewhere/">` cannot send the page
+/// key (or anything else of ours) to another origin. A document with an opaque origin (`"null"`:
+/// a sandboxed frame) keeps the path as it is: it has no origin to name.
+pub(crate) fn url(path: &str) -> String {
+    let origin = crate::js::window().location().origin().unwrap_or_default();
+    if origin.is_empty() || origin == "null" {
+        return path.to_owned();
+    }
+    let mut url = origin;
+    url.push_str(path);
+    url
+}
+
 /// `fetch(url, init)` as the page had it before any wrapper (the page's current `fetch` only when
-/// the bootstrap saved none).
+/// the bootstrap saved none). A path (`/…`) is made absolute with [`url`] first, so no request of
+/// ours is ever resolved against `<base>`.
 pub(crate) fn fetch(url: &str, init: &Object) -> Option<Promise> {
+    let absolute;
+    let url = if url.starts_with('/') && !url.starts_with("//") {
+        absolute = self::url(url);
+        absolute.as_str()
+    } else {
+        url
+    };
     let global = js_sys::global();
     let f = bootstrap::original(bootstrap::original::FETCH)
         .dyn_into::<Function>()

@@ -102,7 +102,7 @@ fn take_batch() -> Option<Batch> {
         let count = len.min(s.batch_max);
         s.sending = true;
         s.in_flight = count;
-        let mut url = s.prefix.clone();
+        let mut url = net::url(&s.prefix);
         url.push_str(protocol::LOGS_PATH);
         Some(Batch {
             body: stringify(&s.pending, 0, count),
@@ -194,7 +194,8 @@ fn beacon(gone: bool) {
         if s.dead {
             return;
         }
-        let mut url = s.prefix.clone();
+        // sendBeacon cannot set a header: the key rides in the query, of an absolute URL.
+        let mut url = net::url(&s.prefix);
         url.push_str(protocol::LOGS_PATH);
         push_query(&mut url, param::KEY, &s.key);
         let len = s.pending.length() as usize;
@@ -231,6 +232,15 @@ pub(crate) fn heartbeat() {
     spawn_local(send_heartbeat());
 }
 
+/// The origin of the page that frames this one: `location.ancestorOrigins[0]` (Chromium,
+/// Safari), else `null` (the browser does not say: Firefox; the host then keeps treating the
+/// frame as before). The parent's own `location` is not read: across origins that throws.
+fn parent_origin(w: &web_sys::Window) -> String {
+    get(&get(&w.location(), "ancestorOrigins"), "0")
+        .as_string()
+        .unwrap_or_else(|| String::from("null"))
+}
+
 /// One heartbeat: the page's state to the probe; reloads once when the host serves a newer revision.
 async fn send_heartbeat() {
     let Some((key, client, rev, phase)) = with_state(|s| (s.key.clone(), s.client_id.clone(), s.rev.clone(), s.phase))
@@ -241,8 +251,7 @@ async fn send_heartbeat() {
     let Some(doc) = w.document() else { return };
     let flag = |b: bool| if b { "1" } else { "0" };
     let iframe = get(&w, "parent") != ***w;
-    let mut url = String::from(protocol::PROBE_PATH);
-    push_query(&mut url, param::KEY, &key);
+    let mut url = net::url(protocol::PROBE_PATH);
     push_query(&mut url, param::CLIENT, &client);
     push_query(&mut url, param::TAB, &net::tab_id());
     push_query(&mut url, param::PAGE, &w.location().href().unwrap_or_default());
@@ -251,8 +260,12 @@ async fn send_heartbeat() {
     push_query(&mut url, param::VISIBLE, flag(!doc.hidden()));
     push_query(&mut url, param::FOCUSED, flag(doc.has_focus().unwrap_or(false)));
     push_query(&mut url, param::IFRAME, flag(iframe));
+    if iframe {
+        push_query(&mut url, param::PARENT, &parent_origin(&w));
+    }
     push_query(&mut url, param::REV, &rev);
-    let init = net::init("GET", None, None);
+    // The key in a header, not the URL: it stays out of the host's access logs and proxies.
+    let init = net::init("GET", Some(&key), None);
     let Some(p) = net::fetch(&url, &init) else {
         return;
     };

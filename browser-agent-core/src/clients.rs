@@ -59,6 +59,10 @@ pub struct ClientRecord {
     pub focused: bool,
     /// The page runs in an iframe.
     pub in_iframe: bool,
+    /// For a page in an iframe: the origin of the page that frames it, as the page's client saw
+    /// it (`null` when the browser does not say); empty for a top-level page.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub parent_origin: String,
     /// The client revision the page runs.
     pub rev: String,
     /// The browser tab's id: page loads in one tab share it.
@@ -124,6 +128,8 @@ impl SeenSeqs {
 pub struct ClientRegistry {
     inner: Mutex<HashMap<String, ClientRecord>>,
     max_clients: usize,
+    /// Origins whose frames may be default targets (lower case, no trailing `/`).
+    frame_parents: Vec<String>,
     ttl_ms: u64,
 }
 
@@ -133,6 +139,7 @@ impl ClientRegistry {
         ClientRegistry {
             inner: Mutex::new(HashMap::new()),
             max_clients: max_clients.max(1),
+            frame_parents: Vec::new(),
             ttl_ms,
         }
     }
@@ -168,6 +175,12 @@ impl ClientRegistry {
         }
         if let Some(i) = hb.in_iframe {
             record.in_iframe = i;
+            if !i {
+                record.parent_origin.clear();
+            }
+        }
+        if let Some(parent) = hb.parent.as_deref().filter(|_| record.in_iframe) {
+            record.parent_origin = bounded(&parent.trim().to_ascii_lowercase());
         }
         if let Some(rev) = &hb.rev {
             record.rev = bounded(rev);
@@ -293,14 +306,33 @@ impl ClientRegistry {
     ///
     /// A visible page in an iframe still beats a hidden top-level page: an app previewed in an
     /// iframe whose parent runs no client is the page the agent means, not a tab left in the background.
+    ///
+    /// A page framed by another origin (an app embedded by a foreign page) is never the default
+    /// target, unless its parent's origin is allowed ([`Builder::allow_frame_parent`](crate::Builder::allow_frame_parent)):
+    /// the agent names it with `client` if it means it.
     pub fn default_target(&self, now: u64) -> Option<ClientRecord> {
         let rank = |r: &ClientRecord| (r.last_poll_at > 0, r.visible, !r.in_iframe, r.focused, r.last_seen_at);
         self.inner
             .lock()
             .values()
-            .filter(|r| self.is_alive(r, now))
+            .filter(|r| self.is_alive(r, now) && !self.foreign_frame(r))
             .max_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| b.client_id.cmp(&a.client_id)))
             .cloned()
+    }
+
+    /// Lets pages framed by these origins be default targets.
+    pub(crate) fn with_frame_parents(mut self, origins: &[String]) -> Self {
+        self.frame_parents = origins.iter().map(|o| normalize_origin(o)).collect();
+        self
+    }
+
+    /// Whether `r` runs in a frame of another origin than its own, not allowed as a parent.
+    fn foreign_frame(&self, r: &ClientRecord) -> bool {
+        if !r.in_iframe || r.parent_origin.is_empty() {
+            return false;
+        }
+        let own = origin_of(&r.page);
+        r.parent_origin != own && !self.frame_parents.contains(&r.parent_origin)
     }
 
     /// The most recently seen page, alive or not.
@@ -325,6 +357,7 @@ impl ClientRegistry {
             visible: true,
             focused: false,
             in_iframe: false,
+            parent_origin: String::new(),
             rev: String::new(),
             tab: String::new(),
             last_poll_at: 0,
@@ -342,8 +375,57 @@ fn bounded(s: &str) -> String {
     s
 }
 
+/// `HTTP://Host:1/` → `http://host:1`.
+pub(crate) fn normalize_origin(origin: &str) -> String {
+    origin.trim().trim_end_matches('/').to_ascii_lowercase()
+}
+
+/// The origin (`scheme://authority`, lower case) of a URL; empty when it has none.
+fn origin_of(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return String::new();
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    format!("{scheme}://{authority}").to_ascii_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_page_framed_by_another_origin_is_listed_with_it_and_never_the_default_target() {
+        let framed = |client: &str, parent: &str| Heartbeat {
+            client: client.into(),
+            page: "http://127.0.0.1:3000/app".into(),
+            visible: Some(true),
+            in_iframe: Some(true),
+            parent: Some(parent.into()),
+            ..Default::default()
+        };
+        let reg = ClientRegistry::new(8, 60_000);
+        reg.heartbeat(&framed("f", "HTTP://evil.example"), 1_000);
+        reg.touch_poll("f", 1_000);
+        assert_eq!(reg.get("f").unwrap().parent_origin, "http://evil.example");
+        assert!(
+            reg.default_target(2_000).is_none(),
+            "alone, it is still not the default target"
+        );
+        // A same-origin frame and an unknown parent (a browser that does not say) stay as before.
+        reg.heartbeat(&framed("same", "http://127.0.0.1:3000"), 1_500);
+        assert_eq!(reg.default_target(2_000).unwrap().client_id, "same");
+        // Allowed parents' frames may be targets.
+        let allowed = ClientRegistry::new(8, 60_000).with_frame_parents(&["http://evil.example/".into()]);
+        allowed.heartbeat(&framed("f", "http://evil.example"), 1_000);
+        assert_eq!(allowed.default_target(2_000).unwrap().client_id, "f");
+        // A page that leaves the frame (top-level again) loses its parent.
+        let top = Heartbeat {
+            client: "f".into(),
+            in_iframe: Some(false),
+            ..Default::default()
+        };
+        reg.heartbeat(&top, 1_600);
+        assert_eq!(reg.get("f").unwrap().parent_origin, "");
+    }
     use super::*;
 
     #[test]

@@ -18,6 +18,8 @@ pub const DEFAULT_MAX_FIELD: usize = 4000;
 pub const PAGE_MAX: usize = 300;
 /// Default request body limit of our routes.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// Default time within which the body of a request to our routes must have arrived (then 408).
+pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default number of page records kept.
 pub const DEFAULT_MAX_CLIENTS: usize = 256;
 /// Default size at which the NDJSON sink rotates.
@@ -40,10 +42,12 @@ pub struct Config {
     pub(crate) max_field: usize,
     pub(crate) client_ttl: Duration,
     pub(crate) body_limit: usize,
+    pub(crate) body_timeout: Duration,
     pub(crate) max_clients: usize,
     pub(crate) prefix: String,
     pub(crate) allowed_hosts: Vec<String>,
     pub(crate) mcp_origins: Vec<String>,
+    pub(crate) frame_parents: Vec<String>,
     pub(crate) page_key: Option<String>,
     pub(crate) key_file: Option<PathBuf>,
     pub(crate) bearer_token: Option<String>,
@@ -51,6 +55,7 @@ pub struct Config {
     pub(crate) state_file: Option<PathBuf>,
     pub(crate) cursor: bool,
     pub(crate) app_url: Option<String>,
+    pub(crate) redaction: crate::logs::Redaction,
 }
 
 impl Default for Config {
@@ -63,10 +68,12 @@ impl Default for Config {
             max_field: DEFAULT_MAX_FIELD,
             client_ttl: Duration::from_millis(protocol::CLIENT_TTL_MS),
             body_limit: DEFAULT_BODY_LIMIT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
             max_clients: DEFAULT_MAX_CLIENTS,
             prefix: protocol::DEFAULT_PREFIX.to_owned(),
             allowed_hosts: Vec::new(),
             mcp_origins: Vec::new(),
+            frame_parents: Vec::new(),
             page_key: None,
             key_file: None,
             bearer_token: None,
@@ -74,6 +81,7 @@ impl Default for Config {
             state_file: None,
             cursor: false,
             app_url: None,
+            redaction: crate::logs::Redaction::default(),
         }
     }
 }
@@ -91,6 +99,10 @@ impl Config {
     pub fn body_limit(&self) -> usize {
         self.body_limit
     }
+    /// Time within which a request body to our routes must have arrived (then 408).
+    pub fn body_timeout(&self) -> Duration {
+        self.body_timeout
+    }
     /// Number of log entries kept.
     pub fn max_logs(&self) -> usize {
         self.max_logs
@@ -98,6 +110,11 @@ impl Config {
     /// Cut for an entry's text, in chars.
     pub fn max_text(&self) -> usize {
         self.max_text
+    }
+    /// Whether secrets in log entries are replaced with `[redacted]` before they are stored (on
+    /// by default; see [`Builder::redact`](crate::Builder::redact)).
+    pub fn redacts(&self) -> bool {
+        self.redaction.on
     }
     /// Liveness TTL of a page.
     pub fn client_ttl(&self) -> Duration {
@@ -126,6 +143,9 @@ impl Config {
             if value == 0 {
                 return Err(ConfigError::Zero(name));
             }
+        }
+        if self.body_timeout.is_zero() {
+            return Err(ConfigError::Zero("body_timeout"));
         }
         if let Some(key) = &self.page_key {
             if key.len() < 8 || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {

@@ -68,6 +68,15 @@ pub(crate) enum Refusal {
         /// The `Origin` as sent, lower-cased.
         origin: String,
     },
+    /// 403: an agent route was called by a browser for another site (`Sec-Fetch-Site`).
+    #[error("refused: Sec-Fetch-Site {site:?}: agent routes answer only same-origin pages and non-browser clients (this check blocks cross-site requests)")]
+    CrossSite {
+        /// The `Sec-Fetch-Site` as sent, lower-cased.
+        site: String,
+    },
+    /// 403: `GET {prefix}/snapshot` from a browser that does not say who made the request.
+    #[error("refused: GET /snapshot from a browser that sends no Sec-Fetch-Site could be a cross-site <img>; use POST /snapshot with Content-Type: application/json and a body {{\"client\"?, \"diff\"?}}")]
+    SnapshotGet,
     /// 403: a browser write without the page key, or with a wrong one.
     #[error(
         "refused: missing or wrong page key; browser writes need the header {} (or ?{}=) that the injected tag carries",
@@ -84,9 +93,18 @@ pub(crate) enum Refusal {
         /// [`Config::body_limit`](crate::Config::body_limit).
         limit: usize,
     },
-    /// 415: `POST /run` must be JSON, so a cross-site form cannot send it.
-    #[error("POST /run needs Content-Type: application/json (so a cross-site form cannot send it)")]
-    NotJson,
+    /// 408: the body did not arrive within the deadline.
+    #[error("the request body did not arrive within {ms} ms (BrowserAgent::builder().body_timeout(…))")]
+    BodyTimeout {
+        /// [`Config::body_timeout`](crate::Config::body_timeout), in milliseconds.
+        ms: u128,
+    },
+    /// 415: `POST /run` and `POST /snapshot` must be JSON, so a cross-site form cannot send them.
+    #[error("POST {route} needs Content-Type: application/json (so a cross-site form cannot send it)")]
+    NotJson {
+        /// The route, without the prefix (`/run`).
+        route: &'static str,
+    },
     /// 415: the MCP endpoint takes JSON-RPC messages as JSON only.
     #[error("POST {path} needs Content-Type: application/json (one JSON-RPC message, or a batch where the revision allows it)")]
     McpNotJson {
@@ -112,10 +130,13 @@ impl Refusal {
             | Refusal::HostNotAllowed { .. }
             | Refusal::CrossOrigin { .. }
             | Refusal::McpOrigin { .. }
+            | Refusal::CrossSite { .. }
+            | Refusal::SnapshotGet
             | Refusal::NoKey => S::FORBIDDEN,
             Refusal::BadToken => S::UNAUTHORIZED,
             Refusal::TooLarge { .. } => S::PAYLOAD_TOO_LARGE,
-            Refusal::NotJson | Refusal::McpNotJson { .. } => S::UNSUPPORTED_MEDIA_TYPE,
+            Refusal::BodyTimeout { .. } => S::REQUEST_TIMEOUT,
+            Refusal::NotJson { .. } | Refusal::McpNotJson { .. } => S::UNSUPPORTED_MEDIA_TYPE,
             Refusal::UnreadableRequest | Refusal::UnreadableBody => S::BAD_REQUEST,
         }
     }
@@ -222,6 +243,8 @@ pub(crate) enum BadInput {
     ResultLogs,
     #[error("field \"logs\": {0}")]
     ResultEntry(IngestError),
+    #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}}")]
+    SnapshotBody,
     #[error("invalid diff {0:?}: use true or 1 (only what changed since the last snapshot), false or 0")]
     Diff(String),
 }

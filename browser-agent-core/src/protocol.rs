@@ -99,6 +99,9 @@ pub mod param {
     pub const IFRAME: &str = "iframe";
     /// Heartbeat: the client revision the page runs.
     pub const REV: &str = "rev";
+    /// Heartbeat of a page in an iframe: the origin of the page that frames it (`null` when the
+    /// browser does not say).
+    pub const PARENT: &str = "parent";
 }
 
 /// The MCP endpoint's contract ([`MCP_PATH`]): the protocol revisions it serves, its headers and
@@ -207,7 +210,7 @@ pub mod field {
 
 /// What a heartbeat says about a page: the query of `GET /browser/probe` (parameters
 /// [`param::CLIENT`], [`param::PAGE`], [`param::TITLE`], [`param::PHASE`], [`param::VISIBLE`],
-/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`]).
+/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`], [`param::PARENT`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Heartbeat {
     /// Page load id (empty for dsh clients).
@@ -228,6 +231,8 @@ pub struct Heartbeat {
     pub rev: Option<String>,
     /// The browser tab's id (kept across page loads in `sessionStorage`).
     pub tab: Option<String>,
+    /// For a page in an iframe: the origin of the page that frames it.
+    pub parent: Option<String>,
 }
 
 #[cfg(feature = "host")]
@@ -248,6 +253,7 @@ impl Heartbeat {
             in_iframe: flag(param::IFRAME),
             rev: text(param::REV),
             tab: text(param::TAB),
+            parent: text(param::PARENT),
         };
         crate::util::truncate_chars(&mut hb.client, MAX_ID_LEN);
         hb

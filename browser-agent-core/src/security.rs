@@ -62,7 +62,25 @@ pub(crate) fn check_host(headers: &HeaderMap, uri: &Uri, allowed: &[String]) -> 
     })
 }
 
-/// When `Origin` is present it must be the page's own origin (same authority as `Host`).
+/// The scheme this server is reached by: the request URI's (HTTP/2, absolute-form), else the
+/// `X-Forwarded-Proto` of a TLS-terminating proxy in front of the dev server (a cross-site page
+/// cannot set it: a custom header needs a CORS preflight, which our routes never grant), else `http`.
+fn own_scheme(parts: &Parts) -> String {
+    if let Some(s) = parts.uri.scheme_str() {
+        return s.to_ascii_lowercase();
+    }
+    parts
+        .headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .filter(|v| v == "http" || v == "https")
+        .unwrap_or_else(|| "http".to_owned())
+}
+
+/// When `Origin` is present it must be the page's own origin: same scheme and same authority as
+/// `Host` (so `https://127.0.0.1:PORT` is not the origin of an `http` server on that port).
 pub(crate) fn check_origin(parts: &Parts) -> Result<(), Refusal> {
     let Some(origin) = parts.headers.get(header::ORIGIN) else {
         return Ok(());
@@ -75,6 +93,7 @@ pub(crate) fn check_origin(parts: &Parts) -> Result<(), Refusal> {
         a.strip_suffix(default).unwrap_or(a).to_owned()
     };
     if (scheme == "http" || scheme == "https")
+        && scheme == own_scheme(parts)
         && !own.is_empty()
         && strip_default(rest, scheme) == strip_default(&own, scheme)
     {
@@ -111,14 +130,55 @@ pub(crate) fn check_mcp_origin(parts: &Parts, allowed: &[String]) -> Result<(), 
     }
 }
 
-/// Whether the body is declared JSON (`Content-Type: application/json`, parameters allowed), which
-/// a cross-site form cannot send without a CORS preflight.
-pub(crate) fn is_json(parts: &Parts) -> bool {
-    parts
+/// Agent routes answer a browser only for its own origin's requests: `Sec-Fetch-Site`, which
+/// every current browser sends and no page can set, must then be `same-origin` (the app's page)
+/// or `none` (the user typed the URL). `same-site` is refused too: another port of the same host
+/// is another origin. Non-browser clients (curl, the agent) send none and pass.
+pub(crate) fn check_fetch_site(parts: &Parts) -> Result<(), Refusal> {
+    let Some(site) = parts.headers.get(SEC_FETCH_SITE) else {
+        return Ok(());
+    };
+    let site = site.to_str().unwrap_or("").trim().to_ascii_lowercase();
+    if site == "same-origin" || site == "none" {
+        Ok(())
+    } else {
+        Err(Refusal::CrossSite { site })
+    }
+}
+
+/// The header browsers put on every request to say who made it.
+const SEC_FETCH_SITE: &str = "sec-fetch-site";
+
+/// A `GET {prefix}/snapshot` makes the page work, so it must not be a request a cross-site page
+/// can make with `<img>` or `<script>`: a browser's GET must carry `Sec-Fetch-Site` (checked by
+/// [`check_fetch_site`]). A browser that sends none (Firefox before 90, Safari before 16.4) is
+/// known by its `User-Agent: Mozilla/…`, which a page cannot change on a subresource, and is told
+/// to POST; curl and other non-browser clients keep their GET.
+pub(crate) fn check_snapshot_get(parts: &Parts) -> Result<(), Refusal> {
+    if parts.headers.contains_key(SEC_FETCH_SITE) {
+        return Ok(());
+    }
+    let browser = parts
         .headers
+        .get(header::USER_AGENT)
+        .is_some_and(|ua| ua.as_bytes().starts_with(b"Mozilla/"));
+    if browser || parts.headers.contains_key(header::ORIGIN) || parts.headers.contains_key(header::REFERER) {
+        Err(Refusal::SnapshotGet)
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether `Content-Type` is exactly `application/json`, parameters allowed (`; charset=utf-8`),
+/// case-insensitive; `application/jsonx` or `text/plain` is not.
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
+    headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim().to_ascii_lowercase().starts_with("application/json"))
+        .is_some_and(|v| {
+            let essence = v.split(';').next().unwrap_or("").trim();
+            essence.eq_ignore_ascii_case("application/json")
+        })
 }
 
 /// The page key from the `x-browser-agent-key` header or the `key` query parameter.
@@ -247,6 +307,78 @@ mod tests {
             let err = check_mcp_origin(&p(bad), &allowed).unwrap_err();
             assert!(err.to_string().contains("mcp_allow_origin"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn fetch_sites() {
+        assert!(check_fetch_site(&parts(&[])).is_ok());
+        for ok in ["same-origin", "none", "Same-Origin"] {
+            assert!(check_fetch_site(&parts(&[("sec-fetch-site", ok)])).is_ok(), "{ok}");
+        }
+        for bad in ["cross-site", "same-site", "", "bogus"] {
+            let err = check_fetch_site(&parts(&[("sec-fetch-site", bad)])).unwrap_err();
+            assert_eq!(err.status(), 403);
+            assert!(err.to_string().contains("Sec-Fetch-Site"), "{err}");
+        }
+    }
+
+    #[test]
+    fn snapshot_gets() {
+        assert!(check_snapshot_get(&parts(&[("user-agent", "curl/8.5.0")])).is_ok());
+        assert!(check_snapshot_get(&parts(&[])).is_ok());
+        assert!(check_snapshot_get(&parts(&[("sec-fetch-site", "same-origin")])).is_ok());
+        for h in [
+            (
+                "user-agent",
+                "Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/88.0",
+            ),
+            ("referer", "http://evil.example/"),
+            ("origin", "http://evil.example"),
+        ] {
+            let err = check_snapshot_get(&parts(&[h])).unwrap_err();
+            assert!(err.to_string().contains("POST"), "{h:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn json_types() {
+        for ok in [
+            "application/json",
+            "Application/JSON",
+            "application/json; charset=utf-8",
+            " application/json ;x=1",
+        ] {
+            assert!(is_json(&parts(&[("content-type", ok)]).headers), "{ok}");
+        }
+        for bad in [
+            "application/jsonx",
+            "text/plain",
+            "application/json-seq",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=application/json",
+            "",
+        ] {
+            assert!(!is_json(&parts(&[("content-type", bad)]).headers), "{bad}");
+        }
+        assert!(!is_json(&parts(&[]).headers));
+    }
+
+    #[test]
+    fn origin_schemes() {
+        let host = ("host", "127.0.0.1:3000");
+        assert!(check_origin(&parts(&[host, ("origin", "https://127.0.0.1:3000")])).is_err());
+        assert!(check_origin(&parts(&[
+            host,
+            ("x-forwarded-proto", "https"),
+            ("origin", "https://127.0.0.1:3000")
+        ]))
+        .is_ok());
+        assert!(check_origin(&parts(&[
+            host,
+            ("x-forwarded-proto", "https"),
+            ("origin", "http://127.0.0.1:3000")
+        ]))
+        .is_err());
     }
 
     #[test]

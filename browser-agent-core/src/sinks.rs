@@ -144,8 +144,252 @@ pub(crate) fn store_client_state(path: &Path, state: &ClientState) {
     }
 }
 
+/// Where the page key lives by default: `$XDG_RUNTIME_DIR/browser-agent` when the user has a
+/// runtime dir (private, and emptied at logout), else `<temp>/browser-agent-<uid>`: a folder of
+/// this user's, never one shared by every user of the machine.
+pub(crate) fn default_key_dir(runtime_dir: Option<std::ffi::OsString>, temp: &Path, uid: Option<u32>) -> PathBuf {
+    match runtime_dir.map(PathBuf::from) {
+        Some(dir) if dir.is_absolute() => dir.join("browser-agent"),
+        _ => match uid {
+            Some(uid) => temp.join(format!("browser-agent-{uid}")),
+            None => temp.join("browser-agent"),
+        },
+    }
+}
+
+/// This process's user id (`None` off Unix, or where it cannot be learned).
+#[cfg(unix)]
+pub(crate) fn current_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(meta) = fs::metadata("/proc/self") {
+        return Some(meta.uid());
+    }
+    // Elsewhere: the owner of a file this process creates.
+    let probe = std::env::temp_dir().join(format!(
+        ".browser-agent-uid-{}-{}",
+        std::process::id(),
+        crate::util::random_hex(4)
+    ));
+    let file = OpenOptions::new().write(true).create_new(true).open(&probe).ok()?;
+    let uid = file.metadata().ok().map(|m| m.uid());
+    let _ = fs::remove_file(&probe);
+    uid
+}
+#[cfg(not(unix))]
+pub(crate) fn current_uid() -> Option<u32> {
+    None
+}
+
+/// Why a key file (or its folder) is not used.
+fn unsafe_reason(meta: &fs::Metadata, uid: Option<u32>) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.file_type().is_symlink() {
+            return Some("it is a symbolic link".to_owned());
+        }
+        if let Some(uid) = uid {
+            if meta.uid() != uid {
+                return Some(format!("it is owned by uid {}, not this user (uid {uid})", meta.uid()));
+            }
+        }
+        let mode = meta.mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Some(format!("other users can access it (mode {mode:o})"));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (meta, uid);
+    None
+}
+
+/// Creates `dir` (and its parents) for the key, the last level with mode 0700; `Err` says why an
+/// existing folder is not this user's private one.
+fn key_dir(dir: &Path, uid: Option<u32>, check_existing: bool) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        if let Some(parent) = dir.parent() {
+            let _ = fs::create_dir_all(parent);
+        }
+        match fs::DirBuilder::new().mode(0o700).create(dir) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = fs::create_dir_all(dir);
+    if check_existing {
+        let meta = fs::symlink_metadata(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        if let Some(why) = unsafe_reason(&meta, uid) {
+            return Err(format!("folder {}: {why}", dir.display()));
+        }
+    }
+    Ok(())
+}
+
+/// A key as the file holds it: at least 16 hex digits.
+fn valid_key(raw: &str) -> Option<String> {
+    let key = raw.trim();
+    (key.len() >= 16 && key.bytes().all(|b| b.is_ascii_hexdigit())).then(|| key.to_owned())
+}
+
+/// The page key of the file at `path`: read when it is this user's and private (owner only),
+/// else created exclusively with mode 0600 holding `fresh`. A file owned by someone else or
+/// readable by others, or a folder that is not private, is refused with a warning on stderr, and
+/// `fresh` is used for this run only. `check_dir` checks the folder too (the default location).
+pub(crate) fn load_or_create_key(path: &Path, fresh: String, uid: Option<u32>, check_dir: bool) -> String {
+    let warn = |why: &str| {
+        eprintln!(
+            "browser-agent: not using the key file {}: {why}; this run uses a fresh page key (pages reload once to get it)",
+            path.display()
+        );
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Err(why) = key_dir(dir, uid, check_dir) {
+            warn(&why);
+            return fresh;
+        }
+    }
+    for _ in 0..20 {
+        match fs::symlink_metadata(path) {
+            Ok(meta) => {
+                if let Some(why) = unsafe_reason(&meta, uid) {
+                    warn(&why);
+                    return fresh;
+                }
+                match fs::read_to_string(path).ok().as_deref().and_then(valid_key) {
+                    Some(key) => return key,
+                    // Being written by another process that created it a moment ago.
+                    None if meta.len() == 0 => std::thread::sleep(std::time::Duration::from_millis(5)),
+                    None => {
+                        warn("it does not hold a key (16+ hex digits)");
+                        return fresh;
+                    }
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let mut options = OpenOptions::new();
+                options.write(true).create_new(true);
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    options.mode(0o600);
+                }
+                match options.open(path) {
+                    Ok(mut file) => {
+                        if let Err(e) = file.write_all(fresh.as_bytes()).and_then(|_| file.sync_all()) {
+                            warn(&format!("cannot write it: {e}"));
+                        }
+                        return fresh;
+                    }
+                    // Another process created it first: read its key.
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => {
+                        warn(&format!("cannot create it: {e}"));
+                        return fresh;
+                    }
+                }
+            }
+            Err(e) => {
+                warn(&format!("cannot read it: {e}"));
+                return fresh;
+            }
+        }
+    }
+    warn("it stays empty");
+    fresh
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_key_dir_is_the_users() {
+        let tmp = Path::new("/tmp");
+        assert_eq!(
+            default_key_dir(Some("/run/user/1000".into()), tmp, Some(1000)),
+            Path::new("/run/user/1000/browser-agent")
+        );
+        assert_eq!(
+            default_key_dir(None, tmp, Some(1000)),
+            Path::new("/tmp/browser-agent-1000")
+        );
+        assert_eq!(
+            default_key_dir(Some("relative".into()), tmp, Some(7)),
+            Path::new("/tmp/browser-agent-7")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_key_file_is_private_and_a_planted_one_is_refused() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let root = std::env::temp_dir().join(format!(
+            "ba-keyfile-{}-{}",
+            std::process::id(),
+            crate::util::random_hex(4)
+        ));
+        let uid = current_uid();
+        assert!(uid.is_some());
+        let dir = root.join("browser-agent-test");
+        let path = dir.join("a.key");
+        let first = load_or_create_key(&path, "0123456789abcdef0123".into(), uid, true);
+        assert_eq!(first, "0123456789abcdef0123");
+        assert_eq!(fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
+        assert_eq!(fs::metadata(&path).unwrap().mode() & 0o777, 0o600);
+        // The next run reads it.
+        assert_eq!(
+            load_or_create_key(&path, "ffffffffffffffffffff".into(), uid, true),
+            first
+        );
+
+        // Readable by others: refused, left as it is, a fresh key for this run.
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(
+            load_or_create_key(&path, "eeeeeeeeeeeeeeeeeeee".into(), uid, true),
+            "eeeeeeeeeeeeeeeeeeee"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), first);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+
+        // Owned by another user (as if planted): refused. Only the uid check differs from a
+        // real planted file, whose owner this test cannot set without root.
+        let other = uid.map(|u| u + 1);
+        assert_eq!(
+            load_or_create_key(&path, "dddddddddddddddddddd".into(), other, false),
+            "dddddddddddddddddddd"
+        );
+
+        // Run as root, the test plants a real one: owned by nobody, mode 0600.
+        if uid == Some(0) {
+            let planted = dir.join("planted.key");
+            fs::write(&planted, "9999999999999999999999").unwrap();
+            fs::set_permissions(&planted, fs::Permissions::from_mode(0o600)).unwrap();
+            std::os::unix::fs::chown(&planted, Some(65534), Some(65534)).unwrap();
+            assert_eq!(
+                load_or_create_key(&planted, "aaaaaaaaaaaaaaaaaaaa".into(), uid, true),
+                "aaaaaaaaaaaaaaaaaaaa"
+            );
+        }
+
+        // A folder others can enter: refused.
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(
+            load_or_create_key(&path, "cccccccccccccccccccc".into(), uid, true),
+            "cccccccccccccccccccc"
+        );
+        // A symbolic link planted as the key: refused.
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        let link = dir.join("b.key");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert_eq!(
+            load_or_create_key(&link, "bbbbbbbbbbbbbbbbbbbb".into(), uid, true),
+            "bbbbbbbbbbbbbbbbbbbb"
+        );
+        let _ = fs::remove_dir_all(&root);
+    }
     use super::*;
 
     #[test]

@@ -26,7 +26,12 @@ where
             Err(refusal) => return refusal,
         };
         let mut body = std::pin::pin!(body);
-        while let Some(frame) = body.frame().await {
+        loop {
+            let frame = match reader.within(body.frame()).await {
+                Ok(Some(frame)) => frame,
+                Ok(None) => break,
+                Err(timed_out) => return timed_out,
+            };
             let Ok(frame) = frame else {
                 return reader.failed();
             };

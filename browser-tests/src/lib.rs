@@ -81,7 +81,8 @@ impl Browser {
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--disable-dev-shm-usage",
                     format!("--user-data-dir={}", profile.display()),
-                    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+                    // 127.0.0.2 is the tests' second site (another loopback origin).
+                    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE 127.0.0.2",
                 ],
             },
         });

@@ -30,6 +30,12 @@ fn main() {
     let n: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
     let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let agent = BrowserAgent::builder().enabled(true).page_key("bench-key-000").build();
+    // The same host without redaction (on by default), for the cost of redacting.
+    let raw = BrowserAgent::builder()
+        .enabled(true)
+        .page_key("bench-key-000")
+        .redact(false)
+        .build();
     let plain = axum_app();
     let layered = axum_app().layer(BrowserAgentLayer::with_agent(agent.clone()));
     let wrapped = BrowserAgentLayer::with_agent(agent.clone()).layer(axum_app());
@@ -42,7 +48,7 @@ fn main() {
         black_box(rt.block_on(drain(res.into_body())));
     };
     // Bodies are made before the measured loop; `make` counts only that, so the script subtracts it.
-    let bodies: Vec<Bytes> = if matches!(scenario.as_str(), "ingest" | "parse" | "make") {
+    let bodies: Vec<Bytes> = if matches!(scenario.as_str(), "ingest" | "ingest-raw" | "parse" | "make") {
         (0..n).map(batch).collect()
     } else {
         Vec::new()
@@ -70,7 +76,8 @@ fn main() {
                 drop(black_box(serde_json::from_slice::<serde_json::Value>(&body).unwrap()));
             }
         }
-        "ingest" => {
+        "ingest" | "ingest-raw" => {
+            let agent = if scenario == "ingest" { &agent } else { &raw };
             for body in bodies {
                 let req = http::Request::post("/__mindstudio_dev__/logs")
                     .header("host", "127.0.0.1:3000")
@@ -81,7 +88,7 @@ fn main() {
             }
         }
         other => {
-            eprintln!("unknown scenario {other:?}: plain-json layer-json wrapped-json plain-fetch wrapped-fetch plain-html layer-html wrapped-html parse ingest");
+            eprintln!("unknown scenario {other:?}: plain-json layer-json wrapped-json plain-fetch wrapped-fetch plain-html layer-html wrapped-html parse ingest ingest-raw");
             std::process::exit(2);
         }
     }

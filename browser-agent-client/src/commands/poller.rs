@@ -134,7 +134,7 @@ async fn poll(generation: u32) -> Outcome {
     let Some(h) = host() else {
         return Outcome::Refused;
     };
-    let mut url = h.prefix;
+    let mut url = crate::net::url(&h.prefix);
     url.push_str(protocol::COMMANDS_PATH);
     push_query(&mut url, protocol::param::CLIENT, &h.client_id);
     if poll_ms().is_none() {
@@ -194,7 +194,7 @@ async fn post_results(results: &JsValue) {
         return;
     };
     let body = JsValue::from(body);
-    let mut url = h.prefix;
+    let mut url = crate::net::url(&h.prefix);
     url.push_str(protocol::RESULTS_PATH);
     for attempt in 0..RESULT_ATTEMPTS {
         let opts = init("POST", Some(&h.key), Some(&body));

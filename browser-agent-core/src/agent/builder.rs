@@ -73,6 +73,12 @@ impl Builder {
         self.config.body_limit = bytes;
         self
     }
+    /// Time within which the body of a request to our routes must have arrived (default 10 s);
+    /// after it the answer is a 408, so a stalled upload holds no memory or connection for long.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.config.body_timeout = timeout;
+        self
+    }
     /// Page records kept (default 256).
     pub fn max_clients(mut self, n: usize) -> Self {
         self.config.max_clients = n;
@@ -137,6 +143,45 @@ impl Builder {
         self.config.app_url = Some(url.into());
         self
     }
+    /// Whether secrets are replaced with `[redacted]` in log entries before they are stored in the
+    /// ring or written to the NDJSON file (default: on). Redacted: the values of query and form
+    /// parameters and of JSON keys whose names look secret (`token`, `access_token`, `api_key`,
+    /// `password`, `secret`, `session`, `sig`, `key` and `code` as parameters, …), `Bearer …` and
+    /// `Basic …` credentials, and JWT-shaped strings.
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, LogQuery};
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// agent.ingest_plain(&serde_json::json!({"text": "GET /cb?code=4/0AY0e&state=x"}), "http://127.0.0.1/");
+    /// assert_eq!(agent.logs().query(&LogQuery::default())[0].text, "GET /cb?code=[redacted]&state=x");
+    /// let raw = BrowserAgent::builder().enabled(true).redact(false).build();
+    /// raw.ingest_plain(&serde_json::json!({"text": "GET /cb?code=4/0AY0e&state=x"}), "http://127.0.0.1/");
+    /// assert_eq!(raw.logs().query(&LogQuery::default())[0].text, "GET /cb?code=4/0AY0e&state=x");
+    /// ```
+    pub fn redact(mut self, on: bool) -> Self {
+        self.config.redaction.on = on;
+        self
+    }
+
+    /// More names whose values are redacted, as query or form parameters and as JSON keys
+    /// (compared without case and without `_`, `-`, `.`): `.redact_names(["tenant_id"])`.
+    pub fn redact_names<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let extra = &mut self.config.redaction.extra;
+        extra.extend(names.into_iter().map(|n| crate::logs::redact::normalize(n.as_ref())));
+        extra.retain(|n| !n.is_empty());
+        self
+    }
+    /// Lets a page framed by `origin` (`https://notes.example`: an IDE or notes app that embeds
+    /// the dev server) be the default target; a page in a frame of any other origin is listed
+    /// with its parent's origin (`parentOrigin`) but is a target only when the agent names it.
+    pub fn allow_frame_parent(mut self, origin: impl Into<String>) -> Self {
+        self.config.frame_parents.push(origin.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -172,7 +217,8 @@ impl Builder {
         Ok(BrowserAgent {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
-                clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64),
+                clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
+                    .with_frame_parents(&config.frame_parents),
                 commands: Default::default(),
                 plain_tag: tag::build_tag(&tag_config, None),
                 ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
@@ -197,32 +243,19 @@ impl Builder {
     }
 }
 
-/// Reads the key file, or creates it with a fresh random key; a random key if neither works.
+/// Reads the key file, or creates it with a fresh random key; a random key if neither works
+/// (see [`sinks::load_or_create_key`]: a per-user folder, mode 0700; the file created
+/// exclusively, mode 0600; a file of someone else's or readable by others refused).
 fn load_or_create_key(config: &Config) -> String {
-    let path = config.key_file.clone().unwrap_or_else(|| {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        let id = util::fnv1a64(&[cwd.as_os_str().as_encoded_bytes(), config.prefix.as_bytes()]);
-        std::env::temp_dir()
-            .join("browser-agent")
-            .join(format!("{id:016x}.key"))
-    });
-    if let Ok(existing) = std::fs::read_to_string(&path) {
-        let existing = existing.trim();
-        if existing.len() >= 16 && existing.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return existing.to_owned();
+    let uid = sinks::current_uid();
+    let (path, default) = match config.key_file.clone() {
+        Some(path) => (path, false),
+        None => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let id = util::fnv1a64(&[cwd.as_os_str().as_encoded_bytes(), config.prefix.as_bytes()]);
+            let dir = sinks::default_key_dir(std::env::var_os("XDG_RUNTIME_DIR"), &std::env::temp_dir(), uid);
+            (dir.join(format!("{id:016x}.key")), true)
         }
-    }
-    let key = util::random_hex(16);
-    if sinks::write_atomic(&path, key.as_bytes()).is_ok() {
-        restrict_permissions(&path);
-    }
-    key
+    };
+    sinks::load_or_create_key(&path, util::random_hex(16), uid, default)
 }
-
-#[cfg(unix)]
-fn restrict_permissions(path: &std::path::Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-}
-#[cfg(not(unix))]
-fn restrict_permissions(_: &std::path::Path) {}

@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::ending::{Early, EarlyEnd};
-use super::queue::{log_actions, CommandQueue, Queued, State, Waiting};
+use super::queue::{bound_baselines, log_actions, page_mut, CommandQueue, Queued, State, Waiting};
 use super::{BatchResult, HANDOVER_WAIT};
 use crate::protocol::{Handover, Results, StepResult};
 use crate::snapshot;
@@ -19,7 +19,7 @@ impl CommandQueue {
         let Some(mut w) = state.waiting.remove(id) else {
             return false;
         };
-        let page = state.pages.entry(w.client.clone()).or_default();
+        let page = page_mut(&mut state, &w.client);
         if page.running.as_deref() == Some(id) {
             page.running = None;
         }
@@ -38,8 +38,9 @@ impl CommandQueue {
             return true;
         }
         let (mut steps, logs) = merge_done(&mut w, steps, logs);
-        let page = state.pages.entry(w.client.clone()).or_default();
+        let page = page_mut(&mut state, &w.client);
         let shown = diff_snapshots(&mut page.last_snapshot, &w.diff_steps, &mut steps, &full);
+        bound_baselines(&mut state, &w.client);
         let error = steps.iter().find_map(|s| s.error.clone()).or(error);
         let out = BatchResult {
             event: "browser-completed",

@@ -31,6 +31,12 @@ pub const MAX_STEPS: usize = 100;
 pub const MAX_QUEUED: usize = 16;
 /// Executed steps kept per page in its action log.
 pub const MAX_ACTIONS: usize = 200;
+/// Pages whose command state (queue, action log, snapshot baseline) is kept: past it, the least
+/// recently used idle page's is freed (as many as the default registry keeps page records).
+pub(crate) const MAX_PAGES: usize = crate::config::DEFAULT_MAX_CLIENTS;
+/// Bytes of snapshot baselines (the last snapshot of each page, for `diff`) kept in all: past it,
+/// the least recently used pages' baselines are freed (their next `diff` is a full snapshot).
+pub(crate) const MAX_BASELINE_BYTES: usize = 8 * 1024 * 1024;
 /// How long a batch whose page said it left while running it (the `gone` beacon) waits for that
 /// page's results or handover, which the page sends in the same `pagehide` and may arrive just after.
 pub const GONE_GRACE: Duration = Duration::from_secs(3);

@@ -10,7 +10,7 @@ use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 
 use super::ending::Early;
-use super::{BatchResult, RunError, MAX_ACTIONS, MAX_QUEUED};
+use super::{BatchResult, RunError, MAX_ACTIONS, MAX_BASELINE_BYTES, MAX_PAGES, MAX_QUEUED};
 use crate::protocol::{field, Delivery, StepResult};
 
 /// A batch waiting for a page: what [`CommandQueue::take`] delivers.
@@ -29,6 +29,8 @@ pub(super) struct PageQueue {
     pub(super) wake: Arc<Notify>,
     pub(super) last_snapshot: Option<String>,
     pub(super) actions: VecDeque<Value>,
+    /// When it was last used ([`State::tick`]): the least recently used idle page is freed first.
+    pub(super) used: u64,
 }
 
 #[derive(Debug)]
@@ -71,6 +73,70 @@ pub(super) struct State {
     pub(super) waiting: HashMap<String, Waiting>,
     /// Batches handed over by a navigating page, waiting for the next page load in the same tab.
     pub(super) handovers: HashMap<String, Queued>,
+    /// A counter that orders the pages' uses.
+    pub(super) tick: u64,
+}
+
+/// The command state of `client`, made when it has none (freeing the least recently used idle
+/// pages' past [`MAX_PAGES`]), marked as just used.
+pub(super) fn page_mut<'a>(state: &'a mut State, client: &str) -> &'a mut PageQueue {
+    if !state.pages.contains_key(client) && state.pages.len() >= MAX_PAGES {
+        prune(state, MAX_PAGES - 1);
+    }
+    state.tick += 1;
+    let tick = state.tick;
+    let page = state.pages.entry(client.to_owned()).or_default();
+    page.used = tick;
+    page
+}
+
+/// Frees idle pages (nothing queued or running, no poll held, no batch waiting for them), least recently used
+/// first, until at most `keep` pages are left (busy pages are never freed).
+fn prune(state: &mut State, keep: usize) {
+    let busy: std::collections::HashSet<&str> = state.waiting.values().map(|w| w.client.as_str()).collect();
+    let mut idle: Vec<(u64, String)> = state
+        .pages
+        .iter()
+        // A page whose poll is held (it holds the wake-up) is in use, even with nothing queued.
+        .filter(|(id, p)| {
+            p.queued.is_empty() && p.running.is_none() && Arc::strong_count(&p.wake) == 1 && !busy.contains(id.as_str())
+        })
+        .map(|(id, p)| (p.used, id.clone()))
+        .collect();
+    idle.sort_unstable();
+    let excess = state.pages.len().saturating_sub(keep);
+    for (_, id) in idle.into_iter().take(excess) {
+        state.pages.remove(&id);
+    }
+}
+
+/// Keeps the snapshot baselines within [`MAX_BASELINE_BYTES`] in all, freeing the least recently
+/// used pages' first (`keep`, the page that just stored one, keeps its own).
+pub(super) fn bound_baselines(state: &mut State, keep: &str) {
+    let mut total: usize = state
+        .pages
+        .values()
+        .filter_map(|p| p.last_snapshot.as_ref())
+        .map(String::len)
+        .sum();
+    if total <= MAX_BASELINE_BYTES {
+        return;
+    }
+    let mut by_age: Vec<(u64, String)> = state
+        .pages
+        .iter()
+        .filter(|(id, p)| p.last_snapshot.is_some() && id.as_str() != keep)
+        .map(|(id, p)| (p.used, id.clone()))
+        .collect();
+    by_age.sort_unstable();
+    for (_, id) in by_age {
+        if total <= MAX_BASELINE_BYTES {
+            break;
+        }
+        if let Some(freed) = state.pages.get_mut(&id).and_then(|p| p.last_snapshot.take()) {
+            total -= freed.len();
+        }
+    }
 }
 
 /// Appends a batch's executed steps to the page's action log (bounded), with the host's clock.
@@ -125,7 +191,7 @@ impl CommandQueue {
                 break id;
             }
         };
-        let page = state.pages.entry(client.to_owned()).or_default();
+        let page = page_mut(&mut state, client);
         if page.queued.len() >= MAX_QUEUED {
             return Err(RunError::QueueFull);
         }
@@ -153,13 +219,7 @@ impl CommandQueue {
 
     /// The wake-up a poller of `client` waits on.
     pub(crate) fn wake(&self, client: &str) -> Arc<Notify> {
-        self.state
-            .lock()
-            .pages
-            .entry(client.to_owned())
-            .or_default()
-            .wake
-            .clone()
+        page_mut(&mut self.state.lock(), client).wake.clone()
     }
 
     /// Hands `client` its next batch (its `timeout_ms` is what is left of the batch's time),
@@ -181,6 +241,12 @@ impl CommandQueue {
     }
 
     pub(super) fn take_body(state: &mut State, client: &str, tab: Option<&str>) -> Option<Queued> {
+        // A poll is a use: the page's state is among the last freed.
+        state.tick += 1;
+        let tick = state.tick;
+        if let Some(page) = state.pages.get_mut(client) {
+            page.used = tick;
+        }
         if state.pages.get(client).is_some_and(|p| p.running.is_some()) {
             return None;
         }
@@ -191,7 +257,7 @@ impl CommandQueue {
                 w.early = None;
                 w.changed.notify_one();
             }
-            state.pages.entry(client.to_owned()).or_default().running = Some(handed.id.clone());
+            page_mut(state, client).running = Some(handed.id.clone());
             return Some(handed);
         }
         let page = state.pages.get_mut(client)?;
@@ -214,6 +280,19 @@ impl CommandQueue {
     #[cfg(test)]
     pub(crate) fn queued_len(&self, client: &str) -> usize {
         self.state.lock().pages.get(client).map_or(0, |p| p.queued.len())
+    }
+
+    /// How many pages have command state, and the bytes of their snapshot baselines.
+    #[cfg(test)]
+    pub(crate) fn footprint(&self) -> (usize, usize) {
+        let state = self.state.lock();
+        let bytes = state
+            .pages
+            .values()
+            .filter_map(|p| p.last_snapshot.as_ref())
+            .map(String::len)
+            .sum();
+        (state.pages.len(), bytes)
     }
 
     /// The action log of `client`: every executed step, oldest first.

@@ -66,7 +66,11 @@ impl BrowserAgent {
             } else {
                 None
             };
-            known_entries.push(found.unwrap_or_else(|| Arc::new(LogEntry { seq: 0, ..n.entry })));
+            known_entries.push(found.unwrap_or_else(|| {
+                let mut entry = vec![LogEntry { seq: 0, ..n.entry }];
+                self.redact(&mut entry);
+                Arc::new(entry.remove(0))
+            }));
         }
         let mut all: Vec<Arc<LogEntry>> = stored.into_iter().chain(known_entries).collect();
         all.sort_by_key(|e| e.seq);
@@ -79,11 +83,12 @@ impl BrowserAgent {
     }
 
     /// Stores entries (already normalized and de-duplicated) in the ring and the sinks.
-    pub(crate) fn store(&self, entries: Vec<LogEntry>) -> usize {
+    pub(crate) fn store(&self, mut entries: Vec<LogEntry>) -> usize {
         let n = entries.len();
         if n == 0 {
             return 0;
         }
+        self.redact(&mut entries);
         match &self.inner.ndjson {
             None => {
                 self.inner.logs.push_many(entries);
@@ -105,15 +110,24 @@ impl BrowserAgent {
     }
 
     /// [`store`](Self::store) that gives back the stored entries (with their `seq`).
-    pub(crate) fn store_shared(&self, entries: Vec<LogEntry>) -> Vec<Arc<LogEntry>> {
+    pub(crate) fn store_shared(&self, mut entries: Vec<LogEntry>) -> Vec<Arc<LogEntry>> {
         if entries.is_empty() {
             return Vec::new();
         }
+        self.redact(&mut entries);
         let stored = self.inner.logs.push_many_shared(entries);
         if let Some(sink) = &self.inner.ndjson {
             let copies: Vec<LogEntry> = stored.iter().map(|e| (**e).clone()).collect();
             sink.write(&copies);
         }
         stored
+    }
+
+    /// Replaces secrets in entries about to be stored (see [`Redaction`](super::Redaction)).
+    fn redact(&self, entries: &mut [LogEntry]) {
+        let redaction = &self.inner.config.redaction;
+        if redaction.on {
+            entries.iter_mut().for_each(|e| redaction.entry(e));
+        }
     }
 }

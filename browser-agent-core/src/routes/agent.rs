@@ -2,7 +2,7 @@
 //! running batches and snapshots.
 
 use bytes::Bytes;
-use http::{header, request::Parts, Response, StatusCode};
+use http::{header, request::Parts, Method, Response, StatusCode};
 use serde_json::{json, Value};
 
 use super::response::{command_error, failure, json_response};
@@ -12,6 +12,7 @@ use crate::commands::{Batch, RunError};
 use crate::error::{BadInput, Refusal};
 use crate::logs::LogQuery;
 use crate::protocol::{field, param};
+use crate::security;
 use crate::util::{now_ms, parse_flag, Params};
 use crate::BrowserAgent;
 
@@ -106,8 +107,8 @@ impl BrowserAgent {
 
     /// `POST {prefix}/run {"steps":[…],"client"?,"timeoutMs"?}`.
     pub(super) fn run_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
-        if !crate::security::is_json(parts) {
-            return Dispatch::Now(failure(&Refusal::NotJson));
+        if !security::is_json(&parts.headers) {
+            return Dispatch::Now(failure(&Refusal::NotJson { route: "/run" }));
         }
         let batch = match Batch::from_json(body) {
             Ok(b) => b,
@@ -123,11 +124,21 @@ impl BrowserAgent {
         }))
     }
 
-    /// `GET {prefix}/snapshot?client=&diff=&ref=&offset=&limit=&filter=&viewport=&budget=&full=`: a
-    /// snapshot without writing a batch (the parameters are the `snapshot` step's fields).
-    pub(super) fn snapshot_route(&self, parts: &Parts) -> Dispatch {
+    /// `POST {prefix}/snapshot {"client"?, "diff"?}` (JSON, so no cross-site form or `<img>` can
+    /// make the page work), or `GET {prefix}/snapshot?client=&diff=` from curl and same-origin
+    /// browsers ([`security::check_snapshot_get`]): a snapshot without writing a batch. The body's
+    /// fields win over the query's. The query may also carry the `snapshot` step's view
+    /// (`ref`, `offset`, `limit`, `filter`, `viewport`, `budget`, `full`).
+    pub(super) fn snapshot_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
+        if parts.method == Method::POST {
+            if !security::is_json(&parts.headers) {
+                return Dispatch::Now(failure(&Refusal::NotJson { route: "/snapshot" }));
+            }
+        } else if let Err(refusal) = security::check_snapshot_get(parts) {
+            return Dispatch::Now(failure(&refusal));
+        }
         let params = Params::parse(parts.uri.query());
-        let client = params
+        let mut client = params
             .all(param::CLIENT)
             .filter(|c| !c.is_empty())
             .last()
@@ -137,6 +148,30 @@ impl BrowserAgent {
             match parse_flag(value) {
                 Some(flag) => diff = flag,
                 None => return Dispatch::Now(failure(&BadInput::Diff(value.to_owned()))),
+            }
+        }
+        if parts.method == Method::POST && !body.trim_ascii().is_empty() {
+            let value: Value = match serde_json::from_slice(body) {
+                Ok(v) => v,
+                Err(e) => return Dispatch::Now(failure(&BadInput::json(e))),
+            };
+            let Some(obj) = value.as_object() else {
+                return Dispatch::Now(failure(&BadInput::SnapshotBody));
+            };
+            match obj.get(param::CLIENT) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(c)) if c.is_empty() => {}
+                Some(Value::String(c)) => client = Some(c.clone()),
+                Some(_) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
+            }
+            match obj.get("diff") {
+                None | Some(Value::Null) => {}
+                Some(Value::Bool(b)) => diff = *b,
+                Some(Value::String(v)) => match parse_flag(v) {
+                    Some(flag) => diff = flag,
+                    None => return Dispatch::Now(failure(&BadInput::Diff(v.clone()))),
+                },
+                Some(other) => return Dispatch::Now(failure(&BadInput::Diff(other.to_string()))),
             }
         }
         // The snapshot step's view: `ref`, `filter` (text), `offset`, `limit`, `budget` (whole

@@ -11,6 +11,8 @@ mod agent;
 mod assets;
 mod browser;
 mod mcp;
+#[cfg(test)]
+mod hardening_tests;
 mod reader;
 pub(crate) mod response;
 #[cfg(test)]
@@ -66,9 +68,8 @@ impl Route {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
             Route::Logs | Route::Results | Route::Run | Route::Mcp => &[Method::POST],
-            Route::Console | Route::Page | Route::Commands | Route::Snapshot | Route::Actions => {
-                &[Method::GET, Method::HEAD]
-            }
+            Route::Snapshot => &[Method::GET, Method::HEAD, Method::POST],
+            Route::Console | Route::Page | Route::Commands | Route::Actions => &[Method::GET, Method::HEAD],
             Route::Asset(_) => &[Method::GET, Method::HEAD],
         }
     }
@@ -202,11 +203,12 @@ impl BrowserAgent {
             Access::Agent => {
                 security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
                 security::check_origin(parts)?;
+                security::check_fetch_site(parts)?;
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
             }
             Access::Mcp => {
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
-                if !security::is_json(parts) {
+                if !security::is_json(&parts.headers) {
                     return Err(Refusal::McpNotJson {
                         path: parts.uri.path().to_owned(),
                     });
@@ -276,7 +278,7 @@ impl BrowserAgent {
         match route {
             Route::Commands => return self.commands_poll(parts),
             Route::Run => return self.run_route(parts, body),
-            Route::Snapshot => return self.snapshot_route(parts),
+            Route::Snapshot => return self.snapshot_route(parts, body),
             Route::Mcp => return self.mcp_route(parts, body),
             _ => {}
         }

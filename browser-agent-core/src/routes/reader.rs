@@ -42,6 +42,7 @@ pub struct BodyReader {
     agent: BrowserAgent,
     parts: Parts,
     body: BytesMut,
+    deadline: tokio::time::Instant,
 }
 
 impl BodyReader {
@@ -52,9 +53,34 @@ impl BodyReader {
             .preflight(&parts)
             .map_err(|refusal| agent.refuse(parts.uri.path(), &refusal))?;
         Ok(BodyReader {
+            deadline: tokio::time::Instant::now() + agent.inner.config.body_timeout,
             agent: agent.clone(),
             parts,
             body: BytesMut::new(),
+        })
+    }
+
+    /// Waits for `next` (the adapter's next chunk of the body) until the body's deadline
+    /// ([`Config::body_timeout`](crate::Config::body_timeout), counted from [`begin`](Self::begin));
+    /// `Err` is the 408 to send when the body did not arrive in time (stop reading then).
+    ///
+    /// ```
+    /// use browser_agent_core::{adapter::BodyReader, BrowserAgent};
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs")
+    ///     .body_timeout(std::time::Duration::from_millis(20)).build();
+    /// let head = http::Request::post("/__mindstudio_dev__/logs").header("host", "127.0.0.1")
+    ///     .header("x-browser-agent-key", "k3y-for-docs").body(()).unwrap().into_parts().0;
+    /// let reader = BodyReader::begin(&agent, head).unwrap();
+    /// let stalled = std::future::pending::<Option<&[u8]>>();
+    /// assert_eq!(reader.within(stalled).await.unwrap_err().status(), 408);
+    /// # });
+    /// ```
+    pub async fn within<F: std::future::Future>(&self, next: F) -> Result<F::Output, Response<Bytes>> {
+        tokio::time::timeout_at(self.deadline, next).await.map_err(|_| {
+            failure(&Refusal::BodyTimeout {
+                ms: self.agent.inner.config.body_timeout.as_millis(),
+            })
         })
     }
 
