@@ -676,7 +676,7 @@ const ret = arg0.y;
 return ret;
 },
 Lb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h8fbc0209a3db0bed);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hc3b403d24c64a06e);
 return ret;
 },
 Mb: function(arg0, arg1) {
@@ -684,23 +684,23 @@ const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invok
 return ret;
 },
 Nb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hea35341fc0496e53);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hf0fd9ab589dbfc30);
 return ret;
 },
 Ob: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hfbfd87feb298c927);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7b4b0a9ce0b09b84);
 return ret;
 },
 Pb: function(arg0, arg1) {
-const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h75329c513a2952aa);
+const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__ha313895a916ec074);
 return ret;
 },
 Qb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h776e2ccd13819313);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7104ca1bd9ae6b1e);
 return ret;
 },
 Rb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h63f635ea4569d846);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h597f91dc58956aed);
 return ret;
 },
 Sb: function(arg0) {
@@ -725,17 +725,17 @@ __proto__: null,
 "a": import0,
 };
 }
-function wasm_bindgen__convert__closures_____invoke__h75329c513a2952aa(arg0, arg1) {
+function wasm_bindgen__convert__closures_____invoke__ha313895a916ec074(arg0, arg1) {
 wasm.dc(arg0, arg1);
 }
-function wasm_bindgen__convert__closures_____invoke__h63f635ea4569d846(arg0, arg1) {
+function wasm_bindgen__convert__closures_____invoke__h7104ca1bd9ae6b1e(arg0, arg1) {
 wasm.cc(arg0, arg1);
 }
-function wasm_bindgen__convert__closures_____invoke__h776e2ccd13819313(arg0, arg1) {
+function wasm_bindgen__convert__closures_____invoke__h597f91dc58956aed(arg0, arg1) {
 const ret = wasm.bc(arg0, arg1);
 return ret;
 }
-function wasm_bindgen__convert__closures_____invoke__hea35341fc0496e53(arg0, arg1, arg2) {
+function wasm_bindgen__convert__closures_____invoke__hf0fd9ab589dbfc30(arg0, arg1, arg2) {
 wasm.ac(arg0, arg1, arg2);
 }
 function wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8(arg0, arg1, arg2) {
@@ -745,12 +745,12 @@ throw takeFromExternrefTable0(ret[0]);
 }
 }
 function wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(arg0, arg1, arg2, arg3) {
-wasm._b(arg0, arg1, arg2, arg3);
-}
-function wasm_bindgen__convert__closures_____invoke__h8fbc0209a3db0bed(arg0, arg1, arg2, arg3) {
 wasm.Zb(arg0, arg1, arg2, arg3);
 }
-function wasm_bindgen__convert__closures_____invoke__hfbfd87feb298c927(arg0, arg1, arg2) {
+function wasm_bindgen__convert__closures_____invoke__hc3b403d24c64a06e(arg0, arg1, arg2, arg3) {
+wasm._b(arg0, arg1, arg2, arg3);
+}
+function wasm_bindgen__convert__closures_____invoke__h7b4b0a9ce0b09b84(arg0, arg1, arg2) {
 const ptr0 = passStringToWasm0(arg2, wasm.ec, wasm.fc);
 const len0 = WASM_VECTOR_LEN;
 const ret = wasm.Yb(arg0, arg1, ptr0, len0);
