@@ -4,8 +4,8 @@ mod buffer;
 mod entry;
 mod ingest;
 mod query;
-mod server;
 pub(crate) mod redact;
+mod server;
 mod store;
 
 pub use buffer::LogBuffer;
@@ -13,5 +13,5 @@ pub use entry::LogEntry;
 pub(crate) use ingest::{normalize_plain, normalize_typed, Limits, RawEntry};
 pub(crate) use query::type_list;
 pub use query::{LogQuery, DEFAULT_LIMIT};
-pub use server::{server_error_pattern, ServerStream, SERVER_ERROR_PATTERNS};
 pub(crate) use redact::Redaction;
+pub use server::{server_error_pattern, ServerStream, SERVER_ERROR_PATTERNS};

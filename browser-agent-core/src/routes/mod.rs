@@ -10,9 +10,9 @@
 mod agent;
 mod assets;
 mod browser;
-mod mcp;
 #[cfg(test)]
 mod hardening_tests;
+mod mcp;
 mod reader;
 pub(crate) mod response;
 #[cfg(test)]
