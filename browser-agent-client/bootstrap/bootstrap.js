@@ -55,6 +55,8 @@
         b: 0,
     });
     var now = Date.now;
+    var pageTimeout = win.setTimeout;
+    var pageFrame = win.requestAnimationFrame;
     var pageFetch = win.fetch;
     var xhrProto = win.XMLHttpRequest;
     // `location.href` is read again only when `document.URL` changed (it is the slower of the two).
@@ -448,8 +450,10 @@
         return path.charAt(0) == '/' && loc.origin != 'null' ? loc.origin + path : path;
     }
 
-    // The wasm client: its glue is an ES module (content-hashed URL in the config).
-    if (config.client) {
+    // The wasm client: its glue is an ES module (content-hashed URL in the config). It starts
+    // after the page's first frame, so loading, compiling and starting it never compete with the
+    // page's own parsing and first paint; what the page does meanwhile waits in the queue.
+    function startClient() {
         import(own(config.client))
             .then(function (glue) {
                 return glue.default({ module_or_path: config.wasm && own(config.wasm) });
@@ -457,5 +461,19 @@
             .catch(function (e) {
                 agent.__F_ORIGINALS__.__F_ORIGINAL_WARN__.call(con, '[browser-agent] client failed to load', e);
             });
+    }
+    // A frame callback runs just before a paint and a timeout set there runs after it; hidden
+    // pages get no frames, so there the timeout alone starts the client.
+    // (The timer and frame functions are the ones the page had before its scripts ran.)
+    function afterFirstFrame() {
+        if (doc.hidden) pageTimeout.call(win, startClient);
+        else
+            pageFrame.call(win, function () {
+                pageTimeout.call(win, startClient);
+            });
+    }
+    if (config.client) {
+        if (doc.readyState == 'loading') doc.addEventListener('DOMContentLoaded', afterFirstFrame);
+        else afterFirstFrame();
     }
 })(window);
