@@ -219,8 +219,7 @@ impl Redaction {
     /// `name=value` pairs (a query, a form body, `key=value` in a message) with a secret name.
     fn params(&self, s: &str) -> Option<String> {
         let b = s.as_bytes();
-        let mut out: Option<String> = None;
-        let mut copied = 0;
+        let mut out = Spans::new(s);
         let mut i = 0;
         while let Some(off) = memchr(b'=', &b[i..]) {
             let eq = i + off;
@@ -239,23 +238,16 @@ impl Redaction {
             if end == eq + 1 || s[eq + 1..].starts_with(REDACTED) || !self.is_secret(&s[start..eq], true) {
                 continue;
             }
-            let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-            o.push_str(&s[copied..eq + 1]);
-            o.push_str(REDACTED);
-            copied = end;
+            out.redact(eq + 1, end);
             i = end;
         }
-        out.map(|mut o| {
-            o.push_str(&s[copied..]);
-            o
-        })
+        out.finish()
     }
 
     /// `"name": value` in JSON text with a secret name: a string, number or literal value.
     fn json_keys(&self, s: &str) -> Option<String> {
         let b = s.as_bytes();
-        let mut out: Option<String> = None;
-        let mut copied = 0;
+        let mut out = Spans::new(s);
         let mut i = 0;
         while let Some(off) = memchr(b'"', &b[i..]) {
             let open = i + off;
@@ -297,16 +289,10 @@ impl Redaction {
             if vstart == vend || &s[vstart..vend] == REDACTED || &s[vstart..vend] == "null" {
                 continue;
             }
-            let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-            o.push_str(&s[copied..vstart]);
-            o.push_str(REDACTED);
-            copied = vend;
+            out.redact(vstart, vend);
             i = vend;
         }
-        out.map(|mut o| {
-            o.push_str(&s[copied..]);
-            o
-        })
+        out.finish()
     }
 }
 
@@ -317,6 +303,40 @@ const JWT: u8 = 8;
 
 /// Which scans a string needs, in one pass: `=` (parameters), `":` (JSON keys), `bearer ` or
 /// `basic ` (credentials), `eyJ` (a JWT).
+/// `s` with some byte ranges replaced by [`REDACTED`], copied only once the first range is found
+/// (most strings hold no secret and are returned as they are).
+struct Spans<'a> {
+    s: &'a str,
+    out: Option<String>,
+    copied: usize,
+}
+
+impl<'a> Spans<'a> {
+    fn new(s: &'a str) -> Self {
+        Spans {
+            s,
+            out: None,
+            copied: 0,
+        }
+    }
+
+    /// Replaces `s[start..end]` (after everything replaced so far).
+    fn redact(&mut self, start: usize, end: usize) {
+        let o = self.out.get_or_insert_with(|| String::with_capacity(self.s.len()));
+        o.push_str(&self.s[self.copied..start]);
+        o.push_str(REDACTED);
+        self.copied = end;
+    }
+
+    /// The rewritten string, or `None` when nothing was replaced.
+    fn finish(self) -> Option<String> {
+        self.out.map(|mut o| {
+            o.push_str(&self.s[self.copied..]);
+            o
+        })
+    }
+}
+
 fn markers(b: &[u8]) -> u8 {
     let mut found = 0;
     for i in 1..b.len() {
@@ -340,8 +360,7 @@ fn markers(b: &[u8]) -> u8 {
 /// `Bearer <credentials>` and `Basic <credentials>` (any case), when the credentials look random.
 fn schemes(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    let mut out: Option<String> = None;
-    let mut copied = 0;
+    let mut out = Spans::new(s);
     let mut i = 0;
     while i + 6 < b.len() {
         let (c, rest) = (b[i] | 0x20, &b[i..]);
@@ -375,16 +394,10 @@ fn schemes(s: &str) -> Option<String> {
             i += word;
             continue;
         }
-        let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-        o.push_str(&s[copied..start]);
-        o.push_str(REDACTED);
-        copied = end;
+        out.redact(start, end);
         i = end;
     }
-    out.map(|mut o| {
-        o.push_str(&s[copied..]);
-        o
-    })
+    out.finish()
 }
 
 /// Credentials, not a word: at least 8 chars with a digit, a symbol or an inner capital.
@@ -400,8 +413,7 @@ fn looks_random(t: &[u8]) -> bool {
 /// `eyJ<header>.<payload>.<signature>`: base64url segments, the header and payload at least 2 chars.
 fn jwts(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    let mut out: Option<String> = None;
-    let mut copied = 0;
+    let mut out = Spans::new(s);
     let mut i = 0;
     while let Some(off) = s[i..].find("eyJ") {
         let start = i + off;
@@ -425,16 +437,10 @@ fn jwts(s: &str) -> Option<String> {
             continue;
         }
         let end = seg(p + 1);
-        let o = out.get_or_insert_with(|| String::with_capacity(s.len()));
-        o.push_str(&s[copied..start]);
-        o.push_str(REDACTED);
-        copied = end;
+        out.redact(start, end);
         i = end;
     }
-    out.map(|mut o| {
-        o.push_str(&s[copied..]);
-        o
-    })
+    out.finish()
 }
 
 fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
