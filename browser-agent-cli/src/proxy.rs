@@ -6,12 +6,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use browser_agent_core::adapter::{BodyReader, InjectExt, Injection};
+use browser_agent_core::adapter::{InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
-use bytes::{Buf, Bytes};
+use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request, Response, StatusCode, Uri};
-use http_body_util::{BodyExt, Empty};
+use http_body_util::Empty;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -96,7 +96,9 @@ pub fn serve(listener: TcpListener, agent: BrowserAgent, target: Target) -> std:
 async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Response<ProxyBody> {
     let agent = &shared.agent;
     if agent.is_ours(req.uri().path()) {
-        return ours(agent, req).await.map(ProxyBody::full);
+        return browser_agent_tower::answer(agent.clone(), req)
+            .await
+            .map(ProxyBody::full);
     }
     if is_upgrade(req.headers()) {
         return upgrade(shared, req, peer).await;
@@ -136,34 +138,6 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
         Injection::Untouched | Injection::HeadersOnly => ProxyBody::passthrough(body),
     };
     Response::from_parts(parts, body)
-}
-
-/// One of our routes: refuse on the head, read the body up to the limit, answer through core.
-async fn ours(agent: &BrowserAgent, req: Request<Incoming>) -> Response<Bytes> {
-    let (parts, mut body) = req.into_parts();
-    let mut reader = match BodyReader::begin(agent, parts) {
-        Ok(reader) => reader,
-        Err(refusal) => return refusal,
-    };
-    while let Some(frame) = body.frame().await {
-        let Ok(frame) = frame else {
-            return reader.failed();
-        };
-        if let Ok(mut data) = frame.into_data() {
-            while data.has_remaining() {
-                let chunk = data.chunk();
-                let n = chunk.len();
-                if let Err(too_large) = reader.push(chunk) {
-                    return too_large;
-                }
-                data.advance(n);
-            }
-        }
-    }
-    match reader.finish().await {
-        Ok(res) => res,
-        Err(never) => match never {},
-    }
 }
 
 /// A WebSocket (or other) upgrade: the request goes to the dev server on a connection of its own;

@@ -66,7 +66,18 @@ impl<B> std::fmt::Debug for ResponseBody<B> {
 }
 
 impl<B> ResponseBody<B> {
-    pub(crate) fn full(data: Bytes) -> Self {
+    /// One of our answers (or any complete body). Public, like [`passthrough`](Self::passthrough)
+    /// and [`inject`](Self::inject), for tools that route requests themselves (the
+    /// `browser-agent` CLI's proxy).
+    ///
+    /// ```
+    /// use browser_agent_tower::ResponseBody;
+    /// use http_body::Body;
+    /// let body: ResponseBody<String> = ResponseBody::full("hi");
+    /// assert_eq!(body.size_hint().exact(), Some(2));
+    /// ```
+    pub fn full(data: impl Into<Bytes>) -> Self {
+        let data = data.into();
         ResponseBody {
             kind: Kind::Full {
                 data: (!data.is_empty()).then_some(data),
@@ -74,13 +85,30 @@ impl<B> ResponseBody<B> {
         }
     }
 
-    pub(crate) fn passthrough(body: B) -> Self {
+    /// The app's (or upstream's) body, untouched.
+    ///
+    /// ```
+    /// use browser_agent_tower::ResponseBody;
+    /// use http_body::Body;
+    /// let body = ResponseBody::passthrough(String::from("app"));
+    /// assert_eq!(body.size_hint().exact(), Some(3));
+    /// ```
+    pub fn passthrough(body: B) -> Self {
         ResponseBody {
             kind: Kind::Passthrough { body },
         }
     }
 
-    pub(crate) fn inject(body: B, tag: Bytes) -> Self {
+    /// An HTML body with `tag` streamed in at the place core's scanner finds (see
+    /// `browser_agent_core::adapter::InjectingStream`).
+    ///
+    /// ```
+    /// use browser_agent_tower::ResponseBody;
+    /// use http_body::Body;
+    /// let body = ResponseBody::inject(String::from("<head></head>"), bytes::Bytes::from_static(b"<script></script>"));
+    /// assert!(!body.is_end_stream());
+    /// ```
+    pub fn inject(body: B, tag: Bytes) -> Self {
         ResponseBody {
             kind: Kind::Inject {
                 body,

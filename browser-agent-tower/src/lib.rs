@@ -75,4 +75,5 @@ pub use browser_agent_core::{
 };
 pub use future::ResponseFuture;
 pub use layer::BrowserAgentLayer;
+pub use ours::answer;
 pub use service::BrowserAgentService;

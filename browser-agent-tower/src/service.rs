@@ -87,7 +87,7 @@ where
     fn call(&mut self, req: Request<ReqBody>) -> Self::Future {
         let agent = &self.agent;
         if agent.is_ours(req.uri().path()) {
-            return ResponseFuture::ours(ours::answer(agent.clone(), req));
+            return ResponseFuture::ours(Box::pin(ours::answer(agent.clone(), req)));
         }
         let inject = agent.wants_injection(&req);
         let head = req.method() == Method::HEAD;
