@@ -57,6 +57,15 @@ const PLACEHOLDERS = {
     __F_ORIGINAL_FETCH__: [CLIENT_BOOTSTRAP, 'original::FETCH'],
     __F_ORIGINAL_WARN__: [CLIENT_BOOTSTRAP, 'original::WARN'],
     __F_LOAD__: [CLIENT_BOOTSTRAP, 'LOAD'],
+    __F_NOTES__: [CLIENT_BOOTSTRAP, 'NOTES_FN'],
+    __F_GUARD__: [CLIENT_BOOTSTRAP, 'GUARD'],
+    __F_CFG_NOTES__: [CLIENT_BOOTSTRAP, 'cfg::NOTES'],
+    __F_CFG_NOTES_KEY__: [CLIENT_BOOTSTRAP, 'cfg::NOTES_KEY'],
+    __F_CFG_NOTES_ORIGIN__: [CLIENT_BOOTSTRAP, 'cfg::NOTES_ORIGIN'],
+    __ASSETS_DIR__: [PROTOCOL, 'ASSETS_DIR'],
+    __LAZY_NOTES__: [PROTOCOL, 'lazy::NOTES'],
+    __NOTES_CHANNEL__: [PROTOCOL, 'notes::CHANNEL'],
+    __NOTES_DEFAULT_KEY__: [PROTOCOL, 'notes::DEFAULT_KEY'],
 };
 // Values only modules use (the bootstrap must use every one of the table above).
 const MODULE_ONLY = {
@@ -72,6 +81,19 @@ const MODULE_ONLY = {
     __METHOD__: [PROTOCOL, 'screenshot::param::METHOD'],
     __WARN__: [PROTOCOL, 'screenshot::param::WARN'],
     __PAGE__: [PROTOCOL, 'screenshot::param::PAGE'],
+    __F_CFG_KEY__: [CLIENT_BOOTSTRAP, 'cfg::KEY'],
+    __F_CFG_PREFIX__: [CLIENT_BOOTSTRAP, 'cfg::PREFIX'],
+    __F_CFG_REV__: [CLIENT_BOOTSTRAP, 'cfg::REV'],
+    __F_DESCRIBE__: [CLIENT_BOOTSTRAP, 'DESCRIBE_HOOK'],
+    __LAZY_SCREENSHOT__: [PROTOCOL, 'lazy::SCREENSHOT'],
+    __NOTES_PATH__: [PROTOCOL, 'NOTES_PATH'],
+    __NOTES_ENTER__: [PROTOCOL, 'notes::ENTER'],
+    __NOTES_EXIT__: [PROTOCOL, 'notes::EXIT'],
+    __NOTES_SCREENSHOT__: [PROTOCOL, 'notes::SCREENSHOT'],
+    __NOTES_CURSOR_HIDE__: [PROTOCOL, 'notes::CURSOR_HIDE'],
+    __NOTES_SCREENSHOT_RESULT__: [PROTOCOL, 'notes::SCREENSHOT_RESULT'],
+    __MAX_NOTE_TEXT__: [PROTOCOL, 'notes::MAX_TEXT'],
+    __MAX_NOTE_ELEMENTS__: [PROTOCOL, 'notes::MAX_ELEMENTS'],
 };
 if (moduleMode) Object.assign(PLACEHOLDERS, MODULE_ONLY);
 

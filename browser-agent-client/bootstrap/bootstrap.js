@@ -26,6 +26,9 @@
 //   h         the client's hook, (entry, kind) => void; 0 until the client runs
 //   e         emit(entry, kind): stamps and records an entry (the client's own captures use it)
 //   b         1 while the bootstrap runs page code of its own (serializing): captures are dropped
+//   l         import() of a module the client loads on first use
+//   n         n(command, message): notes mode (its module loaded on first use)
+//   g         set by the notes module while notes mode is on: gets the developer's input first
 (function (win) {
     // Injected twice (a proxy in front of the layer, an HMR reload of the head): patch once.
     if (win[__GLOBAL__]) return;
@@ -454,6 +457,56 @@
     agent.__F_LOAD__ = function (path) {
         return import(own(path));
     };
+
+    // Notes mode, its code loaded on first use (`n`): the shortcut, the parent frame's `notes-…`
+    // messages (from window.parent only, and only from the configured origin when there is one),
+    // and while it is on, the developer's input handed to it (`g`) before the page sees any: these
+    // capture listeners are the first of the window's.
+    var notes;
+    agent.__F_NOTES__ = function (command, message) {
+        notes =
+            notes ||
+            agent.__F_LOAD__(config.prefix + __ASSETS_DIR__ + __LAZY_NOTES__ + '-' + config.rev.slice(0, 12) + '.js');
+        return notes.then(function (m) {
+            return m.command(command, message);
+        });
+    };
+    if (config.__F_CFG_NOTES__ !== false) {
+        'keydown keyup keypress pointerdown pointerup pointermove pointercancel mousedown mouseup mousemove click dblclick auxclick contextmenu'
+            .split(' ')
+            .forEach(function (type) {
+                win.addEventListener(
+                    type,
+                    function (e) {
+                        if (!e.isTrusted) return;
+                        if (
+                            type == 'keydown' &&
+                            (config.__F_CFG_NOTES_KEY__ || __NOTES_DEFAULT_KEY__) ==
+                                [e.ctrlKey && 'Control', e.altKey && 'Alt', e.shiftKey && 'Shift', e.metaKey && 'Meta', e.code]
+                                    .filter(Boolean)
+                                    .join('+')
+                        ) {
+                            e.preventDefault();
+                            e.stopImmediatePropagation();
+                            agent.__F_NOTES__('toggle').catch(Boolean);
+                        } else if (agent.__F_GUARD__) agent.__F_GUARD__(e);
+                    },
+                    true
+                );
+            });
+        win.addEventListener('message', function (e) {
+            var m = e.data;
+            if (
+                e.source == win.parent &&
+                win.parent != win &&
+                m &&
+                m.channel == __NOTES_CHANNEL__ &&
+                /^notes-/.test(m.command) &&
+                (!config.__F_CFG_NOTES_ORIGIN__ || e.origin == config.__F_CFG_NOTES_ORIGIN__)
+            )
+                agent.__F_NOTES__(m.command, m).catch(Boolean);
+        });
+    }
 
     // The wasm client: its glue is an ES module (content-hashed URL in the config). It starts
     // after the page's first frame, so loading, compiling and starting it never compete with the

@@ -45,6 +45,17 @@ pub(crate) const EVAL: &str = "ev";
 /// `l(url)`: the bootstrap's `import()` of a module the client loads on first use (the screenshot
 /// capture); wasm cannot import, and the bootstrap's `import()` runs under the page's nonce.
 pub(crate) const LOAD: &str = "l";
+/// `n(command, message?)`: the bootstrap's way into notes mode (`enter`, `exit`, `toggle`, or a
+/// parent frame's `notes-…` message); loads the notes module on first use, a promise of its answer.
+pub(crate) const NOTES_FN: &str = "n";
+/// `g(event)`: set by the notes module while notes mode is on; the bootstrap's capture-phase
+/// input listeners (installed before any of the page's) hand it the developer's input first.
+#[allow(dead_code)]
+pub(crate) const GUARD: &str = "g";
+/// `describe(element)`: hook set by the client, the element (or the interactive element it is
+/// in) as the snapshot writes it: `button "Save" [ref=e7]` (the notes module names what a note
+/// points at with it).
+pub(crate) const DESCRIBE_HOOK: &str = "describe";
 /// `snapshot()`: debug hook set by the client, a promise of the snapshot text.
 pub(crate) const SNAPSHOT_HOOK: &str = "snapshot";
 /// `ref("e3")`: debug hook set by the client, the element a ref names (throws what is there instead).
@@ -63,6 +74,15 @@ pub(crate) mod cfg {
     /// The name the cursor shows (read by `cursor.js`, filled in at build time).
     #[allow(dead_code)]
     pub(crate) const CURSOR_NAME: &str = "cursorName";
+    /// `false` when notes mode is off (read by the bootstrap and `notes.js`).
+    #[allow(dead_code)]
+    pub(crate) const NOTES: &str = "notes";
+    /// The notes shortcut when it is not the default (read by the bootstrap).
+    #[allow(dead_code)]
+    pub(crate) const NOTES_KEY: &str = "notesKey";
+    /// The only parent origin whose notes messages count (read by the bootstrap and `notes.js`).
+    #[allow(dead_code)]
+    pub(crate) const NOTES_ORIGIN: &str = "notesOrigin";
 }
 
 /// Fields of `o`, the page's originals saved before the bootstrap wrapped them.

@@ -61,6 +61,10 @@ pub struct Config {
     pub(crate) screenshot_upload_limit: usize,
     pub(crate) screenshot_dir: Option<PathBuf>,
     pub(crate) proof_dir: Option<PathBuf>,
+    pub(crate) notes: bool,
+    pub(crate) notes_shortcut: String,
+    pub(crate) notes_parent_origin: Option<String>,
+    pub(crate) max_notes: usize,
 }
 
 impl Default for Config {
@@ -92,6 +96,10 @@ impl Default for Config {
             screenshot_upload_limit: crate::screenshots::DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
             screenshot_dir: None,
             proof_dir: None,
+            notes: true,
+            notes_shortcut: protocol::notes::DEFAULT_KEY.to_owned(),
+            notes_parent_origin: None,
+            max_notes: protocol::notes::DEFAULT_MAX_NOTES,
         }
     }
 }
@@ -135,6 +143,14 @@ impl Config {
     pub fn client_ttl(&self) -> Duration {
         self.client_ttl
     }
+    /// Whether notes mode is available in pages (see [`Builder::notes`](crate::Builder::notes)).
+    pub fn notes(&self) -> bool {
+        self.notes
+    }
+    /// How many notes the host keeps.
+    pub fn max_notes(&self) -> usize {
+        self.max_notes
+    }
 
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {
         let p = &self.prefix;
@@ -157,6 +173,7 @@ impl Config {
             ("max_screenshots", self.max_screenshots),
             ("max_screenshot_bytes", self.max_screenshot_bytes),
             ("screenshot_upload_limit", self.screenshot_upload_limit),
+            ("max_notes", self.max_notes),
         ] {
             if value == 0 {
                 return Err(ConfigError::Zero(name));
@@ -164,6 +181,16 @@ impl Config {
         }
         if self.body_timeout.is_zero() {
             return Err(ConfigError::Zero("body_timeout"));
+        }
+        if crate::notes::parse_shortcut(&self.notes_shortcut).is_none() {
+            return Err(ConfigError::Shortcut(self.notes_shortcut.clone()));
+        }
+        if let Some(origin) = &self.notes_parent_origin {
+            let host = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
+            let valid = host.is_some_and(|h| !h.is_empty() && !h.contains(['/', '?', '#', ' ']));
+            if !valid {
+                return Err(ConfigError::Origin(origin.clone()));
+            }
         }
         if let Some(key) = &self.page_key {
             if key.len() < 8 || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {

@@ -20,6 +20,12 @@ pub enum ConfigError {
     /// The page key is embedded in HTML attributes and URLs.
     #[error("the page key must be at least 8 chars of ASCII letters, digits, '-' or '_'")]
     PageKey,
+    /// The notes shortcut cannot be read.
+    #[error("invalid notes shortcut {0:?}: write modifiers and one key joined by '+', e.g. \"Alt+Shift+N\", \"Control+Period\" or \"F2\" (a letter or digit needs a modifier)")]
+    Shortcut(String),
+    /// The notes parent origin is not `scheme://host[:port]`.
+    #[error("invalid notes parent origin {0:?}: write it as scheme://host[:port], e.g. \"https://ide.example\"")]
+    Origin(String),
 }
 
 /// Why a request to one of our routes is refused before its handler runs, each with its status.

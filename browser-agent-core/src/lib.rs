@@ -58,6 +58,8 @@ mod logs;
 #[cfg(feature = "host")]
 mod mcp;
 #[cfg(feature = "host")]
+mod notes;
+#[cfg(feature = "host")]
 mod proof;
 #[cfg(feature = "host")]
 mod routes;
@@ -92,6 +94,8 @@ pub use error::{ConfigError, QueryError};
 pub use logs::{
     server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT, SERVER_ERROR_PATTERNS,
 };
+#[cfg(feature = "host")]
+pub use notes::{parse_shortcut, NoteError, NotesStore};
 #[cfg(feature = "host")]
 pub use proof::{
     Comparison, Counts, ProofError, ProofOptions, ProofReport, ProofStatus, ShotMode, StepDiff, DEFAULT_PROOF_DIR,

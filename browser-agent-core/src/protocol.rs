@@ -42,6 +42,10 @@ pub const SCREENSHOTS_PATH: &str = "/screenshots";
 /// `GET {prefix}/proof`: the open proof session; `POST {prefix}/proof/start`, `/proof/stop`,
 /// `/proof/compare`; `GET {prefix}/proof/{id}/summary`.
 pub const PROOF_PATH: &str = "/proof";
+/// `POST {prefix}/notes`: the page sends a confirmed note (page key required);
+/// `GET {prefix}/notes?client=&since=` lists them for the agent, `DELETE {prefix}/notes/{id}` (or
+/// `DELETE {prefix}/notes`, all) clears them (see [`notes`]).
+pub const NOTES_PATH: &str = "/notes";
 /// `sessionStorage` key of the per-tab id the client sends as `tab=` (heartbeats and polls), so a
 /// batch survives a page load in the same tab.
 pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
@@ -67,6 +71,7 @@ pub const COMMANDS: &[&str] = &[
     "forward",
     "reload",
     "screenshot",
+    "notes",
 ];
 /// Attribute on every element the client adds to a page (the agent cursor and its ripple): never
 /// a target, never in a snapshot or a screenshot.
@@ -147,6 +152,162 @@ pub mod lazy {
     pub const SCREENSHOT: &str = "screenshot";
     /// The visible agent cursor (`browser-agent-client/src/cursor/cursor.js`), on the first action where it shows.
     pub const CURSOR: &str = "cursor";
+    /// Notes mode (`browser-agent-client/src/notes/notes.js`), when it is first entered.
+    pub const NOTES: &str = "notes";
+}
+
+/// Notes mode's contract: the parent frame's messages, the shortcut, and the note a page sends
+/// (`POST {prefix}/notes`) and the host lists (`GET {prefix}/notes`).
+///
+/// ```
+/// use browser_agent_core::protocol::notes::{self, NoteInput, NoteKind};
+/// assert_eq!(notes::CHANNEL, "mindstudio-browser-agent");
+/// let n: NoteInput = serde_json::from_str(r#"{"kind":"pin","text":"too small","point":{"x":10,"y":20},
+///     "element":"button \"Save\" [ref=e7]","viewport":{"w":800,"h":600}}"#).unwrap();
+/// assert_eq!((n.kind, n.point.unwrap().x), (NoteKind::Pin, 10.0));
+/// ```
+pub mod notes {
+    use serde::{Deserialize, Serialize};
+
+    /// The `channel` of every postMessage between the parent frame (the IDE) and the page.
+    pub const CHANNEL: &str = "mindstudio-browser-agent";
+    /// Parent → page: enter notes mode.
+    pub const ENTER: &str = "notes-enter";
+    /// Parent → page: leave notes mode, removing every note from the page.
+    pub const EXIT: &str = "notes-exit";
+    /// Parent → page: a screenshot of the viewport with the notes drawn on it, answered with
+    /// [`SCREENSHOT_RESULT`].
+    pub const SCREENSHOT: &str = "notes-screenshot";
+    /// Parent → page: hide the notes cursor (the mouse left the iframe).
+    pub const CURSOR_HIDE: &str = "notes-cursor-hide";
+    /// Page → parent: `{image: "data:image/png;base64,…"}` or `{error}`.
+    pub const SCREENSHOT_RESULT: &str = "screenshot-result";
+    /// The default shortcut, as [`TagConfig::notes_key`](super::TagConfig::notes_key) writes it:
+    /// modifiers in the order `Control+Alt+Shift+Meta`, then the key's `KeyboardEvent.code`.
+    pub const DEFAULT_KEY: &str = "Alt+Shift+KeyN";
+    /// A note's text is cut at this many chars.
+    pub const MAX_TEXT: usize = 2000;
+    /// An area note lists at most this many elements.
+    pub const MAX_ELEMENTS: usize = 20;
+    /// How many notes the host keeps by default (the oldest go first).
+    pub const DEFAULT_MAX_NOTES: usize = 200;
+
+    /// What a note points at.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum NoteKind {
+        /// A click: a point.
+        Pin,
+        /// A drag: a box.
+        Area,
+    }
+
+    /// A point in CSS pixels of the viewport.
+    #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+    pub struct Point {
+        /// From the left edge.
+        pub x: f64,
+        /// From the top edge.
+        pub y: f64,
+    }
+
+    /// A box in CSS pixels of the viewport.
+    #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+    pub struct Rect {
+        /// Left edge.
+        pub x: f64,
+        /// Top edge.
+        pub y: f64,
+        /// Width.
+        pub w: f64,
+        /// Height.
+        pub h: f64,
+    }
+
+    /// The viewport when the note was confirmed: size and scroll offsets (a point's page position
+    /// is `x + scrollX`, `y + scrollY`).
+    #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+    pub struct Viewport {
+        /// Width in CSS pixels.
+        pub w: f64,
+        /// Height in CSS pixels.
+        pub h: f64,
+        /// Horizontal scroll offset.
+        #[serde(default, rename = "scrollX")]
+        pub scroll_x: f64,
+        /// Vertical scroll offset.
+        #[serde(default, rename = "scrollY")]
+        pub scroll_y: f64,
+    }
+
+    /// What a page posts to `POST {prefix}/notes?client=`: one note the developer confirmed, or
+    /// (`deleted: true`) the retraction of one it sent before (same `nid`).
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct NoteInput {
+        /// The page's own id of the note: a later post with the same one replaces it.
+        pub nid: String,
+        /// `pin` or `area` (required unless `deleted`).
+        pub kind: Option<NoteKind>,
+        /// What the developer wrote.
+        pub text: String,
+        /// A pin's point.
+        pub point: Option<Point>,
+        /// An area's box.
+        #[serde(rename = "box")]
+        pub rect: Option<Rect>,
+        /// The page's URL.
+        pub url: String,
+        /// The viewport.
+        pub viewport: Viewport,
+        /// The element under a pin (or at an area's centre), as the snapshot writes it.
+        pub element: String,
+        /// An area's elements, as the snapshot writes them.
+        pub elements: Vec<String>,
+        /// The id of the screenshot with the annotations the page uploaded (`POST {prefix}/screenshots`).
+        pub screenshot: String,
+        /// The developer deleted the note (`nid`) after sending it.
+        pub deleted: bool,
+    }
+
+    /// A note as the host keeps and lists it.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Note {
+        /// The host's id (`n1`, `n2`, …).
+        pub id: String,
+        /// The host's sequence number, raised when the note is replaced (`GET /notes?since=`).
+        pub seq: u64,
+        /// When it arrived, epoch ms.
+        pub t: u64,
+        /// The page's client id.
+        pub client: String,
+        /// `pin` or `area`.
+        pub kind: NoteKind,
+        /// What the developer wrote.
+        pub text: String,
+        /// A pin's point (viewport CSS px).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub point: Option<Point>,
+        /// An area's box (viewport CSS px).
+        #[serde(default, rename = "box", skip_serializing_if = "Option::is_none")]
+        pub rect: Option<Rect>,
+        /// The page's URL.
+        pub url: String,
+        /// The viewport.
+        pub viewport: Viewport,
+        /// The element it points at: `button "Save" [ref=e7]` (a ref works in `/run`).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        pub element: String,
+        /// An area's elements.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub elements: Vec<String>,
+        /// The screenshot with the annotations, when the page sent one the store holds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub screenshot: Option<super::screenshot::ScreenshotInfo>,
+        /// The page's own id of the note.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        pub nid: String,
+    }
 }
 
 /// The `screenshot` step's contract: its options, the upload's query, the result the host answers.
@@ -743,6 +904,25 @@ pub struct TagConfig {
     /// Show the agent cursor even outside an iframe.
     #[serde(default)]
     pub cursor: bool,
+    /// Notes mode is available (the shortcut, the parent frame's messages, the `notes` step);
+    /// written only when off.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub notes: bool,
+    /// The notes shortcut (`Control+Alt+Shift+Meta` order, then a `KeyboardEvent.code`:
+    /// `Alt+Shift+KeyN`); written only when it is not [`notes::DEFAULT_KEY`].
+    #[serde(default, rename = "notesKey", skip_serializing_if = "Option::is_none")]
+    pub notes_key: Option<String>,
+    /// The only origin whose parent-frame messages notes mode takes (any parent's when `None`).
+    #[serde(default, rename = "notesOrigin", skip_serializing_if = "Option::is_none")]
+    pub notes_origin: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 #[cfg(feature = "host")]

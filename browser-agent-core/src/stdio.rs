@@ -1,5 +1,7 @@
 //! The MindStudio stdio protocol: NDJSON `{"action":"browser","steps":[…]}` lines in, one event line
-//! out per request (`browser-completed` or `command-error`), in request order.
+//! out per request (`browser-completed` or `command-error`), in request order; and, whenever
+//! developers send notes from notes mode, a `{"event":"notes","notes":[…],"lastSeq"}` line
+//! between them.
 
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -46,26 +48,44 @@ impl BrowserAgent {
     /// assert!(lines[1]["message"].as_str().unwrap().contains("not valid JSON"));
     /// # });
     /// ```
-    pub async fn serve_io<R, W>(&self, reader: R, mut writer: W) -> std::io::Result<()>
+    pub async fn serve_io<R, W>(&self, reader: R, writer: W) -> std::io::Result<()>
     where
         R: AsyncBufRead + Unpin,
         W: AsyncWrite + Unpin,
     {
-        let mut reader = reader;
-        let mut buf = Vec::new();
-        loop {
-            let event = match next_line(&mut reader, &mut buf).await? {
-                Line::Eof => return Ok(()),
-                Line::Blank => continue,
-                Line::TooLong => command_error(format!("request line longer than {MAX_LINE} bytes")),
-                Line::NotUtf8(e) => command_error(format!("request line is not valid UTF-8: {e}")),
-                Line::Text(line) => self.stdio_request(line).await,
-            };
-            let mut out = event.to_string();
-            out.push('\n');
-            writer.write_all(out.as_bytes()).await?;
-            writer.flush().await?;
-        }
+        // One line at a time from either side: answers in request order, notes as they arrive.
+        let writer = tokio::sync::Mutex::new(writer);
+        let requests = async {
+            let mut reader = reader;
+            let mut buf = Vec::new();
+            loop {
+                let event = match next_line(&mut reader, &mut buf).await? {
+                    Line::Eof => return Ok(()),
+                    Line::Blank => continue,
+                    Line::TooLong => command_error(format!("request line longer than {MAX_LINE} bytes")),
+                    Line::NotUtf8(e) => command_error(format!("request line is not valid UTF-8: {e}")),
+                    Line::Text(line) => self.stdio_request(line).await,
+                };
+                write_event(&writer, &event).await?;
+            }
+        };
+        let notes = async {
+            let store = &self.inner.notes;
+            let mut rx = store.subscribe();
+            let mut seen = store.last_seq();
+            loop {
+                if rx.changed().await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+                let fresh = store.list(None, Some(seen));
+                seen = store.last_seq();
+                if !fresh.is_empty() {
+                    let event = serde_json::json!({"event": "notes", "notes": fresh, "lastSeq": seen});
+                    write_event(&writer, &event).await?;
+                }
+            }
+        };
+        first_of(requests, notes).await
     }
 
     async fn stdio_request(&self, line: &str) -> Value {
@@ -79,9 +99,10 @@ impl BrowserAgent {
             Some("browser") => {}
             Some("screenshot") => return self.stdio_screenshot(value).await,
             Some(action @ ("proof-start" | "proof-stop" | "proof")) => return self.stdio_proof(action, value),
+            Some("notes") => return self.stdio_notes(&value),
             Some(other) => {
                 return fail(format!(
-                    "unknown action {other:?}: use \"browser\" (steps), \"screenshot\", \"proof-start\", \"proof-stop\" or \"proof\""
+                    "unknown action {other:?}: use \"browser\" (steps), \"screenshot\", \"notes\", \"proof-start\", \"proof-stop\" or \"proof\""
                 ))
             }
             None => return fail("request needs \"action\":\"browser\" (or \"screenshot\")".into()),
@@ -98,6 +119,30 @@ impl BrowserAgent {
 }
 
 impl BrowserAgent {
+    /// `{"action":"notes","client"?,"since"?,"delete"?}` → `{"event":"notes","notes","lastSeq"}`
+    /// (the notes held, as `GET {prefix}/notes` lists them); `delete`: an id, or `"all"`, cleared
+    /// first.
+    fn stdio_notes(&self, line: &Value) -> Value {
+        let store = &self.inner.notes;
+        match line.get("delete") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(all)) if all == "all" => {
+                store.clear();
+            }
+            Some(Value::String(id)) => {
+                if !store.delete(id) {
+                    return command_error(format!("no note {id:?}"));
+                }
+            }
+            Some(other) => return command_error(format!("\"delete\" must be a note id or \"all\", not {other}")),
+        }
+        let client = line.get("client").and_then(Value::as_str);
+        let since = line.get("since").and_then(Value::as_u64);
+        let mut event = self.notes_json(client, since);
+        event["event"] = "notes".into();
+        event
+    }
+
     /// `{"action":"proof-start","description",…}` → `{"event":"proof-started",…}`,
     /// `{"action":"proof-stop"}` → `{"event":"proof-stopped","dir","viewer","summary","counts"}`,
     /// `{"action":"proof"}` → `{"event":"proof","open",…}`; a refusal is a `command-error`.
@@ -170,6 +215,28 @@ impl BrowserAgent {
             Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
         }
     }
+}
+
+/// Writes one event line.
+async fn write_event<W: AsyncWrite + Unpin>(writer: &tokio::sync::Mutex<W>, event: &Value) -> std::io::Result<()> {
+    let mut out = event.to_string();
+    out.push('\n');
+    let mut w = writer.lock().await;
+    w.write_all(out.as_bytes()).await?;
+    w.flush().await
+}
+
+/// Runs both futures until the first one ends; its output.
+async fn first_of<T>(a: impl std::future::Future<Output = T>, b: impl std::future::Future<Output = T>) -> T {
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    std::future::poll_fn(|cx| {
+        if let std::task::Poll::Ready(v) = a.as_mut().poll(cx) {
+            return std::task::Poll::Ready(v);
+        }
+        b.as_mut().poll(cx)
+    })
+    .await
 }
 
 /// One line of an NDJSON input, as [`next_line`] read it.

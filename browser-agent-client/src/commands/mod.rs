@@ -1,7 +1,9 @@
 //! The agent's line to the page: [`poller`] long-polls the host for batches of steps,
 //! [`executor`] runs them and posts the results (with the logs captured meanwhile and a fresh
 //! snapshot). Also the page's debug hooks on `window.__browserAgent`: `snapshot()` (a promise of
-//! the snapshot text) and `ref("e3")` (the element a ref names, or an error saying what is there).
+//! the snapshot text), `ref("e3")` (the element a ref names, or an error saying what is there) and
+//! `describe(element)` (it as the snapshot writes it, `button "Save" [ref=e7]`: notes mode names
+//! what a note points at with it).
 
 pub(crate) mod actions;
 pub(crate) mod batch;
@@ -36,6 +38,13 @@ pub(crate) fn install() {
     })
     .into_js_value();
     set(&global, bootstrap::REF_HOOK, &by_ref);
+    let describe = Closure::<dyn Fn(JsValue) -> String>::new(|el: JsValue| {
+        crate::commands::resolve::describe::element_of(&el)
+            .map(|el| resolve::describe::describe(&resolve::describe::click_target(&el)))
+            .unwrap_or_default()
+    })
+    .into_js_value();
+    set(&global, bootstrap::DESCRIBE_HOOK, &describe);
     batch::install();
     poller::install();
 }

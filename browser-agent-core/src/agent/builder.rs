@@ -234,6 +234,55 @@ impl Builder {
         self.config.proof_dir = Some(dir.into());
         self
     }
+    /// Notes mode in pages (default: on): the developer points at the page (a click pins a note,
+    /// a drag marks an area) and writes what they mean; the agent reads the notes with the
+    /// elements they point at ([`BrowserAgent::notes`]). Off: no shortcut, no parent-frame
+    /// messages, the `notes` step fails.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().notes(false).build();
+    /// assert!(!agent.config().notes());
+    /// ```
+    pub fn notes(mut self, on: bool) -> Self {
+        self.config.notes = on;
+        self
+    }
+    /// The keyboard shortcut that enters and leaves notes mode in a plain tab (default
+    /// `Alt+Shift+N`); see [`parse_shortcut`](crate::parse_shortcut) for what it accepts. One it
+    /// cannot read fails the build ([`ConfigError::Shortcut`]).
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, ConfigError};
+    /// assert!(BrowserAgent::builder().notes_shortcut("Control+Period").try_build().is_ok());
+    /// assert!(matches!(BrowserAgent::builder().notes_shortcut("N").try_build(), Err(ConfigError::Shortcut(_))));
+    /// ```
+    pub fn notes_shortcut(mut self, shortcut: impl Into<String>) -> Self {
+        self.config.notes_shortcut = shortcut.into();
+        self
+    }
+    /// Take notes-mode messages (`notes-enter`, …) only from a parent frame of this origin
+    /// (`https://ide.example`); default: from whatever page frames the app (never from another
+    /// window than the parent).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().notes_parent_origin("https://ide.example").build();
+    /// # let _ = agent;
+    /// assert!(browser_agent_core::BrowserAgent::builder().notes_parent_origin("ide.example").try_build().is_err());
+    /// ```
+    pub fn notes_parent_origin(mut self, origin: impl Into<String>) -> Self {
+        self.config.notes_parent_origin = Some(origin.into());
+        self
+    }
+    /// How many notes the host keeps (default 200; the oldest go first).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().max_notes(20).build();
+    /// assert_eq!(agent.config().max_notes(), 20);
+    /// ```
+    pub fn max_notes(mut self, n: usize) -> Self {
+        self.config.max_notes = n;
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -264,6 +313,10 @@ impl Builder {
             client: asset_url(&assets.js),
             wasm: asset_url(&assets.wasm),
             cursor: config.cursor,
+            notes: config.notes,
+            notes_key: crate::notes::parse_shortcut(&config.notes_shortcut)
+                .filter(|k| k != protocol::notes::DEFAULT_KEY),
+            notes_origin: config.notes_parent_origin.clone(),
         };
         let restored = config.state_file.as_deref().and_then(sinks::load_client_state);
         Ok(BrowserAgent {
@@ -273,6 +326,7 @@ impl Builder {
                     .with_frame_parents(&config.frame_parents),
                 commands: Default::default(),
                 proofs: Default::default(),
+                notes: crate::notes::NotesStore::new(config.max_notes),
                 screenshots: crate::screenshots::ScreenshotStore::new(
                     config.max_screenshots,
                     config.max_screenshot_bytes,

@@ -1,6 +1,7 @@
 //! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
 
 mod builder;
+mod notes;
 mod screenshot;
 
 use std::sync::Arc;
@@ -42,6 +43,7 @@ pub(crate) struct Inner {
     pub(crate) clients: ClientRegistry,
     pub(crate) commands: crate::commands::CommandQueue,
     pub(crate) screenshots: crate::screenshots::ScreenshotStore,
+    pub(crate) notes: crate::notes::NotesStore,
     pub(crate) proofs: crate::proof::Proofs,
     pub(crate) key: String,
     pub(crate) assets: &'static ClientAssets,

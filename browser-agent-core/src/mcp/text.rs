@@ -256,3 +256,34 @@ pub(crate) fn proof_stopped(r: &crate::proof::ProofReport) -> String {
         r.dir, c.steps, c.screenshots, c.console_errors, c.server_errors, r.viewer, r.summary
     )
 }
+
+/// `browser_logs` with `type: notes`: one note a line, with what it points at and its screenshot.
+pub(crate) fn notes(notes: &[crate::protocol::notes::Note], last_seq: u64) -> String {
+    use crate::protocol::notes::NoteKind;
+    if notes.is_empty() {
+        return format!(
+            "No notes (lastSeq {last_seq}). The developer adds them in notes mode (Alt+Shift+N in the page, or the step {{\"command\":\"notes\",\"mode\":\"enter\"}}).\n"
+        );
+    }
+    let mut out = format!("{} note(s), lastSeq {last_seq} (afterSeq polls for newer):\n", notes.len());
+    for n in notes {
+        let at = match (n.kind, n.point, n.rect) {
+            (NoteKind::Pin, Some(p), _) => format!("pin at ({:.0}, {:.0})", p.x, p.y),
+            (_, _, Some(r)) => format!("area ({:.0}, {:.0}) {:.0}x{:.0}", r.x, r.y, r.w, r.h),
+            _ => "note".into(),
+        };
+        out.push_str(&format!("{} [{at}] {:?}", n.id, n.text));
+        if !n.element.is_empty() {
+            out.push_str(&format!(" on {}", n.element));
+        }
+        if !n.elements.is_empty() {
+            out.push_str(&format!(" covering {}", n.elements.join(", ")));
+        }
+        out.push_str(&format!(" in {}", n.url));
+        if let Some(s) = &n.screenshot {
+            out.push_str(&format!(" (screenshot {})", s.url));
+        }
+        out.push('\n');
+    }
+    out
+}

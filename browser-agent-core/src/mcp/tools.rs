@@ -118,6 +118,28 @@ impl BrowserAgent {
 
     async fn run_tool(&self, tool: Tool, args: &Map<String, Value>, origin: Option<String>) -> Result<Output, String> {
         Ok(match tool {
+            Tool::Logs if args.get("type").and_then(Value::as_str) == Some("notes") => {
+                // Notes ride on the logs tool: the developer's feedback, with their screenshots.
+                let client = string(args, "client")?;
+                let since = args.get("afterSeq").and_then(Value::as_u64);
+                let mut notes = self.inner.notes.list(client.as_deref(), since);
+                if let Some(limit) = args.get("limit").and_then(Value::as_u64) {
+                    let keep = notes.len().saturating_sub(limit as usize);
+                    notes.drain(..keep);
+                }
+                let images = notes
+                    .iter()
+                    .rev()
+                    .filter_map(|n| self.inner.screenshots.get(&n.screenshot.as_ref()?.id))
+                    .take(4)
+                    .map(|shot| (shot.info.format.content_type(), crate::util::base64_encode(&shot.bytes)))
+                    .collect();
+                Output {
+                    text: text::notes(&notes, self.inner.notes.last_seq()),
+                    failed: false,
+                    images,
+                }
+            }
             Tool::Logs => {
                 let query = logs_query(args)?;
                 Output::ok(text::logs(&self.console_json(&query)))

@@ -13,6 +13,7 @@ mod browser;
 #[cfg(test)]
 mod hardening_tests;
 mod mcp;
+mod notes;
 mod proof;
 mod reader;
 pub(crate) mod response;
@@ -65,6 +66,10 @@ enum Route {
     Screenshots,
     ScreenshotFile(String),
     Proof(ProofRoute),
+    /// `{prefix}/notes`: POST by the page, GET and DELETE by the agent.
+    Notes,
+    /// `{prefix}/notes/{id}`: DELETE by the agent.
+    Note(String),
     Asset(String),
 }
 
@@ -80,11 +85,16 @@ impl Route {
                 &[Method::GET, Method::HEAD]
             }
             Route::Asset(_) => &[Method::GET, Method::HEAD],
+            Route::Notes => &[Method::GET, Method::HEAD, Method::POST, Method::DELETE],
+            Route::Note(_) => &[Method::DELETE],
         }
     }
 
-    fn access(&self) -> Access {
+    fn access(&self, method: &Method) -> Access {
         match self {
+            // The page sends notes; the agent reads and clears them.
+            Route::Notes if method == Method::POST => Access::Browser,
+            Route::Notes | Route::Note(_) => Access::Agent,
             Route::Probe | Route::Logs | Route::Commands | Route::Results | Route::Screenshots => Access::Browser,
             Route::Console
             | Route::Page
@@ -174,6 +184,12 @@ impl BrowserAgent {
             protocol::MCP_PATH => Some(Route::Mcp),
             protocol::SCREENSHOTS_PATH => Some(Route::Screenshots),
             protocol::PROOF_PATH => Some(Route::Proof(ProofRoute::Status)),
+            protocol::NOTES_PATH => Some(Route::Notes),
+            _ if rest.starts_with(protocol::NOTES_PATH) => rest
+                .strip_prefix(protocol::NOTES_PATH)
+                .and_then(|r| r.strip_prefix('/'))
+                .filter(|id| !id.is_empty() && !id.contains('/'))
+                .map(|id| Route::Note(id.to_owned())),
             _ if rest.starts_with(protocol::PROOF_PATH) => {
                 let sub = rest.strip_prefix(protocol::PROOF_PATH)?.strip_prefix('/')?;
                 match sub {
@@ -222,7 +238,7 @@ impl BrowserAgent {
 
     fn check(&self, route: &Route, parts: &Parts) -> Result<(), Refusal> {
         let config = &self.inner.config;
-        if route.access() == Access::Mcp {
+        if route.access(&parts.method) == Access::Mcp {
             // Before the method: a browser's request is refused for what it is, whatever it asks.
             security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
             security::check_mcp_origin(parts, &config.mcp_origins)?;
@@ -235,7 +251,7 @@ impl BrowserAgent {
                 allow: methods.iter().map(Method::as_str).collect::<Vec<_>>().join(", "),
             });
         }
-        match route.access() {
+        match route.access(&parts.method) {
             Access::Public => {}
             Access::Browser => {
                 security::check_host(&parts.headers, &parts.uri, &config.allowed_hosts)?;
@@ -359,6 +375,8 @@ impl BrowserAgent {
             Route::Screenshots => self.screenshot_upload(parts, body),
             Route::ScreenshotFile(name) => self.screenshot_file(&name),
             Route::Proof(route) => self.proof_route(route, parts, body),
+            Route::Notes => self.notes_route(None, parts, body),
+            Route::Note(id) => self.notes_route(Some(&id), parts, body),
             Route::Commands | Route::Run | Route::Snapshot | Route::Mcp => unreachable!("answered above"),
         })
     }

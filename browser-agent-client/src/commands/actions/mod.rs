@@ -27,6 +27,7 @@ use crate::text::cat;
 use core::future::{ready, Future};
 use core::pin::Pin;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Runs the acting command `command`; `Unknown command` for anything else.
 pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
@@ -49,6 +50,7 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
         "back" => Box::pin(ready(navigate::history_step(Nav::Back, "back"))),
         "forward" => Box::pin(ready(navigate::history_step(Nav::Forward, "forward"))),
         "screenshot" => Box::pin(super::screenshot::screenshot(step)),
+        "notes" => Box::pin(notes(step)),
         "reload" => {
             batch::navigate(Nav::Reload, None);
             Box::pin(ready(Ok(js_string("reloading"))))
@@ -68,6 +70,21 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
 async fn snapshot_command(step: &JsValue) -> Outcome {
     let view = crate::snapshot::View::of(step);
     Ok(js_string(&crate::snapshot::take(&view).await?))
+}
+
+/// `{"command":"notes","mode":"enter"|"exit"}`: notes mode in the page, through the bootstrap
+/// (which loads its module on first use); `{mode, notes}`.
+async fn notes(step: &JsValue) -> Outcome {
+    let mode = crate::js::get(step, "mode").as_string().unwrap_or_default();
+    if mode != "enter" && mode != "exit" {
+        return Err("notes needs \"mode\": \"enter\" or \"exit\"".into());
+    }
+    let agent = crate::bootstrap::agent();
+    let f = crate::js::get(&agent, crate::bootstrap::NOTES_FN);
+    let f: &js_sys::Function = f
+        .dyn_ref()
+        .ok_or_else(|| String::from("this page's bootstrap has no notes mode"))?;
+    crate::lazy::settle(f.call1(&agent, &js_string(&mode))).await
 }
 
 /// Resolves the step's target and records it as the running step's (for `matched` and the action log).

@@ -100,7 +100,14 @@ fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
     } else {
         get(&global(), "document")
     };
-    as_element(call(&root, "elementFromPoint", &[&js_number(x), &js_number(y)]).ok()?)
+    // The client's own elements (the notes overlay) are never what a press lands on.
+    let hits: js_sys::Array = call(&root, "elementsFromPoint", &[&js_number(x), &js_number(y)])
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    hits.iter()
+        .filter_map(as_element)
+        .find(|e| e.closest(browser_agent_core::protocol::UI_SELECTOR).ok().flatten().is_none())
 }
 
 /// Whether `el` is `:disabled` or inside `aria-disabled=true`.
