@@ -37,9 +37,9 @@ const CSS =
     'border:2px solid #fff;box-shadow:0 1px 3px rgba(0,0,0,.4)}' +
     '.area{position:absolute;left:0;top:0;border:2px dashed ' + PINK + ';background:rgba(221,37,144,.08);' +
     'border-radius:4px;box-sizing:border-box}' +
-    '.bubble{position:absolute;min-width:150px;max-width:280px;background:' + PINK + ';color:#fff;border-radius:14px;' +
+    '.bubble{position:absolute;background:' + PINK + ';color:#fff;border-radius:14px;' +
     'padding:8px 12px;font:500 13px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3);cursor:move;box-sizing:border-box}' +
-    '.bubble textarea{all:unset;display:block;width:100%;min-height:1.4em;white-space:pre-wrap;word-break:break-word;' +
+    '.bubble textarea{all:unset;display:block;width:200px;min-height:1.4em;white-space:pre-wrap;word-break:break-word;' +
     'font:inherit;color:#fff;cursor:inherit;resize:none;overflow:hidden}' +
     '.edit .bubble textarea{cursor:text}' +
     '.bubble textarea::placeholder{color:rgba(255,255,255,.75)}' +
