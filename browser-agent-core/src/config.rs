@@ -186,7 +186,9 @@ impl Config {
             return Err(ConfigError::Shortcut(self.notes_shortcut.clone()));
         }
         if let Some(origin) = &self.notes_parent_origin {
-            let host = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
+            let host = origin
+                .strip_prefix("http://")
+                .or_else(|| origin.strip_prefix("https://"));
             let valid = host.is_some_and(|h| !h.is_empty() && !h.contains(['/', '?', '#', ' ']));
             if !valid {
                 return Err(ConfigError::Origin(origin.clone()));

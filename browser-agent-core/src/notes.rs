@@ -99,7 +99,12 @@ impl NotesStore {
     /// assert!(store.insert("c1", gone, None).unwrap().is_none());
     /// assert!(store.list(None, None).is_empty());
     /// ```
-    pub fn insert(&self, client: &str, input: NoteInput, shot: Option<ScreenshotInfo>) -> Result<Option<Note>, NoteError> {
+    pub fn insert(
+        &self,
+        client: &str,
+        input: NoteInput,
+        shot: Option<ScreenshotInfo>,
+    ) -> Result<Option<Note>, NoteError> {
         if input.nid.chars().count() > MAX_NID {
             return Err(NoteError::Nid);
         }
@@ -120,7 +125,9 @@ impl NotesStore {
         let kind = input.kind.ok_or(NoteError::Kind)?;
         match kind {
             NoteKind::Pin => {
-                let p = input.point.ok_or(NoteError::Shape("pin", "\"point\": {\"x\", \"y\"}"))?;
+                let p = input
+                    .point
+                    .ok_or(NoteError::Shape("pin", "\"point\": {\"x\", \"y\"}"))?;
                 if !(p.x.is_finite() && p.y.is_finite()) {
                     return Err(NoteError::NotFinite("point"));
                 }
@@ -287,8 +294,18 @@ pub fn parse_shortcut(s: &str) -> Option<String> {
             format!("Key{}", part[3..].to_ascii_uppercase())
         } else {
             const NAMED: [&str; 12] = [
-                "Period", "Comma", "Slash", "Backslash", "Semicolon", "Quote", "Backquote", "Minus", "Equal",
-                "BracketLeft", "BracketRight", "Space",
+                "Period",
+                "Comma",
+                "Slash",
+                "Backslash",
+                "Semicolon",
+                "Quote",
+                "Backquote",
+                "Minus",
+                "Equal",
+                "BracketLeft",
+                "BracketRight",
+                "Space",
             ];
             NAMED.iter().find(|n| n.eq_ignore_ascii_case(part))?.to_string()
         });
@@ -327,7 +344,9 @@ mod tests {
     fn bounded_in_count_and_text() {
         let store = NotesStore::new(3);
         for i in 0..5 {
-            store.insert("c", pin(&format!("p{i}"), &"x".repeat(MAX_TEXT + 50)), None).unwrap();
+            store
+                .insert("c", pin(&format!("p{i}"), &"x".repeat(MAX_TEXT + 50)), None)
+                .unwrap();
         }
         let notes = store.list(None, None);
         let ids: Vec<_> = notes.iter().map(|n| n.id.as_str()).collect();
@@ -342,7 +361,10 @@ mod tests {
         let store = NotesStore::new(3);
         let mut no_point = pin("", "x");
         no_point.point = None;
-        assert!(matches!(store.insert("c", no_point, None), Err(NoteError::Shape("pin", _))));
+        assert!(matches!(
+            store.insert("c", no_point, None),
+            Err(NoteError::Shape("pin", _))
+        ));
         assert_eq!(store.insert("c", pin("", "  "), None), Err(NoteError::NoText));
         let mut nan = pin("", "x");
         nan.point = Some(Point { x: f64::NAN, y: 0.0 });
@@ -369,7 +391,10 @@ mod tests {
 
     #[test]
     fn shortcuts() {
-        assert_eq!(parse_shortcut("Control+Meta+Slash").as_deref(), Some("Control+Meta+Slash"));
+        assert_eq!(
+            parse_shortcut("Control+Meta+Slash").as_deref(),
+            Some("Control+Meta+Slash")
+        );
         assert_eq!(parse_shortcut("alt+n+m"), None);
         assert_eq!(parse_shortcut(""), None);
         assert_eq!(parse_shortcut("Alt+Unknown"), None);

@@ -164,7 +164,7 @@ pub mod lazy {
 /// assert_eq!(notes::CHANNEL, "mindstudio-browser-agent");
 /// let n: NoteInput = serde_json::from_str(r#"{"kind":"pin","text":"too small","point":{"x":10,"y":20},
 ///     "element":"button \"Save\" [ref=e7]","viewport":{"w":800,"h":600}}"#).unwrap();
-/// assert_eq!((n.kind, n.point.unwrap().x), (NoteKind::Pin, 10.0));
+/// assert_eq!((n.kind, n.point.unwrap().x), (Some(NoteKind::Pin), 10.0));
 /// ```
 pub mod notes {
     use serde::{Deserialize, Serialize};

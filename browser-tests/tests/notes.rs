@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use browser_agent_core::BrowserAgent;
 use browser_tests::{
-    any_port, client_id, eval, exec, exec_async, ok, run, shared_browser, snapshot, wait_for, within, Browser,
+    any_port, client_id, eval, exec, exec_async, ok, run, run_raw, shared_browser, snapshot, wait_for, within, Browser,
     Framework, Server, PAGE_KEY, PREFIX, SCENARIO_DEADLINE,
 };
 use serde_json::{json, Value};
@@ -38,14 +38,22 @@ async fn drag(b: &Browser, from: (f64, f64), to: (f64, f64)) {
     mouse(b, "mousePressed", from.0, from.1, 1).await;
     for i in 1..=8 {
         let k = f64::from(i) / 8.0;
-        mouse(b, "mouseMoved", from.0 + (to.0 - from.0) * k, from.1 + (to.1 - from.1) * k, 1).await;
+        mouse(
+            b,
+            "mouseMoved",
+            from.0 + (to.0 - from.0) * k,
+            from.1 + (to.1 - from.1) * k,
+            1,
+        )
+        .await;
     }
     mouse(b, "mouseReleased", to.0, to.1, 0).await;
 }
 
 /// A key press (keyDown with its text, then keyUp), as a keyboard makes it.
 async fn key(b: &Browser, key: &str, code: &str, vk: u32, modifiers: u32, text: Option<&str>) {
-    let mut down = json!({"type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": modifiers});
+    let mut down =
+        json!({"type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": modifiers});
     if let Some(t) = text {
         down["text"] = json!(t);
         down["unmodifiedText"] = json!(t);
@@ -185,7 +193,11 @@ async fn notes_from_an_ide_frame_reach_the_agent_with_elements_and_screenshots()
         );
         drag(b, (fx + bx, fy + by), (fx + bx + 40.0, fy + by)).await;
         // Delete the title note: select its bubble, then Delete.
-        let third = sent.iter().find(|n| n["text"] == "title: larger, please").expect("the third note").clone();
+        let third = sent
+            .iter()
+            .find(|n| n["text"] == "title: larger, please")
+            .expect("the third note")
+            .clone();
         let (tx, ty) = (
             third["point"]["x"].as_f64().unwrap() + 40.0,
             third["point"]["y"].as_f64().unwrap() + 22.0,
@@ -210,15 +222,32 @@ async fn notes_from_an_ide_frame_reach_the_agent_with_elements_and_screenshots()
         assert_eq!(pin["client"], app.as_str());
         let shot = &pin["screenshot"];
         assert!(shot["url"].as_str().unwrap().contains("/screenshots/"), "{pin}");
-        let (status, _) = browser_tests::http_get(server.addr, &format!("{PREFIX}/screenshots/{}.png", shot["id"].as_str().unwrap()));
+        let (status, _) = browser_tests::http_get(
+            server.addr,
+            &format!("{PREFIX}/screenshots/{}.png", shot["id"].as_str().unwrap()),
+        );
         assert_eq!(status, 200);
         let moved = left.iter().find(|n| n["kind"] == "area").unwrap();
-        assert_eq!((moved["text"].as_str(), moved["id"].as_str()), (Some("broken card"), area["id"].as_str()));
-        assert!(moved["seq"].as_u64() > area["seq"].as_u64(), "a moved note is sent again: {moved}");
+        assert_eq!(
+            (moved["text"].as_str(), moved["id"].as_str()),
+            (Some("broken card"), area["id"].as_str())
+        );
+        assert!(
+            moved["seq"].as_u64() > area["seq"].as_u64(),
+            "a moved note is sent again: {moved}"
+        );
         // What the area held where it was drawn: the card's button and heading.
-        let inside: Vec<&str> = area["elements"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let inside: Vec<&str> = area["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
         assert!(inside.iter().any(|e| e.starts_with("button \"Open\" [ref=")), "{area}");
-        assert!(inside.iter().any(|e| e.starts_with("heading \"Monthly report\"")), "{area}");
+        assert!(
+            inside.iter().any(|e| e.starts_with("heading \"Monthly report\"")),
+            "{area}"
+        );
 
         // The app got none of it, and nothing was logged as an interaction.
         let counts = eval(&server, &app, "[window.saves, window.docClicks, window.keys]").await;
@@ -227,7 +256,10 @@ async fn notes_from_an_ide_frame_reach_the_agent_with_elements_and_screenshots()
         assert_eq!(clicks["count"], 0, "{clicks}");
         // The overlay is in no snapshot.
         let snap = snapshot(&server, &app).await;
-        assert!(!snap.contains("too small") && !snap.contains("Notes:") && !snap.contains("textbox"), "{snap}");
+        assert!(
+            !snap.contains("too small") && !snap.contains("Notes:") && !snap.contains("textbox"),
+            "{snap}"
+        );
 
         // notes-screenshot: a PNG with the pink bubble where the pin's bubble is.
         exec(c, "send('notes-screenshot')").await;
@@ -255,7 +287,10 @@ async fn notes_from_an_ide_frame_reach_the_agent_with_elements_and_screenshots()
         assert_eq!(pixels["prefix"], "data:image/png;base64,", "{pixels}");
         let rgb = |v: &Value| -> Vec<u64> { v.as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect() };
         let bubble = rgb(&pixels["bubble"]);
-        assert!(bubble[0] > 180 && bubble[1] < 90 && bubble[2] > 100, "pink (#DD2590) at the bubble: {pixels}");
+        assert!(
+            bubble[0] > 180 && bubble[1] < 90 && bubble[2] > 100,
+            "pink (#DD2590) at the bubble: {pixels}"
+        );
         let far = rgb(&pixels["far"]);
         assert!(!(far[0] > 180 && far[1] < 90), "not pink away from the notes: {pixels}");
 
@@ -273,18 +308,24 @@ async fn notes_from_an_ide_frame_reach_the_agent_with_elements_and_screenshots()
         assert_eq!(notes(&server, &format!("client={app}"))["count"], 2);
 
         // A parent of another origin than the configured one is ignored.
-        c.goto(&format!("{}?app={app_url}", server.url("/notes/parent.html"))).await.unwrap();
+        c.goto(&format!("{}?app={app_url}", server.url("/notes/parent.html")))
+            .await
+            .unwrap();
         let app2 = wait_for("the second app page", Duration::from_secs(20), || {
             let pages = server.pages();
             pages["pages"].as_array()?.iter().find_map(|p| {
                 let id = p["clientId"].as_str()?;
-                (p["alive"] == true && id != app && p["page"].as_str()?.contains("/notes/app.html")).then(|| id.to_owned())
+                (p["alive"] == true && id != app && p["page"].as_str()?.contains("/notes/app.html"))
+                    .then(|| id.to_owned())
             })
         })
         .await;
         exec(c, "send('notes-enter')").await;
         tokio::time::sleep(Duration::from_millis(800)).await;
-        assert!(!overlay(&server, &app2).await, "a message from another origin entered notes mode");
+        assert!(
+            !overlay(&server, &app2).await,
+            "a message from another origin entered notes mode"
+        );
 
         // The agent clears what it handled.
         let id = pin["id"].as_str().unwrap();
@@ -322,7 +363,12 @@ async fn the_shortcut_and_the_notes_step_in_a_standalone_tab() {
         let app = client_id(c, &server).await;
 
         // A message from the page itself (not a parent frame) is ignored.
-        eval(&server, &app, &format!("window.postMessage({{channel: '{CHANNEL}', command: 'notes-enter'}}, '*'), 1")).await;
+        eval(
+            &server,
+            &app,
+            &format!("window.postMessage({{channel: '{CHANNEL}', command: 'notes-enter'}}, '*'), 1"),
+        )
+        .await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert!(!overlay(&server, &app).await);
 
@@ -335,8 +381,18 @@ async fn the_shortcut_and_the_notes_step_in_a_standalone_tab() {
         enter(b).await;
         let got = wait_notes(&server, "the note", |n| n.len() == 1).await;
         assert_eq!(got[0]["text"], "rename to publish");
-        assert!(got[0]["element"].as_str().unwrap().starts_with("button \"Save\" [ref=e"), "{}", got[0]);
-        assert_eq!(eval(&server, &app, "[window.saves, window.docClicks, window.keys]").await, json!([0, 0, 0]));
+        assert!(
+            got[0]["element"]
+                .as_str()
+                .unwrap()
+                .starts_with("button \"Save\" [ref=e"),
+            "{}",
+            got[0]
+        );
+        assert_eq!(
+            eval(&server, &app, "[window.saves, window.docClicks, window.keys]").await,
+            json!([0, 0, 0])
+        );
         // Escape with nothing edited leaves.
         key(b, "Escape", "Escape", 27, 0, None).await;
         wait_overlay(&server, &app, false).await;
@@ -349,8 +405,13 @@ async fn the_shortcut_and_the_notes_step_in_a_standalone_tab() {
         assert!(!snap.contains("Notes:") && snap.contains("button \"Save\""), "{snap}");
         let v = run(&server, &app, json!([{"command": "notes", "mode": "exit"}])).await;
         assert_eq!(v["steps"][0]["result"]["mode"], "off", "{v}");
-        let v = run(&server, &app, json!([{"command": "notes", "mode": "sideways"}])).await;
-        assert!(v["steps"][0]["error"].as_str().unwrap().contains("\"enter\" or \"exit\""), "{v}");
+        let (status, v) = run_raw(
+            &server,
+            json!({"client": app, "steps": [{"command": "notes", "mode": "sideways"}]}),
+        )
+        .await;
+        assert_eq!(status, 400, "refused before it runs: {v}");
+        assert!(v["message"].as_str().unwrap().contains("\"enter\" or \"exit\""), "{v}");
         // The same shortcut toggles.
         key(b, "N", "KeyN", 78, 1 | 8, None).await;
         wait_overlay(&server, &app, true).await;
@@ -363,7 +424,11 @@ async fn the_shortcut_and_the_notes_step_in_a_standalone_tab() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn notes_off_means_no_shortcut_and_a_failing_step() {
     let browser = shared_browser().await;
-    let agent = BrowserAgent::builder().enabled(true).page_key(PAGE_KEY).notes(false).build();
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .page_key(PAGE_KEY)
+        .notes(false)
+        .build();
     let server = Server::start_on(Framework::Axum, agent, any_port());
     let b: &Browser = &browser;
     within("notes off", SCENARIO_DEADLINE, async move {
@@ -374,7 +439,10 @@ async fn notes_off_means_no_shortcut_and_a_failing_step() {
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert!(!overlay(&server, &app).await);
         let v = run(&server, &app, json!([{"command": "notes", "mode": "enter"}])).await;
-        assert!(v["steps"][0]["error"].as_str().unwrap().contains("notes mode is off"), "{v}");
+        assert!(
+            v["steps"][0]["error"].as_str().unwrap().contains("notes mode is off"),
+            "{v}"
+        );
     })
     .await;
 }

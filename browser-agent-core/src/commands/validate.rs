@@ -25,6 +25,11 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
                 if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
                     diff_steps.push(i);
                 }
+                if c == "notes" && !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) {
+                    return Err(RunError::BadRequest(format!(
+                        "step {i}: notes needs \"mode\": \"enter\" or \"exit\", e.g. {{\"command\":\"notes\",\"mode\":\"enter\"}}"
+                    )));
+                }
                 if c == "screenshot" {
                     screenshot_options(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
                 }

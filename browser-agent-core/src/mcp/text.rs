@@ -265,7 +265,10 @@ pub(crate) fn notes(notes: &[crate::protocol::notes::Note], last_seq: u64) -> St
             "No notes (lastSeq {last_seq}). The developer adds them in notes mode (Alt+Shift+N in the page, or the step {{\"command\":\"notes\",\"mode\":\"enter\"}}).\n"
         );
     }
-    let mut out = format!("{} note(s), lastSeq {last_seq} (afterSeq polls for newer):\n", notes.len());
+    let mut out = format!(
+        "{} note(s), lastSeq {last_seq} (afterSeq polls for newer):\n",
+        notes.len()
+    );
     for n in notes {
         let at = match (n.kind, n.point, n.rect) {
             (NoteKind::Pin, Some(p), _) => format!("pin at ({:.0}, {:.0})", p.x, p.y),

@@ -24,7 +24,11 @@ impl BrowserAgent {
                     json_response(StatusCode::OK, &json!({"deleted": id}))
                 } else {
                     let held: Vec<String> = self.inner.notes.list(None, None).into_iter().map(|n| n.id).collect();
-                    let held = if held.is_empty() { "none".into() } else { held.join(", ") };
+                    let held = if held.is_empty() {
+                        "none".into()
+                    } else {
+                        held.join(", ")
+                    };
                     error(StatusCode::NOT_FOUND, format!("no note {id:?}: the host holds {held}"))
                 }
             }
@@ -82,5 +86,174 @@ impl BrowserAgent {
             Ok(None) => super::response::empty(StatusCode::NO_CONTENT),
             Err(e) => error(StatusCode::BAD_REQUEST, e.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use serde_json::{json, Value};
+
+    use crate::BrowserAgent;
+
+    const P: &str = "/__mindstudio_dev__";
+
+    async fn call(agent: &BrowserAgent, method: &str, path: &str, key: Option<&str>, body: &str) -> (u16, Value) {
+        let mut req = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", "127.0.0.1:3000");
+        if let Some(k) = key {
+            req = req.header("x-browser-agent-key", k);
+        }
+        let res = agent
+            .handle(req.body(Bytes::from(body.to_owned())).unwrap())
+            .await
+            .unwrap();
+        let status = res.status().as_u16();
+        (status, serde_json::from_slice(res.body()).unwrap_or(Value::Null))
+    }
+
+    #[tokio::test]
+    async fn the_page_posts_the_agent_reads_and_clears() {
+        let agent = BrowserAgent::builder().enabled(true).page_key("notes-test-key").build();
+        let pin = json!({"nid": "a1", "kind": "pin", "text": "too small", "point": {"x": 3, "y": 4},
+            "element": "button \"Save\" [ref=e7]", "url": "http://127.0.0.1:3000/?token=abc", "viewport": {"w": 800, "h": 600}});
+        let post = format!("{P}/notes?client=c1");
+        // Without the page key: refused, nothing stored.
+        let (status, body) = call(&agent, "POST", &post, None, &pin.to_string()).await;
+        assert_eq!(status, 403, "{body}");
+        assert_eq!(agent.notes().list(None, None).len(), 0);
+        let (status, note) = call(&agent, "POST", &post, Some("notes-test-key"), &pin.to_string()).await;
+        assert_eq!(status, 201, "{note}");
+        assert_eq!((note["id"].as_str(), note["kind"].as_str()), (Some("n1"), Some("pin")));
+        assert_eq!(
+            note["url"], "http://127.0.0.1:3000/?token=[redacted]",
+            "URLs are redacted like logs"
+        );
+        // Bad shapes are 400s that name the field.
+        for (bad, says) in [
+            (json!({"kind": "pin", "text": "x"}), "needs \"point\""),
+            (json!({"kind": "circle", "text": "x"}), "body must be a note"),
+            (
+                json!({"kind": "area", "text": " ", "box": {"x": 0, "y": 0, "w": 1, "h": 1}}),
+                "must say something",
+            ),
+        ] {
+            let (status, body) = call(&agent, "POST", &post, Some("notes-test-key"), &bad.to_string()).await;
+            assert_eq!(status, 400, "{bad}: {body}");
+            assert!(body["error"].as_str().unwrap().contains(says), "{body}");
+        }
+        let (status, body) = call(
+            &agent,
+            "POST",
+            &format!("{P}/notes"),
+            Some("notes-test-key"),
+            &pin.to_string(),
+        )
+        .await;
+        assert_eq!(status, 400, "{body}");
+        // The agent lists, filters and clears.
+        let (status, list) = call(&agent, "GET", &format!("{P}/notes"), None, "").await;
+        assert_eq!(
+            (status, list["count"].as_u64(), list["lastSeq"].as_u64()),
+            (200, Some(1), Some(1))
+        );
+        let (_, list) = call(&agent, "GET", &format!("{P}/notes?since=1"), None, "").await;
+        assert_eq!(list["count"], 0);
+        let (status, body) = call(&agent, "GET", &format!("{P}/notes?since=soon"), None, "").await;
+        assert_eq!(status, 400, "{body}");
+        let (status, body) = call(&agent, "DELETE", &format!("{P}/notes/n9"), None, "").await;
+        assert_eq!(status, 404);
+        assert!(body["error"].as_str().unwrap().contains("holds n1"), "{body}");
+        let (status, _) = call(&agent, "DELETE", &format!("{P}/notes/n1"), None, "").await;
+        assert_eq!(status, 200);
+        let (status, body) = call(&agent, "PUT", &format!("{P}/notes"), None, "").await;
+        assert_eq!(status, 405, "{body}");
+        // The page retracts a note it deleted.
+        call(&agent, "POST", &post, Some("notes-test-key"), &pin.to_string()).await;
+        let gone = json!({"nid": "a1", "deleted": true});
+        let (status, _) = call(&agent, "POST", &post, Some("notes-test-key"), &gone.to_string()).await;
+        assert_eq!(status, 204);
+        assert!(agent.notes().list(None, None).is_empty());
+    }
+
+    #[tokio::test]
+    async fn mcp_reads_notes_through_browser_logs() {
+        let agent = BrowserAgent::builder().enabled(true).page_key("notes-test-key").build();
+        let call_logs = |args: Value| {
+            let agent = agent.clone();
+            async move {
+                let r = agent
+                    .call_tool(Some(json!({"name": "browser_logs", "arguments": args})), None)
+                    .await
+                    .unwrap();
+                r["content"][0]["text"].as_str().unwrap().to_owned()
+            }
+        };
+        assert!(call_logs(json!({"type": "notes"}))
+            .await
+            .starts_with("No notes (lastSeq 0)"));
+        let pin = json!({"kind": "pin", "text": "too small", "point": {"x": 3, "y": 4},
+            "element": "button \"Save\" [ref=e7]", "url": "http://127.0.0.1:3000/"});
+        call(
+            &agent,
+            "POST",
+            &format!("{P}/notes?client=c1"),
+            Some("notes-test-key"),
+            &pin.to_string(),
+        )
+        .await;
+        let text = call_logs(json!({"type": "notes"})).await;
+        assert_eq!(
+            text,
+            "1 note(s), lastSeq 1 (afterSeq polls for newer):\nn1 [pin at (3, 4)] \"too small\" on button \"Save\" [ref=e7] in http://127.0.0.1:3000/\n"
+        );
+        assert!(call_logs(json!({"type": "notes", "afterSeq": 1}))
+            .await
+            .starts_with("No notes"));
+    }
+
+    #[tokio::test]
+    async fn stdio_emits_a_notes_event_when_notes_arrive() {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let agent = BrowserAgent::builder().enabled(true).page_key("notes-test-key").build();
+        let (agent_in, mut to_agent) = tokio::io::duplex(4096);
+        let (from_agent, agent_out) = tokio::io::duplex(1 << 16);
+        let server = {
+            let agent = agent.clone();
+            tokio::spawn(async move { agent.serve_io(BufReader::new(agent_in), agent_out).await })
+        };
+        let mut lines = BufReader::new(from_agent).lines();
+        // The bridge is up once it answers a line.
+        to_agent.write_all(b"{\"action\":\"notes\"}\n").await.unwrap();
+        let first: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+        assert_eq!(
+            (first["event"].as_str(), first["count"].as_u64()),
+            (Some("notes"), Some(0))
+        );
+        let area = json!({"kind": "area", "text": "broken card", "box": {"x": 1, "y": 2, "w": 30, "h": 40},
+            "elements": ["button \"Open\" [ref=e3]"]});
+        let (status, _) = call(
+            &agent,
+            "POST",
+            &format!("{P}/notes?client=c2"),
+            Some("notes-test-key"),
+            &area.to_string(),
+        )
+        .await;
+        assert_eq!(status, 201);
+        let event: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+        assert_eq!(event["event"], "notes", "{event}");
+        assert_eq!(event["notes"][0]["text"], "broken card", "{event}");
+        assert_eq!(event["notes"][0]["elements"][0], "button \"Open\" [ref=e3]", "{event}");
+        to_agent
+            .write_all(b"{\"action\":\"notes\",\"delete\":\"all\"}\n")
+            .await
+            .unwrap();
+        let cleared: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+        assert_eq!(cleared["count"], 0, "{cleared}");
+        drop(to_agent);
+        server.await.unwrap().unwrap();
     }
 }

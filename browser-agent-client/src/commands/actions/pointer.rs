@@ -105,9 +105,12 @@ fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
         .ok()?
         .dyn_into()
         .ok()?;
-    hits.iter()
-        .filter_map(as_element)
-        .find(|e| e.closest(browser_agent_core::protocol::UI_SELECTOR).ok().flatten().is_none())
+    hits.iter().filter_map(as_element).find(|e| {
+        e.closest(browser_agent_core::protocol::UI_SELECTOR)
+            .ok()
+            .flatten()
+            .is_none()
+    })
 }
 
 /// Whether `el` is `:disabled` or inside `aria-disabled=true`.
