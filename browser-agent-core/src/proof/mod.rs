@@ -122,7 +122,8 @@ impl ProofOptions {
     /// use browser_agent_core::ProofOptions;
     /// let o = ProofOptions::from_json(&serde_json::json!({"description": "login works"})).unwrap();
     /// assert_eq!(o.description, "login works");
-    /// assert!(ProofOptions::from_json(&serde_json::json!({"screenshots": "some"})).is_err());
+    /// assert!(ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshots": "some"})).is_err());
+    /// assert!(ProofOptions::from_json(&serde_json::json!({})).is_err()); // say what you verify
     /// ```
     pub fn from_json(v: &Value) -> Result<ProofOptions, ProofError> {
         let bad = |m: &str| ProofError::BadRequest(m.to_owned());
@@ -135,6 +136,11 @@ impl ProofOptions {
             Some(_) => Err(ProofError::BadRequest(format!("field \"{name}\" must be a string"))),
         };
         let description = text("description")?.unwrap_or_default();
+        if description.trim().is_empty() {
+            return Err(bad(
+                "field \"description\" is required: what you are about to verify (\"the login flow works\")",
+            ));
+        }
         if description.chars().count() > 2_000 {
             return Err(bad("field \"description\" is longer than 2000 characters"));
         }
