@@ -39,8 +39,11 @@ async fn state(addr: SocketAddr, agent: &BrowserAgent) -> (u64, Value, usize, bo
     )
 }
 
-/// The malformed requests: (method, path, headers, body).
-fn requests() -> Vec<(&'static str, String, Vec<(&'static str, &'static str)>, Vec<u8>)> {
+/// One request: method, path, headers, body.
+type Probe = (&'static str, String, Vec<(&'static str, &'static str)>, Vec<u8>);
+
+/// The malformed requests.
+fn requests() -> Vec<Probe> {
     let json = ("content-type", "application/json");
     let key = ("x-browser-agent-key", KEY);
     let bad_key = ("x-browser-agent-key", "not-the-key-at-all");
