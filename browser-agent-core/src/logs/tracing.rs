@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use tracing_core::field::{Field, Visit};
 use tracing_core::span::{Attributes, Id, Record};
 use tracing_core::{Event, Level as TracingLevel, Subscriber};
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::registry::LookupSpan;
 
@@ -31,9 +32,12 @@ const MAX_SPAN_FIELDS: usize = 32;
 /// `[redacted]` in the fields and the text, and the text, like any text, also redacts what
 /// reads as a query parameter, so `code=7` shows as `code=[redacted]` there (not in `fields`).
 ///
-/// What it costs the app: INFO, DEBUG and TRACE events return at the level check (the layer never
-/// disables a callsite, so the app's other layers see everything as before); every new span has
-/// its fields copied once, so that an event inside it can name them.
+/// What it costs the app: the layer asks for nothing below INFO (its level hint), so DEBUG and
+/// TRACE callsites stay off unless another layer wants them; INFO events return at the level
+/// check; the layer never disables a callsite, so the app's other layers see everything as before.
+/// Every new span of INFO or above has its fields copied once, so that an event inside it can
+/// name them (a `debug_span!` is named only when another layer enables DEBUG). A disabled
+/// agent's layer asks for nothing at all.
 ///
 /// ```
 /// use browser_agent_core::{BrowserAgent, LogQuery};
@@ -203,6 +207,15 @@ impl<S> Layer<S> for TracingLayer
 where
     S: Subscriber + for<'a> LookupSpan<'a>,
 {
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        // INFO, not WARN: the spans an error happens in are mostly `info_span!`s.
+        Some(if self.agent.enabled() {
+            LevelFilter::INFO
+        } else {
+            LevelFilter::OFF
+        })
+    }
+
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
         if !self.agent.enabled() || attrs.fields().is_empty() {
             return;
@@ -330,7 +343,7 @@ mod tests {
         tracing::subscriber::with_default(subscriber, || {
             let outer = tracing::info_span!("request", method = "POST", path = "/api/items?token=s3cr3t");
             let _o = outer.enter();
-            let inner = tracing::debug_span!("db", table = tracing::field::Empty);
+            let inner = tracing::info_span!("db", table = tracing::field::Empty);
             inner.record("table", "items");
             let _i = inner.enter();
             tracing::trace!("no");
