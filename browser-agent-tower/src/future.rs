@@ -9,7 +9,8 @@ use std::time::Instant;
 use browser_agent_core::adapter::{InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
-use http::{Method, Response, Uri};
+use http::uri::PathAndQuery;
+use http::{Method, Response};
 use http_body::Body;
 use pin_project_lite::pin_project;
 
@@ -70,13 +71,15 @@ pin_project! {
     }
 }
 
-/// What the service keeps of an app request to name it if the answer is a 5xx (an `Arc` and two
-/// cheap clones; `None` when the agent is off).
+/// What the service keeps of an app request to name it if the answer is a 5xx (`None` when the
+/// agent is off): an `Arc`, the method (no allocation for the standard ones), the path and query
+/// (its bytes shared with the request's, as hyper parses them), and the time. Measured against
+/// copying the path inline: the bigger future cost more in moves than the refcount.
 #[derive(Debug)]
 pub(crate) struct Seen {
     pub(crate) agent: BrowserAgent,
     pub(crate) method: Method,
-    pub(crate) uri: Uri,
+    pub(crate) path: Option<PathAndQuery>,
     pub(crate) started: Instant,
 }
 
@@ -128,9 +131,10 @@ where
                 let Some(seen) = seen.take() else {
                     return Poll::Ready(Ok(res.map(ResponseBody::passthrough)));
                 };
-                let path = seen.uri.path_and_query().map_or("/", |p| p.as_str());
+                let status = res.status().as_u16();
+                let path = seen.path.as_ref().map_or("/", |p| p.as_str());
                 seen.agent
-                    .record_response(seen.method.as_str(), path, res.status().as_u16(), seen.started);
+                    .record_response(seen.method.as_str(), path, status, seen.started);
                 if !*inject {
                     return Poll::Ready(Ok(res.map(ResponseBody::passthrough)));
                 }

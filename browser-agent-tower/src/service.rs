@@ -97,7 +97,7 @@ where
         let seen = agent.enabled().then(|| Seen {
             agent: agent.clone(),
             method: req.method().clone(),
-            uri: req.uri().clone(),
+            path: req.uri().path_and_query().cloned(),
             started,
         });
         ResponseFuture::app(self.inner.call(req), seen, inject, head)

@@ -16,10 +16,18 @@ use super::ServerStream;
 use crate::agent::Inner;
 use crate::BrowserAgent;
 
-/// How often a tailed file is looked at.
+/// How often a tailed file is looked at: a line written now is a `server` entry within this.
+///
+/// ```
+/// assert_eq!(browser_agent_core::TAIL_POLL.as_millis(), 200);
+/// ```
 pub const TAIL_POLL: Duration = Duration::from_millis(200);
 /// The longest line kept whole, in bytes: a longer one is cut here (its rest up to the newline is
 /// dropped), so a file without line breaks cannot grow the buffer.
+///
+/// ```
+/// assert_eq!(browser_agent_core::TAIL_MAX_LINE, 64 * 1024);
+/// ```
 pub const TAIL_MAX_LINE: usize = 64 * 1024;
 /// What one poll reads at most; the rest waits for the next poll.
 const READ_PER_POLL: u64 = 4 * 1024 * 1024;
