@@ -1,0 +1,2 @@
+//! Screenshot bench (filled in below).
+fn main() {}
