@@ -485,14 +485,21 @@ function element(m, el, pvals, out, inSvg) {
   }
   const vals = readVals(cs);
   fixVals(m, vals, tag === 'textarea');
+  // Typed OM computed values where the resolved (px) ones would not lay out the same: a unitless
+  // line-height is inherited as a factor, and "23.2px" rounds to a different 1/64 px than 16 × 1.45
+  // does (rows drift by a pixel every 64). Sizes: `auto` or not.
+  const tm = !svgEl && el.computedStyleMap ? el.computedStyleMap() : null;
+  if (tm) {
+    const lh = tm.get('line-height');
+    if (lh && lh.unit === 'number') vals[IDX['line-height']] = String(lh.value);
+  }
   let extra = '';
   const replaced = REPLACED.has(tag) || outTag === 'img';
   // Sizes: written where the page set them (typed OM: not `auto`), for replaced elements and for
   // what is cut or moved (their box must keep its size without its content or context).
   let fixW = husk || replaced || svgRoot;
   let fixH = fixW;
-  if (!fixW && !svgEl && display !== 'inline' && el.computedStyleMap) {
-    const tm = el.computedStyleMap();
+  if (!fixW && tm && display !== 'inline') {
     fixW = String(tm.get('width')) !== 'auto';
     fixH = String(tm.get('height')) !== 'auto';
   }
@@ -780,8 +787,10 @@ async function finish(m, fo) {
   for (const p of all) if (p && p.frame) frames.push(p.frame);
   const frameUrls = new Map();
   for (const f of frames) {
-    const svg = await svgOf(f, f.region);
-    frameUrls.set(f, 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg));
+    // A frame is its own SVG image; for a live copy (html-in-canvas) drawn to pixels first, since
+    // a live <img> of an SVG snaps its text to other pixels than the frame did.
+    const url = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(await svgOf(f, f.region));
+    frameUrls.set(f, fo ? url : (await rasterize(url, f.region.w, f.region.h)).toDataURL('image/png'));
   }
   const str = (p) => typeof p === 'string' ? p : p.frame ? esc(frameUrls.get(p.frame)) : esc(resolved[p.res]);
   const body = m.parts.map(str).join('') + m.fixed.map(str).join('');
@@ -887,13 +896,18 @@ function inRange(chars, range) {
 
 async function drawForeignObject(m, r, outW, outH) {
   const svg = await svgOf(m, r);
+  return rasterize('data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg), outW, outH);
+}
+
+// An SVG data URL drawn on a detached canvas (a data: URL, never blob:, which taints it).
+async function rasterize(url, outW, outH) {
   const img = new Image();
   img.decoding = 'sync';
-  img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+  img.src = url;
   try {
     await img.decode();
   } catch {
-    throw new Error(`The browser could not draw the page's copy (a ${Math.round(svg.length / 1024)} KiB SVG); try a smaller area or maxWidth.`);
+    throw new Error(`The browser could not draw the page's copy (a ${Math.round(url.length / 1024)} KiB SVG); try a smaller area or maxWidth.`);
   }
   const c = document.createElement('canvas');
   c.width = outW;
