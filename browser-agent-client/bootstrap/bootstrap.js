@@ -450,6 +450,11 @@
         return path.charAt(0) == '/' && loc.origin != 'null' ? loc.origin + path : path;
     }
 
+    // Modules the client loads on first use (the screenshot capture), from our origin.
+    agent.__F_LOAD__ = function (path) {
+        return import(own(path));
+    };
+
     // The wasm client: its glue is an ES module (content-hashed URL in the config). It starts
     // after the page's first frame, so loading, compiling and starting it never compete with the
     // page's own parsing and first paint; what the page does meanwhile waits in the queue.

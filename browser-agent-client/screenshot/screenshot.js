@@ -196,7 +196,8 @@ function options(opts) {
     maxWidth: opts.maxWidth == null ? 1568 : +opts.maxWidth,
     scale: opts.scale == null ? 1 : +opts.scale,
     budgetMs: opts.budgetMs == null ? 1000 : +opts.budgetMs,
-    skip: typeof opts.skip === 'function' ? opts.skip : null,
+    // Our own overlay (the agent cursor) is never drawn.
+    skip: typeof opts.skip === 'function' ? opts.skip : (el) => el.hasAttribute(__UI_ATTR__),
     fetch: typeof opts.fetch === 'function' ? opts.fetch : null,
     method: opts.method == null ? 'auto' : String(opts.method),
   };
@@ -446,7 +447,7 @@ function overBudget(m) {
 // inherited values are all written); `hoisted`: a fixed element moved to the top level.
 function element(m, el, pvals, out, inSvg) {
   const env = m.env;
-  if (el.hasAttribute('data-ba-internal') || (env.o.skip && env.o.skip(el))) return;
+  if (el.hasAttribute('data-ba-internal') || env.o.skip(el)) return;
   const ns = el.namespaceURI;
   const tag = el.localName;
   if (ns === XHTML && SKIP.has(tag)) return;
@@ -977,4 +978,31 @@ async function drawHic(m, r, s, outW, outH) {
     document.documentElement.appendChild(canvas);
     if (canvas.requestPaint) canvas.requestPaint();
   });
+}
+
+// ---- the step ----------------------------------------------------------------------------
+
+// The screenshot step, called by the wasm client: capture, upload the encoded bytes to the host
+// (never through wasm memory), answer what the host stored. `o` is the step with `element`,
+// `fetch` (the page's pristine fetch), `key`, `client`, `prefix`.
+export async function run(o) {
+    const shot = await capture(o);
+    const q = new URLSearchParams();
+    q.append(__CLIENT_PARAM__, o.client);
+    q.append(__WIDTH__, shot.width);
+    q.append(__HEIGHT__, shot.height);
+    q.append(__MS__, Math.round(shot.ms));
+    q.append(__METHOD__, shot.method);
+    for (const w of shot.warnings) q.append(__WARN__, w);
+    q.append(__PAGE__, location.href);
+    const origin = location.origin == 'null' ? '' : location.origin;
+    const res = await o.fetch.call(window, origin + o.prefix + __SCREENSHOTS_PATH__ + '?' + q, {
+        method: 'POST',
+        cache: 'no-store',
+        headers: { [__KEY_HEADER__]: o.key, 'content-type': shot.blob.type },
+        body: shot.blob,
+    });
+    const answer = await res.json();
+    if (!res.ok) throw new Error(answer.error || 'the host refused the screenshot (' + res.status + ')');
+    return answer;
 }

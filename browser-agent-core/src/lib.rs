@@ -60,6 +60,8 @@ mod mcp;
 #[cfg(feature = "host")]
 mod routes;
 #[cfg(feature = "host")]
+mod screenshots;
+#[cfg(feature = "host")]
 mod security;
 #[cfg(feature = "host")]
 mod sinks;
@@ -90,6 +92,11 @@ pub use logs::{
 };
 #[cfg(feature = "host")]
 pub use protocol::StepResult;
+#[cfg(feature = "host")]
+pub use screenshots::{
+    Screenshot, ScreenshotStore, StoreError, DEFAULT_MAX_SCREENSHOTS, DEFAULT_MAX_SCREENSHOT_BYTES,
+    DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
+};
 
 #[cfg(feature = "host")]
 pub mod adapter {

@@ -76,8 +76,13 @@ impl BrowserAgent {
         };
         match value.get("action").and_then(Value::as_str) {
             Some("browser") => {}
-            Some(other) => return fail(format!("unknown action {other:?}: only \"browser\" is supported")),
-            None => return fail("request needs \"action\":\"browser\"".into()),
+            Some("screenshot") => return self.stdio_screenshot(value).await,
+            Some(other) => {
+                return fail(format!(
+                    "unknown action {other:?}: use \"browser\" (steps) or \"screenshot\""
+                ))
+            }
+            None => return fail("request needs \"action\":\"browser\" (or \"screenshot\")".into()),
         }
         let result = match Batch::from_json(line.as_bytes()) {
             Ok(batch) => self.run(batch).await,
@@ -85,6 +90,45 @@ impl BrowserAgent {
         };
         match result {
             Ok(result) => serde_json::to_value(&result).expect("serializable"),
+            Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
+        }
+    }
+}
+
+impl BrowserAgent {
+    /// MindStudio's `{"action":"screenshot"}` (with any of the `screenshot` step's options and
+    /// `client`): `{"event":"screenshot","url",…}` (the step's result), or a `command-error`.
+    async fn stdio_screenshot(&self, mut line: Value) -> Value {
+        let Some(fields) = line.as_object_mut() else {
+            return command_error("request must be a JSON object".into());
+        };
+        fields.remove("action");
+        let client = fields.remove("client");
+        fields.insert("command".into(), "screenshot".into());
+        let mut batch = serde_json::json!({ "steps": [fields] });
+        if let Some(client) = client {
+            batch["client"] = client;
+        }
+        let body = serde_json::to_vec(&batch).expect("serializes");
+        let result = match Batch::from_json(&body) {
+            Ok(batch) => self.run(batch).await,
+            Err(err) => Err(err),
+        };
+        match result {
+            Ok(result) => match result.steps.into_iter().next() {
+                Some(step) if step.error.is_none() => {
+                    let mut event = serde_json::json!({"event": "screenshot"});
+                    if let (Some(map), Some(Value::Object(info))) = (event.as_object_mut(), step.result) {
+                        map.extend(info);
+                    }
+                    event
+                }
+                step => command_error(
+                    step.and_then(|s| s.error)
+                        .or(result.error)
+                        .unwrap_or_else(|| "the page sent no screenshot".into()),
+                ),
+            },
             Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
         }
     }

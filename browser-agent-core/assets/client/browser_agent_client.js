@@ -5,72 +5,72 @@ wasm.Vb();
 function __wbg_get_imports() {
 const import0 = {
 __proto__: null,
-Gb: function(arg0) {
+Hb: function(arg0) {
 const v = arg0;
 const ret = typeof(v) === 'boolean' ? v : undefined;
 return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
 },
-Ab: function(arg0) {
+Bb: function(arg0) {
 const ret = typeof(arg0) === 'bigint';
 return ret;
 },
-yb: function(arg0) {
+zb: function(arg0) {
 const ret = !arg0;
 return ret;
 },
-Hb: function(arg0) {
+Ib: function(arg0) {
 const ret = typeof(arg0) === 'function';
 return ret;
 },
-xb: function(arg0) {
+yb: function(arg0) {
 const ret = arg0 === null;
 return ret;
 },
-Bb: function(arg0) {
+Cb: function(arg0) {
 const val = arg0;
 const ret = typeof(val) === 'object' && val !== null;
 return ret;
 },
-Cb: function(arg0) {
+Db: function(arg0) {
 const ret = typeof(arg0) === 'string';
 return ret;
 },
-Db: function(arg0) {
+Eb: function(arg0) {
 const ret = typeof(arg0) === 'symbol';
 return ret;
 },
-Ib: function(arg0) {
+Jb: function(arg0) {
 const ret = arg0 === undefined;
 return ret;
 },
-zb: function(arg0, arg1) {
+Ab: function(arg0, arg1) {
 const ret = arg0 === arg1;
 return ret;
 },
-Eb: function(arg0, arg1) {
+Fb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'number' ? obj : undefined;
 getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
 },
-Fb: function(arg0, arg1) {
+Gb: function(arg0, arg1) {
 const obj = arg1;
 const ret = typeof(obj) === 'string' ? obj : undefined;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ec, wasm.fc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-wb: function(arg0, arg1) {
+xb: function(arg0, arg1) {
 throw new Error(getStringFromWasm0(arg0, arg1));
 },
-Jb: function(arg0) {
+Kb: function(arg0) {
 arg0._wbg_cb_unref();
 },
-Ba: function(arg0) {
+Ca: function(arg0) {
 arg0.abort();
 },
-o: function(arg0, arg1, arg2) {
+n: function(arg0, arg1, arg2) {
 addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 },
 e: function(arg0, arg1, arg2) {
@@ -79,156 +79,160 @@ addEventListener(getStringFromWasm0(arg0, arg1), arg2);
 f: function(arg0, arg1, arg2, arg3) {
 document.addEventListener(getStringFromWasm0(arg0, arg1), arg2, arg3 !== 0);
 },
-K: function() { return handleError(function (arg0, arg1, arg2) {
+L: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.apply(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-Da: function(arg0, arg1) {
+B: function(arg0, arg1) {
+const ret = Object.assign(arg0, arg1);
+return ret;
+},
+Ea: function(arg0, arg1) {
 const ret = arg0.assignedNodes(arg1);
 return ret;
 },
-sa: function(arg0) {
+ta: function(arg0) {
 const ret = arg0.body;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ra: function() { return handleError(function (arg0, arg1) {
+Sa: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.call(arg1);
 return ret;
 }, arguments); },
-B: function() { return handleError(function (arg0, arg1, arg2) {
+C: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.call(arg1, arg2);
 return ret;
 }, arguments); },
-C: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+D: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.call(arg1, arg2, arg3);
 return ret;
 }, arguments); },
-n: function(arg0) {
+t: function(arg0) {
 clearTimeout(arg0);
 },
-_: function(arg0) {
+$: function(arg0) {
 const ret = arg0.clientHeight;
 return ret;
 },
-Y: function(arg0) {
+Z: function(arg0) {
 const ret = arg0.clientWidth;
 return ret;
 },
-ma: function() { return handleError(function (arg0, arg1, arg2) {
+na: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.closest(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-sb: function(arg0, arg1) {
+tb: function(arg0, arg1) {
 const ret = arg0.concat(arg1);
 return ret;
 },
-L: function() { return handleError(function (arg0, arg1) {
+M: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.construct(arg0, arg1);
 return ret;
 }, arguments); },
-Pa: function(arg0, arg1) {
+Qa: function(arg0, arg1) {
 const ret = arg0.contains(arg1);
 return ret;
 },
-q: function(arg0, arg1) {
+p: function(arg0, arg1) {
 const ret = arg1.content;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
+const len1 = WASM_VECTOR_LEN;
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+},
+r: function(arg0, arg1) {
+const ret = arg1.cursor;
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
 s: function(arg0, arg1) {
-const ret = arg1.cursor;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
-const len1 = WASM_VECTOR_LEN;
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
-getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
-},
-t: function(arg0, arg1) {
 const ret = arg1.display;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-N: function(arg0) {
+O: function(arg0) {
 const ret = arg0.document;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ta: function(arg0, arg1) {
+Ua: function(arg0, arg1) {
 const ret = encodeURIComponent(getStringFromWasm0(arg0, arg1));
 return ret;
 },
-Ia: function(arg0) {
+Ja: function(arg0) {
 const ret = arg0.firstChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-ha: function(arg0) {
+ia: function(arg0) {
 const ret = arg0.firstElementChild;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-_a: function(arg0) {
+$a: function(arg0) {
 const ret = Array.from(arg0);
 return ret;
 },
-ia: function(arg0) {
+ja: function(arg0) {
 const ret = arg0.getAttributeNames();
 return ret;
 },
-$: function(arg0, arg1, arg2, arg3) {
+aa: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.getAttribute(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ec, wasm.fc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ka: function(arg0) {
+la: function(arg0) {
 const ret = arg0.getBoundingClientRect();
 return ret;
 },
-p: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+o: function() { return handleError(function (arg0, arg1, arg2, arg3) {
 const ret = arg0.getComputedStyle(arg1, arg2 === 0 ? undefined : getStringFromWasm0(arg2, arg3));
 return ret;
 }, arguments); },
-Ea: function(arg0, arg1, arg2) {
+Fa: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-qa: function(arg0, arg1, arg2) {
+ra: function(arg0, arg1, arg2) {
 const ret = arg0.getElementById(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
 b: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = sessionStorage.getItem(getStringFromWasm0(arg1, arg2));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ec, wasm.fc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-H: function(arg0, arg1) {
+I: function(arg0, arg1) {
 const ret = Object.getOwnPropertyDescriptor(arg0, arg1);
 return ret;
 },
-Ma: function(arg0) {
+Na: function(arg0) {
 const ret = arg0.getRootNode();
 return ret;
 },
-jb: function() { return handleError(function (arg0, arg1) {
+kb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1);
 return ret;
 }, arguments); },
 i: function(arg0, arg1, arg2, arg3) {
 const ret = arg1.get(getStringFromWasm0(arg2, arg3));
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ec, wasm.fc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-F: function(arg0, arg1) {
+G: function(arg0, arg1) {
 const ret = arg0.get(arg1);
 return ret;
 },
-lb: function() { return handleError(function (arg0, arg1) {
+mb: function() { return handleError(function (arg0, arg1) {
 const ret = Reflect.get(arg0, arg1 >>> 0);
 return ret;
 }, arguments); },
@@ -240,15 +244,15 @@ u: function(arg0, arg1) {
 const ret = arg0[arg1 >>> 0];
 return ret;
 },
-aa: function(arg0, arg1, arg2) {
+ba: function(arg0, arg1, arg2) {
 const ret = arg0.hasAttribute(getStringFromWasm0(arg1, arg2));
 return ret;
 },
-da: function(arg0) {
+ea: function(arg0) {
 const ret = arg0.hasAttributes();
 return ret;
 },
-va: function() { return handleError(function (arg0) {
+wa: function() { return handleError(function (arg0) {
 const ret = arg0.hasFocus();
 return ret;
 }, arguments); },
@@ -256,29 +260,29 @@ k: function(arg0) {
 const ret = arg0.headers;
 return ret;
 },
-S: function(arg0) {
+T: function(arg0) {
 const ret = arg0.height;
 return ret;
 },
-ua: function(arg0) {
+va: function(arg0) {
 const ret = arg0.hidden;
 return ret;
 },
-wa: function() { return handleError(function (arg0, arg1) {
+xa: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.href;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-la: function(arg0, arg1) {
+ma: function(arg0, arg1) {
 const ret = arg1.id;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-ub: function(arg0, arg1, arg2, arg3) {
+vb: function(arg0, arg1, arg2, arg3) {
 const ret = arg0.includes(getStringFromWasm0(arg1, arg2), arg3);
 return ret;
 },
@@ -286,11 +290,11 @@ A: function(arg0, arg1, arg2) {
 const ret = arg0.indexOf(arg1, arg2);
 return ret;
 },
-vb: function(arg0, arg1, arg2, arg3) {
+wb: function(arg0, arg1, arg2, arg3) {
 const ret = arg0.indexOf(getStringFromWasm0(arg1, arg2), arg3);
 return ret;
 },
-T: function(arg0) {
+U: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Element;
@@ -300,7 +304,7 @@ result = false;
 const ret = result;
 return ret;
 },
-Ga: function(arg0) {
+Ha: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Node;
@@ -310,7 +314,7 @@ result = false;
 const ret = result;
 return ret;
 },
-D: function(arg0) {
+E: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Promise;
@@ -320,7 +324,7 @@ result = false;
 const ret = result;
 return ret;
 },
-M: function(arg0) {
+N: function(arg0) {
 let result;
 try {
 result = arg0 instanceof Window;
@@ -330,23 +334,23 @@ result = false;
 const ret = result;
 return ret;
 },
-$a: function(arg0) {
+ab: function(arg0) {
 const ret = Array.isArray(arg0);
 return ret;
 },
-Ja: function(arg0) {
+Ka: function(arg0) {
 const ret = arg0.isConnected;
 return ret;
 },
-cb: function(arg0, arg1) {
+db: function(arg0, arg1) {
 const ret = Object.is(arg0, arg1);
 return ret;
 },
-ya: function(arg0, arg1) {
+za: function(arg0, arg1) {
 const ret = arg0.item(arg1 >>> 0);
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-za: function(arg0) {
+Aa: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
@@ -354,61 +358,39 @@ z: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-tb: function(arg0) {
+ub: function(arg0) {
 const ret = arg0.length;
 return ret;
 },
-U: function(arg0, arg1) {
+V: function(arg0, arg1) {
 const ret = arg1.localName;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-O: function(arg0) {
+P: function(arg0) {
 const ret = arg0.location;
 return ret;
 },
-na: function() { return handleError(function (arg0, arg1, arg2) {
+oa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.matches(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-nb: function() {
+ob: function() {
 const ret = new WeakMap();
 return ret;
 },
-Xa: function() {
+Ya: function() {
 const ret = new Array();
 return ret;
 },
-Aa: function() { return handleError(function () {
+Ba: function() { return handleError(function () {
 const ret = new AbortController();
 return ret;
 }, arguments); },
-ab: function(arg0, arg1) {
+bb: function(arg0, arg1) {
 const ret = new Error(getStringFromWasm0(arg0, arg1));
-return ret;
-},
-I: function(arg0, arg1) {
-try {
-var state0 = {a: arg0, b: arg1};
-var cb0 = (arg0, arg1) => {
-const a = state0.a;
-state0.a = 0;
-try {
-return wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(a, state0.b, arg0, arg1);
-} finally {
-state0.a = a;
-}
-};
-const ret = new Promise(cb0);
-return ret;
-} finally {
-state0.a = 0;
-}
-},
-db: function() {
-const ret = new Object();
 return ret;
 },
 J: function(arg0, arg1) {
@@ -429,60 +411,82 @@ return ret;
 state0.a = 0;
 }
 },
-ja: function(arg0) {
+eb: function() {
+const ret = new Object();
+return ret;
+},
+K: function(arg0, arg1) {
+try {
+var state0 = {a: arg0, b: arg1};
+var cb0 = (arg0, arg1) => {
+const a = state0.a;
+state0.a = 0;
+try {
+return wasm_bindgen__convert__closures_____invoke__ha75d28fc75ac40da(a, state0.b, arg0, arg1);
+} finally {
+state0.a = a;
+}
+};
+const ret = new Promise(cb0);
+return ret;
+} finally {
+state0.a = 0;
+}
+},
+ka: function(arg0) {
 const ret = arg0.nextElementSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Ka: function(arg0) {
+La: function(arg0) {
 const ret = arg0.nextSibling;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Qa: function(arg0) {
+Ra: function(arg0) {
 const ret = arg0.nodeType;
 return ret;
 },
-Ha: function(arg0, arg1) {
+Ia: function(arg0, arg1) {
 const ret = arg1.nodeValue;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ec, wasm.fc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-Ua: function() {
+Va: function() {
 const ret = Date.now();
 return ret;
 },
-Ya: function(arg0) {
+Za: function(arg0) {
 const ret = Array.of(arg0);
 return ret;
 },
-Za: function(arg0, arg1) {
+_a: function(arg0, arg1) {
 const ret = Array.of(arg0, arg1);
 return ret;
 },
-xa: function() { return handleError(function (arg0, arg1) {
+ya: function() { return handleError(function (arg0, arg1) {
 const ret = arg1.origin;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 }, arguments); },
-V: function(arg0, arg1) {
+W: function(arg0, arg1) {
 const ret = arg1.outerHTML;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-mb: function() { return handleError(function (arg0) {
+nb: function() { return handleError(function (arg0) {
 const ret = Reflect.ownKeys(arg0);
 return ret;
 }, arguments); },
-Na: function(arg0) {
+Oa: function(arg0) {
 const ret = arg0.ownerDocument;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-Oa: function(arg0) {
+Pa: function(arg0) {
 const ret = arg0.parentElement;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -490,64 +494,64 @@ w: function(arg0, arg1) {
 const ret = arg0.push(arg1);
 return ret;
 },
-Fa: function() { return handleError(function (arg0, arg1, arg2) {
+Ga: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ra: function() { return handleError(function (arg0, arg1, arg2) {
+sa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ga: function() { return handleError(function (arg0, arg1, arg2) {
+ha: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelectorAll(getStringFromWasm0(arg1, arg2));
 return ret;
 }, arguments); },
-ea: function() { return handleError(function (arg0, arg1, arg2) {
+fa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-pa: function() { return handleError(function (arg0, arg1, arg2) {
+qa: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = arg0.querySelector(getStringFromWasm0(arg1, arg2));
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 }, arguments); },
-pb: function(arg0) {
+qb: function(arg0) {
 const ret = arg0.queueMicrotask;
 return ret;
 },
-ob: function(arg0) {
+pb: function(arg0) {
 queueMicrotask(arg0);
 },
-Wa: function() {
+Xa: function() {
 const ret = Math.random();
 return ret;
 },
 h: function() {
 location.reload();
 },
-fa: function() { return handleError(function (arg0, arg1, arg2) {
+ga: function() { return handleError(function (arg0, arg1, arg2) {
 arg0.removeAttribute(getStringFromWasm0(arg1, arg2));
 }, arguments); },
-qb: function(arg0, arg1, arg2, arg3, arg4) {
+rb: function(arg0, arg1, arg2, arg3, arg4) {
 const ret = arg0.replaceAll(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
 return ret;
 },
-ib: function(arg0) {
+jb: function(arg0) {
 const ret = Promise.resolve(arg0);
 return ret;
 },
-ba: function(arg0) {
+ca: function(arg0) {
 const ret = arg0.scrollHeight;
 return ret;
 },
-X: function(arg0) {
+Y: function(arg0) {
 const ret = arg0.scrollLeft;
 return ret;
 },
-W: function(arg0) {
+X: function(arg0) {
 const ret = arg0.scrollTop;
 return ret;
 },
-Z: function(arg0) {
+_: function(arg0) {
 const ret = arg0.scrollWidth;
 return ret;
 },
@@ -555,7 +559,7 @@ a: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = navigator.sendBeacon(getStringFromWasm0(arg0, arg1), arg2);
 return ret;
 }, arguments); },
-ca: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
+da: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
 arg0.setAttribute(getStringFromWasm0(arg1, arg2), getStringFromWasm0(arg3, arg4));
 }, arguments); },
 m: function(arg0, arg1) {
@@ -569,11 +573,11 @@ d: function(arg0, arg1) {
 const ret = setTimeout(arg0, arg1);
 return ret;
 },
-kb: function() { return handleError(function (arg0, arg1, arg2) {
+lb: function() { return handleError(function (arg0, arg1, arg2) {
 const ret = Reflect.set(arg0, arg1, arg2);
 return ret;
 }, arguments); },
-G: function(arg0, arg1, arg2) {
+H: function(arg0, arg1, arg2) {
 const ret = arg0.set(arg1, arg2);
 return ret;
 },
@@ -584,7 +588,7 @@ x: function(arg0) {
 const ret = arg0.shift();
 return ret;
 },
-Ca: function(arg0) {
+Da: function(arg0) {
 const ret = arg0.signal;
 return ret;
 },
@@ -592,26 +596,26 @@ y: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
-rb: function(arg0, arg1, arg2) {
+sb: function(arg0, arg1, arg2) {
 const ret = arg0.slice(arg1 >>> 0, arg2 >>> 0);
 return ret;
 },
 g: function(arg0, arg1, arg2) {
 arg0.splice(arg1 >>> 0, arg2 >>> 0);
 },
-eb: function() {
+fb: function() {
 const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-gb: function() {
+hb: function() {
 const ret = typeof global === 'undefined' ? undefined : global;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-fb: function() {
+gb: function() {
 const ret = typeof self === 'undefined' ? undefined : self;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
-hb: function() {
+ib: function() {
 const ret = typeof window === 'undefined' ? undefined : window;
 return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
 },
@@ -619,68 +623,64 @@ j: function(arg0) {
 const ret = arg0.status;
 return ret;
 },
-Va: function() { return handleError(function (arg0) {
+Wa: function() { return handleError(function (arg0) {
 const ret = JSON.stringify(arg0);
 return ret;
 }, arguments); },
-oa: function(arg0, arg1) {
+pa: function(arg0, arg1) {
 const ret = arg1.tagName;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-La: function(arg0, arg1) {
+Ma: function(arg0, arg1) {
 const ret = arg1.textContent;
-var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.ec, wasm.fc);
+var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.dc, wasm.ec);
 var len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-E: function(arg0, arg1, arg2) {
+F: function(arg0, arg1, arg2) {
 const ret = arg0.then(arg1, arg2);
 return ret;
 },
-Sa: function(arg0, arg1) {
+Ta: function(arg0, arg1) {
 const ret = arg0.then(arg1);
 return ret;
 },
-ta: function(arg0, arg1) {
+ua: function(arg0, arg1) {
 const ret = arg1.title;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-bb: function() { return handleError(function (arg0, arg1) {
+cb: function() { return handleError(function (arg0, arg1) {
 const ret = arg0.toString(arg1);
 return ret;
 }, arguments); },
-r: function(arg0, arg1) {
+q: function(arg0, arg1) {
 const ret = arg1.visibility;
-const ptr1 = passStringToWasm0(ret, wasm.ec, wasm.fc);
+const ptr1 = passStringToWasm0(ret, wasm.dc, wasm.ec);
 const len1 = WASM_VECTOR_LEN;
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
 getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
 },
-R: function(arg0) {
+S: function(arg0) {
 const ret = arg0.width;
 return ret;
 },
-P: function(arg0) {
+Q: function(arg0) {
 const ret = arg0.x;
 return ret;
 },
-Q: function(arg0) {
+R: function(arg0) {
 const ret = arg0.y;
 return ret;
 },
-Lb: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hc3b403d24c64a06e);
-return ret;
-},
 Mb: function(arg0, arg1) {
-const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__hc3b403d24c64a06e);
 return ret;
 },
 Nb: function(arg0, arg1) {
@@ -688,11 +688,11 @@ const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__
 return ret;
 },
 Ob: function(arg0, arg1) {
-const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7b4b0a9ce0b09b84);
+const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__he27ee5fa1f0266c8);
 return ret;
 },
 Pb: function(arg0, arg1) {
-const ret = makeMutClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__ha313895a916ec074);
+const ret = makeClosure(arg0, arg1, wasm_bindgen__convert__closures_____invoke__h7b4b0a9ce0b09b84);
 return ret;
 },
 Qb: function(arg0, arg1) {
@@ -711,8 +711,8 @@ Tb: function(arg0, arg1) {
 const ret = getStringFromWasm0(arg0, arg1);
 return ret;
 },
-Kb: function() {
-const table = wasm.jc;
+Lb: function() {
+const table = wasm.ic;
 table.set(0, undefined);
 table.set(1024, undefined);
 table.set(1025, null);
@@ -724,9 +724,6 @@ return {
 __proto__: null,
 "a": import0,
 };
-}
-function wasm_bindgen__convert__closures_____invoke__ha313895a916ec074(arg0, arg1) {
-wasm.dc(arg0, arg1);
 }
 function wasm_bindgen__convert__closures_____invoke__h7104ca1bd9ae6b1e(arg0, arg1) {
 wasm.cc(arg0, arg1);
@@ -751,7 +748,7 @@ function wasm_bindgen__convert__closures_____invoke__hc3b403d24c64a06e(arg0, arg
 wasm._b(arg0, arg1, arg2, arg3);
 }
 function wasm_bindgen__convert__closures_____invoke__h7b4b0a9ce0b09b84(arg0, arg1, arg2) {
-const ptr0 = passStringToWasm0(arg2, wasm.ec, wasm.fc);
+const ptr0 = passStringToWasm0(arg2, wasm.dc, wasm.ec);
 const len0 = WASM_VECTOR_LEN;
 const ret = wasm.Yb(arg0, arg1, ptr0, len0);
 if (ret[2]) {
@@ -760,13 +757,13 @@ throw takeFromExternrefTable0(ret[1]);
 return takeFromExternrefTable0(ret[0]);
 }
 function addToExternrefTable0(obj) {
-const idx = wasm.ic();
-wasm.jc.set(idx, obj);
+const idx = wasm.hc();
+wasm.ic.set(idx, obj);
 return idx;
 }
 const CLOSURE_DTORS = (typeof FinalizationRegistry === 'undefined')
 ? { register: () => {}, unregister: () => {} }
-: new FinalizationRegistry(state => wasm.kc(state.a, state.b));
+: new FinalizationRegistry(state => wasm.jc(state.a, state.b));
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
 if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.Ub.buffer)) {
@@ -790,7 +787,7 @@ try {
 return f.apply(this, args);
 } catch (e) {
 const idx = addToExternrefTable0(e);
-wasm.hc(idx);
+wasm.gc(idx);
 }
 }
 function isLikeNone(x) {
@@ -808,7 +805,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.kc(state.a, state.b);
+wasm.jc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -831,7 +828,7 @@ real._wbg_cb_unref();
 };
 real._wbg_cb_unref = () => {
 if (--state.cnt === 0) {
-wasm.kc(state.a, state.b);
+wasm.jc(state.a, state.b);
 state.a = 0;
 CLOSURE_DTORS.unregister(state);
 }
@@ -870,8 +867,8 @@ WASM_VECTOR_LEN = offset;
 return ptr;
 }
 function takeFromExternrefTable0(idx) {
-const value = wasm.jc.get(idx);
-wasm.lc(idx);
+const value = wasm.ic.get(idx);
+wasm.kc(idx);
 return value;
 }
 let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -906,7 +903,7 @@ wasm = instance.exports;
 wasmModule = module;
 cachedDataViewMemory0 = null;
 cachedUint8ArrayMemory0 = null;
-wasm.mc();
+wasm.lc();
 return wasm;
 }
 async function __wbg_load(module, imports) {

@@ -182,6 +182,47 @@ impl Builder {
         self.config.frame_parents.push(origin.into());
         self
     }
+    /// How many screenshots the host keeps (default 64; the oldest is evicted first).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().max_screenshots(8).build();
+    /// # let _ = agent;
+    /// ```
+    pub fn max_screenshots(mut self, n: usize) -> Self {
+        self.config.max_screenshots = n;
+        self
+    }
+    /// How many bytes of screenshots the host keeps (default 64 MiB; the oldest is evicted first).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().max_screenshot_bytes(8 << 20).build();
+    /// # let _ = agent;
+    /// ```
+    pub fn max_screenshot_bytes(mut self, bytes: usize) -> Self {
+        self.config.max_screenshot_bytes = bytes;
+        self
+    }
+    /// The largest screenshot a page may upload (default 16 MiB); a bigger one is refused with 413.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().screenshot_upload_limit(4 << 20).build();
+    /// assert_eq!(agent.config().screenshot_upload_limit(), 4 << 20);
+    /// ```
+    pub fn screenshot_upload_limit(mut self, bytes: usize) -> Self {
+        self.config.screenshot_upload_limit = bytes;
+        self
+    }
+    /// Also write every screenshot into this folder (`{id}-{epoch ms}.{png|jpg}`, each file
+    /// written under a temporary name and renamed when whole).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().screenshot_dir("target/shots").build();
+    /// # let _ = agent;
+    /// ```
+    pub fn screenshot_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.screenshot_dir = Some(dir.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -220,6 +261,11 @@ impl Builder {
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
                     .with_frame_parents(&config.frame_parents),
                 commands: Default::default(),
+                screenshots: crate::screenshots::ScreenshotStore::new(
+                    config.max_screenshots,
+                    config.max_screenshot_bytes,
+                    config.screenshot_dir.clone(),
+                ),
                 plain_tag: tag::build_tag(&tag_config, None),
                 ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
                 prefix_slash: format!("{}/", config.prefix),

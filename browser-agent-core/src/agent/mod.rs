@@ -1,6 +1,7 @@
 //! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
 
 mod builder;
+mod screenshot;
 
 use std::sync::Arc;
 
@@ -40,6 +41,7 @@ pub(crate) struct Inner {
     pub(crate) logs: LogBuffer,
     pub(crate) clients: ClientRegistry,
     pub(crate) commands: crate::commands::CommandQueue,
+    pub(crate) screenshots: crate::screenshots::ScreenshotStore,
     pub(crate) key: String,
     pub(crate) assets: &'static ClientAssets,
     pub(crate) tag_config: TagConfig,
@@ -216,7 +218,9 @@ impl BrowserAgent {
         if clients.is_gone(&client) {
             self.fail_batches_of_gone_page(&client);
         }
-        ticket.wait(queue, batch.timeout).await
+        let mut result = ticket.wait(queue, batch.timeout).await?;
+        self.inline_screenshots(&batch.steps, &mut result);
+        Ok(result)
     }
 
     /// Page `client` said it left (`POST {prefix}/logs?gone=1`): it is no longer alive nor a default

@@ -116,6 +116,7 @@ fn step(out: &mut String, s: &crate::protocol::StepResult) {
         (Some(error), _) => format!("FAILED: {error}"),
         (None, Some(Value::String(text))) => text.clone(),
         (None, Some(Value::Null) | None) => "ok".into(),
+        (None, Some(shot @ Value::Object(_))) if s.command == "screenshot" => screenshot(shot),
         (None, Some(other)) => other.to_string(),
     };
     if said.contains('\n') {
@@ -123,6 +124,27 @@ fn step(out: &mut String, s: &crate::protocol::StepResult) {
     } else {
         let _ = writeln!(out, ": {said}");
     }
+}
+
+/// A screenshot step's result: `1280x720 jpeg, 84213 B, foreignobject, 212 ms (image below) URL`.
+fn screenshot(shot: &Value) -> String {
+    let n = |k: &str| shot.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let mut line = format!(
+        "{}x{} {}, {} B, {}, {} ms (image below) {}",
+        n("width"),
+        n("height"),
+        str_of(shot, "format"),
+        n("bytes"),
+        str_of(shot, "method"),
+        n("ms"),
+        str_of(shot, "url")
+    );
+    if let Some(Value::Array(warnings)) = shot.get("warnings") {
+        for w in warnings.iter().filter_map(Value::as_str) {
+            let _ = write!(line, "; {w}");
+        }
+    }
+    line
 }
 
 /// `browser_run`: the steps, what changed (or the snapshot, the first time), the logs the page
