@@ -180,9 +180,8 @@ export async function capture(opts = {}) {
   if (fontsX) warnings.push(`${plural(fontsX, 'font stylesheet', 'font stylesheets')} from another origin not embedded`);
   if (env.budgetHit) warnings.push(`time budget reached: ${plural(env.budgetHit, 'element', 'elements')} drawn as blank boxes`);
   const type = o.format === 'jpeg' ? 'image/jpeg' : 'image/png';
-  const blob = await new Promise((resolve, reject) => canvas.toBlob(
-    (b) => b ? resolve(b) : reject(new Error(`The browser could not encode the ${outW} × ${outH} capture as ${o.format}.`)),
-    type, o.format === 'jpeg' ? o.quality : undefined));
+  const blob = await encode(canvas, type, o.format === 'jpeg' ? o.quality : undefined).catch(() => null);
+  if (!blob) throw new Error(`The browser could not encode the ${outW} × ${outH} capture as ${o.format}.`);
   return { blob, width: outW, height: outH, method, warnings, ms: Math.round(performance.now() - t0) };
 }
 
@@ -760,12 +759,7 @@ function fetchData(env, url) {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.blob();
     })
-    .then((b) => new Promise((resolve, reject) => {
-      const fr = new FileReader();
-      fr.onload = () => resolve(fr.result);
-      fr.onerror = () => reject(fr.error);
-      fr.readAsDataURL(b);
-    }))
+    .then(dataUrlOf)
     .then((d) => ({ ok: true, url: d }), () => ({ ok: false, url: '' }));
   dataUrls.set(url, p);
   // A failed fetch is not cached: the next capture tries again.
@@ -791,7 +785,7 @@ async function finish(m, fo) {
     // A frame is its own SVG image; for a live copy (html-in-canvas) drawn to pixels first, since
     // a live <img> of an SVG snaps its text to other pixels than the frame did.
     const url = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(await svgOf(f, f.region));
-    frameUrls.set(f, fo ? url : (await rasterize(url, f.region.w, f.region.h)).toDataURL('image/png'));
+    frameUrls.set(f, fo ? url : await dataUrlOf(await encode(await rasterize(url, f.region.w, f.region.h), 'image/png')));
   }
   const str = (p) => typeof p === 'string' ? p : p.frame ? esc(frameUrls.get(p.frame)) : esc(resolved[p.res]);
   const body = m.parts.map(str).join('') + m.fixed.map(str).join('');
@@ -895,6 +889,29 @@ function inRange(chars, range) {
 
 // ---- painting ------------------------------------------------------------------------------
 
+// A detached canvas: an OffscreenCanvas where there is one, since its convertToBlob encodes at
+// once, while HTMLCanvasElement.toBlob waits for idle time (up to a second on a busy page).
+function makeCanvas(w, h) {
+  const c = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(w, h) : document.createElement('canvas');
+  c.width = w;
+  c.height = h;
+  return c;
+}
+
+function encode(c, type, quality) {
+  if (c.convertToBlob) return c.convertToBlob({ type, quality });
+  return new Promise((resolve) => c.toBlob(resolve, type, quality));
+}
+
+function dataUrlOf(blob) {
+  return new Promise((resolve, reject) => {
+    const fr = new FileReader();
+    fr.onload = () => resolve(fr.result);
+    fr.onerror = () => reject(fr.error);
+    fr.readAsDataURL(blob);
+  });
+}
+
 async function drawForeignObject(m, r, outW, outH) {
   const svg = await svgOf(m, r);
   return rasterize('data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg), outW, outH);
@@ -910,9 +927,7 @@ async function rasterize(url, outW, outH) {
   } catch {
     throw new Error(`The browser could not draw the page's copy (a ${Math.round(url.length / 1024)} KiB SVG); try a smaller area or maxWidth.`);
   }
-  const c = document.createElement('canvas');
-  c.width = outW;
-  c.height = outH;
+  const c = makeCanvas(outW, outH);
   const ctx = c.getContext('2d');
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, outW, outH);
@@ -954,9 +969,7 @@ async function drawHic(m, r, s, outW, outH) {
         const ctx = canvas.getContext('2d');
         ctx.setTransform(s, 0, 0, s, 0, 0);
         ctx.drawElementImage(host, -r.x, -r.y);
-        const out = document.createElement('canvas');
-        out.width = outW;
-        out.height = outH;
+        const out = makeCanvas(outW, outH);
         const o2 = out.getContext('2d');
         o2.fillStyle = '#fff';
         o2.fillRect(0, 0, outW, outH);

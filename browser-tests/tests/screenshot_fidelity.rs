@@ -41,8 +41,8 @@ async fn run_fixtures(b: &Browser, server: &Server, method: &str, max_mismatch: 
         "fixture", "mismatch", "SSIM", "SSIM-ic", "ms"
     );
     for name in FIXTURES {
-        open_still(b, &fixture_url(server, &other, name)).await;
-        let (reference, shot) = still_reference(b, || capture(b, json!({"method": method}))).await;
+        let page = open_still(b, server, &fixture_url(server, &other, name)).await;
+        let (reference, shot) = still_reference(b, || capture(b, server, &page, json!({"method": method}))).await;
         let shot = match shot {
             Ok(s) => s,
             Err(e) => {
@@ -131,14 +131,14 @@ async fn a_changed_page_fails_and_the_same_page_gives_the_same_bytes() {
         let b = launch(&scratch(), false).await;
         let server = Server::start(agent(), any_port());
         let other = other_origin();
-        open_still(&b, &fixture_url(&server, &other, "text")).await;
+        let page = open_still(&b, &server, &fixture_url(&server, &other, "text")).await;
         let reference = reference(&b).await;
-        let first = capture(&b, json!({"method": "foreignobject"})).await.expect("capture");
-        let second = capture(&b, json!({"method": "foreignobject"})).await.expect("capture");
+        let first = capture(&b, &server, &page, json!({"method": "foreignobject"})).await.expect("capture");
+        let second = capture(&b, &server, &page, json!({"method": "foreignobject"})).await.expect("capture");
         assert!(first.bytes == second.bytes, "two captures of the same state differ");
         // The change a reviewer would notice: the table card gone, the heading recoloured.
         js(&b, "document.querySelectorAll('.card')[1].style.visibility = 'hidden'; document.querySelector('h1').style.color = '#0a0';").await;
-        let changed = capture(&b, json!({"method": "foreignobject"})).await.expect("capture");
+        let changed = capture(&b, &server, &page, json!({"method": "foreignobject"})).await.expect("capture");
         let f = compare("negative-text", &reference, &changed.bytes).expect("compare");
         println!("negative control: {:.3}% mismatched, SSIM {:.4}", f.mismatch * 100.0, f.ssim);
         assert!(
@@ -164,19 +164,19 @@ async fn bad_options_are_refused_with_a_sentence() {
         let b = launch(&scratch(), false).await;
         let server = Server::start(agent(), any_port());
         let other = other_origin();
-        open_still(&b, &fixture_url(&server, &other, "forms")).await;
+        let page = open_still(&b, &server, &fixture_url(&server, &other, "forms")).await;
         let before = js(&b, "return document.documentElement.outerHTML").await;
         for (opts, needle) in [
-            (json!({"format": "gif"}), "Unknown format"),
+            (json!({"format": "gif"}), "format"),
             (json!({"format": "jpeg", "quality": 2}), "quality"),
             (json!({"scale": 0}), "scale"),
-            (json!({"method": "html-in-canvas"}), "HTML-in-Canvas"),
+            (json!({"method": "html-in-canvas"}), "html-in-canvas"),
         ] {
-            let e = capture(&b, opts.clone()).await.expect_err("refused");
-            assert!(e.contains(needle), "{opts}: {e}");
+            let e = capture(&b, &server, &page, opts.clone()).await.expect_err("refused");
+            assert!(e.to_lowercase().contains(needle), "{opts}: {e}");
         }
         // A JPEG of one element with padding, scaled to a small width.
-        let shot = capture(&b, json!({"element": "fieldset", "padding": 8, "format": "jpeg", "maxWidth": 200}))
+        let shot = capture(&b, &server, &page, json!({"selector": "fieldset", "nth": 0, "padding": 8, "format": "jpeg", "maxWidth": 200}))
             .await
             .expect("element capture");
         assert!(shot.bytes.starts_with(&[0xFF, 0xD8, 0xFF]), "a JPEG");

@@ -14,7 +14,8 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use browser_tests::image::{base64_decode, decode_png, encode_png, pixelmatch, ssim, ssim_image_compare, Rgba};
-use browser_tests::{exec, exec_async, fixtures_dir, Browser};
+use browser_agent_testkit::http::request;
+use browser_tests::{client_id, exec, exec_async, fixtures_dir, run_raw, Browser, Server};
 use serde_json::{json, Value};
 
 /// The viewport every screenshot test pins.
@@ -126,9 +127,11 @@ pub async fn pin_viewport(b: &Browser) {
     b.cdp("Emulation.setScrollbarsHidden", json!({"hidden": true})).await;
 }
 
-/// Opens `url` and waits until it is still: loaded, fonts and images ready, two frames painted.
-pub async fn open_still(b: &Browser, url: &str) {
+/// Opens `url` of `server` and waits until the client runs and the page is still: loaded, fonts
+/// and images ready, two frames painted; the client id.
+pub async fn open_still(b: &Browser, server: &Server, url: &str) -> String {
     b.client.goto(url).await.expect("goto");
+    let id = client_id(&b.client, server).await;
     let size = exec_async(
         &b.client,
         r#"const done = arguments[arguments.length - 1];
@@ -141,6 +144,7 @@ pub async fn open_still(b: &Browser, url: &str) {
     )
     .await;
     assert_eq!(size, json!([WIDTH, HEIGHT]), "the viewport is pinned on {url}");
+    id
 }
 
 /// The browser's own screenshot of the viewport.
@@ -158,60 +162,75 @@ pub struct Capture {
     pub method: String,
     /// What was left out.
     pub warnings: Vec<String>,
-    /// The capture's own time, as it measured it.
+    /// The capture's own time in the page, as it measured it (walk to encoded bytes).
     pub ms: f64,
-    /// The page's time from the call to the bytes, as the test's script measured it.
+    /// End to end: `POST /run` sent to its answer (the image stored on the host).
     pub wall_ms: f64,
-    /// The longest main-thread task during the capture (Long Tasks API; 0 when none ≥ 50 ms).
+    /// The page's longest main-thread task during the step, 0 when none took 50 ms (see [`probe_start`]).
     pub longest_task_ms: f64,
 }
 
-/// The capture module's source, read from the tree on each call (no rebuild after an edit).
-pub fn module_source() -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../browser-agent-client/screenshot/screenshot.js");
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
+/// Starts recording the page's long tasks (Long Tasks API: main-thread tasks of 50 ms or more).
+/// Passive on purpose: a busy probe (a ping-pong loop) would leave the page no idle time, and
+/// `canvas.toBlob` waits for idle time (up to a second in Chromium).
+pub async fn probe_start(b: &Browser) {
+    js(
+        b,
+        "const p = window.__baProbe = { max: 0, obs: new PerformanceObserver((l) => { for (const e of l.getEntries()) p.max = Math.max(p.max, e.duration); }) }; \
+         p.obs.observe({ type: 'longtask' }); return true;",
+    )
+    .await;
 }
 
-/// Runs the capture module in the page with `opts` (JSON; `element` may be a CSS selector),
-/// loaded from a blob: URL; the image and what it said, or the error's message.
-pub async fn capture(b: &Browser, opts: Value) -> Result<Capture, String> {
-    let script = format!(
-        r#"const done = arguments[arguments.length - 1];
-        const src = {src};
-        const opts = {opts};
-        (async () => {{
-          if (!window.__baShot) window.__baShot = await import(URL.createObjectURL(new Blob([src], {{ type: 'text/javascript' }})));
-          if (typeof opts.element === 'string') opts.element = document.querySelector(opts.element);
-          const longest = {{ ms: 0 }};
-          const po = typeof PerformanceObserver !== 'undefined' ? new PerformanceObserver((l) => {{
-            for (const e of l.getEntries()) longest.ms = Math.max(longest.ms, e.duration);
-          }}) : null;
-          try {{ po && po.observe({{ type: 'longtask' }}); }} catch {{}}
-          const t0 = performance.now();
-          const r = await window.__baShot.capture(opts);
-          const wall = performance.now() - t0;
-          const b64 = await new Promise((res) => {{ const f = new FileReader(); f.onload = () => res(String(f.result).split(',')[1]); f.readAsDataURL(r.blob); }});
-          await new Promise((res) => setTimeout(res, 0));
-          if (po) {{ for (const e of po.takeRecords()) longest.ms = Math.max(longest.ms, e.duration); po.disconnect(); }}
-          return {{ b64, method: r.method, warnings: r.warnings, ms: r.ms, wall, longest: longest.ms, width: r.width, height: r.height }};
-        }})().then(done, (e) => done({{ error: String(e && e.message || e) }}));"#,
-        src = serde_json::to_string(&module_source()).expect("JSON string"),
-        opts = opts,
-    );
-    let v = exec_async(&b.client, &script).await;
-    if let Some(e) = v["error"].as_str() {
+/// Stops recording; the longest task seen in milliseconds (0: none of 50 ms or more).
+pub async fn probe_stop(b: &Browser) -> f64 {
+    let v = js(
+        b,
+        "const p = window.__baProbe; if (!p) return -1; for (const e of p.obs.takeRecords()) p.max = Math.max(p.max, e.duration); p.obs.disconnect(); return p.max;",
+    )
+    .await;
+    v.as_f64().unwrap_or(-1.0)
+}
+
+/// One `screenshot` step through `POST {prefix}/run` for `client` with `opts` (step fields), then
+/// the image through the step result's `url`: the bytes and what the step said, or the error.
+pub async fn capture(b: &Browser, server: &Server, client: &str, opts: Value) -> Result<Capture, String> {
+    let mut step = json!({"command": "screenshot"});
+    for (k, v) in opts.as_object().cloned().unwrap_or_default() {
+        step[k] = v;
+    }
+    probe_start(b).await;
+    let t0 = Instant::now();
+    let (status, v) = run_raw(server, json!({"client": client, "steps": [step]})).await;
+    let wall_ms = ms_since(t0);
+    let longest = probe_stop(b).await;
+    if status != 200 {
+        return Err(v["error"].as_str().map(str::to_owned).unwrap_or_else(|| v.to_string()));
+    }
+    let s = &v["steps"][0];
+    if let Some(e) = s["error"].as_str() {
         return Err(e.to_owned());
     }
+    let r = &s["result"];
+    let url = r["url"].as_str().ok_or_else(|| format!("no url in {r}"))?;
+    let path = url.strip_prefix(&server.url("")).unwrap_or(url).to_owned();
+    let addr = server.addr;
+    let resp = tokio::task::spawn_blocking(move || request(addr, "GET", &path, &[], b""))
+        .await
+        .expect("get thread");
+    if resp.status != 200 {
+        return Err(format!("GET {url}: {}", resp.status));
+    }
     Ok(Capture {
-        bytes: base64_decode(v["b64"].as_str().unwrap_or_default()).ok_or("the image is not base64")?,
-        method: v["method"].as_str().unwrap_or_default().to_owned(),
-        warnings: v["warnings"]
+        bytes: resp.body,
+        method: r["method"].as_str().unwrap_or_default().to_owned(),
+        warnings: r["warnings"]
             .as_array()
             .map(|w| w.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect())
             .unwrap_or_default(),
-        ms: v["ms"].as_f64().unwrap_or(-1.0),
-        wall_ms: v["wall"].as_f64().unwrap_or(-1.0),
-        longest_task_ms: v["longest"].as_f64().unwrap_or(0.0),
+        ms: r["ms"].as_f64().unwrap_or(-1.0),
+        wall_ms,
+        longest_task_ms: longest,
     })
 }
 
@@ -293,7 +312,7 @@ where
 }
 
 /// The fixture's URL on `server`, with the other origin's address in the query.
-pub fn fixture_url(server: &browser_tests::Server, other: &browser_agent_testkit::RunningServer, name: &str) -> String {
+pub fn fixture_url(server: &Server, other: &browser_agent_testkit::RunningServer, name: &str) -> String {
     server.url(&format!("/screenshot/{name}.html?x=http://{}", other.addr))
 }
 
