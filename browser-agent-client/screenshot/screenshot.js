@@ -401,11 +401,28 @@ function styleKey(m, cs, vals, parentVals, d, extra, skipBg) {
   return key + extra;
 }
 
-function readVals(cs) {
-  const vals = new Array(PROPS.length);
-  for (let i = 0; i < PROPS.length; i++) vals[i] = cs.getPropertyValue(PROPS[i]);
+// Reading computed values is almost all of a capture's cost, so each element reads only the
+// properties that can matter for it: SVG-only ones on SVG elements, and for a box cut to its size
+// (nothing of it is drawn) only what places it and the boxes after it.
+function readVals(cs, which) {
+  const vals = new Array(PROPS.length).fill('');
+  for (const i of which) vals[i] = cs.getPropertyValue(PROPS[i]);
   return vals;
 }
+const SVG_ONLY = new Set(['x', 'y', 'cx', 'cy', 'r', 'rx', 'ry', 'stop-color', 'stop-opacity', 'flood-color', 'flood-opacity', 'lighting-color', 'mask-type', 'vector-effect']);
+const HUSK_PROPS = new Set([
+  'display', 'position', 'top', 'right', 'bottom', 'left', 'float', 'clear', 'z-index', 'box-sizing',
+  'min-width', 'min-height', 'max-width', 'max-height', 'aspect-ratio', 'margin-top', 'margin-right',
+  'margin-bottom', 'margin-left', 'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+  'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
+  'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
+  'overflow-x', 'overflow-y', 'vertical-align', 'flex-grow', 'flex-shrink', 'flex-basis', 'order',
+  'align-self', 'justify-self', 'grid-column-start', 'grid-column-end', 'grid-row-start',
+  'grid-row-end', 'contain', 'content-visibility', 'writing-mode', 'direction',
+]);
+const ALL_IDX = PROPS.map((_, i) => i);
+const HTML_IDX = ALL_IDX.filter((i) => !SVG_ONLY.has(PROPS[i]));
+const HUSK_IDX = ALL_IDX.filter((i) => HUSK_PROPS.has(PROPS[i]));
 
 // Rewrites what the copy must not do: scroll containers show no scrollbars (their content is
 // shifted instead), content-visibility never skips, url() values become inlined resources.
@@ -483,7 +500,7 @@ function element(m, el, pvals, out, inSvg) {
       husk = true;
     }
   }
-  const vals = readVals(cs);
+  const vals = readVals(cs, svgEl ? ALL_IDX : husk ? HUSK_IDX : HTML_IDX);
   fixVals(m, vals, tag === 'textarea');
   // Typed OM computed values where the resolved (px) ones would not lay out the same: a unitless
   // line-height is inherited as a factor, and "23.2px" rounds to a different 1/64 px than 16 × 1.45
@@ -667,7 +684,7 @@ function pseudo(m, el, vals, which, out) {
   const content = ps.content;
   if (!content || content === 'none' || content === 'normal' || ps.display === 'none') return;
   const d = defaultsOf(m.env, XHTML, 'span');
-  const pv = readVals(ps);
+  const pv = readVals(ps, HTML_IDX);
   fixVals(m, pv);
   let extra = '';
   if (ps.display !== 'inline') extra = `width:${ps.width};height:${ps.height};`;
@@ -725,6 +742,7 @@ function imageOf(m, el, tag) {
     const region = regionOf({ fullPage: false }, fw, fdoc);
     region.x = region.sx;
     region.y = region.sy;
+    if (!(region.w >= 1 && region.h >= 1)) return BLANK; // an empty frame (another tool's sandbox)
     if (m.depth) return GRAY; // one level of frames
     return { frame: walkDocument(fw, region, env, false, m.depth + 1) };
   }
@@ -785,7 +803,9 @@ async function finish(m, fo) {
     // A frame is its own SVG image; for a live copy (html-in-canvas) drawn to pixels first, since
     // a live <img> of an SVG snaps its text to other pixels than the frame did.
     const url = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(await svgOf(f, f.region));
-    frameUrls.set(f, fo ? url : await dataUrlOf(await encode(await rasterize(url, f.region.w, f.region.h), 'image/png')));
+    const w = Math.ceil(f.region.w);
+    const h = Math.ceil(f.region.h);
+    frameUrls.set(f, fo ? url : await rasterize(url, w, h).then((c) => encode(c, 'image/png')).then(dataUrlOf).catch(() => GRAY));
   }
   const str = (p) => typeof p === 'string' ? p : p.frame ? esc(frameUrls.get(p.frame)) : esc(resolved[p.res]);
   const body = m.parts.map(str).join('') + m.fixed.map(str).join('');
