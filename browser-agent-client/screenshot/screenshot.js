@@ -105,7 +105,8 @@ const KEEP = new Set([
   'reversed', 'open', 'dir', 'lang', 'label', 'alt', 'width', 'height', 'wrap', 'headers', 'value',
 ]);
 // Boxes that can be replaced by an empty box of their size without changing layout around them.
-const HUSKABLE = new Set(['block', 'flow-root', 'flex', 'grid', 'list-item', 'inline-block', 'inline-flex', 'inline-grid', 'table', 'table-row']);
+// Not table rows: an auto-layout table's columns depend on every row's cells.
+const HUSKABLE = new Set(['block', 'flow-root', 'flex', 'grid', 'list-item', 'inline-block', 'inline-flex', 'inline-grid', 'table']);
 // What the browser paints from outside the element's own style; sized exactly.
 const REPLACED = new Set(['img', 'input', 'select', 'textarea', 'canvas', 'video', 'iframe', 'svg', 'object', 'embed', 'progress', 'meter']);
 const TRANSPARENT = 'rgba(0, 0, 0, 0)';
@@ -406,7 +407,16 @@ function styleKey(m, cs, vals, parentVals, d, extra, skipBg) {
 // (nothing of it is drawn) only what places it and the boxes after it.
 function readVals(cs, which) {
   const vals = new Array(PROPS.length).fill('');
-  for (const i of which) vals[i] = cs.getPropertyValue(PROPS[i]);
+  for (const i of which) {
+    const g = GATE[i];
+    if (g) {
+      // A property that means nothing while another has its default (a border's width and
+      // colour without a style, background sizes without an image) is not read.
+      const gv = vals[g[0]] || (vals[g[0]] = cs.getPropertyValue(PROPS[g[0]]));
+      if (g[1].includes(gv)) continue;
+    }
+    if (!vals[i]) vals[i] = cs.getPropertyValue(PROPS[i]);
+  }
   return vals;
 }
 const SVG_ONLY = new Set(['x', 'y', 'cx', 'cy', 'r', 'rx', 'ry', 'stop-color', 'stop-opacity', 'flood-color', 'flood-opacity', 'lighting-color', 'mask-type', 'vector-effect']);
@@ -420,6 +430,24 @@ const HUSK_PROPS = new Set([
   'align-self', 'justify-self', 'grid-column-start', 'grid-column-end', 'grid-row-start',
   'grid-row-end', 'contain', 'content-visibility', 'writing-mode', 'direction',
 ]);
+// gate property, its values that make the dependents meaningless, the dependents
+const GATES = [
+  ...['top', 'right', 'bottom', 'left'].map((side) => [`border-${side}-style`, ['none', 'hidden'], [`border-${side}-width`, `border-${side}-color`]]),
+  ['outline-style', ['none'], ['outline-width', 'outline-color', 'outline-offset']],
+  ['background-image', ['none'], ['background-size', 'background-position-x', 'background-position-y', 'background-repeat', 'background-origin', 'background-blend-mode']],
+  ['border-image-source', ['none'], ['border-image-slice', 'border-image-width', 'border-image-outset', 'border-image-repeat']],
+  ['mask-image', ['none'], ['mask-size', 'mask-position', 'mask-repeat', 'mask-mode', 'mask-composite']],
+  ['-webkit-mask-image', ['none'], ['-webkit-mask-size', '-webkit-mask-position', '-webkit-mask-repeat']],
+  ['text-decoration-line', ['none'], ['text-decoration-color', 'text-decoration-style', 'text-decoration-thickness']],
+  ['position', ['static'], ['top', 'right', 'bottom', 'left']],
+  ['perspective', ['none'], ['perspective-origin']],
+  ['column-rule-style', ['none'], ['column-rule-width', 'column-rule-color']],
+  ['display', ['block', 'inline', 'inline-block', 'list-item', 'table-cell', 'table-row', 'table', 'flow-root', 'contents'], [
+    'flex-direction', 'flex-wrap', 'justify-content', 'align-items', 'justify-items', 'grid-template-columns',
+    'grid-template-rows', 'grid-template-areas', 'grid-auto-flow', 'grid-auto-columns', 'grid-auto-rows']],
+];
+const GATE = [];
+for (const [gate, none, deps] of GATES) for (const d of deps) GATE[PROPS.indexOf(d)] = [PROPS.indexOf(gate), none];
 const ALL_IDX = PROPS.map((_, i) => i);
 const HTML_IDX = ALL_IDX.filter((i) => !SVG_ONLY.has(PROPS[i]));
 const HUSK_IDX = ALL_IDX.filter((i) => HUSK_PROPS.has(PROPS[i]));
