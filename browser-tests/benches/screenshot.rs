@@ -120,7 +120,10 @@ async fn main() {
             }
         }
         // SnapDOM on the root (what a viewport capture means) and on the body (its usual target).
-        for (side, target) in [(&mut snap, "document.documentElement"), (&mut snap_body, "document.body")] {
+        for (side, target) in [
+            (&mut snap, "document.documentElement"),
+            (&mut snap_body, "document.body"),
+        ] {
             match snapdom_once(&b, target).await {
                 Ok((ms, longest, bytes)) if round > 0 => {
                     side.in_page.push(ms);

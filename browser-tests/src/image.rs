@@ -86,7 +86,11 @@ impl Rgba {
             let start = ((row * self.width + x) * 4) as usize;
             data.extend_from_slice(&self.data[start..start + (w * 4) as usize]);
         }
-        Rgba { width: w, height: h, data }
+        Rgba {
+            width: w,
+            height: h,
+            data,
+        }
     }
 
     /// The picture as gray levels (BT.601 luma), for SSIM.
@@ -121,12 +125,22 @@ pub fn decode_png(bytes: &[u8]) -> Result<Rgba, String> {
     let px = (w * h) as usize;
     let data = match info.color_type {
         png::ColorType::Rgba => buf[..px * 4].to_vec(),
-        png::ColorType::Rgb => buf[..px * 3].chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-        png::ColorType::GrayscaleAlpha => buf[..px * 2].chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+        png::ColorType::Rgb => buf[..px * 3]
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => buf[..px * 2]
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
         png::ColorType::Grayscale => buf[..px].iter().flat_map(|&g| [g, g, g, 255]).collect(),
         png::ColorType::Indexed => return Err("indexed PNG left unexpanded".to_owned()),
     };
-    Ok(Rgba { width: w, height: h, data })
+    Ok(Rgba {
+        width: w,
+        height: h,
+        data,
+    })
 }
 
 /// Encodes `img` as an RGBA PNG.
@@ -290,7 +304,8 @@ fn antialiased_at(img: &Rgba, x: u32, y: u32, other: &Rgba) -> bool {
     if min == 0.0 || max == 0.0 {
         return false;
     }
-    (many_siblings(img, min_at) && many_siblings(other, min_at)) || (many_siblings(img, max_at) && many_siblings(other, max_at))
+    (many_siblings(img, min_at) && many_siblings(other, min_at))
+        || (many_siblings(img, max_at) && many_siblings(other, max_at))
 }
 
 /// pixelmatch's `hasManySiblings`: more than two neighbours of the same colour.

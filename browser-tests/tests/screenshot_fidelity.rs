@@ -31,7 +31,13 @@ const FO_SSIM: f64 = 0.98;
 const HIC_MISMATCH: f64 = 0.0005;
 
 /// Captures every fixture with `method` and checks it against the reference; the report and the failures.
-async fn run_fixtures(b: &Browser, server: &Server, method: &str, max_mismatch: f64, min_ssim: f64) -> (String, Vec<String>) {
+async fn run_fixtures(
+    b: &Browser,
+    server: &Server,
+    method: &str,
+    max_mismatch: f64,
+    min_ssim: f64,
+) -> (String, Vec<String>) {
     let other = other_origin();
     let mut report = String::new();
     let mut failures = Vec::new();
@@ -80,7 +86,10 @@ async fn run_fixtures(b: &Browser, server: &Server, method: &str, max_mismatch: 
             ));
         }
         if *name == "images" && !shot.warnings.iter().any(|w| w.contains("cross-origin image")) {
-            failures.push(format!("images: no warning for the cross-origin image without CORS: {:?}", shot.warnings));
+            failures.push(format!(
+                "images: no warning for the cross-origin image without CORS: {:?}",
+                shot.warnings
+            ));
         }
     }
     (report, failures)
@@ -176,9 +185,14 @@ async fn bad_options_are_refused_with_a_sentence() {
             assert!(e.to_lowercase().contains(needle), "{opts}: {e}");
         }
         // A JPEG of one element with padding, scaled to a small width.
-        let shot = capture(&b, &server, &page, json!({"selector": "fieldset", "nth": 0, "padding": 8, "format": "jpeg", "maxWidth": 200}))
-            .await
-            .expect("element capture");
+        let shot = capture(
+            &b,
+            &server,
+            &page,
+            json!({"selector": "fieldset", "nth": 0, "padding": 8, "format": "jpeg", "maxWidth": 200}),
+        )
+        .await
+        .expect("element capture");
         assert!(shot.bytes.starts_with(&[0xFF, 0xD8, 0xFF]), "a JPEG");
         let after = js(&b, "return document.documentElement.outerHTML").await;
         assert_eq!(before, after, "the capture changed the page's markup");

@@ -13,8 +13,8 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
-use browser_tests::image::{base64_decode, decode_png, encode_png, pixelmatch, ssim, ssim_image_compare, Rgba};
 use browser_agent_testkit::http::request;
+use browser_tests::image::{base64_decode, decode_png, encode_png, pixelmatch, ssim, ssim_image_compare, Rgba};
 use browser_tests::{client_id, exec, exec_async, fixtures_dir, run_raw, Browser, Server};
 use serde_json::{json, Value};
 
@@ -74,7 +74,12 @@ fn picture(seed: u8) -> Vec<u8> {
     for y in 0..100 {
         for x in 0..240 {
             let band = ((x / 30 + y / 25) as u8).wrapping_add(seed) % 4;
-            let c = [[41, 128, 185, 255], [230, 126, 34, 255], [39, 174, 96, 255], [142, 68, 173, 255]][band as usize];
+            let c = [
+                [41, 128, 185, 255],
+                [230, 126, 34, 255],
+                [39, 174, 96, 255],
+                [142, 68, 173, 255],
+            ][band as usize];
             p.put(x, y, c);
         }
     }
@@ -90,7 +95,10 @@ pub fn other_origin() -> browser_agent_testkit::RunningServer {
             get(|axum::extract::Path(name): axum::extract::Path<String>| async move {
                 let seed = if name.contains('2') { 1 } else { 0 };
                 (
-                    [(header::CONTENT_TYPE, "image/png"), (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")],
+                    [
+                        (header::CONTENT_TYPE, "image/png"),
+                        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+                    ],
                     picture(seed),
                 )
                     .into_response()
