@@ -226,9 +226,10 @@ function regionOf(o, win, doc) {
   if (o.element) {
     const b = o.element.getBoundingClientRect();
     const p = o.padding;
-    const x = Math.max(0, b.left + sx - p);
-    const y = Math.max(0, b.top + sy - p);
-    r = { x, y, w: Math.min(docW, b.right + sx + p) - x, h: Math.min(docH, b.bottom + sy + p) - y };
+    // Whole CSS pixels that contain the box: no edge of it is cut, nothing is resampled.
+    const x = Math.max(0, Math.floor(b.left + sx - p));
+    const y = Math.max(0, Math.floor(b.top + sy - p));
+    r = { x, y, w: Math.min(docW, Math.ceil(b.right + sx + p)) - x, h: Math.min(docH, Math.ceil(b.bottom + sy + p)) - y };
   } else if (o.fullPage) {
     r = { x: 0, y: 0, w: docW, h: docH };
   } else {
@@ -998,7 +999,7 @@ async function drawHic(m, r, s, outW, outH) {
   canvas.layoutSubtree = true;
   canvas.width = outW;
   canvas.height = outH;
-  canvas.style.cssText = `all:initial!important;position:fixed!important;left:0!important;top:0!important;width:${innerWidth}px!important;height:${innerHeight}px!important;z-index:-2147483647!important;pointer-events:none!important;display:block!important`;
+  canvas.style.cssText = `all:initial!important;position:fixed!important;left:0!important;top:0!important;width:${outW / s}px!important;height:${outH / s}px!important;z-index:-2147483647!important;pointer-events:none!important;display:block!important`;
   const host = document.createElement('div');
   host.setAttribute('data-ba-internal', '');
   host.style.cssText = `all:initial!important;display:block!important;width:${r.layoutW}px!important;height:${r.docH}px!important;pointer-events:none!important`;
@@ -1015,8 +1016,9 @@ async function drawHic(m, r, s, outW, outH) {
       clearTimeout(timer);
       try {
         const ctx = canvas.getContext('2d');
-        ctx.setTransform(s, 0, 0, s, 0, 0);
-        ctx.drawElementImage(host, -r.x, -r.y);
+        // The canvas's CSS size is its bitmap's divided by `s`: drawElementImage scales the
+        // element to the bitmap by that ratio itself; the offset is in bitmap pixels.
+        ctx.drawElementImage(host, -r.x * s, -r.y * s);
         const out = makeCanvas(outW, outH);
         const o2 = out.getContext('2d');
         o2.fillStyle = '#fff';

@@ -48,6 +48,7 @@ async fn run_fixtures(
     );
     for name in FIXTURES {
         let page = open_still(b, server, &fixture_url(server, &other, name)).await;
+        let markup = js(b, "return document.documentElement.outerHTML").await;
         let (reference, shot) = still_reference(b, || capture(b, server, &page, json!({"method": method}))).await;
         let shot = match shot {
             Ok(s) => s,
@@ -56,6 +57,9 @@ async fn run_fixtures(
                 continue;
             }
         };
+        if js(b, "return document.documentElement.outerHTML").await != markup {
+            failures.push(format!("{name}: the capture left the page's markup changed"));
+        }
         if shot.method != method {
             failures.push(format!("{name}: captured with {} instead of {method}", shot.method));
         }
@@ -91,6 +95,52 @@ async fn run_fixtures(
                 shot.warnings
             ));
         }
+    }
+    // One element with padding, against the browser's screenshot of the same rectangle.
+    let page = open_still(b, server, &fixture_url(server, &other, "text")).await;
+    let rect = js(
+        b,
+        "const r = document.querySelectorAll('.card')[1].getBoundingClientRect(); \
+         const x = Math.floor(r.left - 8), y = Math.floor(r.top - 8); \
+         return [x, y, Math.ceil(r.right + 8) - x, Math.ceil(r.bottom + 8) - y]",
+    )
+    .await;
+    let clip = json!({"x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3], "scale": 1});
+    let shot = capture(
+        b,
+        server,
+        &page,
+        json!({"method": method, "selector": ".card", "nth": 1, "padding": 8}),
+    )
+    .await;
+    let reference = b
+        .cdp("Page.captureScreenshot", json!({"format": "png", "clip": clip}))
+        .await;
+    let reference =
+        browser_tests::image::base64_decode(reference["data"].as_str().unwrap_or_default()).unwrap_or_default();
+    match shot
+        .map_err(|e| e.to_string())
+        .and_then(|s| compare(&format!("{method}-element"), &reference, &s.bytes))
+    {
+        Ok(f) => {
+            let _ = writeln!(
+                report,
+                "{:<15} {:<11} {:>8.3}% {:>8.4} {:>8.4}",
+                "",
+                "element",
+                f.mismatch * 100.0,
+                f.ssim,
+                f.ssim_ic
+            );
+            if f.mismatch > max_mismatch || f.ssim < min_ssim {
+                failures.push(format!(
+                    "element: {:.3}% mismatched, SSIM {:.4}",
+                    f.mismatch * 100.0,
+                    f.ssim
+                ));
+            }
+        }
+        Err(e) => failures.push(format!("element: {e}")),
     }
     (report, failures)
 }
