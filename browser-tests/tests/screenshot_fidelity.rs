@@ -96,6 +96,47 @@ async fn run_fixtures(
             ));
         }
     }
+    // The whole 2,004-element page (nothing cut), against the browser's beyond-the-viewport capture.
+    let page = open_still(b, server, &fixture_url(server, &other, "big")).await;
+    let height = js(b, "return document.documentElement.scrollHeight").await;
+    let shot = capture(b, server, &page, json!({"method": method, "fullPage": true})).await;
+    let reference = b
+        .cdp(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true,
+                   "clip": {"x": 0, "y": 0, "width": WIDTH, "height": height, "scale": 1}}),
+        )
+        .await;
+    let reference =
+        browser_tests::image::base64_decode(reference["data"].as_str().unwrap_or_default()).unwrap_or_default();
+    pin_viewport(b).await;
+    match shot
+        .map_err(|e| e.to_string())
+        .and_then(|s| compare(&format!("{method}-fullpage"), &reference, &s.bytes).map(|f| (f, s)))
+    {
+        Ok((f, s)) => {
+            let _ = writeln!(
+                report,
+                "{:<15} {:<11} {:>8.3}% {:>8.4} {:>8.4} {:>7.0}  {}",
+                "",
+                "big, full",
+                f.mismatch * 100.0,
+                f.ssim,
+                f.ssim_ic,
+                s.ms,
+                s.warnings.join("; ")
+            );
+            if f.mismatch > max_mismatch || f.ssim < min_ssim {
+                failures.push(format!(
+                    "full page: {:.3}% mismatched, SSIM {:.4}",
+                    f.mismatch * 100.0,
+                    f.ssim
+                ));
+            }
+        }
+        Err(e) => failures.push(format!("full page: {e}")),
+    }
+
     // One element with padding, against the browser's screenshot of the same rectangle.
     let page = open_still(b, server, &fixture_url(server, &other, "text")).await;
     let rect = js(
@@ -205,6 +246,16 @@ async fn a_changed_page_fails_and_the_same_page_gives_the_same_bytes() {
             "a visibly changed page passed: {:.3}%, SSIM {:.4}",
             f.mismatch * 100.0,
             f.ssim
+        );
+        // Past the time budget, what is left is cut to blank boxes and the result says so.
+        let page = open_still(&b, &server, &fixture_url(&server, &other, "big")).await;
+        let cut = capture(&b, &server, &page, json!({"fullPage": true, "budgetMs": 50}))
+            .await
+            .expect("capture");
+        assert!(
+            cut.warnings.iter().any(|w| w.starts_with("time budget reached")),
+            "{:?}",
+            cut.warnings
         );
         // And the unchanged capture passes against the same reference.
         let same = compare("control-text", &reference, &first.bytes).expect("compare");
