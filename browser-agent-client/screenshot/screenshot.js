@@ -128,11 +128,25 @@ const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
  * Rejects with an Error whose message is a sentence an agent can act on.
  */
 export async function capture(opts = {}) {
+  try {
+    return await captureOnce(opts);
+  } catch (e) {
+    // Our own refusals are sentences already; anything else (a page the walk did not expect) says
+    // what failed, never just "TypeError: …".
+    if (e instanceof Refusal) throw new Error(e.message);
+    throw new Error(`The page could not be captured: ${String((e && e.message) || e).replace(/\.$/, '')}.`);
+  }
+}
+
+/** An error whose message is meant for the agent as it is. */
+class Refusal extends Error {}
+
+async function captureOnce(opts) {
   const t0 = performance.now();
   const o = options(opts);
   const win = window;
   const doc = document;
-  if (!doc.documentElement) throw new Error('The page has no document element to capture.');
+  if (!doc.documentElement) throw new Refusal('The page has no document element to capture.');
   if (doc.fonts && doc.fonts.status !== 'loaded') {
     // Text drawn before the page's fonts arrive would be in a fallback font; wait, but not long.
     await Promise.race([doc.fonts.ready, new Promise((r) => setTimeout(r, 500))]);
@@ -140,10 +154,10 @@ export async function capture(opts = {}) {
   const hic = o.method !== 'foreignobject' && typeof CanvasRenderingContext2D !== 'undefined' &&
     typeof CanvasRenderingContext2D.prototype.drawElementImage === 'function';
   if (o.method === 'html-in-canvas' && !hic) {
-    throw new Error('This browser has no HTML-in-Canvas (drawElementImage): use method "auto" or "foreignobject", or Chromium 157+ (148–156 with --enable-blink-features=CanvasDrawElement).');
+    throw new Refusal('This browser has no HTML-in-Canvas (drawElementImage): use method "auto" or "foreignobject", or Chromium 157+ (148–156 with --enable-blink-features=CanvasDrawElement).');
   }
   const region = regionOf(o, win, doc);
-  if (!(region.w >= 1 && region.h >= 1)) throw new Error('The area to capture is empty (0 × 0 CSS pixels): is the element displayed?');
+  if (!(region.w >= 1 && region.h >= 1)) throw new Refusal('The area to capture is empty (0 × 0 CSS pixels): is the element displayed?');
 
   // Output size: scale, then maxWidth, then the canvas limits.
   const warnings = [];
@@ -165,7 +179,7 @@ export async function capture(opts = {}) {
     try {
       canvas = await drawHic(model, region, s, outW, outH);
     } catch (e) {
-      if (o.method === 'html-in-canvas') throw e;
+      if (o.method === 'html-in-canvas') throw new Refusal(`HTML-in-Canvas could not draw the page: ${String((e && e.message) || e).replace(/\.$/, '')}.`);
       warnings.push(`html-in-canvas failed (${e && e.message}); drawn with foreignObject instead`);
       method = 'foreignobject';
       env.hic = false;
@@ -182,7 +196,7 @@ export async function capture(opts = {}) {
   if (env.budgetHit) warnings.push(`time budget reached: ${plural(env.budgetHit, 'element', 'elements')} drawn as blank boxes`);
   const type = o.format === 'jpeg' ? 'image/jpeg' : 'image/png';
   const blob = await encode(canvas, type, o.format === 'jpeg' ? o.quality : undefined).catch(() => null);
-  if (!blob) throw new Error(`The browser could not encode the ${outW} × ${outH} capture as ${o.format}.`);
+  if (!blob) throw new Refusal(`The browser could not encode the ${outW} × ${outH} capture as ${o.format}.`);
   return { blob, width: outW, height: outH, method, warnings, ms: Math.round(performance.now() - t0) };
 }
 
@@ -202,15 +216,15 @@ function options(opts) {
     method: opts.method == null ? 'auto' : String(opts.method),
   };
   if (o.format === 'jpg') o.format = 'jpeg';
-  if (o.format !== 'png' && o.format !== 'jpeg') throw new Error(`Unknown format "${opts.format}": use "png" or "jpeg".`);
-  if (!(o.quality >= 0 && o.quality <= 1)) throw new Error(`quality must be between 0 and 1, got ${opts.quality}.`);
-  if (!(o.maxWidth >= 1)) throw new Error(`maxWidth must be at least 1 pixel, got ${opts.maxWidth}.`);
-  if (!(o.scale > 0 && o.scale <= 8)) throw new Error(`scale must be above 0 and at most 8, got ${opts.scale}.`);
-  if (!(o.padding >= 0)) throw new Error(`padding must be 0 or more CSS pixels, got ${opts.padding}.`);
-  if (!(o.budgetMs >= 0)) throw new Error(`budgetMs must be 0 or more, got ${opts.budgetMs}.`);
-  if (!['auto', 'html-in-canvas', 'foreignobject'].includes(o.method)) throw new Error(`Unknown method "${opts.method}": use "auto", "html-in-canvas" or "foreignobject".`);
-  if (o.element && !(o.element instanceof Element)) throw new Error('element must be an Element of the page.');
-  if (o.element && !o.element.isConnected) throw new Error('The element to capture is no longer in the page.');
+  if (o.format !== 'png' && o.format !== 'jpeg') throw new Refusal(`Unknown format "${opts.format}": use "png" or "jpeg".`);
+  if (!(o.quality >= 0 && o.quality <= 1)) throw new Refusal(`quality must be between 0 and 1, got ${opts.quality}.`);
+  if (!(o.maxWidth >= 1)) throw new Refusal(`maxWidth must be at least 1 pixel, got ${opts.maxWidth}.`);
+  if (!(o.scale > 0 && o.scale <= 8)) throw new Refusal(`scale must be above 0 and at most 8, got ${opts.scale}.`);
+  if (!(o.padding >= 0)) throw new Refusal(`padding must be 0 or more CSS pixels, got ${opts.padding}.`);
+  if (!(o.budgetMs >= 0)) throw new Refusal(`budgetMs must be 0 or more, got ${opts.budgetMs}.`);
+  if (!['auto', 'html-in-canvas', 'foreignobject'].includes(o.method)) throw new Refusal(`Unknown method "${opts.method}": use "auto", "html-in-canvas" or "foreignobject".`);
+  if (o.element && !(o.element instanceof Element)) throw new Refusal('element must be an Element of the page.');
+  if (o.element && !o.element.isConnected) throw new Refusal('The element to capture is no longer in the page.');
   return o;
 }
 
@@ -974,7 +988,7 @@ async function rasterize(url, outW, outH) {
   try {
     await img.decode();
   } catch {
-    throw new Error(`The browser could not draw the page's copy (a ${Math.round(url.length / 1024)} KiB SVG); try a smaller area or maxWidth.`);
+    throw new Refusal(`The browser could not draw the page's copy (a ${Math.round(url.length / 1024)} KiB SVG); try a smaller area or maxWidth.`);
   }
   const c = makeCanvas(outW, outH);
   const ctx = c.getContext('2d');
