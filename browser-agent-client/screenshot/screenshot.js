@@ -1061,8 +1061,18 @@ async function drawHic(m, r, s, outW, outH) {
 
 // The screenshot step, called by the wasm client: capture, upload the encoded bytes to the host
 // (never through wasm memory), answer what the host stored. `o` is the step with `element`,
-// `fetch` (the page's pristine fetch), `key`, `client`, `prefix`.
+// `fetch` (the page's pristine fetch), `key`, `client`, `prefix`. A screenshot a proof session
+// added (`o.proof`) never fails its batch: its failure is its result.
 export async function run(o) {
+    try {
+        return await shootAndUpload(o);
+    } catch (e) {
+        if (o.proof) return { proofError: String((e && e.message) || e) };
+        throw e;
+    }
+}
+
+async function shootAndUpload(o) {
     const shot = await capture(o);
     const q = new URLSearchParams();
     q.append(__CLIENT_PARAM__, o.client);

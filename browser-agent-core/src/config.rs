@@ -60,6 +60,7 @@ pub struct Config {
     pub(crate) max_screenshot_bytes: usize,
     pub(crate) screenshot_upload_limit: usize,
     pub(crate) screenshot_dir: Option<PathBuf>,
+    pub(crate) proof_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -90,6 +91,7 @@ impl Default for Config {
             max_screenshot_bytes: crate::screenshots::DEFAULT_MAX_SCREENSHOT_BYTES,
             screenshot_upload_limit: crate::screenshots::DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
             screenshot_dir: None,
+            proof_dir: None,
         }
     }
 }

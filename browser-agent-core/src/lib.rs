@@ -58,6 +58,8 @@ mod logs;
 #[cfg(feature = "host")]
 mod mcp;
 #[cfg(feature = "host")]
+mod proof;
+#[cfg(feature = "host")]
 mod routes;
 #[cfg(feature = "host")]
 mod screenshots;
@@ -89,6 +91,11 @@ pub use error::{ConfigError, QueryError};
 #[cfg(feature = "host")]
 pub use logs::{
     server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT, SERVER_ERROR_PATTERNS,
+};
+#[cfg(feature = "host")]
+pub use proof::{
+    Comparison, Counts, ProofError, ProofOptions, ProofReport, ProofStatus, ShotMode, StepDiff, DEFAULT_PROOF_DIR,
+    MAX_RECORDED_STEPS, MAX_SESSION_LOGS,
 };
 #[cfg(feature = "host")]
 pub use protocol::StepResult;

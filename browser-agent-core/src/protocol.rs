@@ -39,6 +39,9 @@ pub const MCP_PATH: &str = "/mcp";
 /// `POST {prefix}/screenshots`: the page uploads a screenshot's encoded bytes (page key required);
 /// `GET {prefix}/screenshots/{id}.{png|jpg}` serves one to the agent (see [`screenshot`]).
 pub const SCREENSHOTS_PATH: &str = "/screenshots";
+/// `GET {prefix}/proof`: the open proof session; `POST {prefix}/proof/start`, `/proof/stop`,
+/// `/proof/compare`; `GET {prefix}/proof/{id}/summary`.
+pub const PROOF_PATH: &str = "/proof";
 /// `sessionStorage` key of the per-tab id the client sends as `tab=` (heartbeats and polls), so a
 /// batch survives a page load in the same tab.
 pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";

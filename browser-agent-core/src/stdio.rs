@@ -74,12 +74,14 @@ impl BrowserAgent {
             Ok(v) => v,
             Err(e) => return fail(format!("request is not valid JSON: {e}")),
         };
-        match value.get("action").and_then(Value::as_str) {
+        let action = value.get("action").and_then(Value::as_str).map(str::to_owned);
+        match action.as_deref() {
             Some("browser") => {}
             Some("screenshot") => return self.stdio_screenshot(value).await,
+            Some(action @ ("proof-start" | "proof-stop" | "proof")) => return self.stdio_proof(action, value),
             Some(other) => {
                 return fail(format!(
-                    "unknown action {other:?}: use \"browser\" (steps) or \"screenshot\""
+                    "unknown action {other:?}: use \"browser\" (steps), \"screenshot\", \"proof-start\", \"proof-stop\" or \"proof\""
                 ))
             }
             None => return fail("request needs \"action\":\"browser\" (or \"screenshot\")".into()),
@@ -96,6 +98,42 @@ impl BrowserAgent {
 }
 
 impl BrowserAgent {
+    /// `{"action":"proof-start","description",…}` → `{"event":"proof-started",…}`,
+    /// `{"action":"proof-stop"}` → `{"event":"proof-stopped","dir","viewer","summary","counts"}`,
+    /// `{"action":"proof"}` → `{"event":"proof","open",…}`; a refusal is a `command-error`.
+    fn stdio_proof(&self, action: &str, mut line: Value) -> Value {
+        let answer = match action {
+            "proof-start" => {
+                if let Some(m) = line.as_object_mut() {
+                    m.remove("action");
+                }
+                crate::proof::ProofOptions::from_json(&line)
+                    .and_then(|o| self.proof_start(o))
+                    .map(|s| ("proof-started", serde_json::to_value(s).expect("serializes")))
+            }
+            "proof-stop" => self
+                .proof_stop()
+                .map(|r| ("proof-stopped", serde_json::to_value(r).expect("serializes"))),
+            _ => Ok((
+                "proof",
+                match self.proof_status() {
+                    Some(s) => serde_json::json!({"open": true, "session": s}),
+                    None => serde_json::json!({"open": false}),
+                },
+            )),
+        };
+        match answer {
+            Ok((event, Value::Object(fields))) => {
+                let mut out = serde_json::Map::new();
+                out.insert("event".into(), event.into());
+                out.extend(fields);
+                Value::Object(out)
+            }
+            Ok((event, other)) => serde_json::json!({"event": event, "value": other}),
+            Err(e) => command_error(e.to_string()),
+        }
+    }
+
     /// MindStudio's `{"action":"screenshot"}` (with any of the `screenshot` step's options and
     /// `client`): `{"event":"screenshot","url",…}` (the step's result), or a `command-error`.
     async fn stdio_screenshot(&self, mut line: Value) -> Value {

@@ -223,6 +223,17 @@ impl Builder {
         self.config.screenshot_dir = Some(dir.into());
         self
     }
+    /// The folder proof sessions are written under (default `.browser-agent/proof` in the working
+    /// directory); a session's own `dir` is taken relative to this folder's parent.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().proof_dir("target/proof").build();
+    /// # let _ = agent;
+    /// ```
+    pub fn proof_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.proof_dir = Some(dir.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -261,6 +272,7 @@ impl Builder {
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
                     .with_frame_parents(&config.frame_parents),
                 commands: Default::default(),
+                proofs: Default::default(),
                 screenshots: crate::screenshots::ScreenshotStore::new(
                     config.max_screenshots,
                     config.max_screenshot_bytes,

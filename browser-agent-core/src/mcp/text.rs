@@ -239,3 +239,20 @@ pub(crate) fn actions(log: &Value) -> String {
     }
     out
 }
+
+/// `browser_proof start` / `status`: the open session.
+pub(crate) fn proof_started(s: &crate::proof::ProofStatus) -> String {
+    format!(
+        "Proof session {} recording since {} ({} steps, {} screenshots so far); it will be written to {}. Work in the page, then browser_proof stop.\n",
+        s.id, s.started, s.steps, s.screenshots, s.dir
+    )
+}
+
+/// `browser_proof stop`: what was written.
+pub(crate) fn proof_stopped(r: &crate::proof::ProofReport) -> String {
+    let c = &r.counts;
+    format!(
+        "Wrote {}: {} steps, {} screenshots, {} console errors, {} server errors.\nviewer: {}\nsummary (paste into the PR): {}\n",
+        r.dir, c.steps, c.screenshots, c.console_errors, c.server_errors, r.viewer, r.summary
+    )
+}

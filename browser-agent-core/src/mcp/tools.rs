@@ -159,6 +159,29 @@ impl BrowserAgent {
                     Err(err) => Output::failed(text::run_error(&err)),
                 }
             }
+            Tool::Actions if args.contains_key("proof") => {
+                // Proof sessions ride on the action log's tool: one tool fewer in every agent's context.
+                let answer = match string(args, "proof")?.as_deref() {
+                    Some("start") => {
+                        let mut options = Value::Object(args.clone());
+                        let fields = options.as_object_mut().expect("an object");
+                        fields.remove("proof");
+                        fields.remove("client");
+                        crate::proof::ProofOptions::from_json(&options)
+                            .and_then(|o| self.proof_start(o))
+                            .map(|s| text::proof_started(&s))
+                    }
+                    Some("stop") => self.proof_stop().map(|r| text::proof_stopped(&r)),
+                    Some("status") => Ok(self
+                        .proof_status()
+                        .map_or("No proof session is running.\n".to_owned(), |s| text::proof_started(&s))),
+                    other => return Err(format!("\"proof\" must be start, stop or status, not {other:?}")),
+                };
+                match answer {
+                    Ok(text) => Output::ok(text),
+                    Err(e) => Output::failed(e.to_string()),
+                }
+            }
             Tool::Actions => {
                 let client = string(args, "client")?;
                 Output::ok(text::actions(&self.actions_json(client.as_deref())))

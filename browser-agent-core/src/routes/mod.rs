@@ -11,8 +11,11 @@ mod agent;
 mod assets;
 mod browser;
 #[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
 mod hardening_tests;
 mod mcp;
+mod proof;
 mod reader;
 pub(crate) mod response;
 mod screenshots;
@@ -63,6 +66,7 @@ enum Route {
     Mcp,
     Screenshots,
     ScreenshotFile(String),
+    Proof(ProofRoute),
     Asset(String),
 }
 
@@ -71,6 +75,8 @@ impl Route {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
             Route::Logs | Route::Results | Route::Run | Route::Mcp | Route::Screenshots => &[Method::POST],
+            Route::Proof(ProofRoute::Status | ProofRoute::Summary(_)) => &[Method::GET, Method::HEAD],
+            Route::Proof(_) => &[Method::POST],
             Route::Snapshot => &[Method::GET, Method::HEAD, Method::POST],
             Route::Console | Route::Page | Route::Commands | Route::Actions | Route::ScreenshotFile(_) => {
                 &[Method::GET, Method::HEAD]
@@ -82,13 +88,27 @@ impl Route {
     fn access(&self) -> Access {
         match self {
             Route::Probe | Route::Logs | Route::Commands | Route::Results | Route::Screenshots => Access::Browser,
-            Route::Console | Route::Page | Route::Run | Route::Snapshot | Route::Actions | Route::ScreenshotFile(_) => {
-                Access::Agent
-            }
+            Route::Console
+            | Route::Page
+            | Route::Run
+            | Route::Snapshot
+            | Route::Actions
+            | Route::ScreenshotFile(_)
+            | Route::Proof(_) => Access::Agent,
             Route::Mcp => Access::Mcp,
             Route::Asset(_) => Access::Public,
         }
     }
+}
+
+/// The proof session's routes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ProofRoute {
+    Status,
+    Start,
+    Stop,
+    Compare,
+    Summary(String),
 }
 
 type BoxFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
@@ -155,6 +175,19 @@ impl BrowserAgent {
             protocol::ACTIONS_PATH => Some(Route::Actions),
             protocol::MCP_PATH => Some(Route::Mcp),
             protocol::SCREENSHOTS_PATH => Some(Route::Screenshots),
+            protocol::PROOF_PATH => Some(Route::Proof(ProofRoute::Status)),
+            _ if rest.starts_with(protocol::PROOF_PATH) => {
+                let sub = rest.strip_prefix(protocol::PROOF_PATH)?.strip_prefix('/')?;
+                match sub {
+                    "start" => Some(Route::Proof(ProofRoute::Start)),
+                    "stop" => Some(Route::Proof(ProofRoute::Stop)),
+                    "compare" => Some(Route::Proof(ProofRoute::Compare)),
+                    _ => sub
+                        .strip_suffix("/summary")
+                        .filter(|id| !id.is_empty() && !id.contains('/'))
+                        .map(|id| Route::Proof(ProofRoute::Summary(id.to_owned()))),
+                }
+            }
             _ if rest.starts_with(protocol::SCREENSHOTS_PATH) => rest
                 .strip_prefix(protocol::SCREENSHOTS_PATH)
                 .and_then(|r| r.strip_prefix('/'))
@@ -327,6 +360,7 @@ impl BrowserAgent {
             Route::Actions => self.actions(parts),
             Route::Screenshots => self.screenshot_upload(parts, body),
             Route::ScreenshotFile(name) => self.screenshot_file(&name),
+            Route::Proof(route) => self.proof_route(route, parts, body),
             Route::Commands | Route::Run | Route::Snapshot | Route::Mcp => unreachable!("answered above"),
         })
     }
