@@ -81,6 +81,8 @@ async fn flow(server: Server, client: &Client) {
         "navigate, type and click get one: {report}"
     );
     assert!(report["counts"]["consoleErrors"].as_u64().unwrap() >= 1, "{report}");
+    // The app's 500 (GET /api/fail) is in the same timeline, as the layer saw it.
+    assert_eq!(report["counts"]["serverErrors"], 1, "{report}");
     let dir = PathBuf::from(report["dir"].as_str().unwrap());
     for f in [
         "session-log.json",
@@ -107,6 +109,8 @@ async fn flow(server: Server, client: &Client) {
     );
     let console = std::fs::read_to_string(dir.join("console.log")).unwrap();
     assert!(console.contains("save failed: the server said no"), "{console}");
+    let server_log = std::fs::read_to_string(dir.join("server.log")).unwrap();
+    assert!(server_log.contains("GET /api/fail → 500"), "{server_log}");
     let summary = request(server.addr, "GET", &format!("{PREFIX}/proof/p1/summary"), &[], b"");
     assert_eq!(summary.header("content-type"), Some("text/markdown; charset=utf-8"));
     assert!(summary.text().starts_with("# Proof: Save a name"), "{}", summary.text());
