@@ -484,6 +484,26 @@ mod tests {
     }
 
     #[test]
+    fn an_unwritable_folder_is_refused_at_start_and_nothing_opens() {
+        // A folder under a regular file cannot be created, whoever runs the test.
+        let file = std::env::temp_dir().join(format!("ba-proof-file-{}", crate::util::random_hex(4)));
+        std::fs::write(&file, b"").unwrap();
+        let agent = BrowserAgent::builder()
+            .enabled(true)
+            .proof_dir(file.join("proof"))
+            .build();
+        let options = ProofOptions {
+            description: "x".into(),
+            ..Default::default()
+        };
+        let err = agent.proof_start(options).unwrap_err();
+        assert!(matches!(err, ProofError::Unwritable { .. }), "{err}");
+        assert!(err.to_string().starts_with("cannot write the proof folder"), "{err}");
+        assert!(agent.proof_status().is_none());
+        std::fs::remove_file(file).unwrap();
+    }
+
+    #[test]
     fn dirs_stay_inside_the_project() {
         assert!(relative_dir("proof/today").is_ok());
         for bad in ["/tmp/x", "../x", "a/../../b", ""] {
