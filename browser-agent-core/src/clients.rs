@@ -371,7 +371,11 @@ impl ClientRegistry {
             .values()
             .filter(|r| self.is_alive(r, now) && !self.foreign_frame(r))
             .filter_map(|r| r.start_failure(now).map(|why| (r, why)))
-            .max_by(|(a, _), (b, _)| a.last_seen_at.cmp(&b.last_seen_at).then_with(|| b.client_id.cmp(&a.client_id)))
+            .max_by(|(a, _), (b, _)| {
+                a.last_seen_at
+                    .cmp(&b.last_seen_at)
+                    .then_with(|| b.client_id.cmp(&a.client_id))
+            })
             .map(|(r, why)| (r.clone(), why))
     }
 
@@ -608,7 +612,10 @@ mod tests {
         reg.heartbeat(&hb("bad", Phase::Failed, Some("CompileError: refused")), 1_000);
         assert!(reg.default_target(2_000).is_none());
         let (record, why) = reg.failed_page(2_000).unwrap();
-        assert_eq!((record.client_id.as_str(), why.as_str()), ("bad", "CompileError: refused"));
+        assert_eq!(
+            (record.client_id.as_str(), why.as_str()),
+            ("bad", "CompileError: refused")
+        );
         reg.heartbeat(&hb("bad", Phase::Failed, None), 1_500);
         assert_eq!(reg.get("bad").unwrap().error, "it did not say why");
         // Hooked is fine until the start timeout has passed since the page was first seen.
@@ -619,7 +626,10 @@ mod tests {
         assert!(reg.default_target(late).is_none());
         let (record, why) = reg.failed_page(late).unwrap();
         assert_eq!(record.client_id, "slow");
-        assert_eq!(why, "it has stayed at phase hooked for 31 s and never became ready (the limit is 30 s)");
+        assert_eq!(
+            why,
+            "it has stayed at phase hooked for 31 s and never became ready (the limit is 30 s)"
+        );
         // Becoming ready clears the failure.
         reg.heartbeat(&hb("bad", Phase::Ready, None), late);
         assert_eq!(reg.get("bad").unwrap().error, "");

@@ -113,9 +113,12 @@ async fn open(c: &fantoccini::Client, url: &str) {
         assert!(tries < 50, "open about:blank: {e}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    c.execute(&format!("setTimeout(function () {{ location.href = {url:?}; }}, 0)"), vec![])
-        .await
-        .unwrap_or_else(|e| panic!("navigate to {url}: {e}"));
+    c.execute(
+        &format!("setTimeout(function () {{ location.href = {url:?}; }}, 0)"),
+        vec![],
+    )
+    .await
+    .unwrap_or_else(|e| panic!("navigate to {url}: {e}"));
 }
 
 /// The console entries of `id` whose arguments begin with `first`.
@@ -135,12 +138,17 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
     open(c, &url).await;
     let page = listed(server, &url, "ready").await;
     let id = page["clientId"].as_str().expect("a client id").to_owned();
-    let early = wait_for(&format!("{path}: the page's first log"), Duration::from_secs(10), || {
-        console_with(server, &id, "page says").into_iter().next()
-    })
+    let early = wait_for(
+        &format!("{path}: the page's first log"),
+        Duration::from_secs(10),
+        || console_with(server, &id, "page says").into_iter().next(),
+    )
     .await;
     let said = early["args"][1].as_str().unwrap_or_default();
-    assert!(said.ends_with(r#","list":[1,2]}"#) || said.ends_with(r#","list":["1","2"]}"#), "{path}: {early}");
+    assert!(
+        said.ends_with(r#","list":[1,2]}"#) || said.ends_with(r#","list":["1","2"]}"#),
+        "{path}: {early}"
+    );
     let v = run(
         server,
         &id,
@@ -154,10 +162,15 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
     for s in v["steps"].as_array().expect("steps") {
         assert!(s["error"].is_null(), "{path}: step failed: {s}");
     }
-    assert_eq!(v["steps"][2]["result"], "pressed 1", "{path}: the click reached the page: {v}");
-    let later = wait_for(&format!("{path}: the log made after load"), Duration::from_secs(10), || {
-        console_with(server, &id, "after load").into_iter().next()
-    })
+    assert_eq!(
+        v["steps"][2]["result"], "pressed 1",
+        "{path}: the click reached the page: {v}"
+    );
+    let later = wait_for(
+        &format!("{path}: the log made after load"),
+        Duration::from_secs(10),
+        || console_with(server, &id, "after load").into_iter().next(),
+    )
     .await;
     assert_eq!(later["args"], json!(["after load", "7"]), "{path}");
     let script = "requestAnimationFrame(function () { location.href = 'about:blank'; }); return 1";
@@ -171,7 +184,11 @@ async fn libraries_that_extend_built_ins() {
     let browser = shared_browser().await;
     let server = Server::start(agent(), any_port());
     within("libraries_that_extend_built_ins", SCENARIO_DEADLINE, async {
-        for path in ["/hostile/mootools.html", "/hostile/prototype.html", "/hostile/sugar.html"] {
+        for path in [
+            "/hostile/mootools.html",
+            "/hostile/prototype.html",
+            "/hostile/sugar.html",
+        ] {
             works(&browser.client, &server, path).await;
         }
     })
@@ -200,7 +217,12 @@ async fn replaced_built_ins() {
             "apply",
             "all",
         ] {
-            works(&browser.client, &server, &format!("/hostile/builtins.html?break={broken}")).await;
+            works(
+                &browser.client,
+                &server,
+                &format!("/hostile/builtins.html?break={broken}"),
+            )
+            .await;
         }
     })
     .await;
@@ -210,16 +232,20 @@ async fn replaced_built_ins() {
 async fn frozen_written_headless_and_based_elsewhere() {
     let browser = shared_browser().await;
     let server = Server::start(agent(), any_port());
-    within("frozen_written_headless_and_based_elsewhere", SCENARIO_DEADLINE, async {
-        for path in [
-            "/hostile/frozen.html",
-            "/hostile/docwrite.html",
-            "/hostile/nohead.html",
-            "/hostile/base.html",
-        ] {
-            works(&browser.client, &server, path).await;
-        }
-    })
+    within(
+        "frozen_written_headless_and_based_elsewhere",
+        SCENARIO_DEADLINE,
+        async {
+            for path in [
+                "/hostile/frozen.html",
+                "/hostile/docwrite.html",
+                "/hostile/nohead.html",
+                "/hostile/base.html",
+            ] {
+                works(&browser.client, &server, path).await;
+            }
+        },
+    )
     .await;
 }
 
@@ -253,7 +279,11 @@ async fn says_why(c: &fantoccini::Client, server: &Server, path: &str) -> String
     let page = listed(server, &url, "failed").await;
     let id = page["clientId"].as_str().expect("a client id");
     let error = page["error"].as_str().expect("the page's error").to_owned();
-    assert_eq!(server.pages()["defaultTarget"], Value::Null, "a failed page is never the default target");
+    assert_eq!(
+        server.pages()["defaultTarget"],
+        Value::Null,
+        "a failed page is never the default target"
+    );
     let expected = format!("A page is open at {url} but its browser-agent client failed to start: {error}");
     let (status, v) = run_raw(server, json!({"steps": [{"command": "snapshot"}]})).await;
     assert_eq!((status, v["message"].as_str()), (503, Some(expected.as_str())), "{v}");
@@ -264,7 +294,10 @@ async fn says_why(c: &fantoccini::Client, server: &Server, path: &str) -> String
         .iter()
         .find(|e| e["type"] == "error" && e["source"] == "browser-agent")
         .unwrap_or_else(|| panic!("{path}: no error entry in {logs:?}"));
-    assert_eq!(entry["message"], format!("browser-agent client failed to start: {error}"));
+    assert_eq!(
+        entry["message"],
+        format!("browser-agent client failed to start: {error}")
+    );
     assert!(entry["stack"].as_str().is_some(), "{entry}");
     error
 }
