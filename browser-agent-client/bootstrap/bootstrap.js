@@ -358,6 +358,8 @@
                     agent.b = 0;
                     emit({ type: __CONSOLE__, level: level, args: texts }, kind);
                 }
+                // The browser's own method never calls back: no guard needed.
+                if (target === originals[level]) return apply(target, this, args);
                 if (typeof target != 'function') return;
                 inside = 1;
                 try {
