@@ -41,6 +41,8 @@
     var describe = Object.getOwnPropertyDescriptor;
     var define = Object.defineProperty;
     var keysOf = Object.keys;
+    var getProto = Object.getPrototypeOf;
+    var objectProto = Object.prototype;
     var isArray = Array.isArray;
     var shift = [].shift;
     var nativeStringify = JSON.stringify;
@@ -185,9 +187,16 @@
         return (name == null ? 'Error' : name) + (message ? ': ' + message : '');
     }
 
-    // The stack of an error-like value, or its title when it has none.
+    // The stack of an error-like value, or its title when it has none, then its `cause` chain
+    // (`Caused by: …`, at most 5 deep).
     function errorStack(v) {
-        return stringProp(v, 'stack') || errorTitle(v);
+        var out = stringProp(v, 'stack') || errorTitle(v), depth = 0;
+        try {
+            while (depth++ < 5 && (v = v.cause) != null) {
+                out += '\nCaused by: ' + (isErrorLike(v) ? stringProp(v, 'stack') || errorTitle(v) : str(v));
+            }
+        } catch (ignored) {}
+        return out;
     }
 
     // Error-like: has a string stack and message (errors from another realm, DOMException…).
@@ -250,7 +259,14 @@
                 if (kind == DATE) return text(isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString(), bare);
                 if (kind == MAP || kind == SET) return text((kind == MAP ? '[Map(' : '[Set(') + str(v.size) + ')]', bare);
                 if (depth > 3) return (out += kind == ARRAY ? '"[Array]"' : '"[Object]"');
-                if (kind == OBJECT) keys = keysOf(v);
+                if (kind == OBJECT) {
+                    keys = keysOf(v);
+                    // A class's instance is named as the browser's console names it: `Order {"id":1}`
+                    // (at the top level only, so what is inside stays JSON).
+                    h = getProto(v);
+                    h = h && h !== objectProto && stringProp(h.constructor, 'name');
+                    if (bare && h) out += h + ' ';
+                }
             } catch (e) {
                 return (out += '"[Object]"');
             }
@@ -324,63 +340,120 @@
         }
     }
 
+    // The methods wrapped, and the level each records at; assert, count, time/timeLog/timeEnd,
+    // dir, table and trace record what the browser's console prints for them.
+    var METHODS = {
+        log: 'log',
+        info: 'info',
+        warn: 'warn',
+        error: 'error',
+        debug: 'debug',
+        assert: 'error',
+        count: 'info',
+        time: 0,
+        timeLog: 'info',
+        timeEnd: 'info',
+        dir: 'log',
+        table: 'log',
+        trace: 'log',
+    };
+    var inside = 0;
+    var counts = {};
+    var timers = {};
+    var NAMES = keysOf(METHODS);
+    NAMES.forEach(function (name) {
+        originals[name] = con[name];
+    });
+    // A console argument as text: strings as they are (cut at 4,000), objects as bounded JSON.
+    function argText(v) {
+        var type = typeof v;
+        return type == 'string' ? (v.length > 4e3 ? v.slice(0, 4e3) : v)
+            : (v && type == 'object') || type == 'function' ? serialize(v)
+            : type == 'bigint' ? v + 'n'
+            : str(v);
+    }
+    // The texts a console call records: a first string's %s %d %i %f %o %O %c substituted with the
+    // arguments after it as the console does (%c's CSS dropped, %% a percent sign), the rest after.
+    function texts(args, from, prefix) {
+        var out = prefix ? [prefix] : [], i = from, first = args[i];
+        if (typeof first == 'string' && first.indexOf('%') >= 0) {
+            i++;
+            out[out.length] = first.replace(/%([sdifoOc%])/g, function (all, c) {
+                if (c == '%') return '%';
+                if (i >= args.length) return all;
+                var v = args[i++];
+                return c == 'c' ? ''
+                    : c == 'd' || c == 'i' ? (typeof v == 'symbol' ? 'NaN' : str(parseInt(v, 10)))
+                    : c == 'f' ? (typeof v == 'symbol' ? 'NaN' : str(parseFloat(v)))
+                    : argText(v);
+            });
+        }
+        for (; i < args.length; i++) out[out.length] = argText(args[i]);
+        return out;
+    }
+    // What one call of `method` records (its texts, or 0 for nothing), as the console prints it.
+    function record(method, args) {
+        var label, t;
+        if (method == 'assert') return args[0] ? 0 : texts(args, 1, 'Assertion failed:');
+        if (method == 'trace') {
+            t = texts(args, 0, 'console.trace');
+            t[t.length] = '\n' + stringProp(new ErrorC(), 'stack').replace(/^.*\n.*\n.*\n/, '');
+            return t;
+        }
+        if (method != 'count' && method.slice(0, 4) != 'time') return texts(args, 0);
+        label = args[0] === void 0 ? 'default' : str(args[0]);
+        if (method == 'count') return [label + ': ' + (counts[label] = (counts[label] || 0) + 1)];
+        if (method == 'time') return (timers[label] = now()), 0;
+        t = timers[label];
+        if (method == 'timeEnd') delete timers[label];
+        return t == null ? ["Timer '" + label + "' does not exist"] : texts(args, 1, label + ': ' + (now() - t) + ' ms');
+    }
     // console.*: arguments serialized at call time (the page may change them right after). Each
     // method becomes an accessor: reading it gives the wrapper, assigning it (a page's own logger,
     // `console.log = function () {}` to silence it) replaces what the wrapper calls after recording,
     // so a page that reassigns a method, or `window.console` itself, is still captured. A method of
     // the page's that logs through the wrapper again is not recorded twice: `inside` is set while it
     // runs, and such a call goes straight to the browser's method.
-    var LEVELS = ['log', 'info', 'warn', 'error', 'debug'];
-    var inside = 0;
-    LEVELS.forEach(function (level) {
-        originals[level] = con[level];
-    });
     function hookConsole(c) {
-        LEVELS.forEach(function (level) {
-            var target = c[level];
-            var kind = level == 'error' ? __KIND_URGENT__ : 0;
-            function wrapper() {
-                var args = arguments, n = args.length, texts = [], i, v, type;
-                if (inside) return apply(originals[level], this, args);
-                if (!agent.b) {
-                    agent.b = 1;
-                    try {
-                        for (i = 0; i < n; i++) {
-                            v = args[i];
-                            type = typeof v;
-                            texts[i] =
-                                type == 'string' ? (v.length > 4e3 ? v.slice(0, 4e3) : v)
-                                : (v && type == 'object') || type == 'function' ? serialize(v)
-                                : type == 'bigint' ? v + 'n'
-                                : str(v);
-                        }
-                    } catch (ignored) {}
-                    agent.b = 0;
-                    emit({ type: __CONSOLE__, level: level, args: texts }, kind);
-                }
-                // The browser's own method never calls back: no guard needed.
-                if (target === originals[level]) return apply(target, this, args);
-                if (typeof target != 'function') return;
-                inside = 1;
+        for (var i = 0; i < NAMES.length; i++) hookMethod(c, NAMES[i]);
+    }
+    function hookMethod(c, method) {
+        var target = c[method];
+        var level = METHODS[method];
+        function wrapper() {
+            var args = arguments, recorded;
+            if (inside) return apply(originals[method], this, args);
+            if (!agent.b) {
+                agent.b = 1;
                 try {
-                    return apply(target, this, args);
-                } finally {
-                    inside = 0;
-                }
+                    recorded = record(method, args);
+                } catch (ignored) {}
+                agent.b = 0;
+                if (recorded) emit({ type: __CONSOLE__, level: level, args: recorded }, level == 'error' ? __KIND_URGENT__ : 0);
             }
+            // The browser's own method never calls back: no guard needed.
+            if (target === originals[method]) return apply(target, this, args);
+            if (typeof target != 'function') return;
+            inside = 1;
             try {
-                define(c, level, {
-                    configurable: true,
-                    enumerable: true,
-                    get: function () {
-                        return wrapper;
-                    },
-                    set: function (f) {
-                        target = f;
-                    },
-                });
-            } catch (ignored) {}
-        });
+                return apply(target, this, args);
+            } finally {
+                inside = 0;
+            }
+        }
+        if (target === void 0 && c !== con) return;
+        try {
+            define(c, method, {
+                configurable: true,
+                enumerable: true,
+                get: function () {
+                    return wrapper;
+                },
+                set: function (f) {
+                    target = f;
+                },
+            });
+        } catch (ignored) {}
     }
     hookConsole(con);
     try {
@@ -439,7 +512,8 @@
         if (original) {
             hist[method] = function () {
                 var result = apply(original, this, arguments);
-                navigated(method);
+                // A state change that keeps the URL (pushState(state, '', location.href)) is no navigation.
+                navigated(method, 1);
                 return result;
             };
         }
@@ -503,7 +577,10 @@
                     return response;
                 },
                 function (e) {
-                    done({ ok: false, error: str((e && e.message) || e) });
+                    var entry = { ok: false, error: str((e && e.message) || e) };
+                    // An aborted request is told apart from a network error.
+                    if (stringProp(e, 'name') == 'AbortError') (entry.error = 'aborted'), (entry.aborted = true);
+                    done(entry);
                     throw e;
                 }
             );
@@ -522,13 +599,17 @@
             return apply(pageOpen, this, arguments);
         };
         xhrProto.send = function () {
-            var xhr = this, request = xhr.__ba, started = now(), ended;
+            var xhr = this, request = xhr.__ba, started = now(), ended, aborted;
             // Counts the end once, whether send() threw or loadend fired.
             function end() {
                 return !ended && ((ended = 1), inflight(-1), 1);
             }
             if (!request || isOwnRequest(request[1])) return apply(pageSend, xhr, arguments);
             inflight(1);
+            // abort() also ends with status 0: told apart from a network error.
+            xhr.addEventListener('abort', function () {
+                aborted = 1;
+            });
             xhr.addEventListener('loadend', function () {
                 if (end()) {
                     var status = xhr.status;
@@ -542,7 +623,8 @@
                         ok: status > 199 && status < 300,
                         via: 'xhr',
                     };
-                    if (!status) entry.error = 'network error';
+                    if (!status) entry.error = aborted ? 'aborted' : 'network error';
+                    if (aborted) entry.aborted = true;
                     else if (!entry.ok) {
                         try {
                             entry.body = xhr.responseText.slice(0, 1e3);

@@ -320,9 +320,12 @@ async fn pages_that_forbid_the_client_say_why() {
             "TypeError: Failed to fetch (the page's Content-Security-Policy refused connect-src)"
         );
         // A page that works, opened next to them, is the target again.
-        let id = works(c, &server, "/hostile/base.html").await;
-        assert_eq!(server.pages()["defaultTarget"], json!(id));
-        ok(&server, &id, json!({"command": "snapshot"})).await;
+        let url = server.url("/hostile/base.html");
+        open(c, &url).await;
+        let id = listed(&server, &url, "ready").await["clientId"].clone();
+        assert_eq!(server.pages()["defaultTarget"], id);
+        let (status, v) = run_raw(&server, json!({"steps": [{"command": "snapshot"}]})).await;
+        assert_eq!(status, 200, "{v}");
     })
     .await;
 }

@@ -260,7 +260,7 @@ impl BrowserAgent {
         self.inner.commands.page_back(client);
     }
 
-    fn open_pages(&self, now: u64) -> OpenPages {
+    pub(crate) fn open_pages(&self, now: u64) -> OpenPages {
         let clients = &self.inner.clients;
         let open = clients
             .all()
