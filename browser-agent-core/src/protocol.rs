@@ -604,7 +604,10 @@ pub enum Phase {
     /// The client is fully running (also accepts dsh's `mounted`).
     #[serde(alias = "mounted")]
     Ready,
-    /// The bootstrap ran but the wasm client failed to load or start (the heartbeat's `error` says why).
+    /// The bootstrap ran but the wasm client failed to load or start (the heartbeat's `error` says
+    /// why). Only the bootstrap and the host know it: the wasm client, which never reports it, is
+    /// built without it (so its code stays as it was).
+    #[cfg(feature = "host")]
     Failed,
 }
 
@@ -615,6 +618,7 @@ impl Phase {
             "loading" => Some(Phase::Loading),
             "hooked" => Some(Phase::Hooked),
             "ready" | "mounted" => Some(Phase::Ready),
+            #[cfg(feature = "host")]
             "failed" => Some(Phase::Failed),
             _ => None,
         }
@@ -626,6 +630,7 @@ impl Phase {
             Phase::Loading => "loading",
             Phase::Hooked => "hooked",
             Phase::Ready => "ready",
+            #[cfg(feature = "host")]
             Phase::Failed => "failed",
         }
     }
