@@ -3,6 +3,9 @@
 // scripts/install-tools) -> one ASCII line that is safe inside <script>.
 //
 //   node scripts/build-bootstrap.mjs OUT      (scripts/build-client calls it; run from the repo root)
+//   node scripts/build-bootstrap.mjs --module SRC OUT
+//       the same for a module the client loads on first use (the screenshot capture): an ES
+//       module, placeholders filled from the same table, minified, banner-free.
 //
 // Deterministic: the same sources and terser version give the same bytes, so `build-client --check`
 // can compare the output with the committed browser-agent-core/assets/bootstrap.js.
@@ -11,12 +14,14 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const root = process.cwd();
-const out = process.argv[2];
+const moduleMode = process.argv[2] === '--module';
+const src = moduleMode ? process.argv[3] : 'browser-agent-client/bootstrap/bootstrap.js';
+const out = moduleMode ? process.argv[4] : process.argv[2];
 const fail = (why) => {
     console.error('build-bootstrap: ' + why);
     process.exit(1);
 };
-if (!out) fail('usage: node scripts/build-bootstrap.mjs OUT');
+if (!out || !src) fail('usage: node scripts/build-bootstrap.mjs OUT | --module SRC OUT');
 
 const require = createRequire(path.join(root, 'tools/node/package.json'));
 let terser;
@@ -51,6 +56,7 @@ const PLACEHOLDERS = {
     __F_LAST_ACTIVITY__: [CLIENT_BOOTSTRAP, 'LAST_ACTIVITY'],
     __F_ORIGINAL_FETCH__: [CLIENT_BOOTSTRAP, 'original::FETCH'],
     __F_ORIGINAL_WARN__: [CLIENT_BOOTSTRAP, 'original::WARN'],
+    __F_LOAD__: [CLIENT_BOOTSTRAP, 'LOAD'],
     __F_PRISTINE__: [CLIENT_BOOTSTRAP, 'PRISTINE'],
     __KEY_HEADER__: [PROTOCOL, 'KEY_HEADER'],
     __LOGS_PATH__: [PROTOCOL, 'LOGS_PATH'],
@@ -66,6 +72,22 @@ const PLACEHOLDERS = {
     __P_ERROR__: [PROTOCOL, 'param::ERROR'],
     __P_STACK__: [PROTOCOL, 'param::STACK'],
 };
+// Values only modules use (the bootstrap must use every one of the table above).
+const MODULE_ONLY = {
+    __UI_ATTR__: [PROTOCOL, 'UI_ATTR'],
+    __F_CFG_CURSOR__: [CLIENT_BOOTSTRAP, 'cfg::CURSOR'],
+    __F_CFG_CURSOR_NAME__: [CLIENT_BOOTSTRAP, 'cfg::CURSOR_NAME'],
+    __KEY_HEADER__: [PROTOCOL, 'KEY_HEADER'],
+    __CLIENT_PARAM__: [PROTOCOL, 'param::CLIENT'],
+    __SCREENSHOTS_PATH__: [PROTOCOL, 'SCREENSHOTS_PATH'],
+    __WIDTH__: [PROTOCOL, 'screenshot::param::WIDTH'],
+    __HEIGHT__: [PROTOCOL, 'screenshot::param::HEIGHT'],
+    __MS__: [PROTOCOL, 'screenshot::param::MS'],
+    __METHOD__: [PROTOCOL, 'screenshot::param::METHOD'],
+    __WARN__: [PROTOCOL, 'screenshot::param::WARN'],
+    __PAGE__: [PROTOCOL, 'screenshot::param::PAGE'],
+};
+if (moduleMode) Object.assign(PLACEHOLDERS, MODULE_ONLY);
 
 // The value of `const NAME: TYPE = VALUE;` (a string or integer literal) in `file`, inside
 // `mod module { … }` when the name is qualified.
@@ -89,16 +111,32 @@ function rustConst(file, qualified) {
     return JSON.parse(found[0][1].replace(/^([\d_]+)$/, (n) => n.replace(/_/g, '')));
 }
 
-let source = fs.readFileSync(path.join(root, 'browser-agent-client/bootstrap/bootstrap.js'), 'utf8');
+let source = fs.readFileSync(path.join(root, src), 'utf8');
 for (const [placeholder, [file, name]] of Object.entries(PLACEHOLDERS)) {
+    if (!source.includes(placeholder)) {
+        // The bootstrap uses them all (a table entry nobody uses is a mistake); a module, some.
+        if (moduleMode) continue;
+        fail(`placeholder ${placeholder} is not used`);
+    }
     const value = rustConst(file, name);
-    if (!source.includes(placeholder)) fail(`placeholder ${placeholder} is not used`);
     const property = placeholder.startsWith('__F_');
     if (property && !/^[A-Za-z_$][\w$]*$/.test(value)) fail(`${name} = ${value} is not an identifier`);
     source = source.split(placeholder).join(property ? value : JSON.stringify(value));
 }
 const left = source.match(/__[A-Z_]+__/g);
 if (left) fail('unknown placeholders: ' + [...new Set(left)].join(', '));
+
+if (moduleMode) {
+    const result = await terser.minify(source, {
+        ecma: 2020,
+        module: true,
+        compress: { passes: 2 },
+        mangle: true,
+        format: { ascii_only: true, comments: false },
+    });
+    fs.writeFileSync(out, result.code + '\n');
+    process.exit(0);
+}
 
 const result = await terser.minify(source, {
     ecma: 2017,

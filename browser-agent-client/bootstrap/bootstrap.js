@@ -70,14 +70,14 @@
     // global this list does not name, or the list names one the glue does not use.
     var KEPT =
         'AbortController Array.from Array.isArray Array.of Array.prototype.indexOf Array.prototype.push ' +
-        'Array.prototype.shift Array.prototype.slice Array.prototype.splice DataView Date.now Element Error ' +
-        'FinalizationRegistry JSON.stringify Math.random Node Object.getOwnPropertyDescriptor ' +
-        'Object.getPrototypeOf Object.is Object.prototype Promise Promise.resolve Reflect.apply ' +
-        'Reflect.construct Reflect.get Reflect.ownKeys Reflect.set Request Response ' +
-        'TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
-        'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WebAssembly.Instance ' +
-        'WebAssembly.Module WebAssembly.instantiate WebAssembly.instantiateStreaming Window addEventListener ' +
-        'clearTimeout console.warn encodeURIComponent fetch navigator.sendBeacon queueMicrotask setInterval ' +
+        'Array.prototype.shift Array.prototype.slice Array.prototype.splice DataView Date.now Element ' +
+        'Error FinalizationRegistry JSON.stringify Math.random Node Object.assign ' +
+        'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
+        'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.ownKeys Reflect.set Request ' +
+        'Response TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
+        'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WebAssembly.Instance WebAssembly.Module ' +
+        'WebAssembly.instantiate WebAssembly.instantiateStreaming Window addEventListener clearTimeout ' +
+        'console.warn encodeURIComponent fetch navigator.sendBeacon queueMicrotask setInterval ' +
         'setTimeout';
     var kept = {};
     KEPT.split(' ').forEach(function (path) {
@@ -647,6 +647,11 @@
     function own(path) {
         return path.charAt(0) == '/' && loc.origin != 'null' ? loc.origin + path : path;
     }
+
+    // Modules the client loads on first use (the screenshot capture), from our origin.
+    agent.__F_LOAD__ = function (path) {
+        return import(own(path));
+    };
 
     // The client could not start (its glue or wasm did not load, or it threw while starting): the
     // page registers as `failed` with the error, in a heartbeat of its own every

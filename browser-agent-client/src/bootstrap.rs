@@ -46,6 +46,9 @@ pub(crate) const POLL_MS: &str = "pollMs";
 pub(crate) const WALK_MS: &str = "walkMs";
 /// `ev`: the promise an `evaluate` run through a nonce'd `<script>` leaves behind.
 pub(crate) const EVAL: &str = "ev";
+/// `l(url)`: the bootstrap's `import()` of a module the client loads on first use (the screenshot
+/// capture); wasm cannot import, and the bootstrap's `import()` runs under the page's nonce.
+pub(crate) const LOAD: &str = "l";
 /// `snapshot()`: debug hook set by the client, a promise of the snapshot text.
 pub(crate) const SNAPSHOT_HOOK: &str = "snapshot";
 /// `ref("e3")`: debug hook set by the client, the element a ref names (throws what is there instead).
@@ -61,7 +64,8 @@ pub(crate) mod cfg {
     pub(crate) const REV: &str = "rev";
     /// Show the cursor (`true`, or the name it shows).
     pub(crate) const CURSOR: &str = "cursor";
-    /// The name the cursor shows.
+    /// The name the cursor shows (read by `cursor.js`, filled in at build time).
+    #[allow(dead_code)]
     pub(crate) const CURSOR_NAME: &str = "cursorName";
 }
 

@@ -24,6 +24,7 @@ mod capture;
 mod commands;
 mod cursor;
 mod js;
+mod lazy;
 mod net;
 mod snapshot;
 mod state;

@@ -7,12 +7,26 @@ use std::sync::OnceLock;
 use bytes::Bytes;
 
 use crate::inject::tag::BOOTSTRAP_JS;
+use crate::protocol;
 use crate::util::fnv1a64;
 
 const CLIENT_JS: &[u8] = include_bytes!("../assets/client/browser_agent_client.js");
 const CLIENT_WASM: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm");
 const CLIENT_JS_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client.js.gz");
 const CLIENT_WASM_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm.gz");
+/// The modules the client loads on first use (see [`protocol::lazy`]): (name, JS, gzipped JS).
+const LAZY: [(&str, &[u8], &[u8]); 2] = [
+    (
+        protocol::lazy::SCREENSHOT,
+        include_bytes!("../assets/client/screenshot.js"),
+        include_bytes!("../assets/client/screenshot.js.gz"),
+    ),
+    (
+        protocol::lazy::CURSOR,
+        include_bytes!("../assets/client/cursor.js"),
+        include_bytes!("../assets/client/cursor.js.gz"),
+    ),
+];
 
 /// One servable asset.
 #[derive(Debug, Clone)]
@@ -36,6 +50,8 @@ pub struct ClientAssets {
     pub js: Option<Asset>,
     /// The wasm module.
     pub wasm: Option<Asset>,
+    /// The ES modules the client loads on first use (`{name}-{rev}.js`, see [`protocol::lazy`]).
+    pub lazy: Vec<Asset>,
 }
 
 impl ClientAssets {
@@ -52,6 +68,7 @@ impl ClientAssets {
                 BOOTSTRAP_JS.as_bytes(),
                 (CLIENT_JS, CLIENT_JS_GZ),
                 (CLIENT_WASM, CLIENT_WASM_GZ),
+                &LAZY,
             )
         })
     }
@@ -61,9 +78,12 @@ impl ClientAssets {
         bootstrap: &[u8],
         (js, js_gz): (&'static [u8], &'static [u8]),
         (wasm, wasm_gz): (&'static [u8], &'static [u8]),
+        lazy: &[(&str, &'static [u8], &'static [u8])],
     ) -> ClientAssets {
         let gz = |b: &'static [u8]| (!b.is_empty()).then(|| Bytes::from_static(b));
-        let rev = format!("{:016x}", fnv1a64(&[bootstrap, js, wasm]));
+        let mut parts = vec![bootstrap, js, wasm];
+        parts.extend(lazy.iter().map(|(_, js, _)| *js));
+        let rev = format!("{:016x}", fnv1a64(&parts));
         let built = !js.is_empty() && !wasm.is_empty();
         let short = &rev[..12];
         ClientAssets {
@@ -79,12 +99,26 @@ impl ClientAssets {
                 body: Bytes::from_static(wasm),
                 gzip: gz(wasm_gz),
             }),
+            lazy: lazy
+                .iter()
+                .filter(|(_, js, _)| built && !js.is_empty())
+                .map(|(name, js, js_gz)| Asset {
+                    name: format!("{name}-{short}.js"),
+                    content_type: "text/javascript; charset=utf-8",
+                    body: Bytes::from_static(js),
+                    gzip: gz(js_gz),
+                })
+                .collect(),
             rev,
         }
     }
 
     /// The asset called `name`, if any.
     pub fn get(&self, name: &str) -> Option<&Asset> {
-        [&self.js, &self.wasm].into_iter().flatten().find(|a| a.name == name)
+        [&self.js, &self.wasm]
+            .into_iter()
+            .flatten()
+            .chain(&self.lazy)
+            .find(|a| a.name == name)
     }
 }

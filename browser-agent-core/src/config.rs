@@ -56,6 +56,11 @@ pub struct Config {
     pub(crate) cursor: bool,
     pub(crate) app_url: Option<String>,
     pub(crate) redaction: crate::logs::Redaction,
+    pub(crate) max_screenshots: usize,
+    pub(crate) max_screenshot_bytes: usize,
+    pub(crate) screenshot_upload_limit: usize,
+    pub(crate) screenshot_dir: Option<PathBuf>,
+    pub(crate) proof_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -82,6 +87,11 @@ impl Default for Config {
             cursor: false,
             app_url: None,
             redaction: crate::logs::Redaction::default(),
+            max_screenshots: crate::screenshots::DEFAULT_MAX_SCREENSHOTS,
+            max_screenshot_bytes: crate::screenshots::DEFAULT_MAX_SCREENSHOT_BYTES,
+            screenshot_upload_limit: crate::screenshots::DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
+            screenshot_dir: None,
+            proof_dir: None,
         }
     }
 }
@@ -98,6 +108,11 @@ impl Config {
     /// Request body limit of our routes, in bytes.
     pub fn body_limit(&self) -> usize {
         self.body_limit
+    }
+    /// Largest screenshot upload accepted, in bytes (`POST {prefix}/screenshots`; every other
+    /// route has [`body_limit`](Self::body_limit)).
+    pub fn screenshot_upload_limit(&self) -> usize {
+        self.screenshot_upload_limit
     }
     /// Time within which a request body to our routes must have arrived (then 408).
     pub fn body_timeout(&self) -> Duration {
@@ -139,6 +154,9 @@ impl Config {
             ("max_field", self.max_field),
             ("body_limit", self.body_limit),
             ("max_clients", self.max_clients),
+            ("max_screenshots", self.max_screenshots),
+            ("max_screenshot_bytes", self.max_screenshot_bytes),
+            ("screenshot_upload_limit", self.screenshot_upload_limit),
         ] {
             if value == 0 {
                 return Err(ConfigError::Zero(name));

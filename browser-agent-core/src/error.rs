@@ -351,3 +351,39 @@ impl RpcError {
         }
     }
 }
+
+/// A screenshot upload or read the host cannot take; the text names the problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ScreenshotError {
+    /// 415: the upload is not `image/png` or `image/jpeg`.
+    #[error("POST {path} needs Content-Type: image/png or image/jpeg (the encoded screenshot), got {got:?}")]
+    NotImage { path: String, got: String },
+    /// 400: the bytes are not what the content type says.
+    #[error("the body is not a {0} image (its first bytes do not say so)")]
+    NotDecodable(&'static str),
+    /// 400: a query parameter of the upload is missing or out of range.
+    #[error("invalid {name} {value:?}: {expected}")]
+    Param {
+        name: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// 413: the upload is larger than the store may hold.
+    #[error("{0}")]
+    Store(String),
+    /// 404: no screenshot with that id is kept.
+    #[error("no screenshot {id:?}: the store holds {held} (the oldest are evicted past BrowserAgent::builder().max_screenshots(…))")]
+    NotFound { id: String, held: String },
+}
+
+impl ScreenshotError {
+    pub(crate) fn status(&self) -> http::StatusCode {
+        use http::StatusCode as S;
+        match self {
+            ScreenshotError::NotImage { .. } => S::UNSUPPORTED_MEDIA_TYPE,
+            ScreenshotError::NotDecodable(_) | ScreenshotError::Param { .. } => S::BAD_REQUEST,
+            ScreenshotError::Store(_) => S::PAYLOAD_TOO_LARGE,
+            ScreenshotError::NotFound { .. } => S::NOT_FOUND,
+        }
+    }
+}

@@ -58,7 +58,11 @@ mod logs;
 #[cfg(feature = "host")]
 mod mcp;
 #[cfg(feature = "host")]
+mod proof;
+#[cfg(feature = "host")]
 mod routes;
+#[cfg(feature = "host")]
+mod screenshots;
 #[cfg(feature = "host")]
 mod security;
 #[cfg(feature = "host")]
@@ -84,12 +88,25 @@ pub use config::{
 };
 #[cfg(feature = "host")]
 pub use error::{ConfigError, QueryError};
+#[cfg(all(feature = "host", feature = "tracing"))]
+pub use logs::TracingLayer;
 #[cfg(feature = "host")]
 pub use logs::{
-    server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT, SERVER_ERROR_PATTERNS,
+    is_server_error, server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT,
+    SERVER_ERROR_PATTERNS, TAIL_MAX_LINE, TAIL_POLL,
+};
+#[cfg(feature = "host")]
+pub use proof::{
+    Comparison, Counts, ProofError, ProofOptions, ProofReport, ProofStatus, ShotMode, StepDiff, DEFAULT_PROOF_DIR,
+    MAX_RECORDED_STEPS, MAX_SESSION_LOGS,
 };
 #[cfg(feature = "host")]
 pub use protocol::StepResult;
+#[cfg(feature = "host")]
+pub use screenshots::{
+    Screenshot, ScreenshotStore, StoreError, DEFAULT_MAX_SCREENSHOTS, DEFAULT_MAX_SCREENSHOT_BYTES,
+    DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
+};
 
 #[cfg(feature = "host")]
 pub mod adapter {

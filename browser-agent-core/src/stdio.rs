@@ -74,10 +74,17 @@ impl BrowserAgent {
             Ok(v) => v,
             Err(e) => return fail(format!("request is not valid JSON: {e}")),
         };
-        match value.get("action").and_then(Value::as_str) {
+        let action = value.get("action").and_then(Value::as_str).map(str::to_owned);
+        match action.as_deref() {
             Some("browser") => {}
-            Some(other) => return fail(format!("unknown action {other:?}: only \"browser\" is supported")),
-            None => return fail("request needs \"action\":\"browser\"".into()),
+            Some("screenshot") => return self.stdio_screenshot(value).await,
+            Some(action @ ("proof-start" | "proof-stop" | "proof")) => return self.stdio_proof(action, value),
+            Some(other) => {
+                return fail(format!(
+                    "unknown action {other:?}: use \"browser\" (steps), \"screenshot\", \"proof-start\", \"proof-stop\" or \"proof\""
+                ))
+            }
+            None => return fail("request needs \"action\":\"browser\" (or \"screenshot\")".into()),
         }
         let result = match Batch::from_json(line.as_bytes()) {
             Ok(batch) => self.run(batch).await,
@@ -85,6 +92,81 @@ impl BrowserAgent {
         };
         match result {
             Ok(result) => serde_json::to_value(&result).expect("serializable"),
+            Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
+        }
+    }
+}
+
+impl BrowserAgent {
+    /// `{"action":"proof-start","description",…}` → `{"event":"proof-started",…}`,
+    /// `{"action":"proof-stop"}` → `{"event":"proof-stopped","dir","viewer","summary","counts"}`,
+    /// `{"action":"proof"}` → `{"event":"proof","open",…}`; a refusal is a `command-error`.
+    fn stdio_proof(&self, action: &str, mut line: Value) -> Value {
+        let answer = match action {
+            "proof-start" => {
+                if let Some(m) = line.as_object_mut() {
+                    m.remove("action");
+                }
+                crate::proof::ProofOptions::from_json(&line)
+                    .and_then(|o| self.proof_start(o))
+                    .map(|s| ("proof-started", serde_json::to_value(s).expect("serializes")))
+            }
+            "proof-stop" => self
+                .proof_stop()
+                .map(|r| ("proof-stopped", serde_json::to_value(r).expect("serializes"))),
+            _ => Ok((
+                "proof",
+                match self.proof_status() {
+                    Some(s) => serde_json::json!({"open": true, "session": s}),
+                    None => serde_json::json!({"open": false}),
+                },
+            )),
+        };
+        match answer {
+            Ok((event, Value::Object(fields))) => {
+                let mut out = serde_json::Map::new();
+                out.insert("event".into(), event.into());
+                out.extend(fields);
+                Value::Object(out)
+            }
+            Ok((event, other)) => serde_json::json!({"event": event, "value": other}),
+            Err(e) => command_error(e.to_string()),
+        }
+    }
+
+    /// MindStudio's `{"action":"screenshot"}` (with any of the `screenshot` step's options and
+    /// `client`): `{"event":"screenshot","url",…}` (the step's result), or a `command-error`.
+    async fn stdio_screenshot(&self, mut line: Value) -> Value {
+        let Some(fields) = line.as_object_mut() else {
+            return command_error("request must be a JSON object".into());
+        };
+        fields.remove("action");
+        let client = fields.remove("client");
+        fields.insert("command".into(), "screenshot".into());
+        let mut batch = serde_json::json!({ "steps": [fields] });
+        if let Some(client) = client {
+            batch["client"] = client;
+        }
+        let body = serde_json::to_vec(&batch).expect("serializes");
+        let result = match Batch::from_json(&body) {
+            Ok(batch) => self.run(batch).await,
+            Err(err) => Err(err),
+        };
+        match result {
+            Ok(result) => match result.steps.into_iter().next() {
+                Some(step) if step.error.is_none() => {
+                    let mut event = serde_json::json!({"event": "screenshot"});
+                    if let (Some(map), Some(Value::Object(info))) = (event.as_object_mut(), step.result) {
+                        map.extend(info);
+                    }
+                    event
+                }
+                step => command_error(
+                    step.and_then(|s| s.error)
+                        .or(result.error)
+                        .unwrap_or_else(|| "the page sent no screenshot".into()),
+                ),
+            },
             Err(err) => serde_json::to_value(err.event()).expect("events serialize"),
         }
     }

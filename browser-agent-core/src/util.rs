@@ -161,6 +161,25 @@ pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Standard base64 with padding (RFC 4648 §4): screenshots inline in a step result, MCP image content.
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 /// `1`/`true` or `0`/`false` (ASCII case-insensitive); `None` for anything else.
 pub(crate) fn parse_flag(value: &str) -> Option<bool> {
     match value.trim() {
@@ -182,6 +201,22 @@ mod tests {
         assert_eq!(base64_decode("YnJvd3Nlcl9ydW4").unwrap(), b"browser_run");
         assert_eq!(base64_decode("").unwrap(), b"");
         assert!(base64_decode("no spaces").is_none());
+    }
+
+    #[test]
+    fn base64_encodes_every_tail_length() {
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+        ] {
+            assert_eq!(base64_encode(plain.as_bytes()), coded);
+            assert_eq!(base64_decode(coded).unwrap(), plain.as_bytes());
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(base64_decode(&base64_encode(&all)).unwrap(), all);
     }
 
     #[test]

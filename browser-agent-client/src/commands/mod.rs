@@ -8,6 +8,7 @@ pub(crate) mod batch;
 pub(crate) mod executor;
 pub(crate) mod poller;
 pub(crate) mod resolve;
+pub(crate) mod screenshot;
 
 use crate::bootstrap;
 use crate::js::set;

@@ -34,6 +34,7 @@ use crate::util;
 #[must_use]
 pub struct Builder {
     config: Config,
+    server_log: Option<PathBuf>,
 }
 
 impl Builder {
@@ -182,6 +183,74 @@ impl Builder {
         self.config.frame_parents.push(origin.into());
         self
     }
+    /// How many screenshots the host keeps (default 64; the oldest is evicted first).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().max_screenshots(8).build();
+    /// # let _ = agent;
+    /// ```
+    pub fn max_screenshots(mut self, n: usize) -> Self {
+        self.config.max_screenshots = n;
+        self
+    }
+    /// How many bytes of screenshots the host keeps (default 64 MiB; the oldest is evicted first).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().max_screenshot_bytes(8 << 20).build();
+    /// # let _ = agent;
+    /// ```
+    pub fn max_screenshot_bytes(mut self, bytes: usize) -> Self {
+        self.config.max_screenshot_bytes = bytes;
+        self
+    }
+    /// The largest screenshot a page may upload (default 16 MiB); a bigger one is refused with 413.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().screenshot_upload_limit(4 << 20).build();
+    /// assert_eq!(agent.config().screenshot_upload_limit(), 4 << 20);
+    /// ```
+    pub fn screenshot_upload_limit(mut self, bytes: usize) -> Self {
+        self.config.screenshot_upload_limit = bytes;
+        self
+    }
+    /// Also write every screenshot into this folder (`{id}-{epoch ms}.{png|jpg}`, each file
+    /// written under a temporary name and renamed when whole).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().screenshot_dir("target/shots").build();
+    /// # let _ = agent;
+    /// ```
+    pub fn screenshot_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.screenshot_dir = Some(dir.into());
+        self
+    }
+    /// The folder proof sessions are written under (default `.browser-agent/proof` in the working
+    /// directory); a session's own `dir` is taken relative to this folder's parent.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().proof_dir("target/proof").build();
+    /// # let _ = agent;
+    /// ```
+    pub fn proof_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.proof_dir = Some(dir.into());
+        self
+    }
+    /// Follow the dev server's log file: each new line that matches an error pattern becomes a
+    /// `server` entry (see [`BrowserAgent::tail_server_log`], which this calls once the agent is
+    /// built: from the file's end, truncation and rotation followed, ended with the agent).
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder()
+    ///     .enabled(true)
+    ///     .server_log_file(std::env::temp_dir().join("dev-server.log"))
+    ///     .build();
+    /// # drop(agent);
+    /// ```
+    pub fn server_log_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.server_log = Some(path.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -190,6 +259,7 @@ impl Builder {
 
     /// Builds the agent, or says which setting is invalid.
     pub fn try_build(self) -> Result<BrowserAgent, ConfigError> {
+        let server_log = self.server_log;
         let config = self.config;
         config.validate()?;
         if !config.enabled {
@@ -214,12 +284,18 @@ impl Builder {
             cursor: config.cursor,
         };
         let restored = config.state_file.as_deref().and_then(sinks::load_client_state);
-        Ok(BrowserAgent {
+        let agent = BrowserAgent {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
                     .with_frame_parents(&config.frame_parents),
                 commands: Default::default(),
+                proofs: Default::default(),
+                screenshots: crate::screenshots::ScreenshotStore::new(
+                    config.max_screenshots,
+                    config.max_screenshot_bytes,
+                    config.screenshot_dir.clone(),
+                ),
                 plain_tag: tag::build_tag(&tag_config, None),
                 ndjson: config.ndjson.as_ref().map(|(p, max)| NdjsonSink::new(p.clone(), *max)),
                 prefix_slash: format!("{}/", config.prefix),
@@ -231,7 +307,12 @@ impl Builder {
                 restored,
                 config,
             }),
-        })
+        };
+        if let Some(path) = server_log {
+            // The thread ends with the agent; its handle is not needed.
+            drop(agent.tail_server_log(path));
+        }
+        Ok(agent)
     }
 
     /// Builds the agent; panics with the reason on an invalid setting (see [`try_build`](Self::try_build)).

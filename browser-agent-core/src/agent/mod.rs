@@ -1,6 +1,7 @@
 //! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
 
 mod builder;
+mod screenshot;
 
 use std::sync::Arc;
 
@@ -40,6 +41,8 @@ pub(crate) struct Inner {
     pub(crate) logs: LogBuffer,
     pub(crate) clients: ClientRegistry,
     pub(crate) commands: crate::commands::CommandQueue,
+    pub(crate) screenshots: crate::screenshots::ScreenshotStore,
+    pub(crate) proofs: crate::proof::Proofs,
     pub(crate) key: String,
     pub(crate) assets: &'static ClientAssets,
     pub(crate) tag_config: TagConfig,
@@ -217,12 +220,25 @@ impl BrowserAgent {
             },
         };
         let queue = &self.inner.commands;
-        let ticket = queue.enqueue(&client, &batch.steps, diff_steps, batch.timeout)?;
+        // While a proof session is open the page runs the batch with a screenshot after each
+        // acting step; the answer is split again below.
+        let plan = self.proof_plan(&batch.steps);
+        let (steps, diff_steps) = match &plan {
+            Some(plan) => (&plan.steps, diff_steps.iter().map(|&i| plan.page_index(i)).collect()),
+            None => (&batch.steps, diff_steps),
+        };
+        let ticket = queue.enqueue(&client, steps, diff_steps, batch.timeout)?;
         // The page may have said it left between the look-up above and the enqueue.
         if clients.is_gone(&client) {
             self.fail_batches_of_gone_page(&client);
         }
-        ticket.wait(queue, batch.timeout).await
+        let mut outcome = ticket.wait(queue, batch.timeout).await;
+        if let Some(plan) = &plan {
+            outcome = self.proof_record(plan, &batch.steps, outcome);
+        }
+        let mut result = outcome?;
+        self.inline_screenshots(&batch.steps, &mut result);
+        Ok(result)
     }
 
     /// Page `client` said it left (`POST {prefix}/logs?gone=1`): it is no longer alive nor a default

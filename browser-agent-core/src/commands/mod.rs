@@ -272,6 +272,10 @@ pub enum RunError {
         /// The results of the steps that ran before the page left.
         steps: Vec<StepResult>,
     },
+    /// A one-step call of the Rust API (such as [`BrowserAgent::screenshot`](crate::BrowserAgent::screenshot))
+    /// whose step failed: the page's message (what is there instead, for a target that did not resolve).
+    #[error("{0}")]
+    StepFailed(String),
 }
 
 impl RunError {
@@ -288,6 +292,7 @@ impl RunError {
             | RunError::PageLeft { .. } => S::SERVICE_UNAVAILABLE,
             RunError::QueueFull => S::TOO_MANY_REQUESTS,
             RunError::Timeout(_) => S::GATEWAY_TIMEOUT,
+            RunError::StepFailed(_) => S::UNPROCESSABLE_ENTITY,
         }
     }
 

@@ -25,6 +25,9 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
                 if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
                     diff_steps.push(i);
                 }
+                if c == "screenshot" {
+                    screenshot_options(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
+                }
             }
             // Refused before anything runs: a batch stops at its first failing step, so an unknown
             // command late in it would otherwise leave the earlier steps done and the rest not.
@@ -42,4 +45,109 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
         }
     }
     Ok(diff_steps)
+}
+
+/// The `screenshot` step's options: each of the right type and range (checked here, so a bad one
+/// is a 400 before anything runs, not a failure in the page).
+fn screenshot_options(step: &Value) -> Result<(), String> {
+    use crate::protocol::screenshot::{self as s, Format, MAX_SIDE, METHODS};
+    let number = |name: &str, min: f64, max: f64, what: &str| -> Result<(), String> {
+        match step.get(name) {
+            None | Some(Value::Null) => Ok(()),
+            Some(v) => match v.as_f64() {
+                Some(n) if (min..=max).contains(&n) => Ok(()),
+                _ => Err(format!("invalid {name} {v}: {what}")),
+            },
+        }
+    };
+    let flag = |name: &str| match step.get(name) {
+        None | Some(Value::Null | Value::Bool(_)) => Ok(()),
+        Some(v) => Err(format!("invalid {name} {v}: use true or false")),
+    };
+    match step.get(s::FORMAT) {
+        None | Some(Value::Null) => {}
+        Some(Value::String(f)) if Format::parse(f).is_some() => {}
+        Some(v) => return Err(format!("invalid format {v}: use \"png\" (the default) or \"jpeg\"")),
+    }
+    if step.get(s::QUALITY).is_some_and(|q| !q.is_null())
+        && !matches!(step.get(s::FORMAT).and_then(Value::as_str), Some("jpeg" | "jpg"))
+    {
+        return Err("quality applies to \"format\":\"jpeg\" only (PNG is lossless)".into());
+    }
+    number(
+        s::QUALITY,
+        0.0,
+        1.0,
+        "expected a number from 0 to 1 (JPEG quality; default 0.8)",
+    )?;
+    number(
+        s::MAX_WIDTH,
+        1.0,
+        f64::from(MAX_SIDE),
+        "expected pixels, 1 to 16384 (default 1568)",
+    )?;
+    number(
+        s::SCALE,
+        0.05,
+        4.0,
+        "expected output pixels per CSS pixel, 0.05 to 4 (default 1)",
+    )?;
+    number(
+        s::PADDING,
+        0.0,
+        1000.0,
+        "expected CSS pixels around the element, 0 to 1000",
+    )?;
+    number(
+        s::BUDGET_MS,
+        50.0,
+        60_000.0,
+        "expected milliseconds, 50 to 60000 (default 1500)",
+    )?;
+    flag(s::FULL_PAGE)?;
+    flag(s::INLINE)?;
+    match step.get(s::METHOD) {
+        None | Some(Value::Null) => {}
+        Some(Value::String(m)) if METHODS.contains(&m.as_str()) => {}
+        Some(v) => return Err(format!("invalid method {v}: use {}", METHODS.join(", "))),
+    }
+    let targeted = crate::protocol::TARGET_FIELDS
+        .iter()
+        .any(|k| step.get(*k).is_some_and(|v| !v.is_null()));
+    if targeted && step.get(s::FULL_PAGE).and_then(Value::as_bool) == Some(true) {
+        return Err("fullPage and an element target exclude each other: drop fullPage to capture the element".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(step: Value) -> Result<(), String> {
+        validate_steps(&[step]).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn screenshot_options_are_checked_before_anything_runs() {
+        assert!(check(json!({"command": "screenshot"})).is_ok());
+        assert!(check(json!({"command": "screenshot", "format": "jpeg", "quality": 0.5, "maxWidth": 800})).is_ok());
+        assert_eq!(
+            check(json!({"command": "screenshot", "format": "gif"})).unwrap_err(),
+            "step 0: invalid format \"gif\": use \"png\" (the default) or \"jpeg\""
+        );
+        assert_eq!(
+            check(json!({"command": "screenshot", "format": "jpeg", "quality": 2})).unwrap_err(),
+            "step 0: invalid quality 2: expected a number from 0 to 1 (JPEG quality; default 0.8)"
+        );
+        assert!(check(json!({"command": "screenshot", "quality": 0.5}))
+            .unwrap_err()
+            .contains("only (PNG is lossless)"));
+        assert!(check(json!({"command": "screenshot", "maxWidth": 0})).is_err());
+        assert!(check(json!({"command": "screenshot", "scale": "2"})).is_err());
+        assert!(check(json!({"command": "screenshot", "method": "gpu"})).is_err());
+        assert!(check(json!({"command": "screenshot", "fullPage": true, "ref": "e3"})).is_err());
+        assert!(check(json!({"command": "screenshot", "inline": "yes"})).is_err());
+    }
 }

@@ -116,6 +116,7 @@ fn step(out: &mut String, s: &crate::protocol::StepResult) {
         (Some(error), _) => format!("FAILED: {error}"),
         (None, Some(Value::String(text))) => text.clone(),
         (None, Some(Value::Null) | None) => "ok".into(),
+        (None, Some(shot @ Value::Object(_))) if s.command == "screenshot" => screenshot(shot),
         (None, Some(other)) => other.to_string(),
     };
     if said.contains('\n') {
@@ -123,6 +124,27 @@ fn step(out: &mut String, s: &crate::protocol::StepResult) {
     } else {
         let _ = writeln!(out, ": {said}");
     }
+}
+
+/// A screenshot step's result: `1280x720 jpeg, 84213 B, foreignobject, 212 ms (image below) URL`.
+fn screenshot(shot: &Value) -> String {
+    let n = |k: &str| shot.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let mut line = format!(
+        "{}x{} {}, {} B, {}, {} ms (image below) {}",
+        n("width"),
+        n("height"),
+        str_of(shot, "format"),
+        n("bytes"),
+        str_of(shot, "method"),
+        n("ms"),
+        str_of(shot, "url")
+    );
+    if let Some(Value::Array(warnings)) = shot.get("warnings") {
+        for w in warnings.iter().filter_map(Value::as_str) {
+            let _ = write!(line, "; {w}");
+        }
+    }
+    line
 }
 
 /// `browser_run`: the steps, what changed (or the snapshot, the first time), the logs the page
@@ -216,4 +238,21 @@ pub(crate) fn actions(log: &Value) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `browser_proof start` / `status`: the open session.
+pub(crate) fn proof_started(s: &crate::proof::ProofStatus) -> String {
+    format!(
+        "Proof session {} recording since {} ({} steps, {} screenshots so far); it will be written to {}. Work in the page, then browser_proof stop.\n",
+        s.id, s.started, s.steps, s.screenshots, s.dir
+    )
+}
+
+/// `browser_proof stop`: what was written.
+pub(crate) fn proof_stopped(r: &crate::proof::ProofReport) -> String {
+    let c = &r.counts;
+    format!(
+        "Wrote {}: {} steps, {} screenshots, {} console errors, {} server errors.\nviewer: {}\nsummary (paste into the PR): {}\n",
+        r.dir, c.steps, c.screenshots, c.console_errors, c.server_errors, r.viewer, r.summary
+    )
 }

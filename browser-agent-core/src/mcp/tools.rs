@@ -50,20 +50,34 @@ fn names() -> String {
 pub(crate) struct Output {
     pub(crate) text: String,
     pub(crate) failed: bool,
+    /// Images after the text (screenshots of `browser_run`): (MIME type, base64).
+    pub(crate) images: Vec<(&'static str, String)>,
 }
 
 impl Output {
     fn ok(text: String) -> Output {
-        Output { text, failed: false }
+        Output {
+            text,
+            failed: false,
+            images: Vec::new(),
+        }
     }
 
     fn failed(text: String) -> Output {
-        Output { text, failed: true }
+        Output {
+            text,
+            failed: true,
+            images: Vec::new(),
+        }
     }
 
-    /// The `tools/call` result: one text item, `isError` only when it failed.
+    /// The `tools/call` result: one text item and the images, `isError` only when it failed.
     fn into_result(self) -> Value {
-        let mut result = json!({"content": [{"type": "text", "text": self.text}]});
+        let mut content = vec![json!({"type": "text", "text": self.text})];
+        for (mime, data) in self.images {
+            content.push(json!({"type": "image", "mimeType": mime, "data": data}));
+        }
+        let mut result = json!({ "content": content });
         if self.failed {
             result["isError"] = true.into();
         }
@@ -124,14 +138,48 @@ impl BrowserAgent {
             }
             Tool::Run => {
                 // The body of `POST {prefix}/run`: the same parser, the same checks, the same texts.
-                let body = serde_json::to_vec(args).expect("a map serializes");
+                // Screenshots come back as image content, JPEG unless the step names a format
+                // (a vision model reads either; JPEG is a third of the bytes).
+                let mut args = args.clone();
+                if let Some(Value::Array(steps)) = args.get_mut("steps") {
+                    for step in steps.iter_mut().filter_map(Value::as_object_mut) {
+                        if step.get("command").and_then(Value::as_str) == Some("screenshot") {
+                            step.entry(crate::protocol::screenshot::FORMAT).or_insert("jpeg".into());
+                        }
+                    }
+                }
+                let body = serde_json::to_vec(&args).expect("a map serializes");
                 let batch = Batch::from_json(&body).map_err(|e| e.to_string())?;
                 match self.run_with_hint(batch, origin).await {
                     Ok(result) => Output {
                         failed: result.error.is_some(),
                         text: text::batch(&result),
+                        images: self.step_images(&result),
                     },
                     Err(err) => Output::failed(text::run_error(&err)),
+                }
+            }
+            Tool::Actions if args.contains_key("proof") => {
+                // Proof sessions ride on the action log's tool: one tool fewer in every agent's context.
+                let answer = match string(args, "proof")?.as_deref() {
+                    Some("start") => {
+                        let mut options = Value::Object(args.clone());
+                        let fields = options.as_object_mut().expect("an object");
+                        fields.remove("proof");
+                        fields.remove("client");
+                        crate::proof::ProofOptions::from_json(&options)
+                            .and_then(|o| self.proof_start(o))
+                            .map(|s| text::proof_started(&s))
+                    }
+                    Some("stop") => self.proof_stop().map(|r| text::proof_stopped(&r)),
+                    Some("status") => Ok(self
+                        .proof_status()
+                        .map_or("No proof session is running.\n".to_owned(), |s| text::proof_started(&s))),
+                    other => return Err(format!("\"proof\" must be start, stop or status, not {other:?}")),
+                };
+                match answer {
+                    Ok(text) => Output::ok(text),
+                    Err(e) => Output::failed(e.to_string()),
                 }
             }
             Tool::Actions => {
@@ -139,6 +187,20 @@ impl BrowserAgent {
                 Output::ok(text::actions(&self.actions_json(client.as_deref())))
             }
         })
+    }
+}
+
+impl BrowserAgent {
+    /// The screenshots a batch took, as image content (those the store still holds).
+    fn step_images(&self, result: &crate::BatchResult) -> Vec<(&'static str, String)> {
+        result
+            .steps
+            .iter()
+            .filter(|s| s.command == "screenshot" && s.error.is_none())
+            .filter_map(|s| s.result.as_ref()?.get("id")?.as_str())
+            .filter_map(|id| self.inner.screenshots.get(id))
+            .map(|shot| (shot.info.format.content_type(), crate::util::base64_encode(&shot.bytes)))
+            .collect()
     }
 }
 

@@ -11,10 +11,14 @@ mod agent;
 mod assets;
 mod browser;
 #[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
 mod hardening_tests;
 mod mcp;
+mod proof;
 mod reader;
 pub(crate) mod response;
+mod screenshots;
 #[cfg(test)]
 mod tests;
 
@@ -60,6 +64,9 @@ enum Route {
     Snapshot,
     Actions,
     Mcp,
+    Screenshots,
+    ScreenshotFile(String),
+    Proof(ProofRoute),
     Asset(String),
 }
 
@@ -67,21 +74,41 @@ impl Route {
     fn methods(&self) -> &'static [Method] {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
-            Route::Logs | Route::Results | Route::Run | Route::Mcp => &[Method::POST],
+            Route::Logs | Route::Results | Route::Run | Route::Mcp | Route::Screenshots => &[Method::POST],
+            Route::Proof(ProofRoute::Status | ProofRoute::Summary(_)) => &[Method::GET, Method::HEAD],
+            Route::Proof(_) => &[Method::POST],
             Route::Snapshot => &[Method::GET, Method::HEAD, Method::POST],
-            Route::Console | Route::Page | Route::Commands | Route::Actions => &[Method::GET, Method::HEAD],
+            Route::Console | Route::Page | Route::Commands | Route::Actions | Route::ScreenshotFile(_) => {
+                &[Method::GET, Method::HEAD]
+            }
             Route::Asset(_) => &[Method::GET, Method::HEAD],
         }
     }
 
     fn access(&self) -> Access {
         match self {
-            Route::Probe | Route::Logs | Route::Commands | Route::Results => Access::Browser,
-            Route::Console | Route::Page | Route::Run | Route::Snapshot | Route::Actions => Access::Agent,
+            Route::Probe | Route::Logs | Route::Commands | Route::Results | Route::Screenshots => Access::Browser,
+            Route::Console
+            | Route::Page
+            | Route::Run
+            | Route::Snapshot
+            | Route::Actions
+            | Route::ScreenshotFile(_)
+            | Route::Proof(_) => Access::Agent,
             Route::Mcp => Access::Mcp,
             Route::Asset(_) => Access::Public,
         }
     }
+}
+
+/// The proof session's routes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ProofRoute {
+    Status,
+    Start,
+    Stop,
+    Compare,
+    Summary(String),
 }
 
 type BoxFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send>>;
@@ -147,6 +174,25 @@ impl BrowserAgent {
             protocol::SNAPSHOT_PATH => Some(Route::Snapshot),
             protocol::ACTIONS_PATH => Some(Route::Actions),
             protocol::MCP_PATH => Some(Route::Mcp),
+            protocol::SCREENSHOTS_PATH => Some(Route::Screenshots),
+            protocol::PROOF_PATH => Some(Route::Proof(ProofRoute::Status)),
+            _ if rest.starts_with(protocol::PROOF_PATH) => {
+                let sub = rest.strip_prefix(protocol::PROOF_PATH)?.strip_prefix('/')?;
+                match sub {
+                    "start" => Some(Route::Proof(ProofRoute::Start)),
+                    "stop" => Some(Route::Proof(ProofRoute::Stop)),
+                    "compare" => Some(Route::Proof(ProofRoute::Compare)),
+                    _ => sub
+                        .strip_suffix("/summary")
+                        .filter(|id| !id.is_empty() && !id.contains('/'))
+                        .map(|id| Route::Proof(ProofRoute::Summary(id.to_owned()))),
+                }
+            }
+            _ if rest.starts_with(protocol::SCREENSHOTS_PATH) => rest
+                .strip_prefix(protocol::SCREENSHOTS_PATH)
+                .and_then(|r| r.strip_prefix('/'))
+                .filter(|name| !name.is_empty() && !name.contains('/'))
+                .map(|name| Route::ScreenshotFile(name.to_owned())),
             _ => rest
                 .strip_prefix(protocol::ASSETS_DIR)
                 .filter(|name| self.inner.assets.get(name).is_some())
@@ -220,8 +266,8 @@ impl BrowserAgent {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok());
-        if declared.is_some_and(|n| n > config.body_limit as u64) {
-            return Err(self.too_large());
+        if declared.is_some_and(|n| n > self.body_limit_of(route) as u64) {
+            return Err(self.too_large_for(route));
         }
         Ok(())
     }
@@ -240,10 +286,31 @@ impl BrowserAgent {
         security::presented_key(parts).is_some_and(|k| security::same_secret(&k, &self.inner.key))
     }
 
-    /// The refusal of a body over the limit.
-    pub(crate) fn too_large(&self) -> Refusal {
+    /// The body limit of a route: the screenshot upload's own, every other route's [`Config::body_limit`](crate::Config::body_limit).
+    fn body_limit_of(&self, route: &Route) -> usize {
+        match route {
+            Route::Screenshots => self.inner.config.screenshot_upload_limit,
+            _ => self.inner.config.body_limit,
+        }
+    }
+
+    /// The body limit of the route at `path`.
+    pub(crate) fn body_limit_at(&self, path: &str) -> usize {
+        self.route_of(path)
+            .map_or(self.inner.config.body_limit, |r| self.body_limit_of(&r))
+    }
+
+    /// The refusal of a body over the route's limit.
+    fn too_large_for(&self, route: &Route) -> Refusal {
         Refusal::TooLarge {
-            limit: self.inner.config.body_limit,
+            limit: self.body_limit_of(route),
+        }
+    }
+
+    /// The refusal of a body over the limit of the route at `path`.
+    pub(crate) fn too_large(&self, path: &str) -> Refusal {
+        Refusal::TooLarge {
+            limit: self.body_limit_at(path),
         }
     }
 
@@ -259,8 +326,8 @@ impl BrowserAgent {
         };
         let inner = match self.preflight(&parts) {
             Err(refusal) => Answer::Ready(Some(self.refuse(parts.uri.path(), &refusal))),
-            Ok(()) if body.len() > self.inner.config.body_limit => {
-                Answer::Ready(Some(self.refuse(parts.uri.path(), &self.too_large())))
+            Ok(()) if body.len() > self.body_limit_at(parts.uri.path()) => {
+                Answer::Ready(Some(self.refuse(parts.uri.path(), &self.too_large(parts.uri.path()))))
             }
             Ok(()) => {
                 let route = self.route_of(parts.uri.path()).expect("preflight found it");
@@ -291,6 +358,9 @@ impl BrowserAgent {
             Route::Asset(name) => self.asset(&name, parts),
             Route::Results => self.results_post(body),
             Route::Actions => self.actions(parts),
+            Route::Screenshots => self.screenshot_upload(parts, body),
+            Route::ScreenshotFile(name) => self.screenshot_file(&name),
+            Route::Proof(route) => self.proof_route(route, parts, body),
             Route::Commands | Route::Run | Route::Snapshot | Route::Mcp => unreachable!("answered above"),
         })
     }

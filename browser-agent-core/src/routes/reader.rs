@@ -42,6 +42,7 @@ pub struct BodyReader {
     agent: BrowserAgent,
     parts: Parts,
     body: BytesMut,
+    limit: usize,
     deadline: tokio::time::Instant,
 }
 
@@ -55,6 +56,7 @@ impl BodyReader {
         Ok(BodyReader {
             deadline: tokio::time::Instant::now() + agent.inner.config.body_timeout,
             agent: agent.clone(),
+            limit: agent.body_limit_at(parts.uri.path()),
             parts,
             body: BytesMut::new(),
         })
@@ -87,8 +89,9 @@ impl BodyReader {
     /// Adds a chunk of the body; `Err` is the 413 to send when the body passes the limit (stop
     /// reading then).
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), Response<Bytes>> {
-        if self.body.len() + chunk.len() > self.agent.inner.config.body_limit {
-            return Err(self.agent.refuse(self.parts.uri.path(), &self.agent.too_large()));
+        if self.body.len() + chunk.len() > self.limit {
+            let path = self.parts.uri.path();
+            return Err(self.agent.refuse(path, &self.agent.too_large(path)));
         }
         self.body.extend_from_slice(chunk);
         Ok(())

@@ -8,7 +8,7 @@ use http::{header, HeaderMap, HeaderValue, Response, StatusCode};
 use serde_json::{json, Value};
 
 use crate::commands::RunError;
-use crate::error::{BadInput, GoneError, IngestError, QueryError, Refusal};
+use crate::error::{BadInput, GoneError, IngestError, QueryError, Refusal, ScreenshotError};
 use crate::protocol::Delivery;
 
 /// An error a route answers with: its status, its text, and any header it adds. Every error
@@ -49,6 +49,12 @@ impl Failure for IngestError {
 impl Failure for BadInput {
     fn status(&self) -> StatusCode {
         StatusCode::BAD_REQUEST
+    }
+}
+
+impl Failure for ScreenshotError {
+    fn status(&self) -> StatusCode {
+        ScreenshotError::status(self)
     }
 }
 

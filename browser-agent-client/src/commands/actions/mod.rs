@@ -1,6 +1,6 @@
 //! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
 //! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
-//! `forward`, `reload`; [`run`] is the dispatch table.
+//! `forward`, `reload`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
 //!
 //! Each finds its target with [`resolve`], acts as a person would (scroll into view, the pointer
 //! and key events in browser order, values through the element's native setter so controlled
@@ -48,6 +48,7 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
         "navigate" => Box::pin(ready(navigate::navigate(step))),
         "back" => Box::pin(ready(navigate::history_step(Nav::Back, "back"))),
         "forward" => Box::pin(ready(navigate::history_step(Nav::Forward, "forward"))),
+        "screenshot" => Box::pin(super::screenshot::screenshot(step)),
         "reload" => {
             batch::navigate(Nav::Reload, None);
             Box::pin(ready(Ok(js_string("reloading"))))
@@ -70,7 +71,7 @@ async fn snapshot_command(step: &JsValue) -> Outcome {
 }
 
 /// Resolves the step's target and records it as the running step's (for `matched` and the action log).
-fn target(step: &JsValue, typing: bool) -> Result<Target, String> {
+pub(crate) fn target(step: &JsValue, typing: bool) -> Result<Target, String> {
     let t = resolve::resolve(step, typing, true)?;
     batch::note(&t);
     Ok(t)

@@ -27,7 +27,10 @@ pub(crate) fn page_window_document() -> Option<web_sys::Document> {
 
 /// The agent's own elements (cursor, overlays).
 fn own(el: &Element) -> bool {
-    el.closest("[data-browser-agent-ui]").ok().flatten().is_some()
+    el.closest(browser_agent_core::protocol::UI_SELECTOR)
+        .ok()
+        .flatten()
+        .is_some()
 }
 
 /// Every element under `document.body` that could be a target, in document order, open shadow

@@ -28,6 +28,7 @@ pub(crate) use stale::remember;
 pub(crate) use visibility::hidden_reason;
 
 use crate::js::get;
+use browser_agent_core::protocol::TARGET_FIELDS;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
@@ -72,9 +73,6 @@ pub(crate) fn field(step: &JsValue, name: &str) -> Option<String> {
     };
     (!s.is_empty()).then_some(s)
 }
-
-/// The fields that name a target; `text` last (for `type` and `fill` it is what is typed).
-const TARGET_FIELDS: [&str; 7] = ["ref", "role", "label", "placeholder", "selector", "name", "text"];
 
 /// Whether the step names a target at all (for `type` and `fill`, `text` does not count).
 pub(crate) fn has_target(step: &JsValue, typing: bool) -> bool {

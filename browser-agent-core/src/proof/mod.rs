@@ -1,0 +1,493 @@
+//! Proof sessions (ProofShot's job, from inside the dev server): between `start` and `stop`, every
+//! batch is recorded with no extra call from the agent (each step, its target, a screenshot after
+//! each acting step, the logs meanwhile); `stop` writes a folder a reviewer opens in a PR:
+//! `session-log.json`, `step-NN.png`, `console.log`, `server.log`, `viewer.html`, `SUMMARY.md`.
+//!
+//! - [`record`]: how a batch is instrumented (screenshot steps added) and its answer split again;
+//! - [`artifacts`]: the files, written under a temporary name and renamed when all are there;
+//! - [`compare`]: two sessions' screenshots side by side, per-step difference images.
+
+mod artifacts;
+mod compare;
+pub(crate) mod record;
+
+pub use compare::{Comparison, StepDiff};
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::logs::LogEntry;
+use crate::BrowserAgent;
+
+/// At most this many steps are recorded per session (later ones are counted, not kept).
+pub const MAX_RECORDED_STEPS: usize = 500;
+/// At most this many log entries are kept per session.
+pub const MAX_SESSION_LOGS: usize = 5_000;
+/// The default folder of sessions, under the working directory.
+pub const DEFAULT_PROOF_DIR: &str = ".browser-agent/proof";
+
+/// Which steps get a screenshot after them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShotMode {
+    /// After each acting step (click, type, select, press, navigate, scroll, …): the default.
+    Actions,
+    /// After every step.
+    All,
+    /// None.
+    None,
+}
+
+impl ShotMode {
+    fn parse(s: &str) -> Option<ShotMode> {
+        match s {
+            "actions" => Some(ShotMode::Actions),
+            "all" => Some(ShotMode::All),
+            "none" => Some(ShotMode::None),
+            _ => None,
+        }
+    }
+}
+
+/// Why a proof call was refused; the text says what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProofError {
+    /// A session is open and `force` was not given.
+    #[error("a proof session is already running: {id} ({description:?}, since {started}); stop it with POST /proof/stop, or start with \"force\": true to replace it")]
+    Running {
+        /// The open session's id.
+        id: String,
+        /// Its description.
+        description: String,
+        /// When it started (RFC 3339).
+        started: String,
+    },
+    /// `stop` without a session.
+    #[error("no proof session is running; start one with POST /proof/start {{\"description\": \"…\"}}")]
+    NotRunning,
+    /// A field of the request is missing or wrong.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The folder cannot be written.
+    #[error("cannot write the proof folder {dir}: {why}")]
+    Unwritable {
+        /// The folder.
+        dir: String,
+        /// The operating system's reason.
+        why: String,
+    },
+    /// No session with that id (or folder) is known.
+    #[error(
+        "no proof session {0:?}: only sessions this host stopped, or folders holding a session-log.json, can be read"
+    )]
+    Unknown(String),
+}
+
+impl ProofError {
+    /// The HTTP status of the answer.
+    pub fn status(&self) -> http::StatusCode {
+        use http::StatusCode as S;
+        match self {
+            ProofError::Running { .. } | ProofError::NotRunning => S::CONFLICT,
+            ProofError::BadRequest(_) => S::BAD_REQUEST,
+            ProofError::Unwritable { .. } => S::INTERNAL_SERVER_ERROR,
+            ProofError::Unknown(_) => S::NOT_FOUND,
+        }
+    }
+}
+
+/// What `start` takes (the JSON body of `POST {prefix}/proof/start`).
+#[derive(Debug, Clone, Default)]
+pub struct ProofOptions {
+    /// What the agent is about to prove ("verify the login flow").
+    pub description: String,
+    /// The session folder, relative to the proof folder's parent (the project); default
+    /// `.browser-agent/proof/<YYYY-MM-DD_HH-MM-SS>[_<slug>]`.
+    pub dir: Option<String>,
+    /// Which steps get a screenshot after them (default: acting steps).
+    pub screenshots: Option<ShotMode>,
+    /// Replace a running session (it is stopped and written first).
+    pub force: bool,
+}
+
+impl ProofOptions {
+    /// Reads `{"description", "dir"?, "screenshots"?, "force"?}`.
+    ///
+    /// ```
+    /// use browser_agent_core::ProofOptions;
+    /// let o = ProofOptions::from_json(&serde_json::json!({"description": "login works"})).unwrap();
+    /// assert_eq!(o.description, "login works");
+    /// assert!(ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshots": "some"})).is_err());
+    /// assert!(ProofOptions::from_json(&serde_json::json!({})).is_err()); // say what you verify
+    /// ```
+    pub fn from_json(v: &Value) -> Result<ProofOptions, ProofError> {
+        let bad = |m: &str| ProofError::BadRequest(m.to_owned());
+        let obj = v.as_object().ok_or_else(|| {
+            bad("body must be a JSON object {\"description\": \"…\", \"dir\"?, \"screenshots\"?, \"force\"?}")
+        })?;
+        let text = |name: &str| match obj.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(ProofError::BadRequest(format!("field \"{name}\" must be a string"))),
+        };
+        let description = text("description")?.unwrap_or_default();
+        if description.trim().is_empty() {
+            return Err(bad(
+                "field \"description\" is required: what you are about to verify (\"the login flow works\")",
+            ));
+        }
+        if description.chars().count() > 2_000 {
+            return Err(bad("field \"description\" is longer than 2000 characters"));
+        }
+        let screenshots = match text("screenshots")? {
+            None => None,
+            Some(s) => Some(ShotMode::parse(&s).ok_or_else(|| {
+                ProofError::BadRequest(format!(
+                    "invalid screenshots {s:?}: use \"actions\" (the default), \"all\" or \"none\""
+                ))
+            })?),
+        };
+        let force = match obj.get("force") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(bad("field \"force\" must be true or false")),
+        };
+        Ok(ProofOptions {
+            description,
+            dir: text("dir")?,
+            screenshots,
+            force,
+        })
+    }
+}
+
+/// The open session, as `GET {prefix}/proof` shows it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ProofStatus {
+    /// Its id.
+    pub id: String,
+    /// Its description.
+    pub description: String,
+    /// Where `stop` writes it.
+    pub dir: String,
+    /// When it started (RFC 3339).
+    pub started: String,
+    /// Steps recorded so far.
+    pub steps: usize,
+    /// Screenshots recorded so far.
+    pub screenshots: usize,
+    /// Which steps get a screenshot.
+    #[serde(rename = "screenshotMode")]
+    pub mode: ShotMode,
+}
+
+/// What `stop` wrote.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ProofReport {
+    /// The session's id.
+    pub id: String,
+    /// The folder.
+    pub dir: String,
+    /// `dir/viewer.html`.
+    pub viewer: String,
+    /// `dir/SUMMARY.md`.
+    pub summary: String,
+    /// How many of each: steps, screenshots, console errors, server errors, faults.
+    pub counts: Counts,
+}
+
+/// The counts of a report.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Counts {
+    /// Recorded steps.
+    pub steps: usize,
+    /// Recorded screenshots.
+    pub screenshots: usize,
+    /// Browser errors (uncaught errors, rejections, `console.error`, failed requests).
+    #[serde(rename = "consoleErrors")]
+    pub console_errors: usize,
+    /// Server errors (`server` entries: 5xx answers, panics, error lines).
+    #[serde(rename = "serverErrors")]
+    pub server_errors: usize,
+    /// What went wrong in the session itself (a screenshot that failed, a page that left).
+    pub faults: usize,
+}
+
+/// One recorded step.
+#[derive(Debug, Clone)]
+pub(crate) struct Recorded {
+    /// The step's index in the agent's batch.
+    pub(crate) index: usize,
+    pub(crate) command: String,
+    pub(crate) step: Value,
+    pub(crate) t: u64,
+    pub(crate) result: Option<Value>,
+    pub(crate) error: Option<String>,
+    pub(crate) matched: Option<String>,
+    pub(crate) target: Option<Value>,
+    pub(crate) viewport: Option<Value>,
+    pub(crate) shot: Option<(crate::protocol::screenshot::Format, Bytes)>,
+    pub(crate) shot_error: Option<String>,
+}
+
+/// The open session.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) id: String,
+    pub(crate) description: String,
+    pub(crate) dir: PathBuf,
+    pub(crate) mode: ShotMode,
+    pub(crate) started: u64,
+    pub(crate) steps: Vec<Recorded>,
+    pub(crate) dropped_steps: usize,
+    pub(crate) faults: Vec<String>,
+    pub(crate) logs: Vec<Arc<LogEntry>>,
+    pub(crate) last_seq: u64,
+}
+
+/// Sessions: the open one, and the folders of the stopped ones (for `summary` and `compare`).
+#[derive(Debug, Default)]
+pub(crate) struct Proofs {
+    pub(crate) open: parking_lot::Mutex<Option<Session>>,
+    pub(crate) done: parking_lot::Mutex<Vec<(String, PathBuf)>>,
+    pub(crate) next: std::sync::atomic::AtomicU64,
+}
+
+/// `YYYY-MM-DD_HH-MM-SS` (UTC) of epoch ms.
+fn stamp(ms: u64) -> String {
+    let t = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    format!(
+        "{:04}-{:02}-{:02}_{:02}-{:02}-{:02}",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
+}
+
+/// RFC 3339 of epoch ms.
+pub(crate) fn rfc3339(ms: u64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_default()
+}
+
+/// ProofShot's slug: lower case, runs of other characters as `-`, at most 40 characters.
+fn slug(description: &str) -> String {
+    let mut out = String::new();
+    for c in description.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out: String = out.trim_matches('-').chars().take(40).collect();
+    out.trim_end_matches('-').to_owned()
+}
+
+/// A folder the request names: relative, no `..`, no root (so it stays inside the project).
+fn relative_dir(dir: &str) -> Result<PathBuf, ProofError> {
+    let path = Path::new(dir);
+    let inside = !dir.is_empty()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !inside {
+        return Err(ProofError::BadRequest(format!(
+            "invalid dir {dir:?}: give a relative folder without \"..\" (sessions stay inside the project; BrowserAgent::builder().proof_dir(…) moves them)"
+        )));
+    }
+    Ok(path.to_path_buf())
+}
+
+impl BrowserAgent {
+    fn proof_root(&self) -> PathBuf {
+        self.inner
+            .config
+            .proof_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_PROOF_DIR))
+    }
+
+    /// Starts a proof session: every batch from now on is recorded until [`proof_stop`](Self::proof_stop).
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, ProofOptions};
+    /// let dir = std::env::temp_dir().join(format!("ba-proof-doc-{}", std::process::id()));
+    /// let agent = BrowserAgent::builder().enabled(true).proof_dir(&dir).build();
+    /// let started = agent.proof_start(ProofOptions { description: "login works".into(), ..Default::default() }).unwrap();
+    /// assert!(started.dir.contains("_login-works"));
+    /// assert!(agent.proof_start(ProofOptions::default()).is_err()); // one at a time
+    /// let report = agent.proof_stop().unwrap();
+    /// assert!(std::path::Path::new(&report.summary).is_file());
+    /// # std::fs::remove_dir_all(dir).unwrap();
+    /// ```
+    pub fn proof_start(&self, options: ProofOptions) -> Result<ProofStatus, ProofError> {
+        let proofs = &self.inner.proofs;
+        if let Some(open) = proofs.open.lock().as_ref() {
+            if !options.force {
+                return Err(ProofError::Running {
+                    id: open.id.clone(),
+                    description: open.description.clone(),
+                    started: rfc3339(open.started),
+                });
+            }
+        }
+        let now = crate::util::now_ms();
+        let root = self.proof_root();
+        let dir = match &options.dir {
+            Some(d) => {
+                let rel = relative_dir(d)?;
+                root.parent().map_or(rel.clone(), |p| p.join(&rel))
+            }
+            None => {
+                let s = slug(&options.description);
+                let name = if s.is_empty() {
+                    stamp(now)
+                } else {
+                    format!("{}_{s}", stamp(now))
+                };
+                root.join(name)
+            }
+        };
+        // Refused now rather than at stop: the parent must be writable.
+        let parent = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+        let probe = parent.join(format!(".browser-agent-probe-{}", crate::util::random_hex(4)));
+        let writable = std::fs::create_dir_all(&parent)
+            .and_then(|()| std::fs::write(&probe, b""))
+            .and_then(|()| std::fs::remove_file(&probe));
+        if let Err(e) = writable {
+            return Err(ProofError::Unwritable {
+                dir: dir.display().to_string(),
+                why: e.to_string(),
+            });
+        }
+        // Only now, with the request found good: a refused start never ends the running session.
+        if options.force {
+            let _ = self.proof_stop();
+        }
+        let n = proofs.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let session = Session {
+            id: format!("p{n}"),
+            description: options.description,
+            dir,
+            mode: options.screenshots.unwrap_or(ShotMode::Actions),
+            started: now,
+            steps: Vec::new(),
+            dropped_steps: 0,
+            faults: Vec::new(),
+            logs: Vec::new(),
+            last_seq: self.inner.logs.last_seq(),
+        };
+        let status = status_of(&session);
+        *proofs.open.lock() = Some(session);
+        Ok(status)
+    }
+
+    /// The open session, if any.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.proof_status().is_none());
+    /// ```
+    pub fn proof_status(&self) -> Option<ProofStatus> {
+        self.inner.proofs.open.lock().as_ref().map(status_of)
+    }
+
+    /// Stops the open session and writes its folder (see the module docs).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.proof_stop().is_err()); // nothing to stop
+    /// ```
+    pub fn proof_stop(&self) -> Result<ProofReport, ProofError> {
+        let mut session = self.inner.proofs.open.lock().take().ok_or(ProofError::NotRunning)?;
+        self.collect_logs(&mut session);
+        let report = artifacts::write(&session, &self.inner.config.prefix)?;
+        let mut done = self.inner.proofs.done.lock();
+        done.push((session.id.clone(), session.dir.clone()));
+        if done.len() > 100 {
+            done.remove(0);
+        }
+        Ok(report)
+    }
+
+    /// The `SUMMARY.md` of a stopped session (its id, or its folder), for pasting into a PR.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.proof_summary("p9").is_err());
+    /// ```
+    pub fn proof_summary(&self, id: &str) -> Result<String, ProofError> {
+        let dir = self.proof_dir_of(id)?;
+        std::fs::read_to_string(dir.join("SUMMARY.md")).map_err(|_| ProofError::Unknown(id.to_owned()))
+    }
+
+    /// The folder of a stopped session: its id, or a folder (relative to the project) holding a
+    /// `session-log.json`.
+    pub(crate) fn proof_dir_of(&self, id: &str) -> Result<PathBuf, ProofError> {
+        if let Some((_, dir)) = self.inner.proofs.done.lock().iter().find(|(i, _)| i == id) {
+            return Ok(dir.clone());
+        }
+        let rel = relative_dir(id).map_err(|_| ProofError::Unknown(id.to_owned()))?;
+        let root = self.proof_root();
+        let dir = root.parent().map_or(rel.clone(), |p| p.join(&rel));
+        [dir, root.join(&rel)]
+            .into_iter()
+            .find(|d| d.join("session-log.json").is_file())
+            .ok_or_else(|| ProofError::Unknown(id.to_owned()))
+    }
+
+    /// Copies the log entries stored since the last look into the session (bounded).
+    pub(crate) fn collect_logs(&self, session: &mut Session) {
+        let fresh = self.inner.logs.since_seq(session.last_seq);
+        if let Some(last) = fresh.last() {
+            session.last_seq = last.seq;
+        }
+        let room = MAX_SESSION_LOGS.saturating_sub(session.logs.len());
+        session.logs.extend(fresh.into_iter().take(room));
+    }
+}
+
+fn status_of(s: &Session) -> ProofStatus {
+    ProofStatus {
+        id: s.id.clone(),
+        description: s.description.clone(),
+        dir: s.dir.display().to_string(),
+        started: rfc3339(s.started),
+        steps: s.steps.len(),
+        screenshots: s.steps.iter().filter(|r| r.shot.is_some()).count(),
+        mode: s.mode,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_and_stamps_as_proofshot_makes_them() {
+        assert_eq!(slug("Verify the LOGIN flow!"), "verify-the-login-flow");
+        assert_eq!(slug("   "), "");
+        assert_eq!(slug(&"a b ".repeat(30)).len(), 39);
+        assert_eq!(stamp(0), "1970-01-01_00-00-00");
+    }
+
+    #[test]
+    fn dirs_stay_inside_the_project() {
+        assert!(relative_dir("proof/today").is_ok());
+        for bad in ["/tmp/x", "../x", "a/../../b", ""] {
+            assert!(relative_dir(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! How a batch is recorded while a session is open: a `screenshot` step (marked `proof`) goes
+//! after each step that needs one, the page runs the longer batch, and its answer is split again:
+//! the agent gets its own steps with their own indices, the session gets the steps and their
+//! pictures. A proof screenshot never fails the batch (the capture module answers its failure as a
+//! result), so recording cannot change what the agent's batch does.
+
+use serde_json::{json, Value};
+
+use super::{Recorded, ShotMode, MAX_RECORDED_STEPS};
+use crate::commands::{BatchResult, RunError};
+use crate::protocol::{field, StepResult};
+use crate::BrowserAgent;
+
+/// The step field that marks a screenshot the session added.
+pub(crate) const PROOF_FIELD: &str = "proof";
+
+/// Steps that change the page: a screenshot follows each in `actions` mode.
+const ACTING: &[&str] = &[
+    "click", "dblclick", "type", "fill", "select", "check", "uncheck", "press", "navigate", "scroll", "back",
+    "forward", "reload", "hover",
+];
+
+/// A batch as the page runs it: where each of its steps came from.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The steps the page gets.
+    pub(crate) steps: Vec<Value>,
+    /// For each of them: the agent's step it is (`Ok`), or the screenshot after one (`Err`).
+    slots: Vec<Result<usize, usize>>,
+    /// When the batch was queued (epoch ms).
+    started: u64,
+}
+
+impl Plan {
+    /// Where the agent's step `i` is in the page's batch.
+    pub(crate) fn page_index(&self, i: usize) -> usize {
+        self.slots.iter().position(|s| *s == Ok(i)).unwrap_or(i)
+    }
+}
+
+impl BrowserAgent {
+    /// The batch the page runs while a session is open; `None` without one.
+    pub(crate) fn proof_plan(&self, steps: &[Value]) -> Option<Plan> {
+        let mode = self.inner.proofs.open.lock().as_ref()?.mode;
+        let mut plan = Plan {
+            steps: Vec::with_capacity(steps.len() * 2),
+            slots: Vec::with_capacity(steps.len() * 2),
+            started: crate::util::now_ms(),
+        };
+        for (i, step) in steps.iter().enumerate() {
+            plan.steps.push(step.clone());
+            plan.slots.push(Ok(i));
+            let command = step.get(field::COMMAND).and_then(Value::as_str).unwrap_or("");
+            let wants = match mode {
+                ShotMode::None => false,
+                ShotMode::All => command != "screenshot",
+                ShotMode::Actions => ACTING.contains(&command),
+            };
+            if wants {
+                plan.steps.push(json!({"command": "screenshot", PROOF_FIELD: true}));
+                plan.slots.push(Err(i));
+            }
+        }
+        Some(plan)
+    }
+
+    /// Splits the page's answer: records the steps in the session, returns the agent's answer.
+    pub(crate) fn proof_record(
+        &self,
+        plan: &Plan,
+        asked: &[Value],
+        result: Result<BatchResult, RunError>,
+    ) -> Result<BatchResult, RunError> {
+        match result {
+            Ok(mut r) => {
+                r.steps = self.split(plan, asked, std::mem::take(&mut r.steps), None);
+                Ok(r)
+            }
+            Err(RunError::PageLeft { message, steps }) => {
+                let steps = self.split(plan, asked, steps, Some(&message));
+                Err(RunError::PageLeft { message, steps })
+            }
+            Err(other) => {
+                if let Some(s) = self.inner.proofs.open.lock().as_mut() {
+                    s.faults.push(format!("a batch did not run: {other}"));
+                }
+                Err(other)
+            }
+        }
+    }
+
+    fn split(&self, plan: &Plan, asked: &[Value], steps: Vec<StepResult>, left: Option<&str>) -> Vec<StepResult> {
+        let mut mine = Vec::with_capacity(steps.len());
+        let mut recorded: Vec<Recorded> = Vec::new();
+        for mut step in steps {
+            let slot = step
+                .index
+                .and_then(|i| plan.slots.get(i as usize).copied())
+                .unwrap_or(Ok(usize::MAX));
+            match slot {
+                Ok(i) => {
+                    if i != usize::MAX {
+                        step.index = Some(i as u64);
+                    }
+                    let at = step.other.get(field::AT).and_then(Value::as_u64).unwrap_or(0);
+                    recorded.push(Recorded {
+                        index: i,
+                        command: step.command.clone(),
+                        step: asked.get(i).cloned().unwrap_or(Value::Null),
+                        t: plan.started + at,
+                        result: step.result.clone(),
+                        error: step.error.clone(),
+                        matched: step
+                            .other
+                            .get(field::MATCHED)
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        target: step.other.get(field::TARGET).cloned(),
+                        viewport: step.other.get(field::VIEWPORT).cloned(),
+                        shot: None,
+                        shot_error: None,
+                    });
+                    mine.push(step);
+                }
+                Err(of) => {
+                    let Some(rec) = recorded.iter_mut().rev().find(|r| r.index == of) else {
+                        continue;
+                    };
+                    let stored = step
+                        .result
+                        .as_ref()
+                        .and_then(|v| v.get("id"))
+                        .and_then(Value::as_str)
+                        .and_then(|id| self.inner.screenshots.get(id));
+                    match stored {
+                        Some(shot) => rec.shot = Some((shot.info.format, shot.bytes)),
+                        None => {
+                            let why = step
+                                .error
+                                .clone()
+                                .or_else(|| step.result.as_ref()?.get("proofError")?.as_str().map(str::to_owned))
+                                .unwrap_or_else(|| "the page sent no image".into());
+                            rec.shot_error = Some(why);
+                        }
+                    }
+                }
+            }
+        }
+        let mut open = self.inner.proofs.open.lock();
+        if let Some(session) = open.as_mut() {
+            for rec in recorded {
+                if let Some(why) = &rec.shot_error {
+                    session.faults.push(format!(
+                        "step {}: the screenshot after it failed: {why}",
+                        session.steps.len() + 1
+                    ));
+                }
+                if session.steps.len() < MAX_RECORDED_STEPS {
+                    session.steps.push(rec);
+                } else {
+                    session.dropped_steps += 1;
+                }
+            }
+            if let Some(message) = left {
+                session.faults.push(format!("the page left mid-batch: {message}"));
+            }
+            self.collect_logs(session);
+        }
+        mine
+    }
+}

@@ -1,0 +1,191 @@
+//! Proof sessions end to end in real headless Chromium, through both demos: start, a small flow
+//! (navigate, type, click that logs an error and fetches a failing route), stop; the folder holds
+//! every artifact with the right counts, and `viewer.html`, opened from disk, makes no request,
+//! lists the steps and draws the clicked element's box where the element was.
+
+use std::path::PathBuf;
+
+use browser_agent_core::BrowserAgent;
+use browser_agent_testkit::http::request;
+use browser_tests::Framework::{self, Actix, Axum};
+use browser_tests::{any_port, exec, open, run, shared_browser, within, Server, PAGE_KEY, PREFIX, SCENARIO_DEADLINE};
+use fantoccini::{Client, Locator};
+use serde_json::{json, Value};
+
+fn post(server: &Server, path: &str, body: Value) -> (u16, Value) {
+    let res = request(
+        server.addr,
+        "POST",
+        &format!("{PREFIX}{path}"),
+        &[("content-type", "application/json")],
+        body.to_string().as_bytes(),
+    );
+    (res.status, res.json())
+}
+
+async fn flow(server: Server, client: &Client) {
+    let (status, started) = post(&server, "/proof/start", json!({"description": "Save a name"}));
+    assert_eq!(status, 200, "{started}");
+    assert!(started["dir"].as_str().unwrap().ends_with("_save-a-name"), "{started}");
+    // Folders stay inside the project.
+    let (status, outside) = post(&server, "/proof/start", json!({"dir": "../elsewhere", "force": true}));
+    assert_eq!(status, 400, "{outside}");
+    let (status, again) = post(&server, "/proof/start", json!({"description": "another"}));
+    assert_eq!(status, 409, "{again}");
+    assert!(
+        again["error"].as_str().unwrap().contains("already running: p1"),
+        "{again}"
+    );
+
+    let page = open(client, &server, "/actions/plain.html").await;
+    let v = run(
+        &server,
+        &page,
+        json!([
+            {"command": "navigate", "url": "/actions/proof.html"},
+            {"command": "type", "label": "Name", "text": "Ada"},
+            {"command": "click", "text": "Save"},
+            {"command": "wait", "text": "saved Ada"}
+        ]),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{v}");
+    // The agent's answer is its own four steps, with its own indices: the session's screenshots
+    // are not in it.
+    let commands: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(commands, ["navigate", "type", "click", "wait"], "{v}");
+    let indices: Vec<u64> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indices, [0, 1, 2, 3]);
+    let (status, open_session) = (
+        200,
+        request(server.addr, "GET", &format!("{PREFIX}/proof"), &[], b"").json(),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(open_session["session"]["steps"], 4, "{open_session}");
+
+    let (status, report) = post(&server, "/proof/stop", json!({}));
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["counts"]["steps"], 4, "{report}");
+    assert_eq!(
+        report["counts"]["screenshots"], 3,
+        "navigate, type and click get one: {report}"
+    );
+    assert!(report["counts"]["consoleErrors"].as_u64().unwrap() >= 1, "{report}");
+    // The app's 500 (GET /api/fail) is in the same timeline, as the layer saw it.
+    assert_eq!(report["counts"]["serverErrors"], 1, "{report}");
+    let dir = PathBuf::from(report["dir"].as_str().unwrap());
+    for f in [
+        "session-log.json",
+        "SUMMARY.md",
+        "viewer.html",
+        "console.log",
+        "server.log",
+        "step-01.png",
+        "step-02.png",
+        "step-03.png",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing in {}", dir.display());
+    }
+    let log: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("session-log.json")).unwrap()).unwrap();
+    assert_eq!(log.len(), 4);
+    assert_eq!(log[2]["command"], "click");
+    let bbox = log[2]["element"]["bbox"].clone();
+    assert_eq!(
+        (bbox["x"].as_f64(), bbox["y"].as_f64()),
+        (Some(40.0), Some(160.0)),
+        "{}",
+        log[2]
+    );
+    let console = std::fs::read_to_string(dir.join("console.log")).unwrap();
+    assert!(console.contains("save failed: the server said no"), "{console}");
+    let server_log = std::fs::read_to_string(dir.join("server.log")).unwrap();
+    assert!(server_log.contains("GET /api/fail → 500"), "{server_log}");
+    let summary = request(server.addr, "GET", &format!("{PREFIX}/proof/p1/summary"), &[], b"");
+    assert_eq!(summary.header("content-type"), Some("text/markdown; charset=utf-8"));
+    assert!(summary.text().starts_with("# Proof: Save a name"), "{}", summary.text());
+    let (status, none) = post(&server, "/proof/stop", json!({}));
+    assert_eq!(
+        (status, none["error"].as_str().unwrap()),
+        (
+            409,
+            "no proof session is running; start one with POST /proof/start {\"description\": \"…\"}"
+        )
+    );
+
+    // The viewer, from disk: no request leaves the folder, N steps, the box where the button was.
+    client.set_window_size(1280, 860).await.unwrap();
+    client
+        .goto(&format!("file://{}", dir.join("viewer.html").display()))
+        .await
+        .unwrap();
+    let steps = client.find_all(Locator::Css(".step")).await.unwrap();
+    assert_eq!(steps.len(), 4);
+    steps[2].click().await.unwrap();
+    let placed = wait_for_box(client).await;
+    // The screenshot is the viewport at scale 1 (or scaled to maxWidth): the box sits at the
+    // button's recorded place times the shown image's scale.
+    let k = placed["shown"].as_f64().unwrap() / placed["natural"].as_f64().unwrap();
+    assert!((placed["left"].as_f64().unwrap() - 40.0 * k).abs() < 1.5, "{placed}");
+    assert!((placed["top"].as_f64().unwrap() - 160.0 * k).abs() < 1.5, "{placed}");
+    let requests = exec(
+        client,
+        "return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith('file:'))",
+    )
+    .await;
+    assert_eq!(requests, json!([]), "the viewer made requests");
+    // For the README: what a reviewer sees (not asserted).
+    if let Ok(png) = client.screenshot().await {
+        let _ = std::fs::write(browser_tests::scratch().join("../proof-viewer.png"), png);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+async fn wait_for_box(client: &Client) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..50 {
+        last = exec(
+            client,
+            "const b = document.getElementById('box'), img = document.getElementById('shot'); \
+             return {shown: img.clientWidth, natural: img.naturalWidth, left: b.offsetLeft, top: b.offsetTop, display: b.style.display, complete: img.complete}",
+        )
+        .await;
+        if last["display"] == "block" && last["complete"] == true && last["natural"].as_f64() > Some(0.0) {
+            return last;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the viewer drew no box: {last}");
+}
+
+/// The shared browser, and a test app whose proof folder is in this run's scratch folder.
+async fn scenario(framework: Framework) {
+    let browser = shared_browser().await;
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .page_key(PAGE_KEY)
+        .proof_dir(browser_tests::scratch().join(format!("proof-{framework:?}")))
+        .build();
+    let server = Server::start_on(framework, agent, any_port());
+    within("proof session", SCENARIO_DEADLINE, flow(server, &browser.client)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proof_session_axum() {
+    scenario(Axum).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proof_session_actix() {
+    scenario(Actix).await;
+}
