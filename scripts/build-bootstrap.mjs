@@ -66,6 +66,20 @@ const PLACEHOLDERS = {
     __LAZY_NOTES__: [PROTOCOL, 'lazy::NOTES'],
     __NOTES_CHANNEL__: [PROTOCOL, 'notes::CHANNEL'],
     __NOTES_DEFAULT_KEY__: [PROTOCOL, 'notes::DEFAULT_KEY'],
+    __F_PRISTINE__: [CLIENT_BOOTSTRAP, 'PRISTINE'],
+    __KEY_HEADER__: [PROTOCOL, 'KEY_HEADER'],
+    __LOGS_PATH__: [PROTOCOL, 'LOGS_PATH'],
+    __HEARTBEAT_INTERVAL_MS__: [PROTOCOL, 'HEARTBEAT_INTERVAL_MS'],
+    __START_TIMEOUT_MS__: [PROTOCOL, 'CLIENT_START_TIMEOUT_MS'],
+    __P_KEY__: [PROTOCOL, 'KEY_PARAM'],
+    __P_CLIENT__: [PROTOCOL, 'param::CLIENT'],
+    __P_PAGE__: [PROTOCOL, 'param::PAGE'],
+    __P_TITLE__: [PROTOCOL, 'param::TITLE'],
+    __P_PHASE__: [PROTOCOL, 'param::PHASE'],
+    __P_VISIBLE__: [PROTOCOL, 'param::VISIBLE'],
+    __P_REV__: [PROTOCOL, 'param::REV'],
+    __P_ERROR__: [PROTOCOL, 'param::ERROR'],
+    __P_STACK__: [PROTOCOL, 'param::STACK'],
 };
 // Values only modules use (the bootstrap must use every one of the table above).
 const MODULE_ONLY = {
@@ -114,9 +128,9 @@ function rustConst(file, qualified) {
         }
         text = text.slice(from, i);
     }
-    const found = [...text.matchAll(new RegExp('\\bconst ' + name + ':\\s*[^=]+=\\s*("(?:[^"\\\\]|\\\\.)*"|\\d+)\\s*;', 'g'))];
+    const found = [...text.matchAll(new RegExp('\\bconst ' + name + ':\\s*[^=]+=\\s*("(?:[^"\\\\]|\\\\.)*"|[\\d_]+)\\s*;', 'g'))];
     if (found.length !== 1) fail(`expected one const ${qualified} in ${file}, found ${found.length}`);
-    return JSON.parse(found[0][1]);
+    return JSON.parse(found[0][1].replace(/^([\d_]+)$/, (n) => n.replace(/_/g, '')));
 }
 
 let source = fs.readFileSync(path.join(root, src), 'utf8');

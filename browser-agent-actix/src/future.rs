@@ -1,8 +1,10 @@
-//! [`ResponseFuture`]: one of our answers, or the app's response with its HTML body planned for injection.
+//! [`ResponseFuture`]: one of our answers, or the app's response with its HTML body planned for
+//! injection and, when it is a 5xx, recorded as a `server` entry.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
+use std::time::Instant;
 
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::ServiceResponse;
@@ -17,7 +19,9 @@ use crate::ours::OursFuture;
 
 pin_project! {
     /// The future of [`BrowserAgentService`](crate::BrowserAgentService): one of our answers, or
-    /// the app's response with its HTML body planned for injection.
+    /// the app's response with its HTML body planned for injection. When the app's response is a
+    /// 5xx, it is recorded as a `server` entry (method, path, status, the time since the request
+    /// arrived: [`BrowserAgent::record_response`]); our own answers never are.
     ///
     /// ```
     /// use actix_web::dev::{Service, Transform};
@@ -31,6 +35,29 @@ pin_project! {
     /// assert_eq!(fut.await.unwrap().status(), 200);
     /// # });
     /// ```
+    ///
+    /// A 5xx of the app, a handler's error answer included, is in the log:
+    ///
+    /// ```
+    /// use actix_web::{test, web, App};
+    /// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware, LogQuery};
+    ///
+    /// # actix_web::rt::System::new().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let app = test::init_service(
+    ///     App::new()
+    ///         .wrap(BrowserAgentMiddleware::new(agent.clone()))
+    ///         .route("/boom", web::get().to(|| async {
+    ///             Err::<String, _>(actix_web::error::ErrorInternalServerError("db down"))
+    ///         })),
+    /// )
+    /// .await;
+    /// let req = test::TestRequest::get().uri("/boom?x=1").insert_header(("host", "127.0.0.1")).to_request();
+    /// assert_eq!(test::call_service(&app, req).await.status(), 500);
+    /// let entry = &agent.logs().query(&LogQuery::parse(Some("type=server")).unwrap())[0];
+    /// assert!(entry.text.starts_with("GET /boom?x=1 → 500 Internal Server Error ("));
+    /// # });
+    /// ```
     pub struct ResponseFuture<F> {
         #[pin]
         kind: Kind<F>,
@@ -41,7 +68,7 @@ pin_project! {
     #[project = KindProj]
     enum Kind<F> {
         Ours { fut: OursFuture },
-        App { #[pin] fut: F, agent: Option<BrowserAgent>, head: bool },
+        App { #[pin] fut: F, agent: Option<BrowserAgent>, started: Instant, inject: bool, head: bool },
     }
 }
 
@@ -58,9 +85,15 @@ impl<F> ResponseFuture<F> {
         }
     }
 
-    pub(crate) fn app(fut: F, agent: Option<BrowserAgent>, head: bool) -> Self {
+    pub(crate) fn app(fut: F, agent: Option<BrowserAgent>, started: Instant, inject: bool, head: bool) -> Self {
         ResponseFuture {
-            kind: Kind::App { fut, agent, head },
+            kind: Kind::App {
+                fut,
+                agent,
+                started,
+                inject,
+                head,
+            },
         }
     }
 }
@@ -78,13 +111,25 @@ where
                 let res = ready!(fut.as_mut().poll(cx));
                 Poll::Ready(Ok(res.map_into_right_body()))
             }
-            KindProj::App { fut, agent, head } => {
+            KindProj::App {
+                fut,
+                agent,
+                started,
+                inject,
+                head,
+            } => {
                 let res = ready!(fut.poll(cx))?;
+                if let Some(agent) = agent.as_ref() {
+                    let req = res.request();
+                    let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
+                    agent.record_response(req.method().as_str(), path, res.status().as_u16(), *started);
+                }
                 // Most responses are not HTML: decide that on actix's own headers, before converting any.
-                let html = res
-                    .headers()
-                    .get(actix_web::http::header::CONTENT_TYPE)
-                    .is_some_and(|ct| gate::is_html(ct.as_bytes()));
+                let html = *inject
+                    && res
+                        .headers()
+                        .get(actix_web::http::header::CONTENT_TYPE)
+                        .is_some_and(|ct| gate::is_html(ct.as_bytes()));
                 let Some(agent) = agent.take().filter(|_| html) else {
                     return Poll::Ready(Ok(res.map_body(|_, body| EitherBody::left(AppBody::passthrough(body)))));
                 };

@@ -1,6 +1,7 @@
 //! [`BrowserAgentMiddleware`] (the `Transform`) and the [`BrowserAgentService`] it builds per worker.
 
 use std::future::{ready, Ready};
+use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
@@ -182,10 +183,12 @@ where
         if agent.is_ours(req.path()) {
             return ResponseFuture::ours(ours::answer(agent.clone(), req));
         }
+        let started = Instant::now();
         let inject = agent.wants_injection(&Head(&req));
         let head = req.method() == Method::HEAD;
-        let agent = inject.then(|| agent.clone());
-        ResponseFuture::app(self.service.call(req), agent, head)
+        // The response carries the request: only the agent and the time are kept for a 5xx entry.
+        let agent = agent.enabled().then(|| agent.clone());
+        ResponseFuture::app(self.service.call(req), agent, started, inject, head)
     }
 }
 

@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use browser_agent_core::adapter::{InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
@@ -103,8 +103,12 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
     if is_upgrade(req.headers()) {
         return upgrade(shared, req, peer).await;
     }
+    let started = Instant::now();
     let inject = agent.wants_injection(&req);
     let head = req.method() == Method::HEAD;
+    // What a 5xx entry names (the request goes upstream).
+    let method = req.method().clone();
+    let path = req.uri().path_and_query().cloned();
     let our_host = our_host(&req);
     let wants_page = accepts_html(req.headers());
     let mut req = upstream_request(shared, req, peer, false);
@@ -118,6 +122,8 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
         Err(err) => return bad_gateway(&shared.target, &err, wants_page),
     };
     let (mut parts, body) = res.into_parts();
+    let path = path.as_ref().map_or("/", |p| p.as_str());
+    agent.record_response(method.as_str(), path, parts.status.as_u16(), started);
     // We speak HTTP/1.1 to the browser whatever the dev server spoke (Python's answers 1.0).
     parts.version = http::Version::HTTP_11;
     remove_hop_by_hop(&mut parts.headers);

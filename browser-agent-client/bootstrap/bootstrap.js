@@ -23,6 +23,7 @@
 //   inflight  fetch/XHR requests of the page still running (the network-idle wait reads it)
 //   la        time of the last request start or end (epoch ms)
 //   o         the original console methods, fetch, XHR open and send
+//   p         the built-ins the wasm glue calls, as they were before the page's scripts ran (see KEPT)
 //   h         the client's hook, (entry, kind) => void; 0 until the client runs
 //   e         emit(entry, kind): stamps and records an entry (the client's own captures use it)
 //   b         1 while the bootstrap runs page code of its own (serializing): captures are dropped
@@ -37,6 +38,27 @@
     var loc = location;
     var hist = history;
     var con = console;
+    // What the bootstrap calls later, taken before any page script can replace or patch it
+    // (frameworks of every era extend or replace built-ins: MooTools, Prototype.js, Sugar, Zone.js).
+    var apply = Reflect.apply;
+    var describe = Object.getOwnPropertyDescriptor;
+    var define = Object.defineProperty;
+    var keysOf = Object.keys;
+    var getProto = Object.getPrototypeOf;
+    var objectProto = Object.prototype;
+    var isArray = Array.isArray;
+    var shift = [].shift;
+    var nativeStringify = JSON.stringify;
+    var Str = String;
+    var DateC = Date;
+    var ErrorC = Error;
+    var NodeC = Node;
+    var MapC = Map;
+    var SetC = Set;
+    var UrlC = URL;
+    var RequestC = win.Request;
+    var ImageC = win.Image;
+    var encode = encodeURIComponent;
     var config = JSON.parse(doc.currentScript.getAttribute(__CONFIG_ATTR__));
     var ownPrefix = config.prefix + '/';
     var queue = [];
@@ -45,6 +67,36 @@
             return (b + 256).toString(16).slice(1);
         })
         .join('');
+    // The built-ins the wasm glue calls: a global, `Owner.name` (a static function, bound to its
+    // owner) or `Owner.prototype.name` (a method, unbound). scripts/rename-glue.mjs makes the glue
+    // read them from `p` instead of the page's globals, and fails the build when the glue uses a
+    // global this list does not name, or the list names one the glue does not use.
+    var KEPT =
+        'AbortController Array.from Array.isArray Array.of Array.prototype.indexOf Array.prototype.push ' +
+        'Array.prototype.shift Array.prototype.slice Array.prototype.splice DataView Date.now Element ' +
+        'Error FinalizationRegistry JSON.stringify Math.random Node Object.assign ' +
+        'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
+        'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.ownKeys Reflect.set Request ' +
+        'Response TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
+        'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WebAssembly.Instance WebAssembly.Module ' +
+        'WebAssembly.instantiate WebAssembly.instantiateStreaming Window addEventListener clearTimeout ' +
+        'console.warn encodeURIComponent fetch navigator.sendBeacon queueMicrotask setInterval ' +
+        'setTimeout';
+    var kept = {};
+    KEPT.split(' ').forEach(function (path) {
+        var owner = win,
+            names = path.split('.'),
+            last = names.pop(),
+            v;
+        try {
+            names.forEach(function (name) {
+                owner = owner[name];
+            });
+            v = owner[last];
+            kept[path] = typeof v == 'function' && /^[a-z]/.test(last) && names.pop() != 'prototype' ? v.bind(owner) : v;
+        } catch (ignored) {}
+    });
+    kept['JSON.stringify'] = stringify;
     var agent = (win[__GLOBAL__] = {
         __F_CFG__: config,
         __F_CLIENT_ID__: clientId,
@@ -53,12 +105,15 @@
         s: 0,
         __F_INFLIGHT__: 0,
         __F_ORIGINALS__: {},
+        __F_PRISTINE__: kept,
         __F_HANDLER__: 0,
         __F_STAMP__: emit,
         b: 0,
     });
+    var originals = agent.__F_ORIGINALS__;
     var now = Date.now;
     var pageTimeout = win.setTimeout;
+    var pageInterval = win.setInterval;
     var pageFrame = win.requestAnimationFrame;
     var pageFetch = win.fetch;
     var xhrProto = win.XMLHttpRequest;
@@ -67,6 +122,18 @@
     // The URL of the last navigation entry, so popstate/hashchange to the same URL log nothing.
     var navHref = loc.href;
     var pageOpen, pageSend;
+    // The directive of the page's Content-Security-Policy that last refused something (named when
+    // the client cannot start).
+    var refused;
+
+    // JSON.stringify that ignores the toJSON methods pages add to built-in prototypes (Prototype.js's
+    // Array#toJSON wrote arrays as strings): every object is written as itself, dates as dates.
+    function stringify(v) {
+        return nativeStringify(v, function (k, json) {
+            var own = this[k];
+            return own && typeof own == 'object' && !(own instanceof DateC) ? own : json;
+        });
+    }
 
     // A request of the page started (+1) or ended (-1).
     function inflight(n) {
@@ -92,8 +159,8 @@
             entry.seq = ++agent.s;
             kind |= 0;
             if (agent.__F_HANDLER__) agent.__F_HANDLER__(entry, kind);
-            else if (queue.push([entry, kind]) > 500) {
-                queue.shift();
+            else if ((queue[queue.length] = [entry, kind]) && queue.length > 500) {
+                apply(shift, queue, []);
                 agent.__F_DROPPED__++;
             }
         } catch (ignored) {}
@@ -102,7 +169,7 @@
     // String(v), for values whose conversion throws (revoked proxies, hostile toString).
     function str(v) {
         try {
-            return String(v);
+            return Str(v);
         } catch (ignored) {
             return '[unprintable]';
         }
@@ -123,9 +190,16 @@
         return (name == null ? 'Error' : name) + (message ? ': ' + message : '');
     }
 
-    // The stack of an error-like value, or its title when it has none.
+    // The stack of an error-like value, or its title when it has none, then its `cause` chain
+    // (`Caused by: …`, at most 5 deep).
     function errorStack(v) {
-        return stringProp(v, 'stack') || errorTitle(v);
+        var out = stringProp(v, 'stack') || errorTitle(v), depth = 0;
+        try {
+            while (depth++ < 5 && (v = v.cause) != null) {
+                out += '\nCaused by: ' + (isErrorLike(v) ? stringProp(v, 'stack') || errorTitle(v) : str(v));
+            }
+        } catch (ignored) {}
+        return out;
     }
 
     // Error-like: has a string stack and message (errors from another realm, DOMException…).
@@ -142,27 +216,27 @@
         var out = '';
         var path = []; // the objects being written, for cycle detection
         function text(s, bare) {
-            out += bare ? s : JSON.stringify(s);
+            out += bare ? s : nativeStringify(s);
         }
         // Kinds of object, in the order they are tested.
         var ERROR = 7, NODE = 8, DATE = 9, MAP = 10, SET = 11, ARRAY = 12, OBJECT = 13;
         function write(v, depth, bare) {
-            var type = typeof v, i, count, kind, keys, h;
+            var type = typeof v, i, count, kind, keys, h, c;
             if (v == null) return (out += v === null ? 'null' : 'undefined');
             if (type == 'boolean' || type == 'number') return (out += v);
             if (type == 'bigint') return (out += v + 'n');
             if (type == 'string') return text(v.length > 300 ? v.slice(0, 300) + '\u2026' : v, bare);
             if (type == 'symbol') return text(str(v), bare);
             if (type == 'function') return text('[Function: ' + (stringProp(v, 'name') || 'anonymous') + ']', bare);
-            if (path.indexOf(v) >= 0) return (out += '"[Circular]"');
+            for (i = 0; i < path.length; i++) if (path[i] === v) return (out += '"[Circular]"');
             try {
                 kind =
-                    v instanceof Error ? ERROR
-                    : v instanceof Node ? NODE
-                    : v instanceof Date ? DATE
-                    : v instanceof Map ? MAP
-                    : v instanceof Set ? SET
-                    : Array.isArray(v) ? ARRAY
+                    v instanceof ErrorC ? ERROR
+                    : v instanceof NodeC ? NODE
+                    : v instanceof DateC ? DATE
+                    : v instanceof MapC ? MAP
+                    : v instanceof SetC ? SET
+                    : isArray(v) ? ARRAY
                     : OBJECT;
                 if (kind == OBJECT && isErrorLike(v)) kind = ERROR;
                 if (kind == ERROR) return text(bare ? errorStack(v) : errorTitle(v), bare);
@@ -171,27 +245,35 @@
                     if (v.nodeType == 1) {
                         h = '<' + h.toLowerCase();
                         if (v.id) h += '#' + v.id;
-                        (v.getAttribute('class') || '')
-                            .split(/\s+/)
-                            .filter(String)
-                            .slice(0, 5)
-                            .forEach(function (c) {
-                                h += '.' + c;
-                            });
+                        keys = (v.getAttribute('class') || '').split(/\s+/);
+                        for (i = count = 0; i < keys.length && count < 5; i++) if (keys[i]) h += '.' + keys[i], count++;
                         h += '>';
                     } else if (v.nodeType == 3 || v.nodeType == 8) {
-                        h += ' "' + Array.from(v.textContent.trim()).slice(0, 60).join('') + '"';
+                        h += ' "';
+                        i = 0;
+                        for (c of v.textContent.trim()) {
+                            if (i++ == 60) break;
+                            h += c;
+                        }
+                        h += '"';
                     }
                     return text(h, bare);
                 }
                 if (kind == DATE) return text(isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString(), bare);
                 if (kind == MAP || kind == SET) return text((kind == MAP ? '[Map(' : '[Set(') + str(v.size) + ')]', bare);
                 if (depth > 3) return (out += kind == ARRAY ? '"[Array]"' : '"[Object]"');
-                if (kind == OBJECT) keys = Object.keys(v);
+                if (kind == OBJECT) {
+                    keys = keysOf(v);
+                    // A class's instance is named as the browser's console names it: `Order {"id":1}`
+                    // (at the top level only, so what is inside stays JSON).
+                    h = getProto(v);
+                    h = h && h !== objectProto && stringProp(h.constructor, 'name');
+                    if (bare && h) out += h + ' ';
+                }
             } catch (e) {
                 return (out += '"[Object]"');
             }
-            path.push(v);
+            path[path.length] = v;
             count = keys ? keys.length : v.length;
             out += keys ? '{' : '[';
             for (i = 0; i < count && i < 30; i++) {
@@ -200,10 +282,10 @@
                     out += '\u2026';
                     break;
                 }
-                if (keys) out += JSON.stringify(keys[i]) + ':';
+                if (keys) out += nativeStringify(keys[i]) + ':';
                 try {
                     // An accessor is named, never called.
-                    if (keys && (h = Object.getOwnPropertyDescriptor(v, keys[i])) && !('value' in h)) {
+                    if (keys && (h = describe(v, keys[i])) && !('value' in h)) {
                         out += h.get ? (h.set ? '"[Getter/Setter]"' : '"[Getter]"') : '"[Setter]"';
                         continue;
                     }
@@ -217,7 +299,7 @@
             if (count > 30 && out.length <= 2e3) {
                 out += keys ? ',"\u2026":"' + (count - 30) + ' more"' : ',"\u2026 ' + (count - 30) + ' more"';
             }
-            path.pop();
+            path.length--;
             out += keys ? '}' : ']';
         }
         try {
@@ -234,7 +316,7 @@
     function isOwnRequest(url) {
         if (url.indexOf(ownPrefix) < 0 && url.indexOf(__PROBE_PATH__) < 0) return 0;
         try {
-            url = new URL(url, loc.href);
+            url = new UrlC(url, loc.href);
         } catch (ignored) {
             return 0;
         }
@@ -261,31 +343,134 @@
         }
     }
 
-    // console.*: arguments serialized at call time (the page may change them right after).
-    ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
-        var original = (agent.__F_ORIGINALS__[level] = con[level]);
-        var kind = level == 'error' ? __KIND_URGENT__ : 0;
-        con[level] = function () {
-            var args = arguments, n = args.length, texts = [], i, v, type;
+    // The methods wrapped, and the level each records at; assert, count, time/timeLog/timeEnd,
+    // dir, table and trace record what the browser's console prints for them.
+    var METHODS = {
+        log: 'log',
+        info: 'info',
+        warn: 'warn',
+        error: 'error',
+        debug: 'debug',
+        assert: 'error',
+        count: 'info',
+        time: 0,
+        timeLog: 'info',
+        timeEnd: 'info',
+        dir: 'log',
+        table: 'log',
+        trace: 'log',
+    };
+    var inside = 0;
+    var counts = {};
+    var timers = {};
+    var NAMES = keysOf(METHODS);
+    NAMES.forEach(function (name) {
+        originals[name] = con[name];
+    });
+    // A console argument as text: strings as they are (cut at 4,000), objects as bounded JSON.
+    function argText(v) {
+        var type = typeof v;
+        return type == 'string' ? (v.length > 4e3 ? v.slice(0, 4e3) : v)
+            : (v && type == 'object') || type == 'function' ? serialize(v)
+            : type == 'bigint' ? v + 'n'
+            : str(v);
+    }
+    // The texts a console call records: a first string's %s %d %i %f %o %O %c substituted with the
+    // arguments after it as the console does (%c's CSS dropped, %% a percent sign), the rest after.
+    function texts(args, from, prefix) {
+        var out = prefix ? [prefix] : [], i = from, first = args[i];
+        if (typeof first == 'string' && first.indexOf('%') >= 0) {
+            i++;
+            out[out.length] = first.replace(/%([sdifoOc%])/g, function (all, c) {
+                if (c == '%') return '%';
+                if (i >= args.length) return all;
+                var v = args[i++];
+                return c == 'c' ? ''
+                    : c == 'd' || c == 'i' ? (typeof v == 'symbol' ? 'NaN' : str(parseInt(v, 10)))
+                    : c == 'f' ? (typeof v == 'symbol' ? 'NaN' : str(parseFloat(v)))
+                    : argText(v);
+            });
+        }
+        for (; i < args.length; i++) out[out.length] = argText(args[i]);
+        return out;
+    }
+    // What one call of `method` records (its texts, or 0 for nothing), as the console prints it.
+    function record(method, args) {
+        var label, t;
+        if (method == 'assert') return args[0] ? 0 : texts(args, 1, 'Assertion failed:');
+        if (method == 'trace') {
+            t = texts(args, 0, 'console.trace');
+            t[t.length] = '\n' + stringProp(new ErrorC(), 'stack').replace(/^.*\n.*\n.*\n/, '');
+            return t;
+        }
+        if (method != 'count' && method.slice(0, 4) != 'time') return texts(args, 0);
+        label = args[0] === void 0 ? 'default' : str(args[0]);
+        if (method == 'count') return [label + ': ' + (counts[label] = (counts[label] || 0) + 1)];
+        if (method == 'time') return (timers[label] = now()), 0;
+        t = timers[label];
+        if (method == 'timeEnd') delete timers[label];
+        return t == null ? ["Timer '" + label + "' does not exist"] : texts(args, 1, label + ': ' + (now() - t) + ' ms');
+    }
+    // console.*: arguments serialized at call time (the page may change them right after). Each
+    // method becomes an accessor: reading it gives the wrapper, assigning it (a page's own logger,
+    // `console.log = function () {}` to silence it) replaces what the wrapper calls after recording,
+    // so a page that reassigns a method, or `window.console` itself, is still captured. A method of
+    // the page's that logs through the wrapper again is not recorded twice: `inside` is set while it
+    // runs, and such a call goes straight to the browser's method.
+    function hookConsole(c) {
+        for (var i = 0; i < NAMES.length; i++) hookMethod(c, NAMES[i]);
+    }
+    function hookMethod(c, method) {
+        var target = c[method];
+        var level = METHODS[method];
+        function wrapper() {
+            var args = arguments, recorded;
+            if (inside) return apply(originals[method], this, args);
             if (!agent.b) {
                 agent.b = 1;
                 try {
-                    for (i = 0; i < n; i++) {
-                        v = args[i];
-                        type = typeof v;
-                        texts[i] =
-                            type == 'string' ? (v.length > 4e3 ? v.slice(0, 4e3) : v)
-                            : (v && type == 'object') || type == 'function' ? serialize(v)
-                            : type == 'bigint' ? v + 'n'
-                            : str(v);
-                    }
+                    recorded = record(method, args);
                 } catch (ignored) {}
                 agent.b = 0;
-                emit({ type: __CONSOLE__, level: level, args: texts }, kind);
+                if (recorded) emit({ type: __CONSOLE__, level: level, args: recorded }, level == 'error' ? __KIND_URGENT__ : 0);
             }
-            return original.apply(this, args);
-        };
-    });
+            // The browser's own method never calls back: no guard needed.
+            if (target === originals[method]) return apply(target, this, args);
+            if (typeof target != 'function') return;
+            inside = 1;
+            try {
+                return apply(target, this, args);
+            } finally {
+                inside = 0;
+            }
+        }
+        if (target === void 0 && c !== con) return;
+        try {
+            define(c, method, {
+                configurable: true,
+                enumerable: true,
+                get: function () {
+                    return wrapper;
+                },
+                set: function (f) {
+                    target = f;
+                },
+            });
+        } catch (ignored) {}
+    }
+    hookConsole(con);
+    try {
+        define(win, 'console', {
+            configurable: true,
+            get: function () {
+                return con;
+            },
+            set: function (c) {
+                if (c && typeof c == 'object' && c !== con) hookConsole(c);
+                con = c;
+            },
+        });
+    } catch (ignored) {}
 
     win.addEventListener('error', function (event) {
         var entry = {
@@ -299,7 +484,7 @@
         var thrown = event.error;
         quietly(function () {
             if (typeof entry.message != 'string') entry.message = str(thrown);
-            if (thrown instanceof Error || (thrown && typeof thrown == 'object' && isErrorLike(thrown))) {
+            if (thrown instanceof ErrorC || (thrown && typeof thrown == 'object' && isErrorLike(thrown))) {
                 entry.stack = errorStack(thrown);
             } else if (thrown && typeof thrown == 'object') {
                 entry.message = 'Uncaught ' + serialize(thrown);
@@ -321,12 +506,17 @@
         emit(entry, __KIND_URGENT__);
     });
 
+    win.addEventListener('securitypolicyviolation', function (event) {
+        refused = event.effectiveDirective;
+    });
+
     ['pushState', 'replaceState'].forEach(function (method) {
         var original = hist[method];
         if (original) {
             hist[method] = function () {
-                var result = original.apply(this, arguments);
-                navigated(method);
+                var result = apply(original, this, arguments);
+                // A state change that keeps the URL (pushState(state, '', location.href)) is no navigation.
+                navigated(method, 1);
                 return result;
             };
         }
@@ -340,20 +530,20 @@
 
     // fetch: one entry when it settles; an error answer's body (first 1,000 chars) is read from a clone.
     if (pageFetch) {
-        agent.__F_ORIGINALS__.__F_ORIGINAL_FETCH__ = pageFetch;
+        originals.__F_ORIGINAL_FETCH__ = pageFetch;
         win.fetch = function (input, init) {
             var args = arguments, started = now(), url, method, pending;
             try {
-                var isRequest = input instanceof Request;
-                url = isRequest ? input.url : String(input);
-                method = String((init && init.method) || (isRequest ? input.method : 'GET')).toUpperCase();
+                var isRequest = RequestC && input instanceof RequestC;
+                url = isRequest ? input.url : Str(input);
+                method = Str((init && init.method) || (isRequest ? input.method : 'GET')).toUpperCase();
             } catch (ignored) {
                 url = '';
             }
-            if (!url || isOwnRequest(url)) return pageFetch.apply(this, args);
+            if (!url || isOwnRequest(url)) return apply(pageFetch, this, args);
             inflight(1);
             try {
-                pending = pageFetch.apply(this, args);
+                pending = apply(pageFetch, this, args);
             } catch (e) {
                 inflight(-1);
                 throw e;
@@ -390,7 +580,10 @@
                     return response;
                 },
                 function (e) {
-                    done({ ok: false, error: String((e && e.message) || e) });
+                    var entry = { ok: false, error: str((e && e.message) || e) };
+                    // An aborted request is told apart from a network error.
+                    if (stringProp(e, 'name') == 'AbortError') (entry.error = 'aborted'), (entry.aborted = true);
+                    done(entry);
                     throw e;
                 }
             );
@@ -400,22 +593,26 @@
     // XHR: method and URL noted at open(), one entry at loadend.
     if (xhrProto) {
         xhrProto = xhrProto.prototype;
-        pageOpen = agent.__F_ORIGINALS__.open = xhrProto.open;
-        pageSend = agent.__F_ORIGINALS__.send = xhrProto.send;
+        pageOpen = originals.open = xhrProto.open;
+        pageSend = originals.send = xhrProto.send;
         xhrProto.open = function (method, url) {
             try {
-                this.__ba = [String(method).toUpperCase(), String(url)];
+                this.__ba = [Str(method).toUpperCase(), Str(url)];
             } catch (ignored) {}
-            return pageOpen.apply(this, arguments);
+            return apply(pageOpen, this, arguments);
         };
         xhrProto.send = function () {
-            var xhr = this, request = xhr.__ba, started = now(), ended;
+            var xhr = this, request = xhr.__ba, started = now(), ended, aborted;
             // Counts the end once, whether send() threw or loadend fired.
             function end() {
                 return !ended && ((ended = 1), inflight(-1), 1);
             }
-            if (!request || isOwnRequest(request[1])) return pageSend.apply(xhr, arguments);
+            if (!request || isOwnRequest(request[1])) return apply(pageSend, xhr, arguments);
             inflight(1);
+            // abort() also ends with status 0: told apart from a network error.
+            xhr.addEventListener('abort', function () {
+                aborted = 1;
+            });
             xhr.addEventListener('loadend', function () {
                 if (end()) {
                     var status = xhr.status;
@@ -429,7 +626,8 @@
                         ok: status > 199 && status < 300,
                         via: 'xhr',
                     };
-                    if (!status) entry.error = 'network error';
+                    if (!status) entry.error = aborted ? 'aborted' : 'network error';
+                    if (aborted) entry.aborted = true;
                     else if (!entry.ok) {
                         try {
                             entry.body = xhr.responseText.slice(0, 1e3);
@@ -439,7 +637,7 @@
                 }
             });
             try {
-                return pageSend.apply(xhr, arguments);
+                return apply(pageSend, xhr, arguments);
             } catch (e) {
                 end();
                 throw e;
@@ -508,27 +706,88 @@
         });
     }
 
+    // The client could not start (its glue or wasm did not load, or it threw while starting): the
+    // page registers as `failed` with the error, in a heartbeat of its own every
+    // __HEARTBEAT_INTERVAL_MS__ ms (through an <img> where the page's CSP refuses connections),
+    // and what the page logs meanwhile still reaches the host. The host stores the error as an
+    // `error` entry and names it to the agent instead of "No browser connected".
+    var failed;
+    function fail(e) {
+        if (failed) return;
+        failed = 1;
+        // A client that threw while starting may have hooked in already: the queue takes the captures again.
+        agent.__F_HANDLER__ = 0;
+        var message = isErrorLike(e) ? errorTitle(e) : str(e);
+        var stack = stringProp(e, 'stack') || '';
+        function beat() {
+            if (agent.__F_HANDLER__) return;
+            var url =
+                own(__PROBE_PATH__) +
+                '?' + __P_CLIENT__ + '=' + clientId +
+                '&' + __P_PAGE__ + '=' + encode(loc.href) +
+                '&' + __P_TITLE__ + '=' + encode(doc.title) +
+                '&' + __P_PHASE__ + '=failed' +
+                '&' + __P_VISIBLE__ + '=' + (doc.hidden ? 0 : 1) +
+                '&' + __P_REV__ + '=' + encode(config.rev) +
+                '&' + __P_ERROR__ + '=' + encode(message.slice(0, 500)) +
+                '&' + __P_STACK__ + '=' + encode(stack.slice(0, 1500));
+            pageFetch(url, { headers: { [__KEY_HEADER__]: config.key }, cache: 'no-store' }).catch(function () {
+                new ImageC().src = url + '&' + __P_KEY__ + '=' + encode(config.key);
+            });
+            if (queue.length) {
+                for (var batch = [], i = 0; i < queue.length; i++) batch[i] = queue[i][0];
+                queue.length = 0;
+                pageFetch(own(config.prefix + __LOGS_PATH__), {
+                    method: 'POST',
+                    headers: { [__KEY_HEADER__]: config.key, 'content-type': 'application/json' },
+                    body: stringify(batch),
+                }).catch(function () {});
+            }
+        }
+        // The CSP violation that caused it (a refused fetch only says "Failed to fetch") is
+        // reported in a task of its own: the report waits for it.
+        apply(pageTimeout, win, [
+            function () {
+                if (refused && message.indexOf('Content Security') < 0) {
+                    message += " (the page's Content-Security-Policy refused " + refused + ')';
+                }
+                apply(originals.__F_ORIGINAL_WARN__, con, ['[browser-agent] client failed to start: ' + message]);
+                beat();
+                apply(pageInterval, win, [beat, __HEARTBEAT_INTERVAL_MS__]);
+            },
+            50,
+        ]);
+    }
+
     // The wasm client: its glue is an ES module (content-hashed URL in the config). It starts
     // after the page's first frame, so loading, compiling and starting it never compete with the
-    // page's own parsing and first paint; what the page does meanwhile waits in the queue.
+    // page's own parsing and first paint; what the page does meanwhile waits in the queue. If it
+    // has not started __START_TIMEOUT_MS__ ms later, it counts as failed.
     function startClient() {
+        if (!kept['WebAssembly.instantiate']) return fail('WebAssembly is not available in this browser');
+        apply(pageTimeout, win, [
+            function () {
+                if (!agent.__F_HANDLER__) fail('the client did not start within ' + __START_TIMEOUT_MS__ / 1e3 + ' s');
+            },
+            __START_TIMEOUT_MS__,
+        ]);
         import(own(config.client))
             .then(function (glue) {
                 return glue.default({ module_or_path: config.wasm && own(config.wasm) });
             })
-            .catch(function (e) {
-                agent.__F_ORIGINALS__.__F_ORIGINAL_WARN__.call(con, '[browser-agent] client failed to load', e);
-            });
+            .catch(fail);
     }
     // A frame callback runs just before a paint and a timeout set there runs after it; hidden
     // pages get no frames, so there the timeout alone starts the client.
     // (The timer and frame functions are the ones the page had before its scripts ran.)
     function afterFirstFrame() {
-        if (doc.hidden) pageTimeout.call(win, startClient);
+        if (doc.hidden) apply(pageTimeout, win, [startClient]);
         else
-            pageFrame.call(win, function () {
-                pageTimeout.call(win, startClient);
-            });
+            apply(pageFrame, win, [
+                function () {
+                    apply(pageTimeout, win, [startClient]);
+                },
+            ]);
     }
     if (config.client) {
         if (doc.readyState == 'loading') doc.addEventListener('DOMContentLoaded', afterFirstFrame);

@@ -25,6 +25,10 @@ pub(crate) const QUEUE: &str = "q";
 pub(crate) const DROPPED: &str = "d";
 /// `o`: the page's originals the bootstrap wrapped (see [`original`]).
 pub(crate) const ORIGINALS: &str = "o";
+/// `p`: the built-ins the wasm glue calls, taken before the page's scripts ran (the bootstrap's
+/// `KEPT` list; `scripts/rename-glue.mjs` makes the glue read them from here). Read by the glue only.
+#[allow(dead_code)]
+pub(crate) const PRISTINE: &str = "p";
 /// `h`: the handler `h(entry, kind)` the bootstrap calls for every capture; set by the client.
 pub(crate) const HANDLER: &str = "h";
 /// `e`: the bootstrap's stamp `e(entry, kind)`: adds `t`, `page`, `url`, `clientId` and the next

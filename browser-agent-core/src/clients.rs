@@ -49,6 +49,9 @@ pub struct ClientRecord {
     pub title: String,
     /// Life-cycle phase.
     pub phase: Phase,
+    /// Why the page's client failed to start (≤ 300 chars; only with [`Phase::Failed`]).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub error: String,
     /// First heartbeat or log, epoch ms.
     pub first_seen_at: u64,
     /// Last heartbeat or log, epoch ms.
@@ -74,6 +77,40 @@ pub struct ClientRecord {
     pub gone: bool,
     #[serde(skip)]
     seen: SeenSeqs,
+}
+
+impl ClientRecord {
+    /// Why this page's client failed to start, if it did: the error its bootstrap reported
+    /// ([`Phase::Failed`]), or that it has stayed at [`Phase::Hooked`] for longer than
+    /// [`CLIENT_START_TIMEOUT_MS`](crate::protocol::CLIENT_START_TIMEOUT_MS) since it was first seen.
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
+    /// let failed = http::Request::get("/browser/probe?client=c1&phase=failed&error=CompileError%3A%20no")
+    ///     .header("host", "127.0.0.1:3000")
+    ///     .header("x-browser-agent-key", "k3y-for-docs")
+    ///     .body(bytes::Bytes::new())
+    ///     .unwrap();
+    /// agent.handle(failed).await.unwrap();
+    /// let record = agent.clients().get("c1").unwrap();
+    /// assert_eq!(record.start_failure(record.last_seen_at).as_deref(), Some("CompileError: no"));
+    /// # });
+    /// ```
+    pub fn start_failure(&self, now: u64) -> Option<String> {
+        match self.phase {
+            Phase::Failed => Some(self.error.clone()),
+            Phase::Hooked if now.saturating_sub(self.first_seen_at) > crate::protocol::CLIENT_START_TIMEOUT_MS => {
+                Some(format!(
+                    "it has stayed at phase hooked for {} s and never became ready (the limit is {} s)",
+                    now.saturating_sub(self.first_seen_at) / 1000,
+                    crate::protocol::CLIENT_START_TIMEOUT_MS / 1000
+                ))
+            }
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -166,6 +203,12 @@ impl ClientRegistry {
         }
         if let Some(phase) = hb.phase {
             record.phase = phase;
+            if phase == Phase::Failed {
+                let why = hb.error.as_deref().map(str::trim).filter(|w| !w.is_empty());
+                record.error = bounded(why.unwrap_or("it did not say why"));
+            } else {
+                record.error.clear();
+            }
         }
         if let Some(v) = hb.visible {
             record.visible = v;
@@ -315,9 +358,25 @@ impl ClientRegistry {
         self.inner
             .lock()
             .values()
-            .filter(|r| self.is_alive(r, now) && !self.foreign_frame(r))
+            .filter(|r| self.is_alive(r, now) && !self.foreign_frame(r) && r.start_failure(now).is_none())
             .max_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| b.client_id.cmp(&a.client_id)))
             .cloned()
+    }
+
+    /// The most recently seen live page whose client failed to start, and why (see
+    /// [`ClientRecord::start_failure`]): what the agent is told when no page can run its batch.
+    pub fn failed_page(&self, now: u64) -> Option<(ClientRecord, String)> {
+        self.inner
+            .lock()
+            .values()
+            .filter(|r| self.is_alive(r, now) && !self.foreign_frame(r))
+            .filter_map(|r| r.start_failure(now).map(|why| (r, why)))
+            .max_by(|(a, _), (b, _)| {
+                a.last_seen_at
+                    .cmp(&b.last_seen_at)
+                    .then_with(|| b.client_id.cmp(&a.client_id))
+            })
+            .map(|(r, why)| (r.clone(), why))
     }
 
     /// Lets pages framed by these origins be default targets.
@@ -352,6 +411,7 @@ impl ClientRegistry {
             page: String::new(),
             title: String::new(),
             phase: Phase::Loading,
+            error: String::new(),
             first_seen_at: now,
             last_seen_at: now,
             visible: true,
@@ -536,6 +596,44 @@ mod tests {
             !reg.is_gone("old"),
             "a heartbeat that says nothing about visibility revives too"
         );
+    }
+
+    #[test]
+    fn a_page_whose_client_failed_or_hangs_at_hooked_is_never_the_default_target() {
+        let reg = ClientRegistry::new(8, 60_000);
+        let hb = |client: &str, phase: Phase, error: Option<&str>| Heartbeat {
+            client: client.into(),
+            page: format!("http://127.0.0.1:3000/{client}"),
+            phase: Some(phase),
+            error: error.map(str::to_owned),
+            visible: Some(true),
+            ..Default::default()
+        };
+        reg.heartbeat(&hb("bad", Phase::Failed, Some("CompileError: refused")), 1_000);
+        assert!(reg.default_target(2_000).is_none());
+        let (record, why) = reg.failed_page(2_000).unwrap();
+        assert_eq!(
+            (record.client_id.as_str(), why.as_str()),
+            ("bad", "CompileError: refused")
+        );
+        reg.heartbeat(&hb("bad", Phase::Failed, None), 1_500);
+        assert_eq!(reg.get("bad").unwrap().error, "it did not say why");
+        // Hooked is fine until the start timeout has passed since the page was first seen.
+        reg.heartbeat(&hb("slow", Phase::Hooked, None), 2_000);
+        assert_eq!(reg.default_target(3_000).unwrap().client_id, "slow");
+        let late = 2_000 + crate::protocol::CLIENT_START_TIMEOUT_MS + 1_000;
+        reg.heartbeat(&hb("slow", Phase::Hooked, None), late);
+        assert!(reg.default_target(late).is_none());
+        let (record, why) = reg.failed_page(late).unwrap();
+        assert_eq!(record.client_id, "slow");
+        assert_eq!(
+            why,
+            "it has stayed at phase hooked for 31 s and never became ready (the limit is 30 s)"
+        );
+        // Becoming ready clears the failure.
+        reg.heartbeat(&hb("bad", Phase::Ready, None), late);
+        assert_eq!(reg.get("bad").unwrap().error, "");
+        assert_eq!(reg.default_target(late).unwrap().client_id, "bad");
     }
 
     #[test]

@@ -90,9 +90,12 @@ pub use config::{
 };
 #[cfg(feature = "host")]
 pub use error::{ConfigError, QueryError};
+#[cfg(all(feature = "host", feature = "tracing"))]
+pub use logs::TracingLayer;
 #[cfg(feature = "host")]
 pub use logs::{
-    server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT, SERVER_ERROR_PATTERNS,
+    is_server_error, server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT,
+    SERVER_ERROR_PATTERNS, TAIL_MAX_LINE, TAIL_POLL,
 };
 #[cfg(feature = "host")]
 pub use notes::{parse_shortcut, NoteError, NotesStore};

@@ -105,6 +105,10 @@ pub const HEARTBEAT_INTERVAL_MS: u64 = 10_000;
 pub const FLUSH_INTERVAL_MS: u64 = 2_000;
 /// A client is alive when seen within this many milliseconds (closed interval). One constant, used everywhere.
 pub const CLIENT_TTL_MS: u64 = 60_000;
+/// How long a page's client may take to start: the bootstrap reports the page as
+/// [`Phase::Failed`] when the wasm client has not hooked in this long after it began loading it,
+/// and the host treats a page still at [`Phase::Hooked`] this long after it was first seen as failed too.
+pub const CLIENT_START_TIMEOUT_MS: u64 = 30_000;
 
 /// Longest hold of a command long-poll (`GET {prefix}/commands?wait=`), in milliseconds: the host
 /// caps `wait` to it and the page client asks for exactly this.
@@ -142,6 +146,10 @@ pub mod param {
     /// Heartbeat of a page in an iframe: the origin of the page that frames it (`null` when the
     /// browser does not say).
     pub const PARENT: &str = "parent";
+    /// Heartbeat of a page whose client failed to start ([`super::Phase::Failed`]): why (`Name: message`).
+    pub const ERROR: &str = "error";
+    /// Heartbeat of a page whose client failed to start: the error's stack.
+    pub const STACK: &str = "stack";
 }
 
 /// The modules the client loads on first use, each served as `{prefix}/assets/{name}-{rev}.js`
@@ -591,6 +599,10 @@ pub struct Heartbeat {
     pub tab: Option<String>,
     /// For a page in an iframe: the origin of the page that frames it.
     pub parent: Option<String>,
+    /// Why the client failed to start (with [`Phase::Failed`]).
+    pub error: Option<String>,
+    /// The stack of that error.
+    pub stack: Option<String>,
 }
 
 #[cfg(feature = "host")]
@@ -612,6 +624,8 @@ impl Heartbeat {
             rev: text(param::REV),
             tab: text(param::TAB),
             parent: text(param::PARENT),
+            error: text(param::ERROR),
+            stack: text(param::STACK),
         };
         crate::util::truncate_chars(&mut hb.client, MAX_ID_LEN);
         hb
@@ -967,6 +981,11 @@ pub enum Phase {
     /// The client is fully running (also accepts dsh's `mounted`).
     #[serde(alias = "mounted")]
     Ready,
+    /// The bootstrap ran but the wasm client failed to load or start (the heartbeat's `error` says
+    /// why). Only the bootstrap and the host know it: the wasm client, which never reports it, is
+    /// built without it (so its code stays as it was).
+    #[cfg(feature = "host")]
+    Failed,
 }
 
 impl Phase {
@@ -976,6 +995,8 @@ impl Phase {
             "loading" => Some(Phase::Loading),
             "hooked" => Some(Phase::Hooked),
             "ready" | "mounted" => Some(Phase::Ready),
+            #[cfg(feature = "host")]
+            "failed" => Some(Phase::Failed),
             _ => None,
         }
     }
@@ -986,6 +1007,8 @@ impl Phase {
             Phase::Loading => "loading",
             Phase::Hooked => "hooked",
             Phase::Ready => "ready",
+            #[cfg(feature = "host")]
+            Phase::Failed => "failed",
         }
     }
 }

@@ -61,6 +61,14 @@ pub enum Attr {
     Open,
     /// `[required]`
     Required,
+    /// `[readonly]` (a read-only field, `aria-readonly="true"`)
+    Readonly,
+    /// `[invalid]` (`aria-invalid`, or a field the browser's validation refused after the user edited it)
+    Invalid,
+    /// `[current="page"]` (`aria-current`: the page, step, location, date, time, or `true`)
+    Current(String),
+    /// `[sort="ascending"]` (`aria-sort` of a column header: ascending, descending, other)
+    Sort(String),
     /// `[url="…"]` (frames, and links whose text does not say where they go)
     Url(String),
 }
@@ -91,6 +99,10 @@ impl Attr {
             Attr::Pressed => out.push_str("[pressed]"),
             Attr::Open => out.push_str("[open]"),
             Attr::Required => out.push_str("[required]"),
+            Attr::Readonly => out.push_str("[readonly]"),
+            Attr::Invalid => out.push_str("[invalid]"),
+            Attr::Current(v) => quoted(out, "current", v),
+            Attr::Sort(v) => quoted(out, "sort", v),
             Attr::Url(v) => quoted(out, "url", v),
         }
     }
@@ -519,6 +531,10 @@ fn parse_line(s: &str) -> Option<SnapshotNode> {
             ("pressed", None) => Some(Attr::Pressed),
             ("open", None) => Some(Attr::Open),
             ("required", None) => Some(Attr::Required),
+            ("readonly", None) => Some(Attr::Readonly),
+            ("invalid", None) => Some(Attr::Invalid),
+            ("current", Some(v)) => Some(Attr::Current(v)),
+            ("sort", Some(v)) => Some(Attr::Sort(v)),
             ("value", Some(v)) => Some(Attr::Value(v)),
             ("placeholder", Some(v)) => Some(Attr::Placeholder(v)),
             ("url", Some(v)) => Some(Attr::Url(v)),

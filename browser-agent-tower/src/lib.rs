@@ -58,6 +58,26 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! …and its "Server errors" setup (`tracing_layer` needs this crate's `tracing` feature):
+//!
+//! ```
+//! # #[cfg(feature = "tracing")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use browser_agent_tower::BrowserAgent;
+//! use tracing_subscriber::layer::SubscriberExt;
+//!
+//! let agent = BrowserAgent::builder()
+//!     .server_log_file("log/development.log") // a log file the server writes, followed
+//!     .build();
+//! agent.install_panic_hook(); // panics recorded, then the previous hook runs
+//! let subscriber = tracing_subscriber::registry().with(agent.tracing_layer()); // feature "tracing"
+//! tracing::subscriber::set_global_default(subscriber)?;
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "tracing"))]
+//! # fn main() {}
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
@@ -68,10 +88,13 @@ mod ours;
 mod service;
 
 pub use body::ResponseBody;
+/// The app's `tracing` ERROR and WARN events as `server` entries: `agent.tracing_layer()` (feature `tracing`).
+#[cfg(feature = "tracing")]
+pub use browser_agent_core::TracingLayer;
 /// The app author's API of [`browser_agent_core`], so this crate is the only dependency an app needs.
 pub use browser_agent_core::{
     Batch, BatchResult, BrowserAgent, Builder, ClientRecord, ClientRegistry, Config, ConfigError, LogBuffer, LogEntry,
-    LogQuery, OpenPages, PageSummary, QueryError, RunError, StepResult,
+    LogQuery, OpenPages, PageSummary, QueryError, RunError, ServerStream, StepResult,
 };
 pub use future::ResponseFuture;
 pub use layer::BrowserAgentLayer;

@@ -1,6 +1,7 @@
 //! [`BrowserAgentService`]: our routes to core, everything else to the app, the tag into its HTML.
 
 use std::task::{Context, Poll};
+use std::time::Instant;
 
 use browser_agent_core::adapter::InjectExt;
 use browser_agent_core::BrowserAgent;
@@ -9,7 +10,7 @@ use http::{Method, Request, Response};
 use http_body::Body;
 use tower_service::Service;
 
-use crate::future::ResponseFuture;
+use crate::future::{ResponseFuture, Seen};
 use crate::ours;
 use crate::ResponseBody;
 
@@ -89,9 +90,16 @@ where
         if agent.is_ours(req.uri().path()) {
             return ResponseFuture::ours(Box::pin(ours::answer(agent.clone(), req)));
         }
+        let started = Instant::now();
         let inject = agent.wants_injection(&req);
         let head = req.method() == Method::HEAD;
-        let agent = inject.then(|| agent.clone());
-        ResponseFuture::app(self.inner.call(req), agent, head)
+        // What a 5xx entry names; nothing to keep when the agent is off.
+        let seen = agent.enabled().then(|| Seen {
+            agent: agent.clone(),
+            method: req.method().clone(),
+            path: req.uri().path_and_query().cloned(),
+            started,
+        });
+        ResponseFuture::app(self.inner.call(req), seen, inject, head)
     }
 }

@@ -7,6 +7,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
+pub mod image;
+
 use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -45,6 +47,12 @@ impl Browser {
     /// Starts chromedriver and a headless Chromium with a fresh profile under `scratch`.
     /// Panics (never skips) when Chromium or chromedriver is missing.
     pub async fn launch(scratch: &Path) -> Browser {
+        Browser::launch_with(scratch, &[]).await
+    }
+
+    /// [`Browser::launch`] with `extra` Chromium switches after the usual ones (e.g.
+    /// `--hide-scrollbars`, `--enable-blink-features=CanvasDrawElement`).
+    pub async fn launch_with(scratch: &Path, extra: &[&str]) -> Browser {
         for bin in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(bin).exists(),
@@ -69,7 +77,7 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not listen on port {port}");
             std::thread::sleep(Duration::from_millis(50));
         }
-        let profile = scratch.join(format!("profile-{}", std::process::id()));
+        let profile = scratch.join(format!("profile-{}-{port}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("profile dir");
         let caps = json!({
@@ -86,6 +94,10 @@ impl Browser {
                 ],
             },
         });
+        let mut caps = caps;
+        if let Some(args) = caps["goog:chromeOptions"]["args"].as_array_mut() {
+            args.extend(extra.iter().map(|a| json!(a)));
+        }
         let caps = caps.as_object().expect("object").clone().into_iter().collect();
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)

@@ -24,6 +24,8 @@ fn post(server: &Server, path: &str, body: Value) -> (u16, Value) {
 }
 
 async fn flow(server: Server, client: &Client) {
+    // One window size for both sessions (their screenshots are compared) and the viewer.
+    client.set_window_size(1280, 860).await.unwrap();
     let (status, started) = post(&server, "/proof/start", json!({"description": "Save a name"}));
     assert_eq!(status, 200, "{started}");
     assert!(started["dir"].as_str().unwrap().ends_with("_save-a-name"), "{started}");
@@ -81,6 +83,8 @@ async fn flow(server: Server, client: &Client) {
         "navigate, type and click get one: {report}"
     );
     assert!(report["counts"]["consoleErrors"].as_u64().unwrap() >= 1, "{report}");
+    // The app's 500 (GET /api/fail) is in the same timeline, as the layer saw it.
+    assert_eq!(report["counts"]["serverErrors"], 1, "{report}");
     let dir = PathBuf::from(report["dir"].as_str().unwrap());
     for f in [
         "session-log.json",
@@ -107,6 +111,8 @@ async fn flow(server: Server, client: &Client) {
     );
     let console = std::fs::read_to_string(dir.join("console.log")).unwrap();
     assert!(console.contains("save failed: the server said no"), "{console}");
+    let server_log = std::fs::read_to_string(dir.join("server.log")).unwrap();
+    assert!(server_log.contains("GET /api/fail → 500"), "{server_log}");
     let summary = request(server.addr, "GET", &format!("{PREFIX}/proof/p1/summary"), &[], b"");
     assert_eq!(summary.header("content-type"), Some("text/markdown; charset=utf-8"));
     assert!(summary.text().starts_with("# Proof: Save a name"), "{}", summary.text());
@@ -144,7 +150,45 @@ async fn flow(server: Server, client: &Client) {
     if let Ok(png) = client.screenshot().await {
         let _ = std::fs::write(browser_tests::scratch().join("../proof-viewer.png"), png);
     }
+
+    // A second session over the same flow, with one change, compared with the first: per-step
+    // difference images in the later folder, the share of changed pixels, and its viewer shows them.
+    let (status, _) = post(&server, "/proof/start", json!({"description": "Save a name again"}));
+    assert_eq!(status, 200);
+    let page = open(client, &server, "/actions/plain.html").await;
+    let v = run(
+        &server,
+        &page,
+        json!([
+            {"command": "navigate", "url": "/actions/proof.html"},
+            {"command": "type", "label": "Name", "text": "Grace Hopper"},
+            {"command": "click", "text": "Save"},
+            {"command": "wait", "text": "saved Grace"}
+        ]),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{v}");
+    let (_, second) = post(&server, "/proof/stop", json!({}));
+    let (status, cmp) = post(&server, "/proof/compare", json!({"a": "p1", "b": "p2"}));
+    assert_eq!(status, 200, "{cmp}");
+    let steps = cmp["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3, "{cmp}");
+    assert_eq!(steps[0]["changed"], 0.0, "the same page after navigate: {cmp}");
+    assert!(
+        steps[1]["changed"].as_f64().unwrap() > 0.0,
+        "a longer name was typed: {cmp}"
+    );
+    let dir2 = PathBuf::from(second["dir"].as_str().unwrap());
+    assert!(dir2.join("diff-02.png").is_file());
+    let viewer = std::fs::read_to_string(dir2.join("viewer.html")).unwrap();
+    assert!(
+        viewer.contains("\"diff\":\"diff-02.png\""),
+        "the viewer does not show the comparison"
+    );
+    let (status, unknown) = post(&server, "/proof/compare", json!({"a": "p1", "b": "p9"}));
+    assert_eq!(status, 404, "{unknown}");
     std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&dir2).unwrap();
 }
 
 async fn wait_for_box(client: &Client) -> Value {

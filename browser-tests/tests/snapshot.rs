@@ -102,6 +102,33 @@ chromium_test!(snapshots_match_their_goldens, Axum, |c, server| {
     // The walk times are figures for the README (target: the 2,000-item list in ≤ 300 ms), not
     // assertions: this machine is shared and noisy.
 });
+chromium_test!(states_an_agent_reads, Axum, |c, server| {
+    // aria-current, aria-sort, readonly, invalid: the untouched required field is not invalid,
+    // the same field after the agent typed a bad address is.
+    let page = open(c, &server, "/snapshot/states.html").await;
+    let text = snapshot(&server, &page).await;
+    for line in [
+        "link \"Shipping\" [current=\"step\"]",
+        "columnheader \"Name\" [sort=\"ascending\"]",
+        "textbox \"Order id\" [value=\"A-17\"] [readonly]",
+        "textbox \"Coupon\" [value=\"XMAS\"] [invalid]",
+        "textbox \"Notes\" [value=\"fixed\"] [readonly]",
+        "textbox \"Email\" [required]",
+    ] {
+        assert!(text.contains(line), "no {line:?} in\n{text}");
+    }
+    assert!(
+        !text.contains("\"Pay\" [current"),
+        "aria-current=false is no state:\n{text}"
+    );
+    assert!(!text.contains("\"Age\" [sort"), "aria-sort=none is no state:\n{text}");
+    let v = run(&server, &page, json!([{"command": "type", "label": "Email", "text": "not-an-address"}, {"command": "press", "key": "Tab"}, {"command": "snapshot"}])).await;
+    let after = v["steps"][2]["result"].as_str().unwrap();
+    assert!(
+        after.contains("textbox \"Email\" [value=\"not-an-address\"] [required] [invalid]"),
+        "{after}"
+    );
+});
 chromium_test!(refs_stay_with_their_elements, Axum, |c, server| {
     refs_stay_with_their_elements_case(c, &server).await
 });

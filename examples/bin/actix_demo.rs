@@ -3,12 +3,19 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms)]
 
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use actix_web::http::StatusCode;
 use actix_web::{guard, web, App, HttpRequest, HttpResponse, HttpServer, Route};
 use browser_agent_actix::BrowserAgentMiddleware;
 use browser_agent_examples::{cli, demo, static_files};
+use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::Layer;
 
 /// `GET`, and `HEAD` with the same handler (as axum's `get` does).
 fn get() -> Route {
@@ -38,10 +45,59 @@ async fn files(dir: web::Data<Option<PathBuf>>, req: HttpRequest) -> HttpRespons
     }
 }
 
+/// `GET /demo/boom`: an error the handler logs (with `tracing`, inside a span), then a 500.
+async fn boom() -> HttpResponse {
+    let span = tracing::error_span!("demo_boom", order = 42);
+    let _inside = span.enter();
+    tracing::error!(table = "orders", "database unavailable: connection refused");
+    json(StatusCode::INTERNAL_SERVER_ERROR, r#"{"error":"database unavailable"}"#)
+}
+
+/// `GET /demo/panic`: a handler that panics, run through [`caught`], which answers 500.
+async fn panics() -> HttpResponse {
+    let items: Vec<&str> = Vec::new();
+    panic!("demo: /demo/panic indexed an empty list ({} items)", items.len())
+}
+
+/// Runs a handler's future and answers 500 if it panics: actix drops the connection of a
+/// panicking handler, and a middleware cannot answer in its place (it would need the request,
+/// which routing must hold alone). The panic hook has recorded the panic by then, and the agent's
+/// middleware records the 500.
+async fn caught(handler: impl Future<Output = HttpResponse>) -> HttpResponse {
+    match CatchUnwind(Box::pin(handler)).await {
+        Some(res) => res,
+        None => json(StatusCode::INTERNAL_SERVER_ERROR, r#"{"error":"the handler panicked"}"#),
+    }
+}
+
+/// A future that ends with `None` when polling it panics.
+struct CatchUnwind<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Option<F::Output>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let fut = self.0.as_mut();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| fut.poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(out)) => Poll::Ready(Some(out)),
+            Err(_) => Poll::Ready(None),
+        }
+    }
+}
+
 fn main() {
     let options = cli::from_env();
     // Created once, here, outside `HttpServer::new`: every worker shares this state.
     let agent = cli::demo_agent(options.port);
+    // The app's tracing: warnings and errors printed to stderr (stdout may carry --stdio), and
+    // stored as `server` entries with their spans.
+    let printed = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_filter(LevelFilter::WARN);
+    let subscriber = tracing_subscriber::registry().with(printed).with(agent.tracing_layer());
+    tracing::subscriber::set_global_default(subscriber).expect("the only global subscriber");
+    // Panics as `server` entries, then printed as before.
+    agent.install_panic_hook();
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], options.port));
     let banner = cli::banner("actix", options.port, &agent, options.dir.as_deref());
     let dir = web::Data::new(options.dir.clone());
@@ -64,6 +120,8 @@ fn main() {
                     "/api/fail",
                     get().to(|| async { json(StatusCode::INTERNAL_SERVER_ERROR, demo::FAIL) }),
                 )
+                .route("/demo/boom", get().to(boom))
+                .route("/demo/panic", get().to(|| caught(panics())))
                 .default_service(web::to(files))
                 // The one line (wrap `Compress::default()` after it, never before).
                 .wrap(BrowserAgentMiddleware::new(workers.clone()))

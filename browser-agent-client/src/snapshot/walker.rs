@@ -513,7 +513,8 @@ impl Walker {
                 .unwrap_or_default(),
             _ => String::new(),
         };
-        if !value.is_empty() && value != name {
+        let filled = !value.is_empty();
+        if filled && value != name {
             attrs.push(Attr::Value(value));
         }
         if tag == "input" || tag == "textarea" {
@@ -558,6 +559,21 @@ impl Walker {
         }
         if (form_control && a.has("required")) || is_true("aria-required") {
             attrs.push(Attr::Required);
+        }
+        if ((tag == "input" || tag == "textarea") && a.has("readonly")) || is_true("aria-readonly") {
+            attrs.push(Attr::Readonly);
+        }
+        // Refused by the browser's validation once it holds a value (a typed bad address), so an
+        // untouched required field is not flagged (`:user-invalid` misses the agent's synthetic edits).
+        let refused = filled && el.matches(intern(":invalid")).unwrap_or(false);
+        if refused || matches!(aria("aria-invalid").as_deref(), Some(v) if v != "false") {
+            attrs.push(Attr::Invalid);
+        }
+        if let Some(v) = aria("aria-current").filter(|v| v != "false") {
+            attrs.push(Attr::Current(v));
+        }
+        if let Some(v) = aria("aria-sort").filter(|v| v != "none") {
+            attrs.push(Attr::Sort(v));
         }
         if role == "iframe" {
             let href = get(&get(&get(el, "contentWindow"), "location"), "href").as_string();

@@ -34,6 +34,7 @@ use crate::util;
 #[must_use]
 pub struct Builder {
     config: Config,
+    server_log: Option<PathBuf>,
 }
 
 impl Builder {
@@ -283,6 +284,22 @@ impl Builder {
         self.config.max_notes = n;
         self
     }
+    /// Follow the dev server's log file: each new line that matches an error pattern becomes a
+    /// `server` entry (see [`BrowserAgent::tail_server_log`], which this calls once the agent is
+    /// built: from the file's end, truncation and rotation followed, ended with the agent).
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder()
+    ///     .enabled(true)
+    ///     .server_log_file(std::env::temp_dir().join("dev-server.log"))
+    ///     .build();
+    /// # drop(agent);
+    /// ```
+    pub fn server_log_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.server_log = Some(path.into());
+        self
+    }
     /// Show the agent cursor even when the page is not in an iframe.
     pub fn cursor(mut self, on: bool) -> Self {
         self.config.cursor = on;
@@ -291,6 +308,7 @@ impl Builder {
 
     /// Builds the agent, or says which setting is invalid.
     pub fn try_build(self) -> Result<BrowserAgent, ConfigError> {
+        let server_log = self.server_log;
         let config = self.config;
         config.validate()?;
         if !config.enabled {
@@ -319,7 +337,7 @@ impl Builder {
             notes_origin: config.notes_parent_origin.clone(),
         };
         let restored = config.state_file.as_deref().and_then(sinks::load_client_state);
-        Ok(BrowserAgent {
+        let agent = BrowserAgent {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
@@ -343,7 +361,12 @@ impl Builder {
                 restored,
                 config,
             }),
-        })
+        };
+        if let Some(path) = server_log {
+            // The thread ends with the agent; its handle is not needed.
+            drop(agent.tail_server_log(path));
+        }
+        Ok(agent)
     }
 
     /// Builds the agent; panics with the reason on an invalid setting (see [`try_build`](Self::try_build)).

@@ -197,7 +197,10 @@ impl BrowserAgent {
                         open: self.open_pages(now),
                     })
                 }
-                Some(r) if clients.is_alive(&r, now) => r.client_id,
+                Some(r) if clients.is_alive(&r, now) => match r.start_failure(now) {
+                    Some(message) => return Err(RunError::ClientFailed { page: r.page, message }),
+                    None => r.client_id,
+                },
                 _ => {
                     return Err(RunError::UnknownPage {
                         client: id.clone(),
@@ -208,6 +211,9 @@ impl BrowserAgent {
             None => match clients.default_target(now) {
                 Some(r) => r.client_id,
                 None => {
+                    if let Some((r, message)) = clients.failed_page(now) {
+                        return Err(RunError::ClientFailed { page: r.page, message });
+                    }
                     let origin = origin
                         .or_else(|| self.inner.config.app_url.clone())
                         .or_else(|| clients.most_recent().and_then(|r| page_origin(&r.page)));
@@ -272,7 +278,7 @@ impl BrowserAgent {
         self.inner.commands.page_back(client);
     }
 
-    fn open_pages(&self, now: u64) -> OpenPages {
+    pub(crate) fn open_pages(&self, now: u64) -> OpenPages {
         let clients = &self.inner.clients;
         let open = clients
             .all()

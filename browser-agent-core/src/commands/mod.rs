@@ -233,6 +233,15 @@ pub enum RunError {
     /// No page is connected.
     #[error("No browser connected: open {0} in a browser")]
     NoBrowser(String),
+    /// A page is open but its client failed to start (it could not load, threw while starting, or
+    /// never became ready): no page can run the batch.
+    #[error("A page is open at {page} but its browser-agent client failed to start: {message}")]
+    ClientFailed {
+        /// The page's URL.
+        page: String,
+        /// Why (the error the page's bootstrap reported, or how long it stayed at `hooked`).
+        message: String,
+    },
     /// The named page is not connected.
     #[error("No page with client id {client:?} is connected. {open}")]
     UnknownPage {
@@ -277,6 +286,7 @@ impl RunError {
         match self {
             RunError::BadRequest(_) => S::BAD_REQUEST,
             RunError::NoBrowser(_)
+            | RunError::ClientFailed { .. }
             | RunError::UnknownPage { .. }
             | RunError::PageClosed { .. }
             | RunError::PageLeft { .. } => S::SERVICE_UNAVAILABLE,

@@ -343,3 +343,89 @@ fn validation_names_the_problem() {
         RunError::QueueFull
     );
 }
+
+/// A page whose client failed to start: every agent-facing answer that would say "No browser
+/// connected" (the HTTP route, the Rust API, stdio) says instead which page is open and why.
+#[tokio::test]
+async fn a_page_whose_client_failed_to_start_is_named_instead_of_no_browser() {
+    use crate::BrowserAgent;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .page_key("failed-test-key")
+        .build();
+    let request = |method: &str, uri: &str, body: &str| {
+        http::Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", "127.0.0.1:3000")
+            .header("x-browser-agent-key", "failed-test-key")
+            .header("content-type", "application/json")
+            .body(bytes::Bytes::from(body.to_owned()))
+            .unwrap()
+    };
+    let probe = "/browser/probe?client=c9&page=http%3A%2F%2F127.0.0.1%3A3000%2Fapp&phase=failed\
+                 &error=CompileError%3A%20refused&stack=CompileError%3A%20refused%0A%20%20at%20x";
+    assert_eq!(agent.handle(request("GET", probe, "")).await.unwrap().status(), 200);
+    let expected =
+        "A page is open at http://127.0.0.1:3000/app but its browser-agent client failed to start: CompileError: refused";
+    let run = r#"{"steps":[{"command":"snapshot"}]}"#;
+    let res = agent
+        .handle(request("POST", "/__mindstudio_dev__/run", run))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 503);
+    let body: Value = serde_json::from_slice(res.body()).unwrap();
+    assert_eq!(body["message"], expected, "{body}");
+    let named = r#"{"client":"c9","steps":[{"command":"snapshot"}]}"#;
+    let res = agent
+        .handle(request("POST", "/__mindstudio_dev__/run", named))
+        .await
+        .unwrap();
+    let body: Value = serde_json::from_slice(res.body()).unwrap();
+    assert_eq!(body["message"], expected, "{body}");
+    let err = agent.snapshot(None, false).await.unwrap_err();
+    assert!(matches!(&err, RunError::ClientFailed { .. }) && err.status() == 503);
+    assert_eq!(err.to_string(), expected);
+    // The page is listed as failed with its error; the error is one entry of that page (a second
+    // heartbeat with the same error stores nothing more).
+    assert_eq!(agent.handle(request("GET", probe, "")).await.unwrap().status(), 200);
+    let res = agent
+        .handle(request("GET", "/__mindstudio_dev__/page", ""))
+        .await
+        .unwrap();
+    let pages: Value = serde_json::from_slice(res.body()).unwrap();
+    assert_eq!(pages["pages"][0]["phase"], "failed", "{pages}");
+    assert_eq!(pages["pages"][0]["error"], "CompileError: refused", "{pages}");
+    assert_eq!(pages["defaultTarget"], Value::Null, "{pages}");
+    let res = agent
+        .handle(request("GET", "/__mindstudio_dev__/console?type=error", ""))
+        .await
+        .unwrap();
+    let logs: Value = serde_json::from_slice(res.body()).unwrap();
+    assert_eq!(logs["count"], 1, "{logs}");
+    let entry = &logs["logs"][0];
+    assert_eq!(
+        entry["message"],
+        "browser-agent client failed to start: CompileError: refused"
+    );
+    assert_eq!(entry["stack"], "CompileError: refused\n  at x");
+    assert_eq!(entry["clientId"], "c9");
+    // stdio.
+    let (agent_in, mut to_agent) = tokio::io::duplex(4096);
+    let (mut from_agent, agent_out) = tokio::io::duplex(4096);
+    let server = {
+        let agent = agent.clone();
+        tokio::spawn(async move { agent.serve_io(BufReader::new(agent_in), agent_out).await })
+    };
+    to_agent
+        .write_all(b"{\"action\":\"browser\",\"steps\":[{\"command\":\"snapshot\"}]}\n")
+        .await
+        .unwrap();
+    drop(to_agent);
+    server.await.unwrap().unwrap();
+    let mut line = String::new();
+    BufReader::new(&mut from_agent).read_line(&mut line).await.unwrap();
+    let event: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(event["message"], expected, "{event}");
+}

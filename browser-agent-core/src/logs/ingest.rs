@@ -494,7 +494,7 @@ fn is_gecko_frame(line: &str) -> bool {
 
 /// `s` as one line: a stack's first line (`Error: outer`), else `s` with its line breaks and tabs
 /// as spaces. Borrows when `s` already is one line.
-fn one_line(s: &str) -> Cow<'_, str> {
+pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
     if !has_breaks(s) {
         return Cow::Borrowed(s);
     }
@@ -530,7 +530,7 @@ fn args_text(args: &[Value]) -> String {
 /// Bounds `v` in place: strings cut (marked `…`), arrays and objects to [`MAX_ITEMS`], nesting to
 /// [`MAX_DEPTH`]. Nothing is copied unless it is cut.
 /// Returns the approximate bytes the bounded value holds (one walk does both).
-fn bound(v: &mut Value, depth: usize, max_field: usize) -> usize {
+pub(crate) fn bound(v: &mut Value, depth: usize, max_field: usize) -> usize {
     match v {
         Value::String(s) => {
             truncate_marked(s, max_field);

@@ -1,17 +1,26 @@
-//! Browser logs: the stored [`LogEntry`], the bounded [`LogBuffer`] ring and its [`LogQuery`].
+//! Browser logs: the stored [`LogEntry`], the bounded [`LogBuffer`] ring and its [`LogQuery`];
+//! the dev server's side of the timeline (`server` entries: error lines, 5xx answers, panics, a
+//! tailed log file, `tracing` events).
 
 mod buffer;
 mod entry;
 mod ingest;
+mod panic;
 mod query;
 pub(crate) mod redact;
 mod server;
 mod store;
+mod tail;
+#[cfg(feature = "tracing")]
+mod tracing;
 
+#[cfg(feature = "tracing")]
+pub use self::tracing::TracingLayer;
 pub use buffer::LogBuffer;
 pub use entry::LogEntry;
 pub(crate) use ingest::{normalize_plain, normalize_typed, Limits, RawEntry};
 pub(crate) use query::type_list;
 pub use query::{LogQuery, DEFAULT_LIMIT};
 pub(crate) use redact::Redaction;
-pub use server::{server_error_pattern, ServerStream, SERVER_ERROR_PATTERNS};
+pub use server::{is_server_error, server_error_pattern, ServerStream, SERVER_ERROR_PATTERNS};
+pub use tail::{TAIL_MAX_LINE, TAIL_POLL};

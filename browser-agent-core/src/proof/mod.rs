@@ -122,7 +122,8 @@ impl ProofOptions {
     /// use browser_agent_core::ProofOptions;
     /// let o = ProofOptions::from_json(&serde_json::json!({"description": "login works"})).unwrap();
     /// assert_eq!(o.description, "login works");
-    /// assert!(ProofOptions::from_json(&serde_json::json!({"screenshots": "some"})).is_err());
+    /// assert!(ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshots": "some"})).is_err());
+    /// assert!(ProofOptions::from_json(&serde_json::json!({})).is_err()); // say what you verify
     /// ```
     pub fn from_json(v: &Value) -> Result<ProofOptions, ProofError> {
         let bad = |m: &str| ProofError::BadRequest(m.to_owned());
@@ -135,6 +136,11 @@ impl ProofOptions {
             Some(_) => Err(ProofError::BadRequest(format!("field \"{name}\" must be a string"))),
         };
         let description = text("description")?.unwrap_or_default();
+        if description.trim().is_empty() {
+            return Err(bad(
+                "field \"description\" is required: what you are about to verify (\"the login flow works\")",
+            ));
+        }
         if description.chars().count() > 2_000 {
             return Err(bad("field \"description\" is longer than 2000 characters"));
         }
@@ -475,6 +481,26 @@ mod tests {
         assert_eq!(slug("   "), "");
         assert_eq!(slug(&"a b ".repeat(30)).len(), 39);
         assert_eq!(stamp(0), "1970-01-01_00-00-00");
+    }
+
+    #[test]
+    fn an_unwritable_folder_is_refused_at_start_and_nothing_opens() {
+        // A folder under a regular file cannot be created, whoever runs the test.
+        let file = std::env::temp_dir().join(format!("ba-proof-file-{}", crate::util::random_hex(4)));
+        std::fs::write(&file, b"").unwrap();
+        let agent = BrowserAgent::builder()
+            .enabled(true)
+            .proof_dir(file.join("proof"))
+            .build();
+        let options = ProofOptions {
+            description: "x".into(),
+            ..Default::default()
+        };
+        let err = agent.proof_start(options).unwrap_err();
+        assert!(matches!(err, ProofError::Unwritable { .. }), "{err}");
+        assert!(err.to_string().starts_with("cannot write the proof folder"), "{err}");
+        assert!(agent.proof_status().is_none());
+        std::fs::remove_file(file).unwrap();
     }
 
     #[test]

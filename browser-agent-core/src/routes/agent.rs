@@ -41,9 +41,23 @@ impl BrowserAgent {
         (page, alive, last, ago)
     }
 
+    /// `GET {prefix}/console`: a `client` that names no page the host knows (no record, no entry)
+    /// is a 404 naming the open pages, as `POST /run` does, rather than an empty answer.
     pub(super) fn console(&self, parts: &Parts) -> Response<Bytes> {
         match LogQuery::parse(parts.uri.query()) {
-            Ok(query) => json_response(StatusCode::OK, &self.console_json(&query)),
+            Ok(query) => {
+                let body = self.console_json(&query);
+                if let Some(client) = query.client.as_deref() {
+                    if self.inner.clients.get(client).is_none() && body["count"] == 0 {
+                        let err = RunError::UnknownPage {
+                            client: client.to_owned(),
+                            open: self.open_pages(now_ms()),
+                        };
+                        return super::response::error(StatusCode::NOT_FOUND, err.to_string());
+                    }
+                }
+                json_response(StatusCode::OK, &body)
+            }
             Err(why) => failure(&why),
         }
     }
@@ -110,10 +124,23 @@ impl BrowserAgent {
         if !security::is_json(&parts.headers) {
             return Dispatch::Now(failure(&Refusal::NotJson { route: "/run" }));
         }
-        let batch = match Batch::from_json(body) {
+        let mut batch = match Batch::from_json(body) {
             Ok(b) => b,
             Err(err) => return Dispatch::Now(command_error(&err)),
         };
+        // `?client=` names the page as the body's `client` does; both, naming two pages, is refused.
+        if let Some(id) = Params::parse(parts.uri.query())
+            .last(param::CLIENT)
+            .filter(|c| !c.is_empty())
+        {
+            match &batch.client {
+                Some(named) if named != id => {
+                    let why = format!("the query names client {id:?} and the body client {named:?}: name one page");
+                    return Dispatch::Now(command_error(&RunError::BadRequest(why)));
+                }
+                _ => batch.client = Some(id.to_owned()),
+            }
+        }
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {

@@ -40,9 +40,13 @@ impl BrowserAgent {
     fn record_heartbeat(&self, hb: &Heartbeat) -> ClientRecord {
         let now = now_ms();
         let was_gone = self.inner.clients.is_gone(&hb.client);
+        let error_before = self.inner.clients.get(&hb.client).map(|r| r.error);
         let record = self.inner.clients.heartbeat(hb, now);
         if was_gone && !record.gone {
             self.page_back(&hb.client);
+        }
+        if record.phase == Phase::Failed && error_before.as_deref() != Some(record.error.as_str()) {
+            self.store_start_failure(&record, hb.stack.as_deref().unwrap_or(""));
         }
         if let Some(path) = &self.inner.config.state_file {
             sinks::store_client_state(
@@ -54,6 +58,22 @@ impl BrowserAgent {
             );
         }
         record
+    }
+
+    /// A page's client failed to start (a heartbeat with a new `error`): stored once as an `error`
+    /// entry of that page, with the message and the stack its bootstrap sent.
+    fn store_start_failure(&self, record: &ClientRecord, stack: &str) {
+        let entry = json!({
+            field::TYPE: protocol::entry_type::ERROR,
+            "message": format!("browser-agent client failed to start: {}", record.error),
+            "stack": stack,
+            "source": "browser-agent",
+            field::CLIENT_ID: record.client_id,
+            field::PAGE: record.page,
+        });
+        if let Ok(raw) = serde_json::from_value(entry) {
+            let _ = self.ingest_typed(vec![raw], false);
+        }
     }
 
     /// dsh's fallback upload: `{"logs":[{t,level,text}],"page","phase"}` → heartbeat, then store.

@@ -11,6 +11,8 @@ mod agent;
 mod assets;
 mod browser;
 #[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
 mod hardening_tests;
 mod mcp;
 mod notes;
