@@ -330,6 +330,7 @@
             navHref = href;
             emit({ type: __NAVIGATION__, via: via }, __KIND_NAV__);
         }
+        if (framed) tellLocation();
     }
 
     // Runs `f` (code that may touch page getters) with captures switched off.
@@ -706,6 +707,85 @@
         });
     }
 
+    // The rest of the parent-frame API (an IDE that frames the app), on the notes' channel and
+    // with their checks: outbound `ready`, `location` (when it changed), and the client's
+    // `command-started`/`command-completed` (through `f`); inbound `capture-page`, `navigate`,
+    // `back`, `forward`, `healthcheck`, `cursor-show`/`cursor-hide`/`cursor-auto` (`cm`).
+    var framed = win.parent != win;
+    var lastLocation;
+    function toParent(command, data) {
+        if (!framed) return;
+        var m = { channel: __NOTES_CHANNEL__, command: command };
+        for (var k in data) m[k] = data[k];
+        try {
+            win.parent.postMessage(m, config.__F_CFG_NOTES_ORIGIN__ || '*');
+        } catch (ignored) {}
+    }
+    agent.__F_TO_PARENT__ = toParent;
+    function tellLocation() {
+        var nav = win.navigation;
+        var l = {
+            url: loc.href,
+            canGoBack: nav ? nav.canGoBack : history.length > 1,
+            canGoForward: nav ? nav.canGoForward : false,
+        };
+        var key = l.url + l.canGoBack + l.canGoForward;
+        if (key != lastLocation) {
+            lastLocation = key;
+            toParent('location', l);
+        }
+    }
+    if (framed) {
+        win.addEventListener('message', function (e) {
+            var m = e.data;
+            if (
+                e.source != win.parent ||
+                !m ||
+                m.channel != __NOTES_CHANNEL__ ||
+                (config.__F_CFG_NOTES_ORIGIN__ && e.origin != config.__F_CFG_NOTES_ORIGIN__)
+            )
+                return;
+            var c = m.command;
+            if (c == 'navigate' && typeof m.url == 'string' && /^https?:$/.test(new UrlC(m.url, loc.href).protocol))
+                loc.href = m.url;
+            else if (c == 'back') history.back();
+            else if (c == 'forward') history.forward();
+            else if (c == 'healthcheck') toParent('healthcheck-reply', { connected: !!agent.__F_STARTED__, url: loc.href });
+            else if (/^cursor-(show|hide|auto)$/.test(c)) {
+                agent.__F_CURSOR_MODE__ = c.slice(7);
+                // A cursor on screen goes now; the next action brings it back unless hidden.
+                var drawn = doc.getElementById('__browser-agent-cursor');
+                if (drawn && c == 'cursor-hide') drawn.style.opacity = '0';
+            }
+            else if (c == 'capture-page')
+                agent
+                    .__F_LOAD__(config.prefix + __ASSETS_DIR__ + __LAZY_SCREENSHOT__ + '-' + config.rev.slice(0, 12) + '.js')
+                    .then(function (shot) {
+                        return shot.capture({ format: 'png' });
+                    })
+                    .then(function (shot) {
+                        return new Promise(function (done, failed) {
+                            var reader = new FileReader();
+                            reader.onload = function () {
+                                done(reader.result);
+                            };
+                            reader.onerror = failed;
+                            reader.readAsDataURL(shot.blob);
+                        });
+                    })
+                    .then(
+                        function (image) {
+                            toParent('capture-page-result', { image: image });
+                        },
+                        function (e) {
+                            toParent('capture-page-result', { error: str((e && e.message) || e) });
+                        }
+                    );
+        });
+        addEventListener('hashchange', tellLocation);
+        addEventListener('popstate', tellLocation);
+    }
+
     // The client could not start (its glue or wasm did not load, or it threw while starting): the
     // page registers as `failed` with the error, in a heartbeat of its own every
     // __HEARTBEAT_INTERVAL_MS__ ms (through an <img> where the page's CSP refuses connections),
@@ -774,6 +854,10 @@
         import(own(config.client))
             .then(function (glue) {
                 return glue.default({ module_or_path: config.wasm && own(config.wasm) });
+            })
+            .then(function () {
+                toParent('ready', { url: loc.href });
+                tellLocation();
             })
             .catch(fail);
     }

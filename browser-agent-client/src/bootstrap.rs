@@ -60,6 +60,11 @@ pub(crate) const GUARD: &str = "g";
 /// in) as the snapshot writes it: `button "Save" [ref=e7]` (the notes module names what a note
 /// points at with it).
 pub(crate) const DESCRIBE_HOOK: &str = "describe";
+/// `f(command, data)`: posts `{channel, command, …data}` to the parent frame (the IDE that frames
+/// the app), when there is one: the client's `command-started` and `command-completed`.
+pub(crate) const TO_PARENT: &str = "f";
+/// `cm`: the cursor as the parent frame set it (`show`, `hide`, or `auto`: the default rule).
+pub(crate) const CURSOR_MODE: &str = "cm";
 /// `snapshot()`: debug hook set by the client, a promise of the snapshot text.
 pub(crate) const SNAPSHOT_HOOK: &str = "snapshot";
 /// `ref("e3")`: debug hook set by the client, the element a ref names (throws what is there instead).
@@ -120,6 +125,18 @@ pub(crate) fn set_field(name: &str, v: &JsValue) {
 /// One of the page's originals (`o.fetch`, `o.warn`).
 pub(crate) fn original(name: &str) -> JsValue {
     get(&field(ORIGINALS), name)
+}
+
+/// Tells the parent frame `command` with `data`'s fields (nothing when the page is not framed).
+pub(crate) fn to_parent(command: &str, data: &[(&str, &JsValue)]) {
+    let agent = agent();
+    if let Ok(f) = get(&agent, TO_PARENT).dyn_into::<Function>() {
+        let o = js_sys::Object::new();
+        for (k, v) in data {
+            set(&o, k, v);
+        }
+        let _ = f.call2(&agent, &JsValue::from_str(command), &o);
+    }
 }
 
 /// Records an entry the client made itself: the bootstrap's `e(entry, kind)` stamps it like a

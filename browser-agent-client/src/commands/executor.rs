@@ -6,6 +6,7 @@
 //! message; [`actions::run`] picks it by name. The batch's state lives in [`batch`].
 
 use super::{actions, batch};
+use crate::bootstrap;
 use crate::js::{get, now_ms, set};
 use crate::snapshot;
 use browser_agent_core::protocol::field;
@@ -26,6 +27,11 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     let results = Array::new();
     // Handed over from the page before a navigation: indices continue at `offset`.
     let offset = batch::start(batch, &results) as usize;
+    let id = get(batch, field::ID);
+    if offset == 0 {
+        bootstrap::to_parent("command-started", &[("id", &id), ("steps", &steps)]);
+    }
+    let mut success = true;
     // The text of a snapshot step that ran last: it already is the snapshot after the batch.
     let mut last_snapshot: Option<String> = None;
     for (index, step) in steps.iter().enumerate() {
@@ -68,6 +74,7 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         batch::after_step(&r);
         results.push(&r);
         if failed {
+            success = false;
             break;
         }
         // The step navigates: the results so far went to the host with the remaining steps.
@@ -80,6 +87,10 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         None => snapshot::take(&snapshot::View::page()).await.unwrap_or_default(),
     };
     let logs = batch::end();
+    bootstrap::to_parent(
+        "command-completed",
+        &[("id", &id), ("success", &JsValue::from(success))],
+    );
     let out = Object::new();
     set(&out, field::ID, &get(batch, field::ID));
     set(&out, field::STEPS, &results);

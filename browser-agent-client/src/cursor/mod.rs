@@ -25,8 +25,14 @@ thread_local! {
     static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
-/// Whether the cursor shows: in an iframe, or when the config asks for it.
+/// Whether the cursor shows: as the parent frame set it (`cursor-show`, `cursor-hide`), else in an
+/// iframe, or when the config asks for it.
 pub(crate) fn enabled() -> bool {
+    match bootstrap::field(bootstrap::CURSOR_MODE).as_string().as_deref() {
+        Some("show") => return true,
+        Some("hide") => return false,
+        _ => {}
+    }
     let g = global();
     get(&bootstrap::field(bootstrap::CFG), cfg::CURSOR).is_truthy() || get(&g, "parent") != g
 }
