@@ -1,0 +1,93 @@
+//! Soak (issue 16 item 4): hundreds of page loads in real headless Chromium, each running a batch
+//! of commands against the test app, while the host's resident memory is sampled. Per-page state
+//! (queues, results, snapshot baselines, action logs) must be freed when a page leaves, so RSS
+//! stays flat after warm-up: the report gives RSS after the warm-up, at the end, and the growth per
+//! page load, beside what the host still holds (pages listed, log entries).
+//!
+//! ```sh
+//! TMPDIR=$PWD/target/tmp cargo bench -p browser-tests --bench soak   # LOADS=500 for more
+//! ```
+//! The report is also written to `target/browser-tests/soak.txt`.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use browser_tests::{agent, any_port, client_id, run, scratch, Browser, Server};
+use serde_json::json;
+
+/// Resident memory of this process (the host runs in it), in KiB.
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let loads: usize = std::env::var("LOADS").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let warm_up = (loads / 6).max(10);
+    let server = Server::start(agent(), any_port());
+    let browser = Browser::launch(&scratch()).await;
+    let c = &browser.client;
+    let steps = json!([
+        {"command": "snapshot"},
+        {"command": "type", "label": "Name", "text": "Ada Lovelace"},
+        {"command": "click", "text": "Save"},
+        {"command": "wait", "text": "saved Ada"},
+        {"command": "evaluate", "script": "document.querySelectorAll('*').length"},
+        {"command": "snapshot", "diff": true},
+        {"command": "scroll", "direction": "down", "amount": 200},
+        {"command": "hover", "text": "Save"},
+        {"command": "snapshot", "filter": "Save"},
+        {"command": "press", "key": "Tab"}
+    ]);
+    let mut samples = Vec::new();
+    let t0 = Instant::now();
+    for i in 1..=loads {
+        c.goto(&server.url("/actions/proof.html")).await.unwrap();
+        let page = client_id(c, &server).await;
+        let v = run(&server, &page, steps.clone()).await;
+        assert!(v["error"].is_null(), "load {i}: {v}");
+        if i == warm_up || i % (loads / 6).max(1) == 0 || i == loads {
+            samples.push((i, rss_kib()));
+        }
+    }
+    let took = t0.elapsed();
+    let warm = samples.iter().find(|(i, _)| *i == warm_up).map_or(0, |s| s.1);
+    let end = samples.last().map_or(0, |s| s.1);
+    let per_load = (end as f64 - warm as f64) / (loads - warm_up) as f64;
+    let pages = server.pages()["pages"].as_array().map_or(0, Vec::len);
+    let console = server.console("limit=100000");
+    let (logs, stored) = (
+        console["count"].as_u64().unwrap_or(0),
+        console["lastSeq"].as_u64().unwrap_or(0),
+    );
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "soak: {loads} page loads × {} steps in {:.0} s",
+        steps.as_array().unwrap().len(),
+        took.as_secs_f64()
+    );
+    for (i, kib) in &samples {
+        let _ = writeln!(report, "  after {i:>4} loads: RSS {:.1} MiB", *kib as f64 / 1024.0);
+    }
+    let _ = writeln!(
+        report,
+        "RSS after warm-up ({warm_up} loads) {:.1} MiB, at the end {:.1} MiB: ×{:.3}, {per_load:+.1} KiB per page load",
+        warm as f64 / 1024.0,
+        end as f64 / 1024.0,
+        end as f64 / warm.max(1) as f64
+    );
+    let _ = writeln!(report, "the host holds {pages} pages (of {loads} loaded; gone ones are kept, bounded by max_clients) and {logs} of the {stored} log entries stored (its ring's bound)");
+    print!("{report}");
+    let out = scratch().join("../soak.txt");
+    let _ = std::fs::write(out, report);
+    browser.close().await;
+    server.stop();
+}
