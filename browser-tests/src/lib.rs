@@ -303,6 +303,41 @@ impl Server {
     }
 }
 
+/// The pinned npm packages of `browser-tests/{name}-npm/` (third-party pages and libraries the
+/// tests load): `npm ci` into `target/{name}-npm` when the lock there differs, then linked into the
+/// fixtures as `fixtures/{name}/npm`. Returns the installed `node_modules`. Call it once per test
+/// binary (behind a `OnceLock`).
+pub fn npm_fixtures(name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("{name}-npm"));
+    let dest = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../target/{name}-npm"));
+    std::fs::create_dir_all(&dest).unwrap_or_else(|e| panic!("target/{name}-npm: {e}"));
+    let lock = src.join("package-lock.json");
+    let installed = dest.join("package-lock.json");
+    let fresh = std::fs::read(&lock).ok() == std::fs::read(&installed).ok() && dest.join("node_modules").is_dir();
+    if !fresh {
+        let _ = std::fs::remove_dir_all(dest.join("node_modules"));
+        for f in [".npmrc", "package.json", "package-lock.json"] {
+            if !src.join(f).exists() {
+                continue;
+            }
+            std::fs::copy(src.join(f), dest.join(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
+        }
+        let status = Command::new("npm")
+            .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"])
+            .current_dir(&dest)
+            .status()
+            .unwrap_or_else(|e| panic!("run npm (the {name} tests need node and npm): {e}"));
+        assert!(status.success(), "npm ci in {} failed: {status}", dest.display());
+    }
+    let modules: PathBuf = dest.join("node_modules").canonicalize().expect("node_modules");
+    let link = fixtures_dir().join(format!("{name}/npm"));
+    if std::fs::read_link(&link).ok().as_deref() != Some(modules.as_path()) {
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&modules, &link).unwrap_or_else(|e| panic!("link fixtures/{name}/npm: {e}"));
+    }
+    modules
+}
+
 /// Any free port on 127.0.0.1.
 pub fn any_port() -> SocketAddr {
     "127.0.0.1:0".parse().expect("loopback address")

@@ -17,44 +17,17 @@
 //!   the app's own state, read back from the app's model; after the app clears the field on
 //!   Enter, the next `type` starts from the empty field.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use browser_tests::{
-    agent, any_port, eval, exec, fixtures_dir, ok, open, run, shared_browser, within, Server, SCENARIO_DEADLINE,
-};
+use browser_tests::{agent, any_port, eval, exec, ok, open, run, shared_browser, within, Server, SCENARIO_DEADLINE};
 use serde_json::{json, Value};
 
 /// Installs the pinned framework builds (once per test binary) and links them into the fixtures.
 fn frameworks_installed() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("frameworks-npm");
-        let dest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/frameworks-npm");
-        std::fs::create_dir_all(&dest).expect("target/frameworks-npm");
-        let lock = src.join("package-lock.json");
-        let installed = dest.join("package-lock.json");
-        let fresh = std::fs::read(&lock).ok() == std::fs::read(&installed).ok() && dest.join("node_modules").is_dir();
-        if !fresh {
-            let _ = std::fs::remove_dir_all(dest.join("node_modules"));
-            for f in [".npmrc", "package.json", "package-lock.json"] {
-                std::fs::copy(src.join(f), dest.join(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
-            }
-            let status = Command::new("npm")
-                .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"])
-                .current_dir(&dest)
-                .status()
-                .expect("run npm (the frameworks suite needs node and npm)");
-            assert!(status.success(), "npm ci in {} failed: {status}", dest.display());
-        }
-        let link = fixtures_dir().join("frameworks/npm");
-        let target: PathBuf = dest.join("node_modules").canonicalize().expect("node_modules");
-        if std::fs::read_link(&link).ok().as_deref() != Some(target.as_path()) {
-            let _ = std::fs::remove_file(&link);
-            std::os::unix::fs::symlink(&target, &link).expect("link fixtures/frameworks/npm");
-        }
+        browser_tests::npm_fixtures("frameworks");
     });
 }
 

@@ -15,45 +15,19 @@
 //! refuses connections), the page registers as `failed` with the error, `GET {prefix}/page` shows
 //! it, the error is a log entry, and `POST /run` answers with it, word for word.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use browser_tests::{
-    agent, any_port, fixtures_dir, ok, run, run_raw, shared_browser, wait_for, within, Server, SCENARIO_DEADLINE,
-};
+use browser_tests::{agent, any_port, ok, run, run_raw, shared_browser, wait_for, within, Server, SCENARIO_DEADLINE};
 use serde_json::{json, Value};
 
 /// Installs the pinned libraries (once per test binary) and links them into the fixtures.
 fn libraries_installed() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("hostile-npm");
-        let dest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/hostile-npm");
-        std::fs::create_dir_all(&dest).expect("target/hostile-npm");
-        let lock = src.join("package-lock.json");
-        let installed = dest.join("package-lock.json");
-        let fresh = std::fs::read(&lock).ok() == std::fs::read(&installed).ok() && dest.join("node_modules").is_dir();
-        if !fresh {
-            let _ = std::fs::remove_dir_all(dest.join("node_modules"));
-            for f in [".npmrc", "package.json", "package-lock.json"] {
-                std::fs::copy(src.join(f), dest.join(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
-            }
-            let status = Command::new("npm")
-                .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"])
-                .current_dir(&dest)
-                .status()
-                .expect("run npm (the hostile suite needs node and npm)");
-            assert!(status.success(), "npm ci in {} failed: {status}", dest.display());
-        }
-        let modules: PathBuf = dest.join("node_modules").canonicalize().expect("node_modules");
+        let modules = browser_tests::npm_fixtures("hostile");
         prototype_for_browsers(&modules.join("prototype"));
-        let link = fixtures_dir().join("hostile/npm");
-        if std::fs::read_link(&link).ok().as_deref() != Some(modules.as_path()) {
-            let _ = std::fs::remove_file(&link);
-            std::os::unix::fs::symlink(&modules, &link).expect("link fixtures/hostile/npm");
-        }
     });
 }
 

@@ -5,7 +5,6 @@
 #![allow(dead_code, unreachable_pub)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -15,7 +14,7 @@ use axum::routing::get;
 use axum::Router;
 use browser_agent_testkit::http::request;
 use browser_tests::image::{base64_decode, decode_png, encode_png, pixelmatch, ssim, ssim_image_compare, Rgba};
-use browser_tests::{client_id, exec, exec_async, fixtures_dir, run_raw, Browser, Server};
+use browser_tests::{client_id, exec, exec_async, run_raw, Browser, Server};
 use serde_json::{json, Value};
 
 /// The viewport every screenshot test pins.
@@ -41,30 +40,7 @@ pub const FIXTURES: &[&str] = &[
 pub fn npm_installed() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshot-npm");
-        let dest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/screenshot-npm");
-        std::fs::create_dir_all(&dest).expect("target/screenshot-npm");
-        let lock = src.join("package-lock.json");
-        let installed = dest.join("package-lock.json");
-        let fresh = std::fs::read(&lock).ok() == std::fs::read(&installed).ok() && dest.join("node_modules").is_dir();
-        if !fresh {
-            let _ = std::fs::remove_dir_all(dest.join("node_modules"));
-            for f in ["package.json", "package-lock.json"] {
-                std::fs::copy(src.join(f), dest.join(f)).unwrap_or_else(|e| panic!("copy {f}: {e}"));
-            }
-            let status = Command::new("npm")
-                .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"])
-                .current_dir(&dest)
-                .status()
-                .expect("run npm (the screenshot tests need node and npm)");
-            assert!(status.success(), "npm ci in {} failed: {status}", dest.display());
-        }
-        let link = fixtures_dir().join("screenshot/npm");
-        let target: PathBuf = dest.join("node_modules").canonicalize().expect("node_modules");
-        if std::fs::read_link(&link).ok().as_deref() != Some(target.as_path()) {
-            let _ = std::fs::remove_file(&link);
-            std::os::unix::fs::symlink(&target, &link).expect("link fixtures/screenshot/npm");
-        }
+        browser_tests::npm_fixtures("screenshot");
     });
 }
 
