@@ -115,8 +115,8 @@ impl ScreenshotStore {
     }
 
     /// Stores `shot` under the next id (`s1`, `s2`, …), evicting the oldest until it fits; the
-    /// stored copy's `info` carries its id, size and (when it was empty) its relative URL is left
-    /// for the caller to fill.
+    /// stored copy's `info` carries its id and size (and no URL: the route that stores an upload
+    /// gives it the address it was reached at).
     ///
     /// ```
     /// use browser_agent_core::{Screenshot, ScreenshotStore};
@@ -127,7 +127,16 @@ impl ScreenshotStore {
     /// let ids: Vec<_> = store.list().into_iter().map(|i| i.id).collect();
     /// assert_eq!(ids, ["s2", "s3"]); // the oldest was evicted
     /// ```
-    pub fn insert(&self, mut shot: Screenshot) -> Result<Screenshot, StoreError> {
+    pub fn insert(&self, shot: Screenshot) -> Result<Screenshot, StoreError> {
+        self.insert_with_url(shot, |_| String::new())
+    }
+
+    /// [`insert`](Self::insert), with the URL it is served at made from its description (its id).
+    pub(crate) fn insert_with_url(
+        &self,
+        mut shot: Screenshot,
+        url: impl FnOnce(&ScreenshotInfo) -> String,
+    ) -> Result<Screenshot, StoreError> {
         let size = shot.bytes.len();
         if size > self.max_bytes {
             return Err(StoreError::TooLarge {
@@ -140,6 +149,7 @@ impl ScreenshotStore {
         let mut state = self.state.lock();
         state.next += 1;
         shot.info.id = format!("s{}", state.next);
+        shot.info.url = url(&shot.info);
         while state.items.len() >= self.max_count || state.bytes + size > self.max_bytes {
             let Some(old) = state.items.pop_front() else { break };
             state.bytes -= old.bytes.len();
@@ -151,13 +161,6 @@ impl ScreenshotStore {
             write_file(dir, &shot);
         }
         Ok(shot)
-    }
-
-    /// Fills in the URL of a stored screenshot (the route knows the address it was reached at).
-    pub(crate) fn set_url(&self, id: &str, url: &str) {
-        if let Some(s) = self.state.lock().items.iter_mut().find(|s| s.info.id == id) {
-            s.info.url = url.to_owned();
-        }
     }
 
     /// The screenshot with this id, while the store still holds it.

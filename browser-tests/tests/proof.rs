@@ -39,19 +39,7 @@ async fn flow(server: Server, client: &Client) {
         "{again}"
     );
 
-    let page = open(client, &server, "/actions/plain.html").await;
-    let v = run(
-        &server,
-        &page,
-        json!([
-            {"command": "navigate", "url": "/actions/proof.html"},
-            {"command": "type", "label": "Name", "text": "Ada"},
-            {"command": "click", "text": "Save"},
-            {"command": "wait", "text": "saved Ada"}
-        ]),
-    )
-    .await;
-    assert!(v["error"].is_null(), "{v}");
+    let v = save_a_name(client, &server, "Ada").await;
     // The agent's answer is its own four steps, with its own indices: the session's screenshots
     // are not in it.
     let commands: Vec<&str> = v["steps"]
@@ -155,19 +143,7 @@ async fn flow(server: Server, client: &Client) {
     // difference images in the later folder, the share of changed pixels, and its viewer shows them.
     let (status, _) = post(&server, "/proof/start", json!({"description": "Save a name again"}));
     assert_eq!(status, 200);
-    let page = open(client, &server, "/actions/plain.html").await;
-    let v = run(
-        &server,
-        &page,
-        json!([
-            {"command": "navigate", "url": "/actions/proof.html"},
-            {"command": "type", "label": "Name", "text": "Grace Hopper"},
-            {"command": "click", "text": "Save"},
-            {"command": "wait", "text": "saved Grace"}
-        ]),
-    )
-    .await;
-    assert!(v["error"].is_null(), "{v}");
+    save_a_name(client, &server, "Grace Hopper").await;
     let (_, second) = post(&server, "/proof/stop", json!({}));
     let (status, cmp) = post(&server, "/proof/compare", json!({"a": "p1", "b": "p2"}));
     assert_eq!(status, 200, "{cmp}");
@@ -189,6 +165,26 @@ async fn flow(server: Server, client: &Client) {
     assert_eq!(status, 404, "{unknown}");
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&dir2).unwrap();
+}
+
+/// The flow a session records: from a plain page, navigate, type `name`, click Save, wait for the
+/// answer; the batch's answer (which must not fail).
+async fn save_a_name(client: &Client, server: &Server, name: &str) -> Value {
+    let page = open(client, server, "/actions/plain.html").await;
+    let saved = format!("saved {}", name.split(' ').next().unwrap());
+    let v = run(
+        server,
+        &page,
+        json!([
+            {"command": "navigate", "url": "/actions/proof.html"},
+            {"command": "type", "label": "Name", "text": name},
+            {"command": "click", "text": "Save"},
+            {"command": "wait", "text": saved}
+        ]),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{v}");
+    v
 }
 
 async fn wait_for_box(client: &Client) -> Value {

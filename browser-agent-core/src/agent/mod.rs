@@ -20,6 +20,22 @@ use crate::util;
 
 pub use builder::Builder;
 
+/// A batch of one `command` step with `options` as its fields (but `command` and the `dropped`
+/// ones), for `client` (or the default page).
+pub(crate) fn one_step(client: Option<&str>, command: &str, options: Value, dropped: &[&str]) -> Batch {
+    let mut step = serde_json::json!({ "command": command });
+    if let (Value::Object(step), Value::Object(options)) = (&mut step, options) {
+        step.extend(
+            options
+                .into_iter()
+                .filter(|(k, _)| k != "command" && !dropped.contains(&k.as_str())),
+        );
+    }
+    let mut batch = Batch::new(vec![step]);
+    batch.client = client.map(str::to_owned);
+    batch
+}
+
 /// The host's shared state: log ring, page registry, configuration, page key. Clone it freely
 /// (one `Arc`); every clone sees the same state, so create it once and hand clones to the layer,
 /// to your handlers and to your agent-facing code.
@@ -167,22 +183,15 @@ impl BrowserAgent {
 
     /// Takes a snapshot of a page (`diff`: only what changed since that page's previous snapshot).
     pub async fn snapshot(&self, client: Option<&str>, diff: bool) -> Result<BatchResult, RunError> {
-        let mut batch = Batch::new(vec![serde_json::json!({"command": "snapshot", "diff": diff})]);
-        batch.client = client.map(str::to_owned);
-        self.run(batch).await
+        self.run(one_step(client, "snapshot", serde_json::json!({ "diff": diff }), &[]))
+            .await
     }
 
     /// Takes a snapshot with the `snapshot` step's options (`{"ref":"e3","offset":40}`,
     /// `{"filter":"Save"}`, `{"full":true}`, …; see the README); the text is the step's result,
     /// `result.steps[0].result_str()`.
     pub async fn snapshot_with(&self, client: Option<&str>, options: Value) -> Result<BatchResult, RunError> {
-        let mut step = serde_json::json!({"command": "snapshot"});
-        if let (Value::Object(step), Value::Object(options)) = (&mut step, options) {
-            step.extend(options.into_iter().filter(|(k, _)| k != "command"));
-        }
-        let mut batch = Batch::new(vec![step]);
-        batch.client = client.map(str::to_owned);
-        self.run(batch).await
+        self.run(one_step(client, "snapshot", options, &[])).await
     }
 
     pub(crate) async fn run_with_hint(&self, batch: Batch, origin: Option<String>) -> Result<BatchResult, RunError> {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::BrowserAgent;
-use crate::commands::{Batch, BatchResult, RunError};
+use crate::commands::{BatchResult, RunError};
 use crate::protocol::screenshot::{ScreenshotInfo, INLINE};
 use crate::screenshots::Screenshot;
 use crate::util;
@@ -24,13 +24,9 @@ impl BrowserAgent {
     /// # });
     /// ```
     pub async fn screenshot(&self, client: Option<&str>, options: Value) -> Result<Screenshot, RunError> {
-        let mut step = serde_json::json!({"command": "screenshot"});
-        if let (Value::Object(step), Value::Object(options)) = (&mut step, options) {
-            step.extend(options.into_iter().filter(|(k, _)| k != "command" && k != INLINE));
-        }
-        let mut batch = Batch::new(vec![step]);
-        batch.client = client.map(str::to_owned);
-        let result = self.run(batch).await?;
+        let result = self
+            .run(super::one_step(client, "screenshot", options, &[INLINE]))
+            .await?;
         let step = result.steps.into_iter().next();
         if let Some(error) = step.as_ref().and_then(|s| s.error.clone()).or(result.error) {
             return Err(RunError::StepFailed(error));

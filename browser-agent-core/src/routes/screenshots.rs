@@ -104,21 +104,22 @@ impl BrowserAgent {
             },
             bytes: body.clone(),
         };
-        let store = &self.inner.screenshots;
-        let mut stored = store.insert(shot).map_err(|e| ScreenshotError::Store(e.to_string()))?;
-        let path = format!(
-            "{}{}/{}.{}",
-            self.inner.config.prefix,
-            protocol::SCREENSHOTS_PATH,
-            stored.info.id,
-            format.extension()
-        );
         // Absolute from the address the page reached us at, so an agent can fetch it as it is.
-        stored.info.url = match parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()) {
-            Some(host) => format!("http://{host}{path}"),
-            None => path,
-        };
-        store.set_url(&stored.info.id, &stored.info.url);
+        let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        let prefix = &self.inner.config.prefix;
+        let stored = self
+            .inner
+            .screenshots
+            .insert_with_url(shot, |info| {
+                let path = format!(
+                    "{prefix}{}/{}.{}",
+                    protocol::SCREENSHOTS_PATH,
+                    info.id,
+                    info.format.extension()
+                );
+                host.map_or(path.clone(), |host| format!("http://{host}{path}"))
+            })
+            .map_err(|e| ScreenshotError::Store(e.to_string()))?;
         Ok(stored.info)
     }
 
