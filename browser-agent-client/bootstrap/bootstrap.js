@@ -658,8 +658,7 @@
     };
 
     // Notes mode, its code loaded on first use (`n`): the shortcut, the parent frame's `notes-…`
-    // messages (from window.parent only, and only from the configured origin when there is one),
-    // and while it is on, the developer's input handed to it (`g`) before the page sees any: these
+    // messages (read by the parent-frame listener below), and while it is on, the developer's input handed to it (`g`) before the page sees any: these
     // capture listeners are the first of the window's.
     var notes;
     agent.__F_NOTES__ = function (command, message) {
@@ -693,24 +692,13 @@
                     true
                 );
             });
-        win.addEventListener('message', function (e) {
-            var m = e.data;
-            if (
-                e.source == win.parent &&
-                win.parent != win &&
-                m &&
-                m.channel == __NOTES_CHANNEL__ &&
-                /^notes-/.test(m.command) &&
-                (!config.__F_CFG_NOTES_ORIGIN__ || e.origin == config.__F_CFG_NOTES_ORIGIN__)
-            )
-                agent.__F_NOTES__(m.command, m).catch(Boolean);
-        });
     }
 
-    // The rest of the parent-frame API (an IDE that frames the app), on the notes' channel and
-    // with their checks: outbound `ready`, `location` (when it changed), and the client's
-    // `command-started`/`command-completed` (through `f`); inbound `capture-page`, `navigate`,
-    // `back`, `forward`, `healthcheck`, `cursor-show`/`cursor-hide`/`cursor-auto` (`cm`).
+    // The parent-frame API (an IDE that frames the app): messages on one channel, from
+    // window.parent only, and only from the configured origin when there is one. Outbound
+    // `ready`, `location` (when it changed), and the client's `command-started` /
+    // `command-completed` (through `f`); inbound the `notes-…` commands (above), `capture-page`,
+    // `navigate`, `back`, `forward`, `healthcheck`, `cursor-show`/`cursor-hide`/`cursor-auto` (`cm`).
     var framed = win.parent != win;
     var lastLocation;
     function toParent(command, data) {
@@ -746,9 +734,14 @@
             )
                 return;
             var c = m.command;
-            if (c == 'navigate' && typeof m.url == 'string' && /^https?:$/.test(new UrlC(m.url, loc.href).protocol))
-                loc.href = m.url;
-            else if (c == 'back') history.back();
+            if (/^notes-/.test(c)) {
+                if (config.__F_CFG_NOTES__ !== false) agent.__F_NOTES__(c, m).catch(Boolean);
+            } else if (c == 'navigate') {
+                // http(s) only; a URL that does not parse is ignored, never thrown into the page.
+                try {
+                    if (typeof m.url == 'string' && /^https?:$/.test(new UrlC(m.url, loc.href).protocol)) loc.href = m.url;
+                } catch (ignored) {}
+            } else if (c == 'back') history.back();
             else if (c == 'forward') history.forward();
             else if (c == 'healthcheck') toParent('healthcheck-reply', { connected: !!agent.__F_STARTED__, url: loc.href });
             else if (/^cursor-(show|hide|auto)$/.test(c)) {
