@@ -129,6 +129,50 @@ chromium_test!(states_an_agent_reads, Axum, |c, server| {
         "{after}"
     );
 });
+chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
+    // Issue 11 item 6: an svg or icon element that is itself clickable (pointer cursor, a
+    // delegated handler) is a ref'd `clickable`; one inside a clickable parent or a button is not.
+    let page = open(c, &server, "/snapshot/icons.html").await;
+    let text = snapshot(&server, &page).await;
+    let refd = |prefix: &str| {
+        text.lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with(prefix) && l.contains("[ref=e"))
+            .map(|l| l[l.rfind("[ref=").unwrap() + 5..l.len() - 1].to_owned())
+    };
+    for line in [
+        "clickable \"Star a.txt\"",
+        "clickable \"Trash a.txt\"",
+        "clickable \"Open a.txt\"",
+    ] {
+        assert!(refd(line).is_some(), "no ref'd {line:?} in\n{text}");
+    }
+    // The unnamed delete icon is a clickable of its own, under the list item; the card around
+    // "Report" is one clickable, its chart icon (the card's pointer, inherited) an image in it.
+    let lines: Vec<&str> = text.lines().collect();
+    let item = lines.iter().position(|l| l.contains("listitem")).expect("list item");
+    assert!(lines[item + 2].trim_start().starts_with("clickable [ref="), "{text}");
+    assert!(
+        text.contains("clickable [ref=e5]\n  \"Report\"\n  img \"Chart\""),
+        "{text}"
+    );
+    assert!(text.contains("button \"Close\""), "{text}");
+    assert!(!text.contains("clickable \"Close\""), "{text}");
+    // The delegated handler sees the clicks: read back from the page, not from our answer.
+    let unnamed_ref = {
+        let l = lines[item + 2];
+        l[l.rfind("[ref=").unwrap() + 5..l.len() - 1].to_owned()
+    };
+    for (target, want) in [
+        (unnamed_ref, "delete a.txt"),
+        (refd("clickable \"Star a.txt\"").unwrap(), "star a.txt"),
+    ] {
+        let v = run(&server, &page, json!([{"command": "click", "ref": target}])).await;
+        assert!(v["error"].is_null(), "{v}");
+        let log = exec(c, "return document.getElementById('log').textContent").await;
+        assert_eq!(log, want, "{v}");
+    }
+});
 chromium_test!(refs_stay_with_their_elements, Axum, |c, server| {
     refs_stay_with_their_elements_case(c, &server).await
 });

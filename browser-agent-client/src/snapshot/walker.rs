@@ -311,7 +311,10 @@ impl Walker {
         if roles::is_dropped(role) || !visible {
             role = "";
         }
-        if role.is_empty() && visible {
+        // An icon (an `<svg>` or `<img>` without an explicit role) that is itself clickable is a
+        // `clickable`, not an image nobody may target: icon buttons of delegated handlers.
+        let icon = role == "img" && matches!(tag.as_str(), "svg" | "img") && !(has_attrs && a.has("role"));
+        if (role.is_empty() || icon) && visible {
             let tabindex = if has_attrs { a.get(&el, "tabindex") } else { None };
             let onclick_attr = has_attrs && a.has("onclick");
             if roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
