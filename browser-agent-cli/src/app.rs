@@ -57,7 +57,8 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     let mut builder = BrowserAgent::builder()
         .enabled(true)
         .prefix(args.prefix.clone())
-        .app_url(url.clone());
+        .app_url(url.clone())
+        .snapshot_budget(args.snapshot_budget);
     for host in &args.allow_host {
         builder = builder.allow_host(host.clone());
     }

@@ -78,6 +78,10 @@ pub struct ProxyArgs {
     /// Also append every log entry to this NDJSON file.
     #[arg(long, value_name = "FILE")]
     pub log_file: Option<PathBuf>,
+
+    /// The pages' default snapshot budget in tokens (a step's own `budget` or `full` still wins).
+    #[arg(long = "snapshot-budget", value_name = "TOKENS", default_value_t = browser_agent_core::protocol::SNAPSHOT_BUDGET)]
+    pub snapshot_budget: u32,
 }
 
 /// Options of `init`.

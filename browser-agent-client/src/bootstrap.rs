@@ -92,6 +92,8 @@ pub(crate) mod cfg {
     /// The only parent origin whose notes messages count (read by the bootstrap and `notes.js`).
     #[allow(dead_code)]
     pub(crate) const NOTES_ORIGIN: &str = "notesOrigin";
+    /// The host's default snapshot budget in tokens, when it is not the protocol's.
+    pub(crate) const BUDGET: &str = "budget";
 }
 
 /// Fields of `o`, the page's originals saved before the bootstrap wrapped them.

@@ -65,6 +65,7 @@ pub struct Config {
     pub(crate) notes_shortcut: String,
     pub(crate) notes_parent_origin: Option<String>,
     pub(crate) max_notes: usize,
+    pub(crate) snapshot_budget: u32,
 }
 
 impl Default for Config {
@@ -100,6 +101,7 @@ impl Default for Config {
             notes_shortcut: protocol::notes::DEFAULT_KEY.to_owned(),
             notes_parent_origin: None,
             max_notes: protocol::notes::DEFAULT_MAX_NOTES,
+            snapshot_budget: protocol::SNAPSHOT_BUDGET,
         }
     }
 }
@@ -151,6 +153,11 @@ impl Config {
     pub fn max_notes(&self) -> usize {
         self.max_notes
     }
+    /// The pages' default snapshot budget, in tokens (see
+    /// [`Builder::snapshot_budget`](crate::Builder::snapshot_budget)).
+    pub fn snapshot_budget(&self) -> u32 {
+        self.snapshot_budget
+    }
 
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {
         let p = &self.prefix;
@@ -178,6 +185,9 @@ impl Config {
             if value == 0 {
                 return Err(ConfigError::Zero(name));
             }
+        }
+        if self.snapshot_budget < protocol::SNAPSHOT_BUDGET_MIN {
+            return Err(ConfigError::SnapshotBudget(self.snapshot_budget));
         }
         if self.body_timeout.is_zero() {
             return Err(ConfigError::Zero("body_timeout"));

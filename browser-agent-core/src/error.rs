@@ -26,6 +26,9 @@ pub enum ConfigError {
     /// The notes parent origin is not `scheme://host[:port]`.
     #[error("invalid notes parent origin {0:?}: write it as scheme://host[:port], e.g. \"https://ide.example\"")]
     Origin(String),
+    /// A snapshot budget below [`SNAPSHOT_BUDGET_MIN`](crate::protocol::SNAPSHOT_BUDGET_MIN) tokens.
+    #[error("snapshot budget {0} is too small: give at least {min} tokens (the default is {default})", min = crate::protocol::SNAPSHOT_BUDGET_MIN, default = crate::protocol::SNAPSHOT_BUDGET)]
+    SnapshotBudget(u32),
 }
 
 /// Why a request to one of our routes is refused before its handler runs, each with its status.

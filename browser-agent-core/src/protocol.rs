@@ -110,6 +110,13 @@ pub const CLIENT_TTL_MS: u64 = 60_000;
 /// and the host treats a page still at [`Phase::Hooked`] this long after it was first seen as failed too.
 pub const CLIENT_START_TIMEOUT_MS: u64 = 30_000;
 
+/// What a snapshot shows when neither the step nor the host says otherwise: at most about this
+/// many (o200k) tokens; past it long runs of siblings are cut (`… N more role (snapshot {…})`).
+/// A host sets its own with `BrowserAgentBuilder::snapshot_budget`, a step with `budget`.
+pub const SNAPSHOT_BUDGET: u32 = 8_000;
+/// Smallest snapshot budget a host may set (a smaller one would cut every page to its head).
+pub const SNAPSHOT_BUDGET_MIN: u32 = 500;
+
 /// Longest hold of a command long-poll (`GET {prefix}/commands?wait=`), in milliseconds: the host
 /// caps `wait` to it and the page client asks for exactly this.
 pub const POLL_WAIT_MS: u64 = 25_000;
@@ -929,6 +936,10 @@ pub struct TagConfig {
     /// The only origin whose parent-frame messages notes mode takes (any parent's when `None`).
     #[serde(default, rename = "notesOrigin", skip_serializing_if = "Option::is_none")]
     pub notes_origin: Option<String>,
+    /// The page's default snapshot budget in tokens; written only when it is not
+    /// [`SNAPSHOT_BUDGET`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u32>,
 }
 
 fn yes() -> bool {

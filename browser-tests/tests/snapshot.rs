@@ -173,6 +173,52 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
         assert_eq!(log, want, "{v}");
     }
 });
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_sets_its_own_snapshot_budget() {
+    // `.snapshot_budget(1_000)`: the page's default view (and the batch's final snapshot) is cut
+    // to it and is still the default view (not scoped, diffed); a step's own budget or `full`
+    // still wins.
+    let browser = browser_tests::shared_browser().await;
+    let agent = browser_agent_core::BrowserAgent::builder()
+        .enabled(true)
+        .page_key(browser_tests::PAGE_KEY)
+        .snapshot_budget(1_000)
+        .build();
+    let server = Server::start_on(Axum, agent, browser_tests::any_port());
+    let c = &browser.client;
+    browser_tests::within(
+        "a_host_sets_its_own_snapshot_budget",
+        browser_tests::SCENARIO_DEADLINE,
+        async {
+            let id = open(c, &server, "/snapshot/biglist.html").await;
+            let v = run(&server, &id, json!([{ "command": "snapshot" }])).await;
+            let small = v["steps"][0]["result"].as_str().expect("snapshot").to_owned();
+            assert!(
+                small.len() * 4 <= 1_000 * 11,
+                "{} chars for a budget of 1,000 tokens",
+                small.len()
+            );
+            assert!(v["steps"][0]["cut"].as_u64().is_some_and(|n| n > 1_900), "{v}");
+            assert_eq!(
+                v["steps"][0]["scoped"],
+                Value::Null,
+                "the host's budget is the default view: {v}"
+            );
+            assert_eq!(
+                v["snapshot"], "(no changes)",
+                "the final snapshot is the same view, diffed against it: {v}"
+            );
+            let v = run(&server, &id, json!([{ "command": "snapshot", "budget": 8_000 }])).await;
+            let big = v["steps"][0]["result"].as_str().expect("snapshot");
+            assert!(big.len() > 4 * small.len(), "a step's own budget wins");
+            assert_eq!(v["steps"][0]["scoped"], true, "{v}");
+            let v = run(&server, &id, json!([{ "command": "snapshot", "full": true }])).await;
+            let full = v["steps"][0]["result"].as_str().expect("snapshot");
+            assert_eq!(full.matches("checkbox \"Item ").count(), 2_000);
+        },
+    )
+    .await;
+}
 chromium_test!(refs_stay_with_their_elements, Axum, |c, server| {
     refs_stay_with_their_elements_case(c, &server).await
 });

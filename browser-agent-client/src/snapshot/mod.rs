@@ -57,8 +57,14 @@ pub(crate) fn page_window() -> Win {
     js_sys::global().unchecked_into()
 }
 
-/// What a snapshot shows when the step does not say: at most about this many tokens (o200k).
-pub(crate) const DEFAULT_BUDGET: usize = 8_000;
+/// What a snapshot shows when the step does not say: at most about this many tokens (o200k), the
+/// host's `budget` in the tag config, else the protocol's default.
+fn default_budget() -> usize {
+    let host = get(&get(&bootstrap::agent(), bootstrap::CFG), bootstrap::cfg::BUDGET);
+    host.as_f64()
+        .filter(|n| *n >= 1.0)
+        .map_or(browser_agent_core::protocol::SNAPSHOT_BUDGET as usize, |n| n as usize)
+}
 
 /// What a `snapshot` step asks for: `ref` (one node's subtree), `offset`/`limit` (over the
 /// children of that node, or of the page), `filter` (the branches whose text matches),
@@ -84,7 +90,7 @@ impl View {
             limit: None,
             filter: None,
             viewport: false,
-            budget: Some(DEFAULT_BUDGET),
+            budget: Some(default_budget()),
             scoped: false,
         }
     }
@@ -94,6 +100,7 @@ impl View {
         let count = |name: &str| get(step, name).as_f64().filter(|n| *n >= 0.0).map(|n| n as usize);
         let text = |name: &str| get(step, name).as_string().filter(|s| !s.is_empty());
         let mut v = View::page();
+        let default = v.budget;
         v.reference = text("ref");
         v.offset = count("offset").unwrap_or(0);
         v.limit = count("limit");
@@ -110,7 +117,7 @@ impl View {
             || v.limit.is_some()
             || v.filter.is_some()
             || v.viewport
-            || v.budget != Some(DEFAULT_BUDGET);
+            || v.budget != default;
         v
     }
 

@@ -235,6 +235,23 @@ impl Builder {
         self.config.proof_dir = Some(dir.into());
         self
     }
+    /// The default snapshot budget of this host's pages, in tokens (default
+    /// [`SNAPSHOT_BUDGET`](crate::protocol::SNAPSHOT_BUDGET), 8,000): a snapshot without its own
+    /// `budget` (and the final snapshot of every batch) cuts long runs of siblings past it, with a
+    /// line that says how to get them. A step's `budget` or `full` still wins. Less than
+    /// [`SNAPSHOT_BUDGET_MIN`](crate::protocol::SNAPSHOT_BUDGET_MIN) fails the build
+    /// ([`ConfigError::SnapshotBudget`]).
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, ConfigError};
+    /// let agent = BrowserAgent::builder().snapshot_budget(2_000).build();
+    /// assert_eq!(agent.config().snapshot_budget(), 2_000);
+    /// assert!(matches!(BrowserAgent::builder().snapshot_budget(10).try_build(), Err(ConfigError::SnapshotBudget(10))));
+    /// ```
+    pub fn snapshot_budget(mut self, tokens: u32) -> Self {
+        self.config.snapshot_budget = tokens;
+        self
+    }
     /// Notes mode in pages (default: on): the developer points at the page (a click pins a note,
     /// a drag marks an area) and writes what they mean; the agent reads the notes with the
     /// elements they point at ([`BrowserAgent::notes`]). Off: no shortcut, no parent-frame
@@ -335,6 +352,7 @@ impl Builder {
             notes_key: crate::notes::parse_shortcut(&config.notes_shortcut)
                 .filter(|k| k != protocol::notes::DEFAULT_KEY),
             notes_origin: config.notes_parent_origin.clone(),
+            budget: (config.snapshot_budget != protocol::SNAPSHOT_BUDGET).then_some(config.snapshot_budget),
         };
         let restored = config.state_file.as_deref().and_then(sinks::load_client_state);
         let agent = BrowserAgent {

@@ -40,7 +40,7 @@ const fn after_banner(file: &'static str) -> &'static str {
 /// ```
 /// use browser_agent_core::adapter::tag::build_tag;
 /// use browser_agent_core::protocol::TagConfig;
-/// let cfg = TagConfig { key: "k3y".into(), prefix: "/__mindstudio_dev__".into(), rev: "r1".into(), client: String::new(), wasm: String::new(), cursor: false, notes: true, notes_key: None, notes_origin: None };
+/// let cfg = TagConfig { key: "k3y".into(), prefix: "/__mindstudio_dev__".into(), rev: "r1".into(), client: String::new(), wasm: String::new(), cursor: false, notes: true, notes_key: None, notes_origin: None, budget: None };
 /// let tag = build_tag(&cfg, Some("n0nce"));
 /// let html = std::str::from_utf8(&tag).unwrap();
 /// assert!(html.starts_with(r#"<script data-browser-agent='{"key":"k3y","prefix":"/__mindstudio_dev__","rev":"r1""#));
@@ -89,6 +89,7 @@ mod tests {
             notes: false,
             notes_key: Some("Control+KeyM".into()),
             notes_origin: None,
+            budget: Some(2_000),
         };
         let tag = build_tag(&cfg, None);
         let html = std::str::from_utf8(&tag).unwrap();
