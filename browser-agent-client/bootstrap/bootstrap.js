@@ -22,6 +22,8 @@
 //   s         the last sequence number given to an entry
 //   inflight  fetch/XHR requests of the page still running (the network-idle wait reads it)
 //   la        time of the last request start or end (epoch ms)
+//   td        when the last timer the page set for at most a short while is due (epoch ms)
+//   fr        animation frames the page asked for
 //   o         the original console methods, fetch, XHR open and send
 //   p         the built-ins the wasm glue calls, as they were before the page's scripts ran (see KEPT)
 //   h         the client's hook, (entry, kind) => void; 0 until the client runs
@@ -528,6 +530,52 @@
     win.addEventListener('hashchange', function () {
         navigated('hashchange', 1);
     });
+
+    // What the page sets to run soon (a timer due within __SETTLE_MS__ ms, an animation frame): an
+    // action waits for it before the next step, instead of a fixed pause.
+    agent.__F_TIMERS_DUE__ = agent.__F_FRAMES__ = 0;
+    if (pageTimeout) {
+        win.setTimeout = function (f, ms) {
+            ms = +ms || 0;
+            if (ms <= __SETTLE_MS__ && now() + ms > agent.__F_TIMERS_DUE__) agent.__F_TIMERS_DUE__ = now() + ms;
+            return apply(pageTimeout, win, arguments);
+        };
+    }
+    if (pageFrame) {
+        win.requestAnimationFrame = function () {
+            agent.__F_FRAMES__++;
+            return apply(pageFrame, win, arguments);
+        };
+    }
+    // settle(frames, atLeast): resolves once the page's short timers due since have run and, when
+    // it asked for a frame since `frames` (the count before the action), that frame has run; after
+    // __SETTLE_MS__ ms at most, `atLeast` ms at least (the visible cursor's pause), one task at least.
+    agent.__F_SETTLE__ = function (frames, atLeast) {
+        var start = now();
+        return new kept.Promise(function (resolve) {
+            function step() {
+                var spent = now() - start,
+                    due = agent.__F_TIMERS_DUE__ - now(),
+                    left = __SETTLE_MS__ - spent,
+                    once = 0;
+                if (spent < atLeast) return apply(pageTimeout, win, [step, atLeast - spent]);
+                if (left <= 0) return resolve();
+                if (pageFrame && agent.__F_FRAMES__ > frames) {
+                    // Ours (asked for after theirs) runs after their callback; what it asks for again is
+                    // waited for next round.
+                    frames = agent.__F_FRAMES__;
+                    var next = function () {
+                        if (!once++) step();
+                    };
+                    apply(pageFrame, win, [next]);
+                    return apply(pageTimeout, win, [next, left]);
+                }
+                if (due >= 0) return apply(pageTimeout, win, [step, due < left ? due + 1 : left]);
+                resolve();
+            }
+            apply(pageTimeout, win, [step]);
+        });
+    };
 
     // fetch: one entry when it settles; an error answer's body (first 1,000 chars) is read from a clone.
     if (pageFetch) {

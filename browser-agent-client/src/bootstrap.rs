@@ -38,6 +38,21 @@ pub(crate) const STAMP: &str = "e";
 pub(crate) const INFLIGHT: &str = "inflight";
 /// `la`: when the in-flight count last changed, ms since the epoch (absent until it does).
 pub(crate) const LAST_ACTIVITY: &str = "la";
+/// `td`: when the last timer the page set for at most [`SETTLE_MS`] is due, ms since the epoch
+/// (the bootstrap's `setTimeout` wrapper keeps it); an action waits for it ([`crate::commands`]).
+#[allow(dead_code)]
+pub(crate) const TIMERS_DUE: &str = "td";
+/// `fr`: how many animation frames the page has asked for (the bootstrap's
+/// `requestAnimationFrame` wrapper counts); an action waits for a frame the page asked for.
+pub(crate) const FRAMES: &str = "fr";
+/// Longest an action waits for what the page set to run soon after it (its short timers, a
+/// frame), in ms: the fixed pause every action took before.
+#[allow(dead_code)]
+pub(crate) const SETTLE_MS: u32 = 20;
+/// `w(frames)`: a promise that resolves once what the page set to run soon after an action has
+/// run (its timers due within [`SETTLE_MS`], a frame it asked for since `frames`, the [`FRAMES`]
+/// count before the action); [`SETTLE_MS`] at most.
+pub(crate) const SETTLE: &str = "w";
 /// `started`: set by the client when it starts, so a second copy of it does nothing.
 pub(crate) const STARTED: &str = "started";
 /// `pollMs`: when a page sets it, the command channel polls every that many ms without `wait`.

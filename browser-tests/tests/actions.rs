@@ -20,6 +20,26 @@ use fantoccini::Client;
 use serde_json::json;
 
 // Each scenario is its own test, on the binary's shared browser, each with a fresh test app.
+chromium_test!(what_a_click_sets_off_lands_before_the_answer, Axum, |c, server| {
+    // After a click the client waits for what the page set to run soon (a short timer, a frame it
+    // asked for, a timer that asks for a frame) instead of a fixed pause; an animation loop that
+    // never stops asking for frames still lets the step end.
+    let id = open(c, &server, "/actions/settle.html").await;
+    for (button, want) in [
+        ("Later by timer", "timer ran"),
+        ("Later by frame", "frame ran"),
+        ("Timer then frame", "chain ran"),
+        ("Start the loop", "looping"),
+    ] {
+        let v = run(&server, &id, json!([{"command": "click", "text": button}])).await;
+        assert!(v["steps"][0]["error"].is_null(), "{v}");
+        let text = v["snapshot"].as_str().unwrap_or_default();
+        assert!(
+            text.contains(&format!("\"{want}\"")),
+            "{button}: the answer's snapshot shows {want:?}:\n{v}"
+        );
+    }
+});
 chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
 chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
     .await);

@@ -6,7 +6,7 @@ use super::super::Outcome;
 use super::pointer::{landing, mouse, scroll_into_view};
 use super::target;
 use crate::cursor;
-use crate::js::{as_element, call, fire, get, js_string, set, sleep};
+use crate::js::{as_element, call, fire, get, js_string, set};
 use js_sys::{Function, JsString, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -184,7 +184,8 @@ pub(super) async fn hover(step: &JsValue) -> Outcome {
     batch::note(&t);
     let (at, x, y) = landing(&t)?;
     cursor::move_to(x, y).await;
+    let mark = super::settle::mark();
     hover_at(&at, x, y);
-    sleep(if cursor::enabled() { 120 } else { 20 }).await;
+    let _ = super::settle::settle(mark, if cursor::enabled() { 120 } else { 0 }).await;
     Ok(js_string("hovered"))
 }

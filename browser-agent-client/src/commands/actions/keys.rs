@@ -11,7 +11,7 @@ use super::text::{
     caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
 };
 use crate::cursor;
-use crate::js::{as_element, call, event_init, fire, get, global, js_string, set, sleep};
+use crate::js::{as_element, call, event_init, fire, get, global, js_string, set};
 use crate::text::{cat, char_count};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -290,6 +290,7 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
     };
     let (init, press_init) = key_inits(&key, mods);
     let mut outcome = Ok(());
+    let mark = super::settle::mark();
     {
         // The browser's default action runs only when no handler prevented the keydown or the
         // keypress (a keydown prevented fires no keypress).
@@ -312,8 +313,8 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
         out.push_str(" on ");
         out.push_str(&describe(&el));
     }
-    sleep(20).await;
     // What the app renders for the key (a field it clears on Enter) lands before the next step.
+    let _ = super::settle::settle(mark, 0).await;
     next_frame(&el).await;
     if key == "Enter" && el.local_name() == "input" {
         if let Some(why) = blocked_submit(&get(&el, "form")) {

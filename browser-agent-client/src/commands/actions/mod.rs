@@ -16,6 +16,7 @@ mod keys;
 mod navigate;
 mod pointer;
 mod scroll;
+mod settle;
 mod text;
 mod wait;
 

@@ -5,6 +5,7 @@ use super::super::batch;
 use super::super::resolve::{self, describe, Target};
 use super::super::Outcome;
 use super::hover::hover_at;
+use super::settle;
 use super::target;
 use crate::cursor;
 use crate::js::{
@@ -241,6 +242,7 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     batch::note(t);
     let (at, x, y) = landing(t)?;
     cursor::move_to(x, y).await;
+    let mark = settle::mark();
     hover_at(&at, x, y);
     cursor::press().await;
     press_sequence(&at, x, y, clicks);
@@ -250,7 +252,7 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     }
     cursor::release().await;
     // Let the page's handlers (timers, microtasks, re-renders) run before the next step.
-    sleep(if cursor::enabled() { 120 } else { 20 }).await;
+    let _ = settle::settle(mark, if cursor::enabled() { 120 } else { 0 }).await;
     Ok(())
 }
 

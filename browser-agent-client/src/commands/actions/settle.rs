@@ -1,0 +1,29 @@
+//! After an action, what the page set to run soon lands before the next step: its microtasks,
+//! the timers it set for at most [`SETTLE_MS`](bootstrap::SETTLE_MS) and a frame it asked for (Vue
+//! 0.x/1.x, Mithril and Elm render on the next animation frame), for at most that long in all. A
+//! page that sets nothing is settled after one task, where every action used to pause a fixed
+//! 20 ms. The bootstrap keeps the counts (its `setTimeout` and `requestAnimationFrame` wrappers)
+//! and does the waiting ([`bootstrap::SETTLE`]), which costs the wasm nothing.
+
+use crate::bootstrap;
+use crate::js::call;
+use wasm_bindgen::prelude::*;
+
+/// The page's frame requests before an action.
+pub(super) struct Mark(JsValue);
+
+/// Taken before the action's events are dispatched.
+pub(super) fn mark() -> Mark {
+    Mark(bootstrap::field(bootstrap::FRAMES))
+}
+
+/// Waits for what the page set to run soon since `mark` (see the module), and `at_least` ms (the
+/// visible cursor's pause). (A future, not an `async fn`: no state machine of its own.)
+pub(super) fn settle(mark: Mark, at_least: u32) -> wasm_bindgen_futures::JsFuture {
+    let p = call(
+        &bootstrap::agent(),
+        bootstrap::SETTLE,
+        &[&mark.0, &JsValue::from(at_least)],
+    );
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&p.unwrap_or_default()))
+}
