@@ -108,6 +108,11 @@ fn console_with(server: &Server, id: &str, first: &str) -> Vec<Value> {
 /// (`page says` with an object) and after (through `evaluate`), and a click through `/run`
 /// changes the page. The client id.
 async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
+    works_probed(c, server, path).await.0
+}
+
+/// [`works`], and what the page's `probe()` (when it has one) answers after the click.
+async fn works_probed(c: &fantoccini::Client, server: &Server, path: &str) -> (String, Value) {
     let url = server.url(path);
     open(c, &url).await;
     let page = listed(server, &url, "ready").await;
@@ -130,6 +135,7 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
             {"command": "evaluate", "script": "console.log('after load', 7); return 1"},
             {"command": "click", "text": "Press me"},
             {"command": "evaluate", "script": "return document.getElementById('out').textContent"},
+            {"command": "evaluate", "script": "return window.probe ? window.probe() : null"},
         ]),
     )
     .await;
@@ -149,7 +155,7 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
     assert_eq!(later["args"], json!(["after load", "7"]), "{path}");
     let script = "requestAnimationFrame(function () { location.href = 'about:blank'; }); return 1";
     ok(server, &id, json!({"command": "evaluate", "script": script})).await;
-    id
+    (id, v["steps"][3]["result"].clone())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -165,6 +171,18 @@ async fn libraries_that_extend_built_ins() {
         ] {
             works(&browser.client, &server, path).await;
         }
+        // zone.js replaced Promise and wraps listeners and timers; the page's zone still ran its tasks
+        // and its then callback.
+        let (_, probe) = works_probed(&browser.client, &server, "/hostile/zone.html").await;
+        assert_eq!(
+            (&probe["zoned"], &probe["promise"]),
+            (&json!("app"), &json!("ZoneAwarePromise")),
+            "{probe}"
+        );
+        assert!(
+            probe["tasks"].as_u64() > Some(0),
+            "the app's zone ran its tasks: {probe}"
+        );
     })
     .await;
 }
@@ -189,14 +207,25 @@ async fn replaced_built_ins() {
             "reflect",
             "push",
             "apply",
+            "listeners",
+            "then",
+            "queries",
             "all",
         ] {
-            works(
+            let (_, probe) = works_probed(
                 &browser.client,
                 &server,
                 &format!("/hostile/builtins.html?break={broken}"),
             )
             .await;
+            // The page's wrappers were in the way of the client's own listeners and promises.
+            let through = match broken {
+                "listeners" => &probe["events"],
+                "then" => &probe["thens"],
+                "queries" => &probe["queries"],
+                _ => continue,
+            };
+            assert!(through.as_u64() > Some(0), "{broken}: {probe}");
         }
     })
     .await;
