@@ -143,22 +143,27 @@
         agent.__F_LAST_ACTIVITY__ = now();
     }
 
-    // Stamps `entry` (time, page, client id, sequence number) and hands it to the client's hook, or
-    // queues it until the client runs. `kind` carries the bits __KIND_URGENT__ (send at once) and
-    // __KIND_NAV__ (a navigation).
+    // Stamps `entry` (time, page, client id, sequence number).
+    function stamp(entry) {
+        var url = doc.URL;
+        if (url !== seenUrl) {
+            seenUrl = url;
+            pageHref = loc.href;
+        }
+        entry.t = now();
+        entry.page = pageHref;
+        if (!entry.url) entry.url = pageHref;
+        entry.clientId = clientId;
+        entry.seq = ++agent.s;
+    }
+
+    // Stamps `entry` (unless it was stamped before: a failed fetch's, when its response came) and
+    // hands it to the client's hook, or queues it until the client runs. `kind` carries the bits
+    // __KIND_URGENT__ (send at once) and __KIND_NAV__ (a navigation).
     function emit(entry, kind) {
         if (agent.b) return;
         try {
-            var url = doc.URL;
-            if (url !== seenUrl) {
-                seenUrl = url;
-                pageHref = loc.href;
-            }
-            entry.t = now();
-            entry.page = pageHref;
-            if (!entry.url) entry.url = pageHref;
-            entry.clientId = clientId;
-            entry.seq = ++agent.s;
+            if (!entry.seq) stamp(entry);
             kind |= 0;
             if (agent.__F_HANDLER__) agent.__F_HANDLER__(entry, kind);
             else if ((queue[queue.length] = [entry, kind]) && queue.length > 500) {
@@ -397,9 +402,62 @@
         for (; i < args.length; i++) out[out.length] = argText(args[i]);
         return out;
     }
+    // console.table's grid as text, as the console draws it: a header row ("(index)", the items'
+    // keys or the columns asked for, "Value" for items that are no objects), then one row per item
+    // (at most 30, then "… N more"), at most 20 columns, cells cut at 40 characters (strings
+    // quoted, objects as bounded JSON, accessors "(...)": never run), columns padded and joined with
+    // " | ". Data that is no object is logged as log logs it.
+    function table(args) {
+        var data = args[0], cols = [], grid = [], widths = [], lines = [], values, keys, n, i, j, d, item, row;
+        if (!data || typeof data != 'object') return texts(args, 0);
+        keys = isArray(data) ? 0 : keysOf(data);
+        n = keys ? keys.length : data.length;
+        function cut(v) {
+            return v.length > 40 ? v.slice(0, 39) + '\u2026' : v;
+        }
+        function cell(o, k) {
+            d = describe(o, k);
+            return !d ? '' : !('value' in d) ? '(...)' : cut(typeof (d = d.value) == 'string' ? "'" + d + "'" : argText(d));
+        }
+        function itemAt(i) {
+            return (d = describe(data, keys ? keys[i] : i)) && d.value;
+        }
+        for (i = 0; i < n && i < 30; i++) {
+            item = itemAt(i);
+            if (item && typeof item == 'object') {
+                keysOf(item).forEach(function (k) {
+                    if (cols.indexOf(k) < 0 && cols.length < 20) cols[cols.length] = k;
+                });
+            } else values = 1;
+        }
+        if (isArray(args[1])) cols = args[1].slice(0, 20).map(str);
+        grid[0] = ['(index)'].concat(cols, values ? ['Value'] : []);
+        for (i = 0; i < n && i < 30; i++) {
+            item = itemAt(i);
+            row = grid[i + 1] = [cut(keys ? keys[i] : i + '')];
+            for (j = 0; j < cols.length; j++) row[j + 1] = item && typeof item == 'object' ? cell(item, cols[j]) : '';
+            if (values) row[j + 1] = item && typeof item == 'object' ? '' : cell(data, keys ? keys[i] : i);
+        }
+        grid.forEach(function (row) {
+            row.forEach(function (c, j) {
+                if (!(widths[j] >= c.length)) widths[j] = c.length;
+            });
+        });
+        grid.forEach(function (row) {
+            lines[lines.length] = row
+                .map(function (c, j) {
+                    return c + ' '.repeat(widths[j] - c.length);
+                })
+                .join(' | ')
+                .replace(/ +$/, '');
+        });
+        if (n > 30) lines[lines.length] = '\u2026 ' + (n - 30) + ' more';
+        return [lines.join('\n')];
+    }
     // What one call of `method` records (its texts, or 0 for nothing), as the console prints it.
     function record(method, args) {
         var label, t;
+        if (method == 'table') return table(args);
         if (method == 'assert') return args[0] ? 0 : texts(args, 1, 'Assertion failed:');
         if (method == 'trace') {
             t = texts(args, 0, 'console.trace');
@@ -577,7 +635,8 @@
         });
     };
 
-    // fetch: one entry when it settles; an error answer's body (first 1,000 chars) is read from a clone.
+    // fetch: one entry when it settles, stamped then; an error answer's body (first 1,000 chars) is
+    // read from a clone after that, and the entry sent once it is read.
     if (pageFetch) {
         originals.__F_ORIGINAL_FETCH__ = pageFetch;
         win.fetch = function (input, init) {
@@ -597,34 +656,29 @@
                 inflight(-1);
                 throw e;
             }
-            function done(entry) {
-                inflight(-1);
+            function done(entry, body) {
                 entry.type = __NETWORK__;
                 entry.method = method;
                 entry.url = url;
                 entry.duration = now() - started;
                 entry.via = 'fetch';
-                emit(entry);
+                stamp(entry);
+                function send() {
+                    inflight(-1);
+                    emit(entry);
+                }
+                if (!body) return send();
+                body.then(function (text) {
+                    entry.body = text.slice(0, 1e3);
+                }).then(send, send);
             }
             return pending.then(
                 function (response) {
                     try {
-                        var entry = { status: response.status, statusText: response.statusText, ok: response.ok };
-                        if (response.ok) done(entry);
-                        else {
-                            response
-                                .clone()
-                                .text()
-                                .then(
-                                    function (body) {
-                                        entry.body = body.slice(0, 1e3);
-                                        done(entry);
-                                    },
-                                    function () {
-                                        done(entry);
-                                    }
-                                );
-                        }
+                        done(
+                            { status: response.status, statusText: response.statusText, ok: response.ok },
+                            !response.ok && response.clone().text()
+                        );
                     } catch (ignored) {}
                     return response;
                 },

@@ -1,7 +1,8 @@
 //! What the capture left open before (issue 11 item 5), in real headless Chromium: the console
-//! methods beyond log (assert, count, time, dir, table, trace), format substitution, error cause
-//! chains, class names of logged instances, aborted requests told apart from network errors, a
-//! `pushState` to the same URL that is no navigation, and the agent's routes that named an unknown
+//! methods beyond log (assert, count, time, dir, table as its grid, trace), format substitution,
+//! error cause chains, class names of logged instances, aborted requests told apart from network
+//! errors, a failed fetch stamped when its response came (not after its body), a `pushState` to
+//! the same URL that is no navigation, and the agent's routes that named an unknown
 //! page (`GET /console?client=`) or ignored one (`POST /run?client=`).
 
 use std::time::Duration;
@@ -22,6 +23,36 @@ async fn entries_after(server: &Server, id: &str, seq: u64, n: usize) -> Vec<Val
         (logs.len() >= n).then_some(logs)
     })
     .await
+}
+
+/// A server on its own port answering every request with a 500 whose headers come at once and
+/// whose body ("slow failure") comes `delay` later (CORS open, so the page's fetch reads it). Its
+/// address.
+fn slow_error_server(delay: Duration) -> std::net::SocketAddr {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            std::thread::spawn(move || {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let head = "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n\
+                    Access-Control-Allow-Origin: *\r\nContent-Length: 12\r\nConnection: close\r\n\r\n";
+                let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.flush());
+                std::thread::sleep(delay);
+                let _ = stream.write_all(b"slow failure");
+            });
+        }
+    });
+    addr
 }
 
 fn last_seq(server: &Server, id: &str) -> u64 {
@@ -84,7 +115,7 @@ async fn capture_gaps() {
         assert!(timed.starts_with("t: ") && timed.ends_with(" ms"), "{timed}");
         assert_eq!(args[8], &json!(["Timer 't' does not exist"]));
         assert_eq!(args[9], &json!([r#"{"d":1}"#]));
-        assert_eq!(args[10], &json!([r#"[{"a":1}]"#]));
+        assert_eq!(args[10], &json!(["(index) | a\n0       | 1"]));
         assert_eq!((&args[11][0], &args[11][1]), (&json!("console.trace"), &json!("here")));
         assert!(args[11][2].as_str().unwrap().contains("    at "), "{}", args[11]);
         let error = args[12][1].as_str().unwrap();
@@ -92,6 +123,81 @@ async fn capture_gaps() {
             error.starts_with("Error: outer\n") && error.contains("\nCaused by: Error: inner\n"),
             "{error}"
         );
+
+        // console.table as the grid the console draws: (index), the items' keys in first-seen order
+        // (or the columns asked for), Value for items that are no objects; accessors never run;
+        // at most 30 rows; data that is no object logged as log logs it.
+        let seq = last_seq(&server, &id);
+        run(
+            &server,
+            &id,
+            evaluate(
+                r#"
+            console.table([{a: 1, b: 'x'}, {a: 22, c: {d: [1]}}, 7]);
+            console.table({first: {n: 1, m: 2}, second: {n: 3, get m() { throw new Error('ran'); }}}, ['m']);
+            console.table(Array.from({length: 32}, (_, i) => i));
+            console.table('plain', 2);
+            return 1"#,
+            ),
+        )
+        .await;
+        let logs = entries_after(&server, &id, seq, 4).await;
+        let args: Vec<&Value> = logs.iter().map(|e| &e["args"]).collect();
+        assert_eq!(
+            args[0],
+            &json!([concat!(
+                "(index) | a  | b   | c         | Value\n",
+                "0       | 1  | 'x' |           |\n",
+                "1       | 22 |     | {\"d\":[1]} |\n",
+                "2       |    |     |           | 7",
+            )]),
+            "{logs:?}"
+        );
+        assert_eq!(args[1], &json!(["(index) | m\nfirst   | 2\nsecond  | (...)"]));
+        let long = args[2][0].as_str().unwrap();
+        let lines: Vec<&str> = long.lines().collect();
+        assert_eq!(lines.len(), 32, "{long}");
+        assert_eq!(
+            (lines[0], lines[1], lines[30], lines[31]),
+            ("(index) | Value", "0       | 0", "29      | 29", "\u{2026} 2 more")
+        );
+        assert_eq!((args[3], &logs[3]["level"]), (&json!(["plain", "2"]), &json!("log")));
+
+        // A failed fetch is stamped when its response arrives: its seq and duration do not include
+        // reading the error body (which a server of ours sends two seconds after the headers); the
+        // body is still recorded.
+        let slow = slow_error_server(Duration::from_secs(2));
+        let seq = last_seq(&server, &id);
+        run(
+            &server,
+            &id,
+            evaluate(&format!(
+                r#"
+            const r = await fetch('http://{slow}/slow');
+            console.log('response came', r.status);
+            return 1"#
+            )),
+        )
+        .await;
+        let logs = entries_after(&server, &id, seq, 2).await;
+        let fetched = logs
+            .iter()
+            .find(|e| e["via"] == "fetch")
+            .unwrap_or_else(|| panic!("the fetch entry in {logs:?}"));
+        let came = logs
+            .iter()
+            .find(|e| e["type"] == "console")
+            .unwrap_or_else(|| panic!("the console entry in {logs:?}"));
+        assert_eq!(
+            (&fetched["status"], &fetched["body"], &came["args"]),
+            (&json!(500), &json!("slow failure"), &json!(["response came", "500"]))
+        );
+        assert!(
+            fetched["clientSeq"].as_u64() < came["clientSeq"].as_u64(),
+            "stamped before the page's next entry: {fetched} {came}"
+        );
+        let duration = fetched["duration"].as_f64().unwrap();
+        assert!(duration < 2000.0, "the duration does not include the body: {fetched}");
 
         // Requests: aborted (fetch, XHR) against a network error; pushState to the same URL.
         let seq = last_seq(&server, &id);

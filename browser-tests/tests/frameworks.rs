@@ -10,25 +10,60 @@
 //! - Frameworks (`fixtures/frameworks/*.html`): a small todo app of ours in each framework's own
 //!   binding idioms (Vue 0.10, 0.12, 1, 2 and 3, Knockout 2 and 3, AngularJS 1.8, Backbone 1.1 +
 //!   jQuery 1 and Backbone 1.6 + jQuery 3, React 15 and 18; React 19 ships no UMD build, so 18 is the newest loadable without a
-//!   bundler), on the framework's own build installed from npm (pinned by
+//!   bundler; Ember 3.28 in globals mode, its templates compiled in the page; Svelte 4, its
+//!   component `fixtures/frameworks/svelte/Todo.svelte` compiled by the set-up with the pinned
+//!   `svelte/compiler` into an ES module the page imports through an import map), on the
+//!   framework's own build installed from npm (pinned by
 //!   `browser-tests/frameworks-npm/package-lock.json`, installed with `npm ci` into
 //!   `target/frameworks-npm` when the lock there differs, served through the git-ignored link
 //!   `fixtures/frameworks/npm`). Typing + Enter, filling, checking, selecting and clicking change
 //!   the app's own state, read back from the app's model; after the app clears the field on
-//!   Enter, the next `type` starts from the empty field.
+//!   Enter, the next `type` starts from the empty field. The Ember and Svelte apps also log what
+//!   they add and throw from a click handler: both reach the agent's console.
 
+use std::path::Path;
+use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use browser_tests::{agent, any_port, eval, exec, ok, open, run, shared_browser, within, Server, SCENARIO_DEADLINE};
+use browser_tests::{
+    agent, any_port, eval, exec, ok, open, run, shared_browser, wait_for, within, Server, SCENARIO_DEADLINE,
+};
 use serde_json::{json, Value};
 
 /// Installs the pinned framework builds (once per test binary) and links them into the fixtures.
 fn frameworks_installed() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        browser_tests::npm_fixtures("frameworks");
+        let modules = browser_tests::npm_fixtures("frameworks");
+        compile_svelte(&modules);
     });
+}
+
+/// Compiles the Svelte app (`fixtures/frameworks/svelte/Todo.svelte`) with the pinned
+/// `svelte/compiler` into `npm/browser-agent-compiled/svelte-todo.js`, an ES module that imports
+/// the runtime by its bare names (`svelte/internal`), as a bundler would be given it.
+fn compile_svelte(modules: &Path) {
+    let src = browser_tests::fixtures_dir().join("frameworks/svelte/Todo.svelte");
+    let out = modules.join("browser-agent-compiled");
+    std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    let script = r#"
+        const fs = require('fs');
+        const { compile } = require('svelte/compiler');
+        const [src, out] = process.argv.slice(1);
+        const r = compile(fs.readFileSync(src, 'utf8'), { filename: 'Todo.svelte' });
+        for (const w of r.warnings) console.error(w.message);
+        fs.writeFileSync(out, r.js.code);
+    "#;
+    let status = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(&src)
+        .arg(out.join("svelte-todo.js"))
+        .current_dir(modules.parent().expect("node_modules has a parent"))
+        .status()
+        .unwrap_or_else(|e| panic!("run node (the Svelte test compiles its app with it): {e}"));
+    assert!(status.success(), "compiling {} failed: {status}", src.display());
 }
 
 /// The keys compared: (agent key, CDP key, code, windowsVirtualKeyCode, text).
@@ -214,7 +249,7 @@ async fn model_until(server: &Server, id: &str, what: &str, check: impl Fn(&Valu
 
 /// Polls the page's value of `expr` until `check` accepts it; the value.
 async fn until(server: &Server, id: &str, expr: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let m = eval(server, id, expr).await;
         if check(&m) {
@@ -244,6 +279,9 @@ async fn todo_app(page: &str) {
         let m = model_until(&server, &id, "the app starts", |m| m["items"] == json!([])).await;
         println!("{page}: {}", m["version"]);
         let (s, id) = (&server, id.as_str());
+        // The app has rendered its form (some frameworks render after their model exists).
+        let what = format!("{page}: the app renders its field");
+        until(s, id, "!!document.getElementById('new')", &what, |v| v == true).await;
         for (text, items) in [("buy milk", json!(["buy milk"])), ("eggs", json!(["buy milk", "eggs"]))] {
             ok(s, id, json!({"command": "type", "label": "New todo", "text": text})).await;
             ok(s, id, json!({"command": "press", "key": "Enter", "label": "New todo"})).await;
@@ -302,6 +340,33 @@ async fn todo_app(page: &str) {
         ) {
             // Their keypress handlers saw every Enter (e.keyCode / React's e.charCode).
             assert_eq!(eval(s, id, "model().presses").await, json!(4), "{page}: keypress Enter");
+        }
+        if matches!(page, "ember.html" | "svelte.html") {
+            // The app's own console output and an error thrown from its click handler (which the
+            // framework's event dispatch lets reach the window) are captured.
+            ok(s, id, json!({"command": "click", "role": "button", "name": "Break"})).await;
+            let failed = format!("{} handler failed", page.trim_end_matches(".html"));
+            let logs = wait_for(
+                &format!("{page}: the app's log and error"),
+                Duration::from_secs(10),
+                || {
+                    let logs = s.logs_of(id);
+                    let added = |t: &str| {
+                        logs.iter()
+                            .any(|e| e["type"] == "console" && e["args"] == json!(["added", t]))
+                    };
+                    let thrown = logs
+                        .iter()
+                        .any(|e| e["type"] == "error" && e["message"].as_str().is_some_and(|m| m.contains(&failed)));
+                    (["buy milk", "eggs", "bread", "jam"].iter().all(|t| added(t)) && thrown).then_some(logs)
+                },
+            )
+            .await;
+            let error = logs
+                .iter()
+                .find(|e| e["type"] == "error" && e["message"].as_str().is_some_and(|m| m.contains(&failed)))
+                .expect("the error");
+            println!("{page}: {error}");
         }
     })
     .await;
@@ -365,4 +430,14 @@ async fn react18_controlled_inputs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn react15_controlled_inputs() {
     todo_app("react15.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ember_input_and_on() {
+    todo_app("ember.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn svelte_bind() {
+    todo_app("svelte.html").await;
 }

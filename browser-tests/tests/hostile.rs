@@ -1,6 +1,8 @@
 //! Hostile pages, in real headless Chromium: pages that extend or replace the built-ins before the
-//! client loads, take `console` over after load, freeze the globals, write themselves with
-//! `document.write`, have no `<head>` or a `<base>` to another origin (`fixtures/hostile/*.html`).
+//! client loads, wrap the DOM's own methods or `Promise.prototype.then` (as zone.js and
+//! instrumentation do: `builtins.html?break=listeners|old-listeners|then|queries`), take `console`
+//! over after load, freeze the globals, write themselves with `document.write`, have no `<head>`
+//! or a `<base>` to another origin (`fixtures/hostile/*.html`).
 //! On each the client starts, captures the page's console (from before it loaded and after), and a
 //! click through `POST /run` changes the page; the checks never run WebDriver scripts in the page
 //! (a page that broke `JSON.stringify` or `Function.prototype.apply` may break the driver's own).
@@ -9,7 +11,9 @@
 //! installed with `npm ci` into `target/hostile-npm` when the lock there differs, served through
 //! the git-ignored link `fixtures/hostile/npm`): MooTools 1.4.5 (its core; the window changes of its
 //! Browser and Element modules are made by the fixture in their idiom), Prototype.js 1.7's language
-//! layer (npm `prototype`, CommonJS modules joined into one browser script here) and Sugar 1.4.1.
+//! layer (npm `prototype`, CommonJS modules joined into one browser script here), Sugar 1.4.1 and
+//! zone.js 0.16.3 (Promise replaced by its ZoneAwarePromise; listeners, timers, fetch and XHR
+//! wrapped; the page runs in a zone of its own).
 //!
 //! Where the page makes starting impossible (a CSP without `'wasm-unsafe-eval'`, or one that
 //! refuses connections), the page registers as `failed` with the error, `GET {prefix}/page` shows
@@ -105,9 +109,14 @@ fn console_with(server: &Server, id: &str, first: &str) -> Vec<Value> {
 }
 
 /// Opens `path`; the client starts, the page's console is captured from before the client loaded
-/// (`page says` with an object) and after (through `evaluate`), and a click through `/run`
-/// changes the page. The client id.
+/// (`page says` with an object) and after (through `evaluate`), a click through `/run` changes the
+/// page, and a `wait` for the text it wrote and a snapshot showing it succeed. The client id.
 async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
+    works_probed(c, server, path).await.0
+}
+
+/// [`works`], and what the page's `probe()` (when it has one) answers after the click.
+async fn works_probed(c: &fantoccini::Client, server: &Server, path: &str) -> (String, Value) {
     let url = server.url(path);
     open(c, &url).await;
     let page = listed(server, &url, "ready").await;
@@ -130,6 +139,10 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
             {"command": "evaluate", "script": "console.log('after load', 7); return 1"},
             {"command": "click", "text": "Press me"},
             {"command": "evaluate", "script": "return document.getElementById('out').textContent"},
+            {"command": "evaluate", "script": "return window.probe ? window.probe() : null"},
+            {"command": "wait", "text": "pressed 1", "timeout": 5000},
+            {"command": "snapshot"},
+            {"command": "wait", "ms": 50},
         ]),
     )
     .await;
@@ -140,6 +153,11 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
         v["steps"][2]["result"], "pressed 1",
         "{path}: the click reached the page: {v}"
     );
+    let snapshot = v["steps"][5]["result"].as_str().unwrap_or_default();
+    assert!(
+        snapshot.contains("button \"Press me\"") && snapshot.contains("pressed 1"),
+        "{path}: the snapshot: {snapshot}"
+    );
     let later = wait_for(
         &format!("{path}: the log made after load"),
         Duration::from_secs(10),
@@ -149,7 +167,7 @@ async fn works(c: &fantoccini::Client, server: &Server, path: &str) -> String {
     assert_eq!(later["args"], json!(["after load", "7"]), "{path}");
     let script = "requestAnimationFrame(function () { location.href = 'about:blank'; }); return 1";
     ok(server, &id, json!({"command": "evaluate", "script": script})).await;
-    id
+    (id, v["steps"][3]["result"].clone())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -165,6 +183,18 @@ async fn libraries_that_extend_built_ins() {
         ] {
             works(&browser.client, &server, path).await;
         }
+        // zone.js replaced Promise and wraps listeners and timers; the page's zone still ran its tasks
+        // and its then callback.
+        let (_, probe) = works_probed(&browser.client, &server, "/hostile/zone.html").await;
+        assert_eq!(
+            (&probe["zoned"], &probe["promise"]),
+            (&json!("app"), &json!("ZoneAwarePromise")),
+            "{probe}"
+        );
+        assert!(
+            probe["tasks"].as_u64() > Some(0),
+            "the app's zone ran its tasks: {probe}"
+        );
     })
     .await;
 }
@@ -189,14 +219,26 @@ async fn replaced_built_ins() {
             "reflect",
             "push",
             "apply",
+            "listeners",
+            "old-listeners",
+            "then",
+            "queries",
             "all",
         ] {
-            works(
+            let (_, probe) = works_probed(
                 &browser.client,
                 &server,
                 &format!("/hostile/builtins.html?break={broken}"),
             )
             .await;
+            // The page's wrappers were in the way of the client's own listeners and promises.
+            let through = match broken {
+                "listeners" | "old-listeners" => &probe["events"],
+                "then" => &probe["thens"],
+                "queries" => &probe["queries"],
+                _ => continue,
+            };
+            assert!(through.as_u64() > Some(0), "{broken}: {probe}");
         }
     })
     .await;
