@@ -607,9 +607,12 @@
     }
     // settle(frames, atLeast): resolves once the page's short timers due since have run and, when
     // it asked for a frame since `frames` (the count before the action), that frame has run; after
-    // __SETTLE_MS__ ms at most, `atLeast` ms at least (the visible cursor's pause), one task at least.
+    // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
+    // or starting its frames may take longer than one), `atLeast` ms at least (the visible
+    // cursor's pause), one task at least.
     agent.__F_SETTLE__ = function (frames, atLeast) {
-        var start = now();
+        var start = now(),
+            waited = 0;
         return new kept.Promise(function (resolve) {
             function step() {
                 var spent = now() - start,
@@ -617,17 +620,18 @@
                     left = __SETTLE_MS__ - spent,
                     once = 0;
                 if (spent < atLeast) return apply(pageTimeout, win, [step, atLeast - spent]);
-                if (left <= 0) return resolve();
-                if (pageFrame && agent.__F_FRAMES__ > frames) {
-                    // Ours (asked for after theirs) runs after their callback; what it asks for again is
-                    // waited for next round.
+                if (pageFrame && agent.__F_FRAMES__ > frames && (!waited || left > 0)) {
+                    // Ours (asked for after theirs) runs after their callback; what it asks for again
+                    // (an animation loop) is waited for only while time is left.
                     frames = agent.__F_FRAMES__;
                     var next = function () {
                         if (!once++) step();
                     };
                     apply(pageFrame, win, [next]);
-                    return apply(pageTimeout, win, [next, left]);
+                    apply(pageTimeout, win, [next, waited ? left : __SETTLE_FRAME_MS__]);
+                    return (waited = 1);
                 }
+                if (left <= 0) return resolve();
                 if (due >= 0) return apply(pageTimeout, win, [step, due < left ? due + 1 : left]);
                 resolve();
             }

@@ -49,6 +49,10 @@ pub(crate) const FRAMES: &str = "fr";
 /// frame), in ms: the fixed pause every action took before.
 #[allow(dead_code)]
 pub(crate) const SETTLE_MS: u32 = 20;
+/// Longest an action waits for the first frame the page asked for after it, in ms (a browser
+/// busy or just starting its frames may take longer than one frame).
+#[allow(dead_code)]
+pub(crate) const SETTLE_FRAME_MS: u32 = 100;
 /// `w(frames)`: a promise that resolves once what the page set to run soon after an action has
 /// run (its timers due within [`SETTLE_MS`], a frame it asked for since `frames`, the [`FRAMES`]
 /// count before the action); [`SETTLE_MS`] at most.

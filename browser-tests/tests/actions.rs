@@ -24,6 +24,11 @@ chromium_test!(what_a_click_sets_off_lands_before_the_answer, Axum, |c, server| 
     // After a click the client waits for what the page set to run soon (a short timer, a frame it
     // asked for, a timer that asks for a frame) instead of a fixed pause; an animation loop that
     // never stops asking for frames still lets the step end.
+    // In a tab of its own, in front: a tab an earlier scenario of this binary left behind did not
+    // always get animation frames (no page renders on a frame then, with or without the agent).
+    let original = c.window().await.expect("window");
+    let tab = c.new_window(true).await.expect("new tab");
+    c.switch_to_window(tab.handle.clone()).await.expect("switch");
     let id = open(c, &server, "/actions/settle.html").await;
     for (button, want) in [
         ("Later by timer", "timer ran"),
@@ -39,6 +44,8 @@ chromium_test!(what_a_click_sets_off_lands_before_the_answer, Axum, |c, server| 
             "{button}: the answer's snapshot shows {want:?}:\n{v}"
         );
     }
+    c.close_window().await.expect("close the tab");
+    c.switch_to_window(original).await.expect("back");
 });
 chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
 chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
