@@ -354,6 +354,15 @@ impl ClientRegistry {
             .collect()
     }
 
+    /// Forgets the pages that said they left more than `grace_ms` before `now` (they are no longer
+    /// listed); returns how many.
+    pub(crate) fn forget_left(&self, now: u64, grace_ms: u64) -> usize {
+        let mut map = self.inner.lock();
+        let before = map.len();
+        map.retain(|_, r| !r.gone || now.saturating_sub(r.gone_at) <= grace_ms);
+        before - map.len()
+    }
+
     /// The record of `client`.
     pub fn get(&self, client: &str) -> Option<ClientRecord> {
         self.inner.lock().get(client).cloned()

@@ -266,8 +266,9 @@ impl BrowserAgent {
 
     /// Frees the per-page command state (action log, snapshot baseline, empty queue) of idle pages
     /// that said they left more than [`LEFT_PAGE_GRACE`](commands::LEFT_PAGE_GRACE) ago, that were
-    /// silent for longer than the TTL and that grace, or that the registry evicted. At most once a
-    /// second (it walks every page); returns how many pages it freed.
+    /// silent for longer than the TTL and that grace, or that the registry evicted; the records of
+    /// the pages that left go too (they are no longer listed). At most once a second (it walks
+    /// every page); returns how many pages' command state it freed.
     pub(crate) fn sweep_pages(&self) -> usize {
         use std::sync::atomic::Ordering;
         let now = util::now_ms();
@@ -288,6 +289,7 @@ impl BrowserAgent {
     pub(crate) fn sweep_pages_at(&self, now: u64) -> usize {
         let grace = commands::LEFT_PAGE_GRACE.as_millis() as u64;
         let wanted = self.inner.clients.state_wanted(now, grace);
+        self.inner.clients.forget_left(now, grace);
         self.inner.commands.retain_pages(|id| wanted.contains(id))
     }
 
@@ -457,8 +459,10 @@ mod tests {
         // Just after the navigation its action log is still there (`GET /actions?client=old`).
         assert_eq!(agent.sweep_pages_at(now + grace), 0);
         assert_eq!(agent.inner.commands.actions("old").len(), 1);
+        assert!(agent.clients().get("old").is_some(), "listed as gone meanwhile");
         assert_eq!(agent.sweep_pages_at(now + grace + 1), 1);
         assert!(agent.inner.commands.actions("old").is_empty());
+        assert!(agent.clients().get("old").is_none(), "no longer listed");
         assert_eq!(
             agent.inner.commands.actions("live").len(),
             1,
