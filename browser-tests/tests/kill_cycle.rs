@@ -2,8 +2,10 @@
 //! the test app with the agent and an NDJSON sink on a fixed file) serves a page that logs a
 //! numbered message every 50 ms; the host is killed with SIGKILL three times, each time while the
 //! page keeps logging, and started again on the same port. After each restart the page registers
-//! again (listed alive, its title back from a heartbeat), and at the end every message the page
-//! logged is in the NDJSON file exactly once: 0 lost, 0 duplicated.
+//! again (listed alive, its title back from a heartbeat), the last batch the old process stored is
+//! posted again as the page would retry it had the kill come between the write and the answer,
+//! and at the end every message the page logged is in the NDJSON file exactly once: 0 lost, 0
+//! duplicated.
 //!
 //! Every wait is for a condition (generous limits, for a busy 2-core machine), none is a sleep
 //! that must be long enough.
@@ -14,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use browser_tests::{exec, http_get, scratch, shared_browser, started_client, wait_for, within, PREFIX};
-use serde_json::Value;
+use browser_agent_testkit::http::request;
+use browser_tests::{exec, http_get, scratch, shared_browser, started_client, wait_for, within, PAGE_KEY, PREFIX};
+use serde_json::{json, Value};
 
 /// How long any one condition may take to come true.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -71,19 +74,23 @@ impl Drop for Host {
     }
 }
 
-/// How many times the NDJSON file holds each message number of `client` (lines cut by a write in
-/// progress are skipped), and the entries of other types it holds for it (`dropped`, …).
+/// The entries of `client` the NDJSON file holds, in order (a line cut by a write in progress is
+/// skipped).
+fn entries_in(ndjson: &Path, client: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(ndjson).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|entry| entry["clientId"] == client)
+        .collect()
+}
+
+/// How many times the NDJSON file holds each message number of `client`, and the entries of
+/// other types it holds for it (`dropped`, …).
 fn in_file(ndjson: &Path, client: &str) -> (BTreeMap<u64, usize>, Vec<Value>) {
     let mut counts = BTreeMap::new();
     let mut other = Vec::new();
-    let text = std::fs::read_to_string(ndjson).unwrap_or_default();
-    for line in text.lines() {
-        let Ok(entry) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
-        if entry["clientId"] != client {
-            continue;
-        }
+    for entry in entries_in(ndjson, client) {
+        let line = entry.to_string();
         match entry["text"].as_str().and_then(|t| t.strip_prefix(MESSAGE)) {
             Some(n) if entry["type"] == "console" => {
                 let n: u64 = n.parse().unwrap_or_else(|_| panic!("a message number: {line}"));
@@ -143,6 +150,15 @@ async fn kill_cycle(framework: &'static str) {
         .await;
         // ...the host dies in the middle of that (a batch may be in flight)...
         host.kill();
+        // Had the kill come between a write and its answer, the page would post that batch again,
+        // with the same seqs, to the next process: the last entries the killed one wrote play it.
+        let retried: Vec<Value> = entries_in(&ndjson, &page)
+            .iter()
+            .rev()
+            .filter(|e| e["type"] == "console")
+            .take(5)
+            .map(|e| json!({"type": "console", "level": "log", "args": [e["text"]], "clientId": page, "seq": e["clientSeq"]}))
+            .collect();
         // ...while the page logs on, with nobody listening.
         let logged = exec(c, "return window.logged").await.as_u64().expect("logged");
         let deadline = Instant::now() + PATIENCE;
@@ -152,6 +168,12 @@ async fn kill_cycle(framework: &'static str) {
         }
         host = Host::start(framework, addr, &ndjson).await;
         registered(&host, &page, &format!("round {round}: the page to register again")).await;
+        // The retry reaches the new process: it must not write those entries twice.
+        assert_eq!(retried.len(), 5, "entries to retry");
+        let body = Value::Array(retried).to_string();
+        let headers = [("content-type", "application/json"), ("x-browser-agent-key", PAGE_KEY)];
+        let answer = request(addr, "POST", &format!("{PREFIX}/logs"), &headers, body.as_bytes());
+        assert_eq!(answer.status, 204, "the retried batch: {}", answer.text());
     }
     let total = exec(c, "return window.stopLogging()").await.as_u64().expect("count");
     let (counts, other) = wait_for("every message in the NDJSON file", PATIENCE, || {
