@@ -1,7 +1,7 @@
 //! [`ClientRegistry`]: one record per page load, heartbeats, liveness, the default target, and
 //! the `(clientId, seq)` window that makes retried log batches count once.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -9,8 +9,9 @@ use serde::Serialize;
 use crate::protocol::Phase;
 use crate::util::truncate_chars;
 
-/// Seqs remembered above the contiguous prefix, per client, for de-duplication.
-const SEEN_WINDOW: usize = 4096;
+/// Runs of seqs remembered above the contiguous prefix, per client, for de-duplication (16 B
+/// each: a client's window is at most 2 KiB however many entries it sends or drops).
+const SEEN_RUNS: usize = 128;
 /// The id dsh-style clients (no `client` parameter) are recorded under.
 pub(crate) const ANONYMOUS_CLIENT: &str = "";
 
@@ -75,6 +76,9 @@ pub struct ClientRecord {
     /// The page said it left (closed, or navigated away: the `gone=1` beacon on `pagehide`). It is
     /// not alive and never a default target until it heartbeats or polls again (the back/forward cache).
     pub gone: bool,
+    /// When it said it left (epoch ms; 0 while it has not).
+    #[serde(skip)]
+    gone_at: u64,
     #[serde(skip)]
     seen: SeenSeqs,
 }
@@ -113,28 +117,40 @@ impl ClientRecord {
     }
 }
 
+/// The seqs of a client stored so far: every seq up to `contiguous`, and disjoint, non-adjacent
+/// runs `start..=end` above it (a batch in flight, a retry that overtook another, entries the
+/// client dropped).
 #[derive(Debug, Clone, Default, PartialEq)]
 struct SeenSeqs {
     contiguous: u64,
-    above: BTreeSet<u64>,
+    above: BTreeMap<u64, u64>,
 }
 
 impl SeenSeqs {
     /// Records `seq`; false when it was seen before.
     fn insert(&mut self, seq: u64) -> bool {
-        if seq <= self.contiguous || !self.above.insert(seq) {
+        if seq <= self.contiguous {
             return false;
         }
-        while self.above.remove(&(self.contiguous + 1)) {
-            self.contiguous += 1;
+        let before = self.above.range(..=seq).next_back().map(|(&s, &e)| (s, e));
+        if before.is_some_and(|(_, end)| seq <= end) {
+            return false;
         }
-        while self.above.len() > SEEN_WINDOW {
+        let mut start = seq;
+        if let Some((s, _)) = before.filter(|&(_, e)| e + 1 == seq) {
+            self.above.remove(&s);
+            start = s;
+        }
+        let end = self.above.remove(&(seq + 1)).unwrap_or(seq);
+        if start == self.contiguous + 1 {
+            self.contiguous = end;
+        } else {
+            self.above.insert(start, end);
+        }
+        while self.above.len() > SEEN_RUNS {
             // Too many gaps: treat the oldest gap as lost for good.
-            if let Some(first) = self.above.pop_first() {
-                self.contiguous = first;
-                while self.above.remove(&(self.contiguous + 1)) {
-                    self.contiguous += 1;
-                }
+            if let Some((_, end)) = self.above.pop_first() {
+                self.contiguous = end;
             }
         }
         true
@@ -164,6 +180,9 @@ impl SeenSeqs {
 #[derive(Debug)]
 pub struct ClientRegistry {
     inner: Mutex<HashMap<String, ClientRecord>>,
+    /// What a previous process of this host stored per client (read back from its NDJSON file):
+    /// a client's record starts with it, so that its retried batches still count once.
+    carried: Mutex<HashMap<String, SeenSeqs>>,
     max_clients: usize,
     /// Origins whose frames may be default targets (lower case, no trailing `/`).
     frame_parents: Vec<String>,
@@ -175,6 +194,7 @@ impl ClientRegistry {
     pub(crate) fn new(max_clients: usize, ttl_ms: u64) -> Self {
         ClientRegistry {
             inner: Mutex::new(HashMap::new()),
+            carried: Mutex::new(HashMap::new()),
             max_clients: max_clients.max(1),
             frame_parents: Vec::new(),
             ttl_ms,
@@ -268,6 +288,9 @@ impl ClientRegistry {
     pub(crate) fn mark_gone(&self, client: &str, now: u64) -> ClientRecord {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, client, now);
+        if !record.gone {
+            record.gone_at = now;
+        }
         record.gone = true;
         record.clone()
     }
@@ -310,6 +333,34 @@ impl ClientRegistry {
     pub(crate) fn first_delivery(&self, client: &str, seq: u64, now: u64) -> bool {
         let mut map = self.inner.lock();
         self.entry(&mut map, client, now).seen.insert(seq)
+    }
+
+    /// The pages whose per-page state (command queue, action log, snapshot baseline) is still
+    /// wanted at `now`: those listed, except the ones that said they left more than `grace_ms`
+    /// ago and those silent for longer than the TTL and `grace_ms`. Evicted pages are not listed.
+    pub(crate) fn state_wanted(&self, now: u64, grace_ms: u64) -> HashSet<String> {
+        let ttl = self.ttl_ms;
+        self.inner
+            .lock()
+            .values()
+            .filter(|r| {
+                if r.gone {
+                    now.saturating_sub(r.gone_at) <= grace_ms
+                } else {
+                    now.saturating_sub(r.last_seen_at) <= ttl.saturating_add(grace_ms)
+                }
+            })
+            .map(|r| r.client_id.clone())
+            .collect()
+    }
+
+    /// Forgets the pages that said they left more than `grace_ms` before `now` (they are no longer
+    /// listed); returns how many.
+    pub(crate) fn forget_left(&self, now: u64, grace_ms: u64) -> usize {
+        let mut map = self.inner.lock();
+        let before = map.len();
+        map.retain(|_, r| !r.gone || now.saturating_sub(r.gone_at) <= grace_ms);
+        before - map.len()
     }
 
     /// The record of `client`.
@@ -379,6 +430,26 @@ impl ClientRegistry {
             .map(|(r, why)| (r.clone(), why))
     }
 
+    /// Seeds the de-duplication with the `(client, seq)` pairs a previous process stored, oldest
+    /// first (see [`crate::sinks::delivered_in`]); only the `max_clients` clients seen last are kept.
+    pub(crate) fn with_delivered(self, delivered: Vec<(String, u64)>) -> Self {
+        let mut last_seen: HashMap<&str, usize> = HashMap::new();
+        for (i, (client, _)) in delivered.iter().enumerate() {
+            last_seen.insert(client, i);
+        }
+        let mut recent: Vec<(usize, &str)> = last_seen.into_iter().map(|(c, i)| (i, c)).collect();
+        recent.sort_unstable_by(|a, b| b.cmp(a));
+        let kept: HashSet<&str> = recent.into_iter().take(self.max_clients).map(|(_, c)| c).collect();
+        let mut carried: HashMap<String, SeenSeqs> = HashMap::new();
+        for (client, seq) in &delivered {
+            if kept.contains(client.as_str()) {
+                carried.entry(client.clone()).or_default().insert(*seq);
+            }
+        }
+        *self.carried.lock() = carried;
+        self
+    }
+
     /// Lets pages framed by these origins be default targets.
     pub(crate) fn with_frame_parents(mut self, origins: &[String]) -> Self {
         self.frame_parents = origins.iter().map(|o| normalize_origin(o)).collect();
@@ -422,7 +493,8 @@ impl ClientRegistry {
             tab: String::new(),
             last_poll_at: 0,
             gone: false,
-            seen: SeenSeqs::default(),
+            gone_at: 0,
+            seen: self.carried.lock().remove(client).unwrap_or_default(),
         });
         record.last_seen_at = record.last_seen_at.max(now);
         record
@@ -647,11 +719,41 @@ mod tests {
         assert!(!reg.first_delivery("c", 2, 1));
         assert!(reg.first_delivery("d", 1, 1), "per client");
         let mut seen = SeenSeqs::default();
-        for s in (2..=(SEEN_WINDOW as u64 + 10) * 2).step_by(2) {
+        for s in (2..=(SEEN_RUNS as u64 + 10) * 2).step_by(2) {
             assert!(seen.insert(s));
         }
-        assert!(seen.above.len() <= SEEN_WINDOW);
+        assert!(seen.above.len() <= SEEN_RUNS);
         assert!(!seen.insert(2));
+        // Runs merge: filling the gaps leaves one contiguous prefix and nothing above it.
+        let mut seen = SeenSeqs::default();
+        let order = [5, 3, 9, 4, 1, 8, 2, 7, 6, 6, 1, 10, 9];
+        let first: Vec<bool> = order.iter().map(|&s| seen.insert(s)).collect();
+        let mut expected = [true; 13];
+        (expected[9], expected[10], expected[12]) = (false, false, false);
+        assert_eq!(first, expected);
+        assert_eq!((seen.contiguous, seen.above.len()), (10, 0));
+        // Against a set, in a shuffled order with retries: the same answers while gaps are few.
+        let mut seen = SeenSeqs::default();
+        let mut model = HashSet::new();
+        let mut x: u64 = 12345;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x >> 33
+        };
+        for block in 0..100u64 {
+            // Each block of 100 seqs arrives shuffled, each one followed by a retry of an earlier one.
+            let mut seqs: Vec<u64> = (block * 100 + 1..=block * 100 + 100).collect();
+            for i in (1..seqs.len()).rev() {
+                seqs.swap(i, next() as usize % (i + 1));
+            }
+            for seq in seqs {
+                assert_eq!(seen.insert(seq), model.insert(seq), "{seq}");
+                let retry = 1 + next() % seq;
+                assert_eq!(seen.insert(retry), model.insert(retry), "retry {retry}");
+            }
+        }
+        assert_eq!((seen.contiguous, seen.above.len()), (10_000, 0));
+        assert!(seen.above.len() <= SEEN_RUNS);
     }
 
     #[test]

@@ -74,6 +74,41 @@ impl NdjsonSink {
     }
 }
 
+/// The `(clientId, clientSeq)` of the entries the NDJSON file at `path` holds, oldest first: what a
+/// restarted host seeds its de-duplication with, so that a batch the previous process stored but
+/// never answered (killed just after writing it) still counts once when the page retries it. Reads
+/// at most the last `2 × max_bytes` of the file (it is rotated at `max_bytes`); a missing or
+/// unreadable file gives nothing, and lines that are not entries of a page are skipped.
+pub(crate) fn delivered_in(path: &Path, max_bytes: u64) -> Vec<(String, u64)> {
+    use std::io::{Read, Seek, SeekFrom};
+    #[derive(serde::Deserialize)]
+    struct Origin {
+        #[serde(rename = "clientId")]
+        client_id: String,
+        #[serde(rename = "clientSeq")]
+        client_seq: u64,
+    }
+    let Ok(mut file) = File::open(path) else {
+        return Vec::new();
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let start = len.saturating_sub(max_bytes.saturating_mul(2));
+    let mut data = Vec::new();
+    if file.seek(SeekFrom::Start(start)).is_err() || file.read_to_end(&mut data).is_err() {
+        return Vec::new();
+    }
+    let mut lines = data.split(|b| *b == b'\n');
+    if start > 0 {
+        // The first line read is cut.
+        lines.next();
+    }
+    lines
+        .filter_map(|line| serde_json::from_slice::<Origin>(line).ok())
+        .filter(|o| !o.client_id.is_empty())
+        .map(|o| (o.client_id, o.client_seq))
+        .collect()
+}
+
 /// Keeps the newest whole lines of `path` within `budget` bytes (at least one line); returns the new size.
 fn rotate(path: &Path, budget: u64) -> io::Result<u64> {
     let data = fs::read(path)?;
@@ -469,6 +504,59 @@ mod tests {
             let v: Value = serde_json::from_str(line).unwrap();
             assert!(v["ts"].is_u64() && v["timestamp"].as_str().unwrap().contains('T'));
         }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// POSTs `batch` to `/logs` as the page with key `k` would.
+    async fn post_logs(agent: &crate::BrowserAgent, batch: &Value) -> u16 {
+        let req = http::Request::post("/__mindstudio_dev__/logs")
+            .header("host", "127.0.0.1:3000")
+            .header("x-browser-agent-key", "k3y-for-restarts")
+            .header("content-type", "application/json")
+            .body(bytes::Bytes::from(batch.to_string()))
+            .unwrap();
+        agent.handle(req).await.unwrap().status().as_u16()
+    }
+
+    #[tokio::test]
+    async fn a_restarted_host_counts_a_batch_the_previous_process_stored_once() {
+        let dir = temp_dir("restart");
+        let path = dir.join("browser.ndjson");
+        let build = || {
+            crate::BrowserAgent::builder()
+                .enabled(true)
+                .page_key("k3y-for-restarts")
+                .ndjson_file(&path)
+                .build()
+        };
+        let entry = |seq: u64| serde_json::json!({"type": "console", "level": "log", "args": [format!("n{seq}")], "clientId": "c", "seq": seq});
+        let batch = |seqs: std::ops::RangeInclusive<u64>| Value::Array(seqs.map(entry).collect());
+        let first = build();
+        assert_eq!(post_logs(&first, &batch(1..=5)).await, 204);
+        // Killed after writing, before answering: the page retries the batch, with more, at the
+        // next process, which knows the first five from the file.
+        drop(first);
+        let second = build();
+        assert_eq!(post_logs(&second, &batch(1..=8)).await, 204);
+        assert_eq!(post_logs(&second, &batch(6..=8)).await, 204);
+        let lines: Vec<Value> = fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let seqs: Vec<u64> = lines.iter().map(|l| l["clientSeq"].as_u64().unwrap()).collect();
+        assert_eq!(seqs, [1, 2, 3, 4, 5, 6, 7, 8], "each entry once in the file");
+        let console = second.logs().query(&crate::LogQuery::all());
+        assert_eq!(console.len(), 3, "the new process stored only the new ones");
+        // What the file holds, read back: only entries of pages, a cut first line skipped.
+        fs::write(&path, "{\"clientId\":\"x\",\"clientSeq\":1}\nnot json\n{\"text\":\"no origin\"}\n{\"clientId\":\"y\",\"clientSeq\":2}\n").unwrap();
+        assert_eq!(delivered_in(&path, 1024), [("x".to_owned(), 1), ("y".to_owned(), 2)]);
+        assert_eq!(
+            delivered_in(&path, 20),
+            [("y".to_owned(), 2)],
+            "the tail only, from a whole line"
+        );
+        assert!(delivered_in(&dir.join("missing.ndjson"), 1024).is_empty());
         fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -359,8 +359,16 @@ impl Builder {
             inner: Arc::new(Inner {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
-                    .with_frame_parents(&config.frame_parents),
+                    .with_frame_parents(&config.frame_parents)
+                    .with_delivered(
+                        config
+                            .ndjson
+                            .as_ref()
+                            .map(|(path, max)| sinks::delivered_in(path, *max))
+                            .unwrap_or_default(),
+                    ),
                 commands: Default::default(),
+                last_sweep: Default::default(),
                 proofs: Default::default(),
                 notes: crate::notes::NotesStore::new(config.max_notes),
                 screenshots: crate::screenshots::ScreenshotStore::new(

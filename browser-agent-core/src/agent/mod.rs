@@ -58,6 +58,8 @@ pub(crate) struct Inner {
     pub(crate) logs: LogBuffer,
     pub(crate) clients: ClientRegistry,
     pub(crate) commands: crate::commands::CommandQueue,
+    /// When [`BrowserAgent::sweep_pages`] last ran (epoch ms).
+    pub(crate) last_sweep: std::sync::atomic::AtomicU64,
     pub(crate) screenshots: crate::screenshots::ScreenshotStore,
     pub(crate) notes: crate::notes::NotesStore,
     pub(crate) proofs: crate::proof::Proofs,
@@ -196,6 +198,8 @@ impl BrowserAgent {
 
     pub(crate) async fn run_with_hint(&self, batch: Batch, origin: Option<String>) -> Result<BatchResult, RunError> {
         let diff_steps = commands::validate_steps(&batch.steps)?;
+        // A batch is what makes per-page state grow: free that of pages gone for good first.
+        self.sweep_pages();
         let now = util::now_ms();
         let clients = &self.inner.clients;
         let client = match &batch.client {
@@ -257,6 +261,36 @@ impl BrowserAgent {
     pub(crate) fn page_gone(&self, client: &str) {
         self.inner.clients.mark_gone(client, util::now_ms());
         self.fail_batches_of_gone_page(client);
+        self.sweep_pages();
+    }
+
+    /// Frees the per-page command state (action log, snapshot baseline, empty queue) of idle pages
+    /// that said they left more than [`LEFT_PAGE_GRACE`](commands::LEFT_PAGE_GRACE) ago, that were
+    /// silent for longer than the TTL and that grace, or that the registry evicted; the records of
+    /// the pages that left go too (they are no longer listed). At most once a second (it walks
+    /// every page); returns how many pages' command state it freed.
+    pub(crate) fn sweep_pages(&self) -> usize {
+        use std::sync::atomic::Ordering;
+        let now = util::now_ms();
+        let last = self.inner.last_sweep.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < 1_000
+            || self
+                .inner
+                .last_sweep
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return 0;
+        }
+        self.sweep_pages_at(now)
+    }
+
+    /// [`sweep_pages`](Self::sweep_pages) at `now`, unthrottled.
+    pub(crate) fn sweep_pages_at(&self, now: u64) -> usize {
+        let grace = commands::LEFT_PAGE_GRACE.as_millis() as u64;
+        let wanted = self.inner.clients.state_wanted(now, grace);
+        self.inner.clients.forget_left(now, grace);
+        self.inner.commands.retain_pages(|id| wanted.contains(id))
     }
 
     fn fail_batches_of_gone_page(&self, client: &str) {
@@ -387,5 +421,107 @@ mod tests {
             "{err}"
         );
         assert!(matches!(agent.run(batch()).await, Err(RunError::NoBrowser(_))));
+    }
+
+    /// Runs one snapshot batch on `client` straight through the queue, as a page would.
+    fn one_batch(agent: &BrowserAgent, client: &str) {
+        let q = &agent.inner.commands;
+        let ticket = q
+            .enqueue(
+                client,
+                &[json!({"command": "snapshot"})],
+                vec![],
+                Duration::from_secs(30),
+            )
+            .unwrap();
+        let id = q.take(client, None).unwrap().id;
+        let answer =
+            json!({"id": id, "steps": [{"index": 0, "command": "snapshot", "result": "main"}], "snapshot": "main"});
+        assert!(q.complete(&id, crate::protocol::Results::from_value(answer), vec![]));
+        drop(ticket);
+    }
+
+    #[test]
+    fn the_state_of_a_page_that_left_is_kept_for_the_grace_then_freed() {
+        let agent = agent_with_page("old");
+        let now = util::now_ms();
+        one_batch(&agent, "old");
+        agent.clients().heartbeat(
+            &Heartbeat {
+                client: "live".into(),
+                ..Default::default()
+            },
+            now,
+        );
+        one_batch(&agent, "live");
+        agent.inner.clients.mark_gone("old", now);
+        let grace = commands::LEFT_PAGE_GRACE.as_millis() as u64;
+        // Just after the navigation its action log is still there (`GET /actions?client=old`).
+        assert_eq!(agent.sweep_pages_at(now + grace), 0);
+        assert_eq!(agent.inner.commands.actions("old").len(), 1);
+        assert!(agent.clients().get("old").is_some(), "listed as gone meanwhile");
+        assert_eq!(agent.sweep_pages_at(now + grace + 1), 1);
+        assert!(agent.inner.commands.actions("old").is_empty());
+        assert!(agent.clients().get("old").is_none(), "no longer listed");
+        assert_eq!(
+            agent.inner.commands.actions("live").len(),
+            1,
+            "a live page keeps its own"
+        );
+        // A page silent past the TTL and the grace is freed too; one the registry evicted at once.
+        let ttl = agent.clients().ttl_ms();
+        assert_eq!(agent.sweep_pages_at(now + ttl + grace + 1), 1);
+        assert_eq!(agent.inner.commands.footprint().0, 0);
+        one_batch(&agent, "unlisted");
+        assert_eq!(agent.sweep_pages_at(now), 1);
+        // A page busy with a batch is never freed, whatever the registry says.
+        let _busy = agent
+            .inner
+            .commands
+            .enqueue(
+                "old",
+                &[json!({"command": "snapshot"})],
+                vec![],
+                Duration::from_secs(30),
+            )
+            .unwrap();
+        assert_eq!(agent.sweep_pages_at(now + 10 * ttl), 0);
+        assert_eq!(agent.inner.commands.footprint().0, 1);
+    }
+
+    #[test]
+    fn action_logs_are_bounded_in_bytes_across_pages() {
+        let agent = agent_with_page("p");
+        let q = &agent.inner.commands;
+        let step = json!({"command": "evaluate", "script": "1"});
+        for n in 0..100 {
+            let client = format!("page{n}");
+            let _ticket = q
+                .enqueue(&client, &vec![step.clone(); 100], vec![], Duration::from_secs(30))
+                .unwrap();
+            let id = q.take(&client, None).unwrap().id;
+            let steps: Vec<Value> = (0..100)
+                .map(|i| json!({"index": i, "command": "evaluate", "result": "x".repeat(300)}))
+                .collect();
+            let answer = json!({"id": id, "steps": steps, "snapshot": ""});
+            assert!(q.complete(&id, crate::protocol::Results::from_value(answer), vec![]));
+        }
+        let (_, _, bytes) = q.footprint();
+        assert!(
+            bytes <= commands::MAX_ACTION_BYTES && bytes > commands::MAX_ACTION_BYTES / 2,
+            "{bytes}"
+        );
+        assert_eq!(q.actions("page99").len(), 100, "the newest page keeps its log");
+        assert!(q.actions("page0").is_empty(), "the oldest one's was dropped");
+        assert!(q.actions("page99")[0]["result"].as_str().unwrap().chars().count() <= 200);
+    }
+
+    #[test]
+    fn sweeps_are_throttled_to_one_a_second() {
+        let agent = agent_with_page("p");
+        one_batch(&agent, "unlisted");
+        assert_eq!(agent.sweep_pages(), 1);
+        one_batch(&agent, "unlisted");
+        assert_eq!(agent.sweep_pages(), 0, "within the second");
     }
 }

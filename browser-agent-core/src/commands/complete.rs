@@ -6,7 +6,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::ending::{Early, EarlyEnd};
-use super::queue::{bound_baselines, log_actions, page_mut, CommandQueue, Queued, State, Waiting};
+use super::queue::{bound_actions, bound_baselines, log_actions, page_mut, CommandQueue, Queued, State, Waiting};
 use super::{BatchResult, HANDOVER_WAIT};
 use crate::protocol::{Handover, Results, StepResult};
 use crate::snapshot;
@@ -33,6 +33,8 @@ impl CommandQueue {
             ..
         } = result;
         log_actions(page, id, &steps);
+        let client = w.client.clone();
+        bound_actions(&mut state, &client);
         if let Some(handover) = handover.filter(Handover::is_valid) {
             hand_over(&mut state, id, w, handover, steps, logs);
             return true;

@@ -37,6 +37,12 @@ pub(crate) const MAX_PAGES: usize = crate::config::DEFAULT_MAX_CLIENTS;
 /// Bytes of snapshot baselines (the last snapshot of each page, for `diff`) kept in all: past it,
 /// the least recently used pages' baselines are freed (their next `diff` is a full snapshot).
 pub(crate) const MAX_BASELINE_BYTES: usize = 8 * 1024 * 1024;
+/// Bytes of action logs kept in all: past it, the least recently used pages' logs are dropped.
+pub(crate) const MAX_ACTION_BYTES: usize = 2 * 1024 * 1024;
+/// How long the command state of a page that left (its `gone` beacon) or stopped talking (past the
+/// TTL) is kept: its action log stays readable (`GET /actions?client=` of a page that just
+/// navigated) for this long, then it is freed.
+pub(crate) const LEFT_PAGE_GRACE: Duration = Duration::from_secs(30);
 /// How long a batch whose page said it left while running it (the `gone` beacon) waits for that
 /// page's results or handover, which the page sends in the same `pagehide` and may arrive just after.
 pub const GONE_GRACE: Duration = Duration::from_secs(3);

@@ -10,7 +10,7 @@ use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 
 use super::ending::Early;
-use super::{BatchResult, RunError, MAX_ACTIONS, MAX_BASELINE_BYTES, MAX_PAGES, MAX_QUEUED};
+use super::{BatchResult, RunError, MAX_ACTIONS, MAX_ACTION_BYTES, MAX_BASELINE_BYTES, MAX_PAGES, MAX_QUEUED};
 use crate::protocol::{field, Delivery, StepResult};
 
 /// A batch waiting for a page: what [`CommandQueue::take`] delivers.
@@ -28,7 +28,11 @@ pub(super) struct PageQueue {
     pub(super) running: Option<String>,
     pub(super) wake: Arc<Notify>,
     pub(super) last_snapshot: Option<String>,
-    pub(super) actions: VecDeque<Value>,
+    /// The action log, each record as compact JSON (a `Value` per record took ~1.8 KB of heap;
+    /// its text takes ~300 B).
+    pub(super) actions: VecDeque<Box<str>>,
+    /// Bytes of `actions`' records.
+    pub(super) action_bytes: usize,
     /// When it was last used ([`State::tick`]): the least recently used idle page is freed first.
     pub(super) used: u64,
 }
@@ -90,9 +94,9 @@ pub(super) fn page_mut<'a>(state: &'a mut State, client: &str) -> &'a mut PageQu
     page
 }
 
-/// Frees idle pages (nothing queued or running, no poll held, no batch waiting for them), least recently used
-/// first, until at most `keep` pages are left (busy pages are never freed).
-fn prune(state: &mut State, keep: usize) {
+/// The idle pages (nothing queued or running, no poll held, no batch waiting for them), least
+/// recently used first: only these may be freed.
+fn idle_pages(state: &State) -> Vec<(u64, String)> {
     let busy: std::collections::HashSet<&str> = state.waiting.values().map(|w| w.client.as_str()).collect();
     let mut idle: Vec<(u64, String)> = state
         .pages
@@ -104,8 +108,14 @@ fn prune(state: &mut State, keep: usize) {
         .map(|(id, p)| (p.used, id.clone()))
         .collect();
     idle.sort_unstable();
+    idle
+}
+
+/// Frees idle pages, least recently used first, until at most `keep` pages are left (busy pages
+/// are never freed).
+fn prune(state: &mut State, keep: usize) {
     let excess = state.pages.len().saturating_sub(keep);
-    for (_, id) in idle.into_iter().take(excess) {
+    for (_, id) in idle_pages(state).into_iter().take(excess) {
         state.pages.remove(&id);
     }
 }
@@ -139,6 +149,31 @@ pub(super) fn bound_baselines(state: &mut State, keep: &str) {
     }
 }
 
+/// Keeps the action logs within [`MAX_ACTION_BYTES`] in all, dropping the least recently used
+/// pages' logs first (`keep`, the page that just logged, keeps its own).
+pub(super) fn bound_actions(state: &mut State, keep: &str) {
+    let mut total: usize = state.pages.values().map(|p| p.action_bytes).sum();
+    if total <= MAX_ACTION_BYTES {
+        return;
+    }
+    let mut by_age: Vec<(u64, String)> = state
+        .pages
+        .iter()
+        .filter(|(id, p)| p.action_bytes > 0 && id.as_str() != keep)
+        .map(|(id, p)| (p.used, id.clone()))
+        .collect();
+    by_age.sort_unstable();
+    for (_, id) in by_age {
+        if total <= MAX_ACTION_BYTES {
+            break;
+        }
+        if let Some(page) = state.pages.get_mut(&id) {
+            total -= std::mem::take(&mut page.action_bytes);
+            page.actions = VecDeque::new();
+        }
+    }
+}
+
 /// Appends a batch's executed steps to the page's action log (bounded), with the host's clock.
 pub(super) fn log_actions(page: &mut PageQueue, batch: &str, steps: &[StepResult]) {
     let now = crate::util::now_ms();
@@ -166,9 +201,13 @@ pub(super) fn log_actions(page: &mut PageQueue, batch: &str, steps: &[StepResult
             crate::util::truncate_marked(&mut r, 200);
             record[field::RESULT] = Value::String(r);
         }
+        let record: Box<str> = record.to_string().into();
+        page.action_bytes += record.len();
         page.actions.push_back(record);
         if page.actions.len() > MAX_ACTIONS {
-            page.actions.pop_front();
+            if let Some(old) = page.actions.pop_front() {
+                page.action_bytes -= old.len();
+            }
         }
     }
 }
@@ -282,9 +321,10 @@ impl CommandQueue {
         self.state.lock().pages.get(client).map_or(0, |p| p.queued.len())
     }
 
-    /// How many pages have command state, and the bytes of their snapshot baselines.
+    /// How many pages have command state, the bytes of their snapshot baselines, and of their
+    /// action logs.
     #[cfg(test)]
-    pub(crate) fn footprint(&self) -> (usize, usize) {
+    pub(crate) fn footprint(&self) -> (usize, usize, usize) {
         let state = self.state.lock();
         let bytes = state
             .pages
@@ -292,7 +332,8 @@ impl CommandQueue {
             .filter_map(|p| p.last_snapshot.as_ref())
             .map(String::len)
             .sum();
-        (state.pages.len(), bytes)
+        let actions = state.pages.values().map(|p| p.action_bytes).sum();
+        (state.pages.len(), bytes, actions)
     }
 
     /// The action log of `client`: every executed step, oldest first.
@@ -301,8 +342,22 @@ impl CommandQueue {
             .lock()
             .pages
             .get(client)
-            .map(|p| p.actions.iter().cloned().collect())
+            .map(|p| p.actions.iter().filter_map(|r| serde_json::from_str(r).ok()).collect())
             .unwrap_or_default()
+    }
+
+    /// Frees the command state (action log, snapshot baseline, empty queue) of every idle page
+    /// `wanted` says no to: pages gone, expired or evicted from the registry. Returns how many.
+    pub(crate) fn retain_pages(&self, wanted: impl Fn(&str) -> bool) -> usize {
+        let mut state = self.state.lock();
+        let mut freed = 0;
+        for (_, id) in idle_pages(&state) {
+            if !wanted(&id) {
+                state.pages.remove(&id);
+                freed += 1;
+            }
+        }
+        freed
     }
 
     /// Removes a batch that timed out: from the queue if it never ran, and frees its page.

@@ -402,7 +402,7 @@ async fn abandoned_pages_free_their_state() {
             nothing_queued(&agent, "keeper").await;
         }
     }
-    let (pages, bytes) = agent.inner.commands.footprint();
+    let (pages, bytes, _) = agent.inner.commands.footprint();
     assert!(pages <= MAX_PAGES, "{pages} pages kept");
     assert!(bytes <= MAX_BASELINE_BYTES, "{bytes} bytes of baselines kept");
     assert!(agent.inner.clients.all().len() <= crate::config::DEFAULT_MAX_CLIENTS);
