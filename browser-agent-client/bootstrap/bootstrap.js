@@ -74,15 +74,15 @@
     // read them from `p` instead of the page's globals, and fails the build when the glue uses a
     // global this list does not name, or the list names one the glue does not use.
     var KEPT =
-        'AbortController Array.from Array.isArray Array.of Array.prototype.indexOf Array.prototype.push ' +
+        'AbortController Array.from Array.isArray Array.of Array.prototype.indexOf Array.prototype.push BroadcastChannel ' +
         'Array.prototype.shift Array.prototype.slice Array.prototype.splice DataView Date.now Element ' +
         'Error FinalizationRegistry JSON.stringify Math.random Node Object.assign ' +
         'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
         'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.ownKeys Reflect.set Request ' +
-        'Response TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
+        'Response Set TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
         'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WebAssembly.Instance WebAssembly.Module ' +
         'WebAssembly.instantiate WebAssembly.instantiateStreaming Window addEventListener clearTimeout ' +
-        'console.warn encodeURIComponent fetch navigator.sendBeacon queueMicrotask setInterval ' +
+        'console.warn encodeURIComponent fetch navigator.locks navigator.sendBeacon queueMicrotask setInterval ' +
         'setTimeout';
     var kept = {};
     KEPT.split(' ').forEach(function (path) {

@@ -123,6 +123,9 @@ pub const POLL_WAIT_MS: u64 = 25_000;
 /// Longest client id or tab id accepted on the wire (ids are random hex; longer ones are refused
 /// or, in a heartbeat, cut).
 pub const MAX_ID_LEN: usize = 64;
+/// Most pages one command poll may cover besides its own ([`param::CLIENTS`]): a browser's
+/// tabs of one origin share one poll, held by one of them (see the README, "What the page calls").
+pub const MAX_POLL_CLIENTS: usize = 64;
 
 /// Query parameter names of the browser-facing routes (heartbeat, command poll, `gone` beacon).
 pub mod param {
@@ -134,6 +137,10 @@ pub mod param {
     pub const TAB: &str = "tab";
     /// Long-poll hold in milliseconds (capped to [`super::POLL_WAIT_MS`]).
     pub const WAIT: &str = "wait";
+    /// The other pages a command poll covers: `clients=ID:TAB,ID:TAB` (`:TAB` optional, at most
+    /// [`super::MAX_POLL_CLIENTS`] in all); the host then answers the first batch for any of them
+    /// with its page in [`super::field::CLIENT`], and counts each as polling.
+    pub const CLIENTS: &str = "clients";
     /// `gone=1` on the `pagehide` beacon: the page left.
     pub const GONE: &str = "gone";
     /// Heartbeat: the page's URL.
@@ -524,6 +531,8 @@ pub mod field {
     pub const OFFSET: &str = "offset";
     /// Milliseconds the batch has left when it is delivered.
     pub const TIMEOUT_MS: &str = "timeoutMs";
+    /// The page a delivered batch is for, when the poll covered several ([`super::param::CLIENTS`]).
+    pub const CLIENT: &str = "client";
     /// A step's command name.
     pub const COMMAND: &str = "command";
     /// A step result's index within the agent's batch.
@@ -673,6 +682,9 @@ mod wire {
         /// Index of the first step within the agent's batch, after a handover ([`super::field::OFFSET`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub offset: Option<u64>,
+        /// The page to run it, when the poll covered several ([`super::field::CLIENT`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub client: Option<String>,
     }
 
     /// One step's outcome in a results post: `{index, command, result?, error?, elapsed?, …}`.

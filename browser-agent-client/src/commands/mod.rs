@@ -11,6 +11,7 @@ pub(crate) mod executor;
 pub(crate) mod poller;
 pub(crate) mod resolve;
 pub(crate) mod screenshot;
+pub(crate) mod tabs;
 
 use crate::bootstrap;
 use crate::js::set;

@@ -3,9 +3,12 @@
 //! executor and its results posted to `POST {prefix}/results`. Network errors and 5xx back off
 //! 1 s doubling to 10 s; a 403 (the host refused the page key) stops the channel. The poll in
 //! flight is aborted on `pagehide` and a new one starts on `pageshow`, so navigations and the
-//! back/forward cache never leave connections behind. Idle cost: one request per 25 s.
+//! back/forward cache never leave connections behind. Idle cost: one request per 25 s, shared by
+//! every page of the browser's origin ([`tabs`]: one page polls for all, and relays their
+//! batches; a new set of pages polls anew, and the host ends the older poll, never losing a batch
+//! it handed to it: the older poll is read to its end, not aborted).
 
-use super::executor;
+use super::{executor, tabs};
 use crate::bootstrap;
 use crate::js::get;
 use crate::net::{fetch, host, init, push_query, tab_id};
@@ -46,8 +49,6 @@ enum Outcome {
     Batch(JsValue),
     /// Nothing to do before the hold ran out (204).
     Empty,
-    /// The loop was stopped meanwhile.
-    Aborted,
     /// A network error or an unexpected status: retry after a backoff.
     Failed,
     /// The host refused the page key (403), or the client has no state: stop.
@@ -60,7 +61,7 @@ fn current(generation: u32) -> bool {
 }
 
 /// Starts the loop unless it runs.
-fn start() {
+pub(crate) fn start() {
     let generation = POLL.with(|p| {
         let mut p = p.borrow_mut();
         if p.active {
@@ -71,7 +72,35 @@ fn start() {
         Some(p.generation)
     });
     if let Some(g) = generation {
-        wasm_bindgen_futures::spawn_local(run(g));
+        wasm_bindgen_futures::spawn_local(run(g, 0));
+    }
+}
+
+/// Polls anew (for a new set of pages) if the loop runs: the poll in flight is left to end (the
+/// host answers it 204 when the new one arrives) and a batch it still brings is run or relayed.
+pub(crate) fn restart() {
+    let generation = POLL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.generation = p.generation.wrapping_add(1);
+        p.active.then_some(p.generation)
+    });
+    if let Some(g) = generation {
+        // After a short wait: one poll for a burst of new pages.
+        wasm_bindgen_futures::spawn_local(run(g, 50));
+    }
+}
+
+/// Runs a batch on this page and posts its results, beside whatever else runs.
+pub(crate) fn spawn_batch(batch: JsValue) {
+    wasm_bindgen_futures::spawn_local(run_batch(batch));
+}
+
+/// Runs a batch on this page and posts its results.
+async fn run_batch(batch: JsValue) {
+    let results = executor::run(&batch).await;
+    // Null: handed over to the next page (the results were posted already).
+    if !results.is_null() {
+        post_results(&results).await;
     }
 }
 
@@ -89,19 +118,28 @@ fn stop() {
 }
 
 /// The poll loop: poll, run the batch, post its results, again.
-async fn run(generation: u32) {
+async fn run(generation: u32, delay: i32) {
+    crate::js::sleep(delay).await;
     let mut backoff = 0;
     while current(generation) {
         let started = crate::js::now_ms();
-        match poll(generation).await {
-            Outcome::Batch(batch) => {
-                backoff = 0;
-                let results = executor::run(&batch).await;
-                // Null: handed over to the next page (the results were posted already).
-                if !results.is_null() {
-                    post_results(&results).await;
-                }
+        let outcome = poll(generation).await;
+        if let Outcome::Batch(batch) = &outcome {
+            backoff = 0;
+            // Another page's (the poll covered it): relayed; this page's runs beside the next poll
+            // (the host hands this page nothing else until its results arrive).
+            let c = get(batch, protocol::field::CLIENT);
+            if c.is_string() && c != bootstrap::field(bootstrap::CLIENT_ID) {
+                tabs::relay(&c, batch);
+            } else {
+                spawn_batch(batch.clone());
             }
+        }
+        if !current(generation) {
+            break;
+        }
+        match outcome {
+            Outcome::Batch(_) => {}
             Outcome::Empty => {
                 backoff = 0;
                 let took = crate::js::now_ms() - started;
@@ -110,7 +148,6 @@ async fn run(generation: u32) {
                     crate::js::sleep((interval - took) as i32).await;
                 }
             }
-            Outcome::Aborted => break,
             Outcome::Refused => {
                 POLL.with(|p| p.borrow_mut().active = false);
                 break;
@@ -144,6 +181,10 @@ async fn poll(generation: u32) -> Outcome {
         push_query(&mut url, protocol::param::WAIT, &wait);
     }
     push_query(&mut url, protocol::param::TAB, &tab_id());
+    let covered = tabs::covered();
+    if !covered.is_empty() {
+        push_query(&mut url, protocol::param::CLIENTS, &covered);
+    }
     let opts = init("GET", Some(&h.key), None);
     let Ok(controller) = web_sys::AbortController::new() else {
         return Outcome::Failed;
@@ -160,23 +201,17 @@ async fn poll(generation: u32) -> Outcome {
             p.controller = None;
         }
     });
-    if !current(generation) {
-        return Outcome::Aborted;
-    }
+    // A poll replaced by a newer one is still read to its end: it may bring a batch. (A poll
+    // aborted by `stop` fails; its loop then ends.)
     let Ok(response) = response else {
         return Outcome::Failed;
     };
     match get(&response, "status").as_f64().unwrap_or(0.0) as u16 {
         200 => {
-            let body = get(&response, "json")
-                .dyn_into::<js_sys::Function>()
-                .ok()
-                .and_then(|f| f.call0(&response).ok())
-                .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-            let Some(body) = body else {
+            let Ok(body) = crate::js::call(&response, "json", &[]) else {
                 return Outcome::Failed;
             };
-            match JsFuture::from(body).await {
+            match JsFuture::from(js_sys::Promise::resolve(&body)).await {
                 Ok(batch) if batch.is_object() => Outcome::Batch(batch),
                 _ => Outcome::Failed,
             }
@@ -224,9 +259,22 @@ fn listen(event: &str, f: fn()) {
     add_event_listener(event, cb.unchecked_ref());
 }
 
-/// Starts the loop, stops it on `pagehide` and starts it again on `pageshow`.
+/// Shares the poll with the browser's other pages of this origin, or polls alone.
+fn open() {
+    if !tabs::start() {
+        start();
+    }
+}
+
+/// Stops polling and sharing when the page hides.
+fn close() {
+    stop();
+    tabs::stop();
+}
+
+/// Starts the channel, stops it on `pagehide` and starts it again on `pageshow`.
 pub(crate) fn install() {
-    listen("pagehide", stop);
-    listen("pageshow", start);
-    start();
+    listen("pagehide", close);
+    listen("pageshow", open);
+    open();
 }

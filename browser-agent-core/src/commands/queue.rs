@@ -79,6 +79,11 @@ pub(super) struct State {
     pub(super) handovers: HashMap<String, Queued>,
     /// A counter that orders the pages' uses.
     pub(super) tick: u64,
+    /// The held poll of each page that holds one, by its serial: a newer poll of the same page
+    /// (the leader tab polling again for a new set of tabs) ends the older one with a 204, so
+    /// the older one is never aborted by the page while the host may be handing it a batch.
+    /// An entry lives as long as its poll ([`CommandQueue::release`]).
+    pub(super) holds: HashMap<String, u64>,
 }
 
 /// The command state of `client`, made when it has none (freeing the least recently used idle
@@ -276,7 +281,35 @@ impl CommandQueue {
             id,
             steps,
             offset,
+            client: None,
         })
+    }
+
+    /// Registers a held poll of `client` and returns its serial; the poll it replaces (if any)
+    /// is woken and ends, since [`CommandQueue::holds`] is false for it from now on.
+    pub(crate) fn hold(&self, client: &str) -> u64 {
+        let mut state = self.state.lock();
+        state.tick += 1;
+        let serial = state.tick;
+        if state.holds.insert(client.to_owned(), serial).is_some() {
+            if let Some(page) = state.pages.get(client) {
+                page.wake.notify_waiters();
+            }
+        }
+        serial
+    }
+
+    /// Whether the poll `serial` of `client` is still its newest.
+    pub(crate) fn holds(&self, client: &str, serial: u64) -> bool {
+        self.state.lock().holds.get(client) == Some(&serial)
+    }
+
+    /// The poll `serial` of `client` ended (answered, or dropped with its connection).
+    pub(crate) fn release(&self, client: &str, serial: u64) {
+        let mut state = self.state.lock();
+        if state.holds.get(client) == Some(&serial) {
+            state.holds.remove(client);
+        }
     }
 
     pub(super) fn take_body(state: &mut State, client: &str, tab: Option<&str>) -> Option<Queued> {

@@ -1,6 +1,7 @@
 //! The page client's routes ([`Access::Browser`](super::Access)): the heartbeat probe, log
 //! batches and the `gone` beacon, the command poll and the results post.
 
+use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -12,7 +13,7 @@ use super::Dispatch;
 use crate::clients::{ClientRecord, Heartbeat, ANONYMOUS_CLIENT};
 use crate::error::{BadInput, GoneError};
 use crate::logs::{normalize_plain, RawEntry};
-use crate::protocol::{self, field, param, Phase, Results, MAX_ID_LEN, POLL_WAIT_MS};
+use crate::protocol::{self, field, param, Delivery, Phase, Results, MAX_ID_LEN, MAX_POLL_CLIENTS, POLL_WAIT_MS};
 use crate::sinks::{self, ClientState};
 use crate::util::{now_ms, parse_flag, Params};
 use crate::BrowserAgent;
@@ -165,10 +166,84 @@ fn gone_param(params: &Params) -> Result<Option<String>, GoneError> {
     }
 }
 
+/// A page a command poll covers: its client id and tab id (for a batch its tab handed over).
+type Covered = (String, Option<String>);
+
+/// `clients=ID:TAB,ID:TAB` of a command poll (every value, in order): the other pages it covers,
+/// each once and never `own`, at most [`MAX_POLL_CLIENTS`].
+fn poll_clients(params: &Params, own: &str) -> Result<Vec<Covered>, BadInput> {
+    let mut out: Vec<Covered> = Vec::new();
+    // `clients=` with nothing covers no one else; an empty id between commas is refused.
+    let values = params.all(param::CLIENTS).filter(|v| !v.trim().is_empty());
+    for item in values.flat_map(|v| v.split(',')) {
+        let item = item.trim();
+        let (id, tab) = item.split_once(':').unwrap_or((item, ""));
+        if id.is_empty() {
+            return Err(BadInput::PollClientEmpty);
+        }
+        for part in [id, tab] {
+            if part.len() > MAX_ID_LEN {
+                let mut shown = part.to_owned();
+                crate::util::truncate_chars(&mut shown, MAX_ID_LEN + 8);
+                return Err(BadInput::PollClientLong(shown));
+            }
+        }
+        if id == own || out.iter().any(|(c, _)| c == id) {
+            continue;
+        }
+        if out.len() == MAX_POLL_CLIENTS {
+            return Err(BadInput::PollClientsMany);
+        }
+        out.push((id.to_owned(), (!tab.is_empty()).then(|| tab.to_owned())));
+    }
+    Ok(out)
+}
+
+/// Ends a held poll's registration when the poll ends, however it ends (its connection may be
+/// dropped while it waits).
+struct Hold {
+    agent: BrowserAgent,
+    client: String,
+    serial: u64,
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        self.agent.inner.commands.release(&self.client, self.serial);
+    }
+}
+
 impl BrowserAgent {
-    /// `GET {prefix}/commands?client=&wait=`: the page's poll. Without `wait` it answers at once
-    /// (`200` [`Delivery`] or 204), as the MindStudio client expects; with `wait` (ms, capped at
-    /// [`POLL_WAIT_MS`]) it returns the moment a batch is queued, or 204 at the end.
+    /// The first batch for `client` or one of the pages its poll covers (each skipped while it
+    /// said it left), with its page named when the poll covers others.
+    fn take_any(&self, client: &str, tab: Option<&str>, covered: &[Covered]) -> Option<Delivery> {
+        let commands = &self.inner.commands;
+        if let Some(mut batch) = commands.take(client, tab) {
+            if !covered.is_empty() {
+                batch.client = Some(client.to_owned());
+            }
+            return Some(batch);
+        }
+        covered.iter().find_map(|(c, t)| {
+            // Its tab (for a batch the tab handed over): as the poll names it, or as the page's
+            // heartbeats reported it.
+            let record = self.inner.clients.get(c);
+            if record.as_ref().is_some_and(|r| r.gone) {
+                return None;
+            }
+            let tab = t.clone().or_else(|| record.map(|r| r.tab).filter(|t| !t.is_empty()));
+            let mut batch = commands.take(c, tab.as_deref())?;
+            batch.client = Some(c.clone());
+            Some(batch)
+        })
+    }
+
+    /// `GET {prefix}/commands?client=&wait=[&clients=]`: the page's poll. Without `wait` it
+    /// answers at once (`200` [`Delivery`] or 204), as the MindStudio client expects; with `wait`
+    /// (ms, capped at [`POLL_WAIT_MS`]) it returns the moment a batch is queued, or 204 at the
+    /// end. With `clients=` it covers those pages too (the other tabs of the browser, which the
+    /// polling tab relays batches to): the batch names its page in `client`, and each covered page
+    /// counts as polling. A newer held poll of the same `client` ends this one with a 204.
     pub(super) fn commands_poll(&self, parts: &Parts) -> Dispatch {
         let params = Params::parse(parts.uri.query());
         let client = params.last(param::CLIENT).unwrap_or("").to_owned();
@@ -187,14 +262,24 @@ impl BrowserAgent {
         if client.is_empty() || client.len() > MAX_ID_LEN {
             return Dispatch::Now(failure(&BadInput::NoClient));
         }
-        let commands = &self.inner.commands;
+        let covered = match poll_clients(&params, &client) {
+            Ok(covered) => covered,
+            Err(why) => return Dispatch::Now(failure(&why)),
+        };
         // A new poll is proof of life, also of a page that said it left (the back/forward cache).
+        let now = now_ms();
         let was_gone = self.inner.clients.is_gone(&client);
-        self.inner.clients.touch_poll(&client, now_ms());
+        self.inner.clients.touch_poll(&client, now);
         if was_gone {
             self.page_back(&client);
         }
-        if let Some(batch) = commands.take(&client, tab.as_deref()) {
+        // A covered page is polling too; one that said it left comes back by its own heartbeat.
+        for (c, _) in &covered {
+            if !self.inner.clients.is_gone(c) {
+                self.inner.clients.touch_poll(c, now);
+            }
+        }
+        if let Some(batch) = self.take_any(&client, tab.as_deref(), &covered) {
             return Dispatch::Now(batch_response(&batch));
         }
         if wait.is_zero() {
@@ -202,23 +287,42 @@ impl BrowserAgent {
         }
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
+            let hold = Hold {
+                serial: agent.inner.commands.hold(&client),
+                agent: agent.clone(),
+                client: client.clone(),
+            };
             let deadline = tokio::time::Instant::now() + wait;
             loop {
-                let wake = agent.inner.commands.wake(&client);
-                let notified = wake.notified();
-                tokio::pin!(notified);
+                let wakes: Vec<_> = std::iter::once(&client)
+                    .chain(covered.iter().map(|(c, _)| c))
+                    .map(|c| agent.inner.commands.wake(c))
+                    .collect();
+                let mut notified: Vec<_> = wakes.iter().map(|w| Box::pin(w.notified())).collect();
                 // Register before looking, so a batch queued in between still wakes us.
-                notified.as_mut().enable();
-                // The page said it left while this poll was held: it gets nothing (not even a
-                // batch its tab handed over, which is for the next page).
-                if agent.inner.clients.is_gone(&client) {
+                for n in &mut notified {
+                    n.as_mut().enable();
+                }
+                // The page said it left while this poll was held, or polls anew: this poll gets
+                // nothing (not even a batch its tab handed over, which is for the next page).
+                if agent.inner.clients.is_gone(&client) || !agent.inner.commands.holds(&client, hold.serial) {
                     return empty(StatusCode::NO_CONTENT);
                 }
-                if let Some(batch) = agent.inner.commands.take(&client, tab.as_deref()) {
+                if let Some(batch) = agent.take_any(&client, tab.as_deref(), &covered) {
                     return batch_response(&batch);
                 }
-                if tokio::time::timeout_at(deadline, notified).await.is_err() {
-                    agent.inner.clients.poll_ended(&client, now_ms());
+                let any = std::future::poll_fn(|cx| {
+                    if notified.iter_mut().any(|n| n.as_mut().poll(cx).is_ready()) {
+                        std::task::Poll::Ready(())
+                    } else {
+                        std::task::Poll::Pending
+                    }
+                });
+                if tokio::time::timeout_at(deadline, any).await.is_err() {
+                    let now = now_ms();
+                    for c in std::iter::once(&client).chain(covered.iter().map(|(c, _)| c)) {
+                        agent.inner.clients.poll_ended(c, now);
+                    }
                     return empty(StatusCode::NO_CONTENT);
                 }
             }

@@ -708,3 +708,112 @@ async fn the_gone_beacon_ends_a_page_and_checks_its_parameters() {
         "the beacon's entries are stored"
     );
 }
+
+/// `GET {prefix}/commands` with `query` after `client=`, keyed.
+async fn poll_with(agent: &BrowserAgent, query: &str) -> Res {
+    let uri = format!("{P}/commands?client={query}");
+    send(agent, "GET", &uri, &[("x-browser-agent-key", KEY)], b"").await
+}
+
+#[tokio::test]
+async fn one_poll_covers_other_pages_and_names_the_page_of_its_batch() {
+    let agent = agent();
+    for c in ["lead", "f1", "f2"] {
+        open_page(&agent, c).await;
+    }
+    let held = {
+        let agent = agent.clone();
+        tokio::spawn(async move { poll_with(&agent, "lead&clients=f1,f2:t2&wait=5000").await })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let waiting = run(
+        &agent,
+        json!({"client": "f2", "steps": [{"command": "snapshot"}], "timeoutMs": 3000}),
+    );
+    let r = held.await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    let batch = r.json();
+    assert_eq!(batch["client"], "f2", "the batch names its page: {batch}");
+    let id = batch["id"].as_str().unwrap().to_owned();
+    let results = json!({"id": id, "steps": [{"index": 0, "command": "snapshot", "result": "- main"}], "snapshot": "- main", "logs": []});
+    let headers = [("content-type", "application/json"), ("x-browser-agent-key", KEY)];
+    let r = send(
+        &agent,
+        "POST",
+        &format!("{P}/results"),
+        &headers,
+        results.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 204);
+    let r = waiting.await.unwrap();
+    assert_eq!((r.status, r.json()["clientId"].clone()), (200, json!("f2")));
+    // A poll of one page alone still answers as it always did: no `client` in the batch.
+    let waiting = run(
+        &agent,
+        json!({"client": "lead", "steps": [{"command": "snapshot"}], "timeoutMs": 3000}),
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let r = poll(&agent, "lead", 2000).await;
+    assert_eq!(r.status, 200);
+    assert!(r.json().get("client").is_none(), "{}", r.text());
+    waiting.abort();
+}
+
+#[tokio::test]
+async fn a_newer_poll_of_the_same_page_ends_the_older_with_204() {
+    let agent = agent();
+    open_page(&agent, "lead").await;
+    let older = {
+        let agent = agent.clone();
+        tokio::spawn(async move { poll_with(&agent, "lead&wait=20000").await })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let newer = {
+        let agent = agent.clone();
+        tokio::spawn(async move { poll_with(&agent, "lead&clients=f1&wait=20000").await })
+    };
+    let r = tokio::time::timeout(Duration::from_secs(5), older)
+        .await
+        .expect("the older poll ends")
+        .unwrap();
+    assert_eq!(r.status, 204);
+    // The newer one still holds, and gets a batch for a page it covers.
+    let waiting = run(
+        &agent,
+        json!({"client": "f1", "steps": [{"command": "snapshot"}], "timeoutMs": 3000}),
+    );
+    let r = tokio::time::timeout(Duration::from_secs(5), newer)
+        .await
+        .expect("the newer poll answers")
+        .unwrap();
+    assert_eq!((r.status, r.json()["client"].clone()), (200, json!("f1")));
+    waiting.abort();
+}
+
+#[tokio::test]
+async fn a_poll_refuses_a_bad_clients_list_with_a_json_error() {
+    let agent = agent();
+    let r = poll_with(&agent, "lead&clients=a,,b").await;
+    assert_eq!(r.status, 400);
+    assert!(
+        r.error().contains("\"clients\" has an empty client id"),
+        "{}",
+        r.error()
+    );
+    let long = "x".repeat(65);
+    let r = poll_with(&agent, &format!("lead&clients=a,{long}")).await;
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("longer than 64 chars"), "{}", r.error());
+    let r = poll_with(&agent, &format!("lead&clients=a:{long}")).await;
+    assert_eq!(r.status, 400, "a tab id too long");
+    let many: Vec<String> = (0..65).map(|i| format!("c{i}")).collect();
+    let r = poll_with(&agent, &format!("lead&clients={}", many.join(","))).await;
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("more than 64 pages"), "{}", r.error());
+    // 64 others, duplicates and the poller itself are fine; an empty list covers no one.
+    let r = poll_with(&agent, &format!("lead&clients={},c1,lead", many[..64].join(","))).await;
+    assert_eq!(r.status, 204, "{}", r.text());
+    let r = poll_with(&agent, "lead&clients=").await;
+    assert_eq!(r.status, 204, "{}", r.text());
+}
