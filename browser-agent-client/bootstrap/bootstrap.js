@@ -78,7 +78,7 @@
         'Array.prototype.shift Array.prototype.slice Array.prototype.splice DataView Date.now Element ' +
         'Error FinalizationRegistry JSON.stringify Math.random Node Object.assign ' +
         'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
-        'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.ownKeys Reflect.set Request ' +
+        'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.set Request ' +
         'Response Set TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
         'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WebAssembly.Instance WebAssembly.Module ' +
         'WebAssembly.instantiate WebAssembly.instantiateStreaming Window addEventListener clearTimeout ' +

@@ -176,6 +176,9 @@ pub mod lazy {
     pub const CURSOR: &str = "cursor";
     /// Notes mode (`browser-agent-client/src/notes/notes.js`), when it is first entered.
     pub const NOTES: &str = "notes";
+    /// The `evaluate` step's result copier (`browser-agent-client/src/commands/actions/evaluate.js`),
+    /// on the first `evaluate` step.
+    pub const EVALUATE: &str = "evaluate";
 }
 
 /// Notes mode's contract: the parent frame's messages, the shortcut, and the note a page sends

@@ -39,9 +39,17 @@ pub(crate) fn install() {
     })
     .into_js_value();
     set(&global, bootstrap::REF_HOOK, &by_ref);
-    let describe = Closure::<dyn Fn(JsValue) -> String>::new(|el: JsValue| {
+    // `describe(el)` names what a press at `el` lands on (notes); `describe(el, true)` names `el`.
+    let describe = Closure::<dyn Fn(JsValue, bool) -> String>::new(|el: JsValue, exact: bool| {
         crate::commands::resolve::describe::element_of(&el)
-            .map(|el| resolve::describe::describe(&resolve::describe::click_target(&el)))
+            .map(|el| {
+                let el = if exact {
+                    el
+                } else {
+                    resolve::describe::click_target(&el)
+                };
+                resolve::describe::describe(&el)
+            })
             .unwrap_or_default()
     })
     .into_js_value();

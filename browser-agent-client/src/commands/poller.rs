@@ -126,13 +126,14 @@ async fn run(generation: u32, delay: i32) {
         let outcome = poll(generation).await;
         if let Outcome::Batch(batch) = &outcome {
             backoff = 0;
-            // Another page's (the poll covered it): relayed; this page's runs beside the next poll
-            // (the host hands this page nothing else until its results arrive).
+            // Another page's (the poll covered it): relayed. This page's runs before the next poll:
+            // a batch that navigates hands its rest over to the tab's next page, which a poll of
+            // this page (the same tab) must not take first.
             let c = get(batch, protocol::field::CLIENT);
             if c.is_string() && c != bootstrap::field(bootstrap::CLIENT_ID) {
                 tabs::relay(&c, batch);
             } else {
-                spawn_batch(batch.clone());
+                run_batch(batch.clone()).await;
             }
         }
         if !current(generation) {
