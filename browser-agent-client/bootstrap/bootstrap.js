@@ -611,12 +611,15 @@
     // or starting its frames may take longer than one), `atLeast` ms at least (the visible
     // cursor's pause), one task at least.
     agent.__F_SETTLE__ = function (frames, atLeast) {
+        // `after`: when the last round of ours was due. A page timer due no later ran before it
+        // (timers run in the order they are due); one due later is waited for.
         var start = now(),
+            after = start,
             waited = 0;
         return new kept.Promise(function (resolve) {
             function step() {
                 var spent = now() - start,
-                    due = agent.__F_TIMERS_DUE__ - now(),
+                    due = agent.__F_TIMERS_DUE__,
                     left = __SETTLE_MS__ - spent,
                     once = 0;
                 if (spent < atLeast) return apply(pageTimeout, win, [step, atLeast - spent]);
@@ -632,7 +635,11 @@
                     return (waited = 1);
                 }
                 if (left <= 0) return resolve();
-                if (due >= 0) return apply(pageTimeout, win, [step, due < left ? due + 1 : left]);
+                if (due >= after) {
+                    after = due + 1;
+                    due = after - now();
+                    return apply(pageTimeout, win, [step, due < left ? due : left]);
+                }
                 resolve();
             }
             apply(pageTimeout, win, [step]);
