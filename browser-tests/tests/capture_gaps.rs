@@ -55,6 +55,13 @@ fn slow_error_server(delay: Duration) -> std::net::SocketAddr {
     addr
 }
 
+/// Runs `script` in page `id` (an `evaluate` step) and returns the `n` or more entries it logged.
+async fn logged_by(server: &Server, id: &str, script: &str, n: usize) -> Vec<Value> {
+    let seq = last_seq(server, id);
+    run(server, id, json!([{"command": "evaluate", "script": script}])).await;
+    entries_after(server, id, seq, n).await
+}
+
 fn last_seq(server: &Server, id: &str) -> u64 {
     server
         .logs_of(id)
@@ -70,15 +77,12 @@ async fn capture_gaps() {
     let server = Server::start(agent(), any_port());
     within("capture_gaps", SCENARIO_DEADLINE, async {
         let id = open(&browser.client, &server, "/hostile/gaps.html").await;
-        let evaluate = |script: &str| json!([{"command": "evaluate", "script": script}]);
 
         // The console.
-        let seq = last_seq(&server, &id);
-        run(
+        let logs = logged_by(
             &server,
             &id,
-            evaluate(
-                r#"
+            r#"
             console.log('order', new Order(1), [new Order(2)]);
             console.log('%s has %d items at %f %o%c!', 'cart', 3.7, '2.5', {a: 1}, 'color: red', 'extra');
             console.log('100%% sure');
@@ -91,10 +95,9 @@ async fn capture_gaps() {
             console.trace('here');
             console.error('failed', new Error('outer', {cause: new Error('inner')}));
             return 1"#,
-            ),
+            13,
         )
         .await;
-        let logs = entries_after(&server, &id, seq, 13).await;
         let args: Vec<&Value> = logs.iter().map(|e| &e["args"]).collect();
         assert_eq!(
             args[0],
@@ -127,21 +130,18 @@ async fn capture_gaps() {
         // console.table as the grid the console draws: (index), the items' keys in first-seen order
         // (or the columns asked for), Value for items that are no objects; accessors never run;
         // at most 30 rows; data that is no object logged as log logs it.
-        let seq = last_seq(&server, &id);
-        run(
+        let logs = logged_by(
             &server,
             &id,
-            evaluate(
-                r#"
+            r#"
             console.table([{a: 1, b: 'x'}, {a: 22, c: {d: [1]}}, 7]);
             console.table({first: {n: 1, m: 2}, second: {n: 3, get m() { throw new Error('ran'); }}}, ['m']);
             console.table(Array.from({length: 32}, (_, i) => i));
             console.table('plain', 2);
             return 1"#,
-            ),
+            4,
         )
         .await;
-        let logs = entries_after(&server, &id, seq, 4).await;
         let args: Vec<&Value> = logs.iter().map(|e| &e["args"]).collect();
         assert_eq!(
             args[0],
@@ -167,19 +167,18 @@ async fn capture_gaps() {
         // reading the error body (which a server of ours sends two seconds after the headers); the
         // body is still recorded.
         let slow = slow_error_server(Duration::from_secs(2));
-        let seq = last_seq(&server, &id);
-        run(
+        let logs = logged_by(
             &server,
             &id,
-            evaluate(&format!(
+            &format!(
                 r#"
             const r = await fetch('http://{slow}/slow');
             console.log('response came', r.status);
             return 1"#
-            )),
+            ),
+            2,
         )
         .await;
-        let logs = entries_after(&server, &id, seq, 2).await;
         let fetched = logs
             .iter()
             .find(|e| e["via"] == "fetch")
@@ -200,12 +199,10 @@ async fn capture_gaps() {
         assert!(duration < 2000.0, "the duration does not include the body: {fetched}");
 
         // Requests: aborted (fetch, XHR) against a network error; pushState to the same URL.
-        let seq = last_seq(&server, &id);
-        run(
+        let logs = logged_by(
             &server,
             &id,
-            evaluate(
-                r#"
+            r#"
             const ac = new AbortController();
             const aborted = fetch('/plain.html?fetch', {signal: ac.signal});
             ac.abort();
@@ -219,10 +216,9 @@ async fn capture_gaps() {
             history.replaceState({n: 2}, '', location.href);
             history.pushState({n: 3}, '', location.pathname + '?moved');
             return 1"#,
-            ),
+            4,
         )
         .await;
-        let logs = entries_after(&server, &id, seq, 4).await;
         let of = |via: &str, url: &str| {
             logs.iter()
                 .find(|e| e["via"] == via && e["url"].as_str().is_some_and(|u| u.contains(url)))
