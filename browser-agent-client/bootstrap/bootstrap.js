@@ -594,8 +594,10 @@
     agent.__F_TIMERS_DUE__ = agent.__F_FRAMES__ = 0;
     if (pageTimeout) {
         win.setTimeout = function (f, ms) {
-            ms = +ms || 0;
-            if (ms <= __SETTLE_MS__ && now() + ms > agent.__F_TIMERS_DUE__) agent.__F_TIMERS_DUE__ = now() + ms;
+            // Only short timers count; the clock is read once. (`due`, not `ms`: assigning a named
+            // parameter would change `arguments` in sloppy code.)
+            var due = +ms || 0;
+            if (due <= __SETTLE_MS__ && (due += now()) > agent.__F_TIMERS_DUE__) agent.__F_TIMERS_DUE__ = due;
             return apply(pageTimeout, win, arguments);
         };
     }
