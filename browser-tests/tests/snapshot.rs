@@ -232,6 +232,9 @@ chromium_test!(snapshot_route, Axum, |c, server| snapshot_route_case(c, &server)
 chromium_test!(budget_cuts_and_scoped_snapshots, Axum, |c, server| {
     budget_cuts_and_scoped_snapshots_case(c, &server).await
 });
+chromium_test!(a_budgeted_walk_stops_where_the_cut_is, Axum, |c, server| {
+    a_budgeted_walk_stops_where_the_cut_is_case(c, &server).await
+});
 chromium_test!(navigating_mid_poll_leaves_no_stuck_connection, Axum, |c, server| {
     navigating_mid_poll_leaves_no_stuck_connection_case(c, &server).await
 });
@@ -537,6 +540,111 @@ fn cut_step(line: &str) -> Value {
     let mut step: Value = serde_json::from_str(line[at..].trim_end_matches(')')).expect("the cut line's JSON");
     step["command"] = json!("snapshot");
     step
+}
+
+/// The default (budgeted) snapshot walks the head of a long list and counts the rest of each run
+/// of similar items instead of walking it; what it answers is what a whole walk cut to the same
+/// budget answers: the same lines, and a cut line counting exactly the items a whole walk shows.
+async fn a_budgeted_walk_stops_where_the_cut_is_case(c: &Client, server: &Server) {
+    // A fresh page load: the default snapshot is the first walk, so refs are numbered only for
+    // what it visited.
+    let id = open(c, server, "/snapshot/biglist-mixed.html").await;
+    let v = run(server, &id, json!([{ "command": "snapshot" }])).await;
+    let lazy = v["steps"][0]["result"].as_str().expect("snapshot").to_owned();
+    let cut = v["steps"][0]["cut"].as_u64().expect("the step says it was cut") as usize;
+    let list_ref = lazy
+        .lines()
+        .find_map(|l| l.strip_prefix("list [ref=").and_then(|r| r.strip_suffix(']')))
+        .unwrap_or_else(|| panic!("a ref'd list in\n{lazy}"))
+        .to_owned();
+    let shown = lazy.matches("link \"Order ").count();
+    // Every item the walk visited has a ref (two per item: its link); the list's number comes
+    // after them, so the walk stopped near where the budget cut, far before item 1,500.
+    let list_number: usize = list_ref.trim_start_matches('e').parse().expect("a number");
+    assert!(
+        list_number > shown && list_number < 1_000,
+        "the walk visited {list_number} elements for {shown} shown items"
+    );
+    // The whole list, walked whole.
+    let v = run(server, &id, json!([{ "command": "snapshot", "full": true }])).await;
+    let full = v["steps"][0]["result"].as_str().expect("full snapshot").to_owned();
+    let items = full.matches("link \"Order ").count();
+    // (`hidden` does not hide these: the page's `.item { display: flex }` wins over it, as in
+    // any browser; the walk must count them, though a run of similar items stops at them.)
+    let hidden = (1..=1500)
+        .filter(|i| i % 97 != 0 && (i % 89 == 0 || i % 83 == 0 || i % 79 == 0))
+        .count();
+    assert_eq!(items, 1500 - hidden, "the whole walk leaves the hidden items out");
+    assert!(full.contains("\"loose text\""), "{}", &full[full.len() - 400..]);
+    // Its cut line counts what the whole walk has after the shown items: every visible item and
+    // the loose text (so the role is "nodes"), not the hidden ones.
+    let last = lazy
+        .lines()
+        .find(|l| l.trim_start().starts_with("… "))
+        .unwrap_or_else(|| panic!("a cut line in\n{lazy}"))
+        .trim();
+    let rest = items - shown + 1;
+    let want = format!(
+        "… {} more nodes (snapshot {{\"ref\":\"{list_ref}\",\"offset\":{shown}}})",
+        grouped(rest)
+    );
+    assert_eq!(last, want, "the cut line counts the rest as a whole walk has it");
+    assert_eq!(cut, rest, "the step's cut count");
+    // Now every element is numbered (the full walk), so the lazy walk's answer must be the whole
+    // walk's cut to the budget, line for line: `full`'s lines up to the first item not shown, the
+    // cut line, then what follows the list.
+    let v = run(server, &id, json!([{ "command": "snapshot" }])).await;
+    let again = v["steps"][0]["result"].as_str().expect("snapshot");
+    assert_eq!(v["snapshot"], "(no changes)", "the same view, diffed: {v}");
+    let lines: Vec<&str> = full.lines().collect();
+    let first_gone = format!("link \"Order {}\"", nth_order(&full, shown + 1));
+    let at = lines
+        .iter()
+        .position(|l| l.contains(&first_gone))
+        .expect("the first item not shown")
+        - 1;
+    let list_at = lines.iter().position(|l| l.starts_with("list")).expect("the list");
+    let after = lines[list_at + 1..]
+        .iter()
+        .position(|l| !l.starts_with(' '))
+        .map_or(lines.len(), |p| list_at + 1 + p);
+    let mut want: Vec<String> = lines[..at].iter().map(|l| l.to_string()).collect();
+    // (A container that is not cut shows no ref; the cut one shows the ref its cut line names.)
+    want[list_at] = format!("list [ref={list_ref}]");
+    want.push(format!("  {last}"));
+    want.extend(lines[after..].iter().map(|l| l.to_string()));
+    assert_eq!(
+        again,
+        want.join("\n"),
+        "a lazy walk answers what a whole walk cut to the budget does"
+    );
+    // And the rest, as the line says, starts with the next visible item.
+    let v = run(server, &id, json!([cut_step(last)])).await;
+    let page2 = v["steps"][0]["result"].as_str().expect("scoped snapshot");
+    let next = nth_order(&full, shown + 1);
+    assert!(page2.contains(&format!("link \"Order {next}\"")), "{page2}");
+}
+
+/// The number of the `n`th (1-based) order link of a snapshot.
+fn nth_order(text: &str, n: usize) -> usize {
+    text.match_indices("link \"Order ")
+        .nth(n - 1)
+        .and_then(|(at, m)| text[at + m.len()..].split('"').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no order link #{n}"))
+}
+
+/// `n` with thousands separated by commas, as cut lines write it.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 async fn budget_cuts_and_scoped_snapshots_case(c: &Client, server: &Server) {

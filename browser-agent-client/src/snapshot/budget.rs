@@ -5,9 +5,50 @@
 //!
 //! Pure functions over [`SnapshotNode`]s (host unit tests); the walker marks the containers that
 //! may be cut (their `ref_id` is set: a real ref, or a placeholder the caller turns into one).
+//!
+//! A budgeted walk need not visit what [`fit`] will certainly cut: once a container's children
+//! are, at their [`least_size`], over the budget, the walker stands a [`skipped`] node in for the
+//! rest of their run of similar siblings, and `fit` counts it as the nodes it stands for.
 
-use crate::text::{ci_contains, push_number};
+use crate::text::{ci_contains, parse_number, push_number};
 use browser_agent_core::snapshot::{SnapshotNode, CUT};
+
+/// The role of a node that stands for a run of siblings the walk skipped (never rendered: it is
+/// always past the budget's cut). Its name is the run's role, its `ref_id` how many it stands for.
+pub(crate) const SKIPPED: &str = "\u{2}";
+
+/// The node standing for `count` skipped siblings of the role `role`.
+pub(crate) fn skipped(role: String, count: usize) -> SnapshotNode {
+    let mut n = String::new();
+    push_number(&mut n, count as u32);
+    SnapshotNode {
+        role: SKIPPED.to_owned(),
+        name: role,
+        ref_id: Some(n),
+        ..Default::default()
+    }
+}
+
+/// How many nodes `n` stands for: a [`skipped`] run its count, any other node one.
+fn weight(n: &SnapshotNode) -> usize {
+    if n.role == SKIPPED {
+        n.ref_id
+            .as_deref()
+            .and_then(parse_number)
+            .map_or(0, |c| c.max(0) as usize)
+    } else {
+        1
+    }
+}
+
+/// The role a node shows in a cut line (a skipped run's: the role of its siblings).
+fn shown_role(n: &SnapshotNode) -> &str {
+    if n.role == SKIPPED {
+        &n.name
+    } else {
+        &n.role
+    }
+}
 
 /// A container with fewer children than this is never cut.
 pub(crate) const CUT_MIN: usize = 10;
@@ -20,6 +61,18 @@ fn cuttable(n: &SnapshotNode) -> bool {
     n.children.len() >= CUT_MIN && n.ref_id.is_some()
 }
 
+/// The fewest characters `n` renders in as a child of a container, whatever [`fit`] keeps: its
+/// line (at least one level deep) and its children's, unless it may be cut (then they may all go
+/// but a few). What a walk may skip is decided on it.
+pub(crate) fn least_size(n: &SnapshotNode, depth: usize) -> usize {
+    let own = n.line().len() + 2 * depth + 1;
+    if cuttable(n) {
+        own
+    } else {
+        own + n.children.iter().map(|c| least_size(c, depth + 1)).sum::<usize>()
+    }
+}
+
 /// The rendered size of each node: its own line, indent and line break (a fold's `: ` costs what
 /// the line break and indent it saves), and its children's.
 struct Size {
@@ -29,7 +82,12 @@ struct Size {
 
 fn sizes(n: &SnapshotNode, depth: usize) -> Size {
     Size {
-        own: n.line().len() + 2 * depth + 1,
+        // (A skipped run is always past the cut: it is never part of a size that fits.)
+        own: if n.role == SKIPPED {
+            0
+        } else {
+            n.line().len() + 2 * depth + 1
+        },
         kids: n.children.iter().map(|c| sizes(c, depth + 1)).collect(),
     }
 }
@@ -136,8 +194,8 @@ fn cut_tree(n: &mut SnapshotNode, keep: usize, place: &mut dyn FnMut(&mut Snapsh
 /// Keeps the first `keep` of `children` and says how to get the rest; returns how many went.
 fn cut_children(children: &mut Vec<SnapshotNode>, keep: usize, at: &Place) -> usize {
     let gone: Vec<SnapshotNode> = children.drain(keep.min(children.len())..).collect();
-    let n = gone.len();
-    if n > 0 {
+    let n = gone.iter().map(weight).sum();
+    if !gone.is_empty() {
         children.push(cut_line(&gone, at.reference.as_deref(), at.base + keep));
     }
     n
@@ -145,8 +203,8 @@ fn cut_children(children: &mut Vec<SnapshotNode>, keep: usize, at: &Place) -> us
 
 /// The line for the `gone` nodes: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`.
 pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: usize) -> SnapshotNode {
-    let role = gone.first().map_or("", |g| g.role.as_str());
-    let role = if gone.iter().all(|g| g.role == role) {
+    let role = gone.first().map_or("", shown_role);
+    let role = if gone.iter().all(|g| shown_role(g) == role) {
         if role.is_empty() {
             "text"
         } else {
@@ -156,7 +214,7 @@ pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: u
         "nodes"
     };
     let mut name = String::new();
-    push_grouped(&mut name, gone.len());
+    push_grouped(&mut name, gone.iter().map(weight).sum());
     name.push_str(" more ");
     name.push_str(role);
     name.push_str(" (snapshot {");
@@ -273,6 +331,61 @@ mod tests {
         let mut small = list(5);
         assert_eq!(fit(&mut small, 8_000, None, &mut |_| unreachable!()), 0);
         assert_eq!(small, list(5));
+    }
+
+    /// What a lazy walk of `nodes` builds: in each cuttable container, once its children are over
+    /// `max` at their least size (and at least [`CUT_MIN`]), the rest stand as one skipped run.
+    fn lazily(mut nodes: Vec<SnapshotNode>, max: usize) -> Vec<SnapshotNode> {
+        for n in &mut nodes {
+            let mut kids = core::mem::take(&mut n.children);
+            let (mut size, mut k) = (0, 0);
+            while k < kids.len() {
+                size += least_size(&kids[k], 1);
+                k += 1;
+                if k >= CUT_MIN && size > max && k < kids.len() {
+                    let role = kids[k].role.clone();
+                    let rest = kids.len() - k;
+                    kids.truncate(k);
+                    kids.push(skipped(role, rest));
+                    break;
+                }
+            }
+            n.children = lazily(kids, max);
+        }
+        nodes
+    }
+
+    #[test]
+    fn a_lazy_walk_gives_the_same_cut_as_a_whole_one() {
+        let root = || Place {
+            reference: None,
+            base: 0,
+        };
+        for items in [12, 300, 2000] {
+            for tokens in [100, 1_000, 8_000, 30_000] {
+                let max = tokens * 11 / 4;
+                let mut whole = list(items);
+                let mut lazy = lazily(list(items), max);
+                let place = &mut |n: &mut SnapshotNode| {
+                    n.ref_id = Some("e9999".into());
+                    Place {
+                        reference: n.ref_id.clone(),
+                        base: 0,
+                    }
+                };
+                let left_whole = fit(&mut whole, max, Some(root()), place);
+                let left_lazy = fit(&mut lazy, max, Some(root()), place);
+                assert_eq!(render(&lazy), render(&whole), "{items} items, {tokens} tokens");
+                assert_eq!(left_lazy, left_whole, "{items} items, {tokens} tokens");
+                assert!(!render(&lazy).contains(SKIPPED));
+            }
+        }
+        // The cut line counts a skipped run as the nodes it stands for.
+        let gone = [SnapshotNode::new("listitem", ""), skipped("listitem".into(), 1_999)];
+        assert_eq!(
+            cut_line(&gone, Some("e3"), 1).line(),
+            "… 2,000 more listitem (snapshot {\"ref\":\"e3\",\"offset\":1})"
+        );
     }
 
     #[test]

@@ -142,7 +142,12 @@ pub(crate) fn left_out() -> usize {
 pub(crate) fn take_now(view: &View) -> Result<String, String> {
     let t0 = now_ms();
     refs::prune();
-    walker::begin(view.viewport);
+    // A token is counted as 2.75 characters: o200k averages 2.8 to 3.3 characters a token on
+    // snapshot text (the README's characters / 4 would let a budget of 8,000 be 11,000).
+    let max_chars = view.budget.map(|tokens| tokens.saturating_mul(11) / 4);
+    // Only the budget cuts the page's own view, so its walk may stop where the cut will be.
+    let plain = view.reference.is_none() && view.offset == 0 && view.limit.is_none() && view.filter.is_none();
+    walker::begin(view.viewport, max_chars.filter(|_| plain && !view.viewport));
     let mut nodes = match &view.reference {
         Some(r) => {
             let el = refs::element_for_ref(r).map_err(|e| e.message())?;
@@ -170,7 +175,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
         nodes = budget::filter(nodes, f);
     }
     let mut left = 0;
-    if let Some(tokens) = view.budget {
+    if let Some(max_chars) = max_chars {
         let root = match (reference, nodes.len()) {
             (Some(_), 1) => None,
             _ => Some(budget::Place {
@@ -178,9 +183,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
                 base: view.offset,
             }),
         };
-        // A token is counted as 2.75 characters: o200k averages 2.8 to 3.3 characters a token on
-        // snapshot text (the README's characters / 4 would let a budget of 8,000 be 11,000).
-        left = budget::fit(&mut nodes, tokens.saturating_mul(11) / 4, root, &mut |n| {
+        left = budget::fit(&mut nodes, max_chars, root, &mut |n| {
             let base = if n.ref_id.as_deref() == reference {
                 view.offset
             } else {

@@ -18,7 +18,7 @@ use super::flat::for_each_child;
 use super::labels;
 use super::name::{self, attr, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
-use super::{page_window, roles, Win};
+use super::{budget, page_window, roles, Win};
 use crate::js::get;
 use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
@@ -49,12 +49,40 @@ thread_local! {
     static BIG: RefCell<Vec<(Element, String)>> = const { RefCell::new(Vec::new()) };
     /// Only what is in the viewport is walked.
     static VIEWPORT: Cell<bool> = const { Cell::new(false) };
+    /// The budget (characters) the walk may stop at inside long runs of similar siblings; 0: none.
+    static LAZY: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A walk begins: no containers marked yet; `viewport`: leave out what is off screen.
-pub(crate) fn begin(viewport: bool) {
+/// A walk begins: no containers marked yet; `viewport`: leave out what is off screen; `lazy`:
+/// the budget in characters past which a container's run of similar children is skipped, not
+/// walked (only for a view that [`super::budget::fit`] alone cuts: no window, filter or scope).
+pub(crate) fn begin(viewport: bool, lazy: Option<usize>) {
     BIG.with(|b| b.borrow_mut().clear());
     VIEWPORT.with(|v| v.set(viewport));
+    LAZY.with(|l| l.set(lazy.unwrap_or(0)));
+}
+
+/// A run of siblings like the one whose node put a container over the budget: the same tag and
+/// `class`, none hidden by an attribute. The walk skips them, counting.
+struct Run {
+    tag: String,
+    class: Option<String>,
+    /// The role of the node the first of them made.
+    role: String,
+    count: usize,
+}
+
+impl Run {
+    /// Whether `el` is one more of the run.
+    fn takes(&self, el: &Element) -> bool {
+        el.local_name() == self.tag
+            && attr(el, "class") == self.class
+            && el
+                .matches(intern(
+                    ":not([hidden],[aria-hidden=true],[inert],[style*=none],[style*=hidden])",
+                ))
+                .unwrap_or(false)
+    }
 }
 
 /// The ref of a container the budget cuts (a placeholder becomes its element's ref).
@@ -188,7 +216,7 @@ fn walk_document(
     };
     match root {
         Some(el) => w.element(el.clone(), &mut out, ctx),
-        None => w.children(&body, "body", &mut out, ctx),
+        None => w.children(&body, "body", &mut out, ctx, true),
     }
     out.flush();
     labels::set_label_index(saved);
@@ -238,7 +266,13 @@ impl Walker {
     }
 
     /// Walks the flat-tree children of `el` (a closed `<details>` shows only its summary).
-    fn children(&mut self, el: &Element, tag: &str, out: &mut Out, ctx: Ctx) {
+    ///
+    /// In a lazy walk, the children of a `container` (a node of its own, not a transparent
+    /// element) that are certainly over the budget (at their least size, with more than `fit`
+    /// ever keeps) end the walk of the run of siblings like the last one: the rest of the run is
+    /// counted into one [`budget::skipped`] node. `fit` cuts everything from there on, so the
+    /// text is the same as a whole walk's.
+    fn children(&mut self, el: &Element, tag: &str, out: &mut Out, ctx: Ctx, container: bool) {
         if tag == "details" && !el.has_attribute(intern("open")) {
             // Closed: only the summary shows.
             let mut c = el.first_element_child();
@@ -251,13 +285,61 @@ impl Walker {
             }
             return;
         }
-        for_each_child(el, tag, &mut |n: Node| match n.node_type() {
-            Node::TEXT_NODE if ctx.text_visible && !ctx.suppress => {
-                out.text.push_str(&n.node_value().unwrap_or_default());
+        let max = if container { LAZY.with(Cell::get) } else { 0 };
+        let (mut size, mut counted) = (0, 0);
+        let mut run: Option<Run> = None;
+        for_each_child(el, tag, &mut |n: Node| {
+            let kind = n.node_type();
+            if let Some(r) = &mut run {
+                let goes_on = match kind {
+                    Node::ELEMENT_NODE => r.takes(n.unchecked_ref()),
+                    Node::TEXT_NODE => n
+                        .node_value()
+                        .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace())),
+                    _ => true,
+                };
+                if goes_on {
+                    r.count += usize::from(kind == Node::ELEMENT_NODE);
+                    return;
+                }
+                if let Some(r) = run.take() {
+                    out.nodes.push(budget::skipped(r.role, r.count));
+                }
             }
-            Node::ELEMENT_NODE => self.element(n.unchecked_into(), out, ctx),
-            _ => {}
+            match kind {
+                Node::TEXT_NODE if ctx.text_visible && !ctx.suppress => {
+                    out.text.push_str(&n.node_value().unwrap_or_default());
+                }
+                Node::ELEMENT_NODE => {
+                    let e: Element = n.unchecked_into();
+                    let before = out.nodes.len();
+                    self.element(e.clone(), out, ctx);
+                    if max > 0 {
+                        size += out
+                            .nodes
+                            .iter()
+                            .skip(counted)
+                            .map(|n| budget::least_size(n, 1))
+                            .sum::<usize>();
+                        counted = out.nodes.len();
+                        if counted == before + 1 && counted >= budget::CUT_MIN && size > max {
+                            let role = out.nodes.last().map(|last| last.role.clone());
+                            out.flush();
+                            run = role.map(|role| Run {
+                                tag: e.local_name(),
+                                class: attr(&e, "class"),
+                                role,
+                                count: 0,
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
         });
+        if let Some(r) = run {
+            out.nodes.push(budget::skipped(r.role, r.count));
+        }
     }
 
     /// Whether `el`'s text is the name of something else (so it is not repeated as loose text).
@@ -363,7 +445,7 @@ impl Walker {
             pointer,
             suppress,
         };
-        self.children(el, tag, out, inner);
+        self.children(el, tag, out, inner, false);
         if show_text {
             out.text.push_str(&pseudo(&self.win, el, "::after"));
         }
@@ -427,13 +509,13 @@ impl Walker {
                         pointer,
                         suppress: false,
                     };
-                    self.children(el, tag, &mut inner, ctx);
+                    self.children(el, tag, &mut inner, ctx, true);
                     inner.flush();
                     node.children = inner.nodes;
                 }
             }
             tidy(&mut node, from_content);
-            if node.children.len() >= super::budget::CUT_MIN && node.ref_id.is_none() {
+            if node.children.len() >= budget::CUT_MIN && node.ref_id.is_none() {
                 let mut r = String::from(PLACEHOLDER);
                 BIG.with(|b| {
                     let mut b = b.borrow_mut();
