@@ -13,7 +13,8 @@
 //!   spec URL replaced (as its Docker configurator does) by `fixtures/third_party/swagger/openapi.json`;
 //!   the agent expands the operation, clicks "Try it out", types the path parameter, selects an
 //!   enum query parameter, checks "Send empty value", clicks Execute: the request reaches the test
-//!   server and its answer is in swagger's own state and on the page.
+//!   server and its answer is in swagger's own state and on the page; typing a spec URL in the top
+//!   bar and Enter makes swagger load it.
 //! - reveal.js: its own `demo.html` (all plugins); `press ArrowRight` and a click on its "next
 //!   slide" control move the deck, its search plugin (Control+Shift+F, type + Enter) jumps to the
 //!   matching slide, read back with `Reveal.getIndices()`.
@@ -22,7 +23,7 @@
 //!   editor's own `get()` sees each.
 //! - alpinejs: a page of ours in Alpine's idioms (`x-model` on a text field, a checkbox and a
 //!   select, `@keyup.enter`, `@click`, `x-for`); read back with `Alpine.$data`.
-//! - htmx.org: a page of ours with `hx-get`, `hx-post` (a form Enter submits), `hx-trigger`
+//! - htmx.org 2.0.11 and 4.0.1 (`htmx4`): one page of ours with `hx-get`, `hx-post` (a form Enter submits), `hx-trigger`
 //!   (`keyup[key=='Enter']`, `change` on a checkbox and a select); the test server answers static
 //!   fragments and records what it got; the swapped content is read from the DOM. The fragments
 //!   get no agent tag (htmx sends `HX-Request`).
@@ -298,6 +299,13 @@ async fn swagger_ui_try_it_out() {
         )
         .await;
         logged(s, id, "swagger page says hi Pets of the browser tests", "swagger page threw").await;
+        // Type + Enter in the top bar's URL field: swagger loads the spec from there.
+        let explore = ref_with(s, id, &["textbox [value=\"/third_party/swagger/openapi.json\"]"]).await;
+        let again = "/third_party/swagger/openapi.json?again=1";
+        on_ref(s, id, "fill", &explore, json!({"text": again})).await;
+        on_ref(s, id, "press", &explore, json!({"key": "Enter"})).await;
+        until(s, id, "ui.specSelectors.url()", "Enter loads the spec", |v| v == again).await;
+        until(s, id, "ui.specSelectors.loadingStatus()", "the spec loads", |v| v == "success").await;
         all_local(s, id).await;
     })
     .await;
@@ -462,17 +470,25 @@ async fn alpine_x_model() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn htmx_swaps_server_fragments() {
+async fn htmx2_swaps_server_fragments() {
+    htmx_page("", "2.0.11", "todo=buy%20milk").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn htmx4_swaps_server_fragments() {
+    htmx_page("?v=4", "4.0.1", "todo=buy+milk").await;
+}
+
+/// The htmx page on the htmx of `query` (its `version`), whose form posts `posted`.
+async fn htmx_page(query: &str, version: &str, posted: &str) {
     let (server, seen) = start();
     let browser = shared_browser().await;
-    within("htmx_swaps_server_fragments", SCENARIO_DEADLINE, async {
+    within(&format!("htmx {version}"), SCENARIO_DEADLINE, async {
         let (c, s) = (&browser.client, &server);
-        let id = open_ready(c, s, "/third_party/htmx.html").await;
+        let id = open_ready(c, s, &format!("/third_party/htmx.html{query}")).await;
         let id = id.as_str();
-        println!(
-            "htmx {}",
-            until(s, id, "window.htmx && htmx.version", "htmx loads", |v| v.is_string()).await
-        );
+        let loaded = until(s, id, "window.htmx && htmx.version", "htmx loads", |v| v.is_string()).await;
+        assert_eq!(loaded, version);
         let text_of = |sel: &str| format!("(document.querySelector('{sel}') || {{}}).textContent || ''");
         let has = |t: &'static str| move |v: &Value| v.as_str().is_some_and(|s| s.contains(t));
         // Click: hx-get.
@@ -523,11 +539,11 @@ async fn htmx_swaps_server_fragments() {
         assert_eq!(
             seen_all,
             [
-                "GET /third_party/htmx/greeting.html",
-                "POST /third_party/htmx/added.html todo=buy%20milk",
-                "GET /third_party/htmx/results.html?q=eggs",
-                "POST /third_party/htmx/saved.html done=yes",
-                "POST /third_party/htmx/saved.html color=green",
+                "GET /third_party/htmx/greeting.html".to_owned(),
+                format!("POST /third_party/htmx/added.html {posted}"),
+                "GET /third_party/htmx/results.html?q=eggs".to_owned(),
+                "POST /third_party/htmx/saved.html done=yes".to_owned(),
+                "POST /third_party/htmx/saved.html color=green".to_owned(),
             ],
             "what reached the test server"
         );
