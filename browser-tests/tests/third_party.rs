@@ -444,6 +444,10 @@ async fn alpine_x_model() {
         let note = ref_with(s, id, &["textbox \"Note\""]).await;
         on_ref(s, id, "type", &note, json!({"text": "hello"})).await;
         until(s, id, "model()", "type in Note", |m| m["note"] == "hello").await;
+        // Select all, then type: the text replaces the selection.
+        on_ref(s, id, "press", &note, json!({"key": "Control+a"})).await;
+        on_ref(s, id, "type", &note, json!({"text": "bye"})).await;
+        until(s, id, "model()", "Control+a, then type in Note", |m| m["note"] == "bye").await;
         let done = ref_with(s, id, &["checkbox \"Done\""]).await;
         on_ref(s, id, "check", &done, json!({})).await;
         until(s, id, "model()", "check Done", |m| m["done"] == true).await;
@@ -564,6 +568,52 @@ async fn htmx_page(query: &str, version: &str, posted: &str) {
         on_ref(s, id, "click", &brk, json!({})).await;
         logged(s, id, "swapped into saved", "htmx page handler failed").await;
         all_local(s, id).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsoneditor_code_mode_ace() {
+    let (server, _seen) = start();
+    let browser = shared_browser().await;
+    within("jsoneditor_code_mode_ace", SCENARIO_DEADLINE, async {
+        let (c, s) = (&browser.client, &server);
+        let id = open_ready(
+            c,
+            s,
+            "/third_party/npm/jsoneditor/examples/07_json_schema_validation.html",
+        )
+        .await;
+        let id = id.as_str();
+        // The mode menu: "Tree ▾", then "Code" (the Ace editor).
+        let mode = ref_with(s, id, &["button \"Tree ▾\""]).await;
+        on_ref(s, id, "click", &mode, json!({})).await;
+        let code = ref_with(s, id, &["\"Code\""]).await;
+        on_ref(s, id, "click", &code, json!({})).await;
+        until(s, id, "editor.getMode()", "the code mode", |v| v == "code").await;
+        // Select all in Ace, then type: the typed text replaces the document, as a person's
+        // typing does (Ace's own key binding selects; its hidden textarea holds the selection).
+        // (A number: Ace's auto-closing brackets and quotes would change a JSON object.)
+        let text = "12345";
+        let ace = ref_with(s, id, &["textbox \"Cursor at row"]).await;
+        on_ref(s, id, "press", &ace, json!({"key": "Control+a"})).await;
+        on_ref(s, id, "type", &ace, json!({"text": text})).await;
+        let ours = until(s, id, "editor.getText()", "typing replaces the selection", |v| {
+            v.as_str().is_some_and(|t| !t.contains("firstName"))
+        })
+        .await;
+        // The same keys from Chromium itself (CDP), from the same start.
+        eval(s, id, "editor.set(json); editor.aceEditor.focus(); return 1").await;
+        let ctrl_a =
+            |kind: &str| json!({"type": kind, "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65, "modifiers": 2});
+        browser.cdp("Input.dispatchKeyEvent", ctrl_a("rawKeyDown")).await;
+        browser.cdp("Input.dispatchKeyEvent", ctrl_a("keyUp")).await;
+        for ch in text.chars() {
+            browser.cdp("Input.insertText", json!({"text": ch.to_string()})).await;
+        }
+        let real = eval(s, id, "editor.getText()").await;
+        assert_eq!(ours, real, "Ace's text: ours (left) against Chromium's typing (right)");
+        assert_eq!(eval(s, id, "editor.get()").await, json!(12345));
     })
     .await;
 }
