@@ -19,8 +19,9 @@
 //!   slide" control move the deck, its search plugin (Control+Shift+F, type + Enter) jumps to the
 //!   matching slide, read back with `Reveal.getIndices()`.
 //! - jsoneditor: its own `examples/07_json_schema_validation.html`; the agent types into a value
-//!   of the tree, selects an enum value, unchecks a boolean and clicks the collapse button, and the
-//!   editor's own `get()` sees each.
+//!   of the tree, presses Enter on an expand button, selects an enum value, unchecks a boolean and
+//!   clicks "Collapse all", and the editor's own `get()` sees each; in its code mode (Ace, a hidden
+//!   textarea) `press Control+a` + `type` leaves the text Chromium's own typing (CDP) leaves.
 //! - alpinejs: a page of ours in Alpine's idioms (`x-model` on a text field, a checkbox and a
 //!   select, `@keyup.enter`, `@click`, `x-for`); read back with `Alpine.$data`.
 //! - htmx.org 2.0.11 and 4.0.1 (`htmx4`): one page of ours with `hx-get`, `hx-post` (a form Enter submits), `hx-trigger`
