@@ -245,6 +245,17 @@ impl Server {
         }
     }
 
+    /// A test app of the test's own (e.g. `browser_agent_testkit::axum_app::serve` of a router
+    /// with the layer for `agent`) as a [`Server`] of the axum kind.
+    pub fn from_running(agent: BrowserAgent, running: browser_agent_testkit::RunningServer) -> Server {
+        Server {
+            addr: running.addr,
+            agent,
+            framework: Framework::Axum,
+            running: Some(running),
+        }
+    }
+
     /// Serves the axum test app on `addr` (port 0 for any free port).
     pub fn start(agent: BrowserAgent, addr: SocketAddr) -> Server {
         Server::start_on(Framework::Axum, agent, addr)
@@ -308,6 +319,12 @@ impl Server {
 /// fixtures as `fixtures/{name}/npm`. Returns the installed `node_modules`. Call it once per test
 /// binary (behind a `OnceLock`).
 pub fn npm_fixtures(name: &str) -> PathBuf {
+    npm_fixtures_at(name, name)
+}
+
+/// [`npm_fixtures`] for a set whose fixtures folder has another name: `browser-tests/{name}-npm/`
+/// installed into `target/{name}-npm`, linked as `fixtures/{fixtures}/npm`.
+pub fn npm_fixtures_at(name: &str, fixtures: &str) -> PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("{name}-npm"));
     let dest = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../target/{name}-npm"));
     std::fs::create_dir_all(&dest).unwrap_or_else(|e| panic!("target/{name}-npm: {e}"));
@@ -330,10 +347,10 @@ pub fn npm_fixtures(name: &str) -> PathBuf {
         assert!(status.success(), "npm ci in {} failed: {status}", dest.display());
     }
     let modules: PathBuf = dest.join("node_modules").canonicalize().expect("node_modules");
-    let link = fixtures_dir().join(format!("{name}/npm"));
+    let link = fixtures_dir().join(format!("{fixtures}/npm"));
     if std::fs::read_link(&link).ok().as_deref() != Some(modules.as_path()) {
         let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(&modules, &link).unwrap_or_else(|e| panic!("link fixtures/{name}/npm: {e}"));
+        std::os::unix::fs::symlink(&modules, &link).unwrap_or_else(|e| panic!("link fixtures/{fixtures}/npm: {e}"));
     }
     modules
 }

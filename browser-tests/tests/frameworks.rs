@@ -9,8 +9,10 @@
 //!   run when a handler prevented the keydown or the keypress, for the agent as for the browser.
 //! - Frameworks (`fixtures/frameworks/*.html`): a small todo app of ours in each framework's own
 //!   binding idioms (Vue 0.10, 0.12, 1, 2 and 3, Knockout 2 and 3, AngularJS 1.8, Backbone 1.1 +
-//!   jQuery 1 and Backbone 1.6 + jQuery 3, React 15 and 18; React 19 ships no UMD build, so 18 is the newest loadable without a
-//!   bundler; Ember 3.28 in globals mode, its templates compiled in the page; Svelte 4, its
+//!   jQuery 1 and Backbone 1.6 + jQuery 3, React 15 and 18 from their UMD builds; React 19, which
+//!   ships no UMD build, as a JSX app (`fixtures/frameworks/react19/app.jsx`) bundled by the set-up
+//!   with the pinned esbuild (its binary comes in the registry package `@esbuild/linux-x64`) into
+//!   one script; Ember 3.28 in globals mode, its templates compiled in the page; Svelte 4, its
 //!   component `fixtures/frameworks/svelte/Todo.svelte` compiled by the set-up with the pinned
 //!   `svelte/compiler` into an ES module the page imports through an import map), on the
 //!   framework's own build installed from npm (pinned by
@@ -37,7 +39,35 @@ fn frameworks_installed() {
     DONE.get_or_init(|| {
         let modules = browser_tests::npm_fixtures("frameworks");
         compile_svelte(&modules);
+        bundle_react19(&modules);
     });
+}
+
+/// Bundles the React 19 app (`fixtures/frameworks/react19/app.jsx`) with the pinned esbuild into
+/// `npm/browser-agent-compiled/react19-todo.js`, one classic script (React 19 ships no UMD build).
+/// `react` and `react-dom` are the set's `react19` and `react-dom19` (the plain names are React 18).
+fn bundle_react19(modules: &Path) {
+    let src = browser_tests::fixtures_dir().join("frameworks/react19/app.jsx");
+    let out = modules.join("browser-agent-compiled");
+    std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    let script = r#"
+        const [src, out] = process.argv.slice(1);
+        require('esbuild').buildSync({
+            entryPoints: [src], outfile: out, bundle: true, format: 'iife', minify: true,
+            jsx: 'automatic', logLevel: 'warning',
+            alias: { react: 'react19', 'react-dom': 'react-dom19' },
+            define: { 'process.env.NODE_ENV': '"production"' },
+        });
+    "#;
+    let status = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(&src)
+        .arg(out.join("react19-todo.js"))
+        .current_dir(modules.parent().expect("node_modules has a parent"))
+        .status()
+        .unwrap_or_else(|e| panic!("run node (the React 19 test bundles its app with esbuild): {e}"));
+    assert!(status.success(), "bundling {} failed: {status}", src.display());
 }
 
 /// Compiles the Svelte app (`fixtures/frameworks/svelte/Todo.svelte`) with the pinned
@@ -336,7 +366,7 @@ async fn todo_app(page: &str) {
         assert_eq!(shown, json!(["bread", "jam"]), "{page}: the list");
         if matches!(
             page,
-            "backbone.html" | "backbone11.html" | "react.html" | "react15.html"
+            "backbone.html" | "backbone11.html" | "react.html" | "react15.html" | "react19.html"
         ) {
             // Their keypress handlers saw every Enter (e.keyCode / React's e.charCode).
             assert_eq!(eval(s, id, "model().presses").await, json!(4), "{page}: keypress Enter");
@@ -425,6 +455,11 @@ async fn backbone_jquery_handlers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn react18_controlled_inputs() {
     todo_app("react.html").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn react19_controlled_inputs() {
+    todo_app("react19.html").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

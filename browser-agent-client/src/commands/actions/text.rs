@@ -233,9 +233,13 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
             native_set(&el, "value", &js_string(""));
             fire(&el, "InputEvent", "input", &input_init("deleteContentBackward", None));
         }
-        // The caret goes to the end, as after a click at the end of the text.
-        let end = JsValue::from(JsString::from(value(&el)).length());
-        let _ = call(&el, "setSelectionRange", &[&end, &end]);
+        // The caret goes to the end, as after a click at the end of the text; a selection in the
+        // field (`Control+a`, or a code editor's own over its hidden textarea) stays, and the
+        // text replaces it, as a person's typing does.
+        if get(&el, "selectionStart") == get(&el, "selectionEnd") {
+            let end = JsValue::from(JsString::from(value(&el)).length());
+            let _ = call(&el, "setSelectionRange", &[&end, &end]);
+        }
     }
     if whole {
         if is_edit {
