@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use browser_agent_core::protocol::HEARTBEAT_INTERVAL_MS;
 use browser_agent_core::BrowserAgent;
 use browser_tests::{
-    agent, any_port, client_id, eval, exec, scratch, wait_for, within, Browser, Framework, Server, PREFIX,
+    agent, any_port, client_id, eval, exec, scratch, wait_for, within, Browser, Framework, Server, PAGE_KEY, PREFIX,
 };
 use fantoccini::wd::WindowHandle;
 use serde_json::json;
@@ -229,4 +229,28 @@ async fn seventy_pages_of_one_origin_all_get_batches() {
     };
     within("seventy pages", Duration::from_secs(300), body).await;
     browser.close().await;
+}
+
+/// The leader's poll for every page a host keeps (255 others, as the client names them: 16 hex
+/// digits each, a 4.4 KB query) passes both adapters' request-head limits over TCP.
+#[test]
+fn a_poll_naming_255_pages_passes_both_adapters() {
+    use browser_agent_core::protocol::MAX_POLL_CLIENTS;
+    use browser_agent_testkit::http::request;
+    for framework in [Framework::Axum, Framework::Actix] {
+        let server = Server::start_on(framework, agent(), any_port());
+        let ids: Vec<String> = (0..MAX_POLL_CLIENTS).map(|i| format!("{i:016x}")).collect();
+        let path = format!("{PREFIX}/commands?client=leader0000000000&clients={}", ids.join("%2C"));
+        let r = request(server.addr, "GET", &path, &[("x-browser-agent-key", PAGE_KEY)], b"");
+        assert_eq!(r.status, 204, "{framework:?}: {}", r.text());
+        assert!(
+            server
+                .agent
+                .clients()
+                .get(&ids[MAX_POLL_CLIENTS - 1])
+                .is_some_and(|r| r.last_poll_at > 0),
+            "{framework:?}: the last page named counts as polling"
+        );
+        server.stop();
+    }
 }
