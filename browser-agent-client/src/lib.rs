@@ -71,6 +71,6 @@ pub fn start() {
     capture::install(&global);
     // The running batch keeps the entries recorded meanwhile.
     capture::observe(commands::batch::tap);
-    transport::install();
+    transport::install(commands::tabs::beat);
     commands::install();
 }

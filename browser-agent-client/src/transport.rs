@@ -307,12 +307,17 @@ fn listen(event: &str, on_document: bool, f: impl Fn() + 'static) {
     }
 }
 
-/// Timers and page life-cycle listeners; the first heartbeat.
-pub(crate) fn install() {
+/// Timers and page life-cycle listeners; the first heartbeat. `beat` also runs on every
+/// periodic heartbeat (the many-tabs roll call rides on this timer instead of a timer of its own).
+pub(crate) fn install(beat: fn()) {
     let cb = Closure::<dyn Fn()>::new(on_timer).into_js_value();
     FLUSH_CB.with(|f| f.replace(Some(cb.unchecked_into())));
 
-    let beat = Closure::<dyn Fn()>::new(heartbeat).into_js_value();
+    let beat = Closure::<dyn Fn()>::new(move || {
+        heartbeat();
+        beat();
+    })
+    .into_js_value();
     js::set_interval(beat.unchecked_ref(), protocol::HEARTBEAT_INTERVAL_MS as i32);
     listen("pagehide", false, || beacon(true));
     listen("visibilitychange", true, || {

@@ -22,6 +22,8 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default number of page records kept.
 pub const DEFAULT_MAX_CLIENTS: usize = 256;
+// One command poll covers every page a default host keeps (the poll's own page and the others).
+const _: () = assert!(crate::protocol::MAX_POLL_CLIENTS + 1 == DEFAULT_MAX_CLIENTS);
 /// Default size at which the NDJSON sink rotates.
 pub const DEFAULT_NDJSON_MAX_BYTES: u64 = 2 * 1024 * 1024;
 

@@ -250,11 +250,6 @@ pub(crate) enum BadInput {
     PollClientEmpty,
     #[error("parameter \"clients\": {0:?} is longer than {max} chars (a client id or tab id)", max = crate::protocol::MAX_ID_LEN)]
     PollClientLong(String),
-    #[error(
-        "parameter \"clients\" names more than {} pages; one poll covers at most that many",
-        crate::protocol::MAX_POLL_CLIENTS
-    )]
-    PollClientsMany,
     #[error("field \"id\" (the batch id) must be a string")]
     NoBatchId,
     #[error("field \"logs\" must be an array of log entries ({{\"type\":\"console\",…}})")]

@@ -123,9 +123,18 @@ pub const POLL_WAIT_MS: u64 = 25_000;
 /// Longest client id or tab id accepted on the wire (ids are random hex; longer ones are refused
 /// or, in a heartbeat, cut).
 pub const MAX_ID_LEN: usize = 64;
-/// Most pages one command poll may cover besides its own ([`param::CLIENTS`]): a browser's
-/// tabs of one origin share one poll, held by one of them (see the README, "What the page calls").
-pub const MAX_POLL_CLIENTS: usize = 64;
+/// Pages one command poll covers besides its own ([`param::CLIENTS`]) on a host with the default
+/// page bound (`max_clients`, 256): every page such a host keeps a record of. A host built with a
+/// larger `max_clients` covers that many minus one; names past the bound are ignored, not refused
+/// (the pages named first are covered).
+///
+/// A browser's tabs of one origin share one poll, held by one of them, which names every page it
+/// hears of (see the README, "What the page calls"). Why one poll for all and not one per so many
+/// pages, or lone polls for the rest: each held poll keeps one of the browser's six HTTP/1.1
+/// connections per host, and six held polls stall every page load of the dev server. A page the
+/// host keeps no record of cannot be targeted anyway, so the host's own page bound is the one
+/// bound a poll needs.
+pub const MAX_POLL_CLIENTS: usize = 255;
 
 /// Query parameter names of the browser-facing routes (heartbeat, command poll, `gone` beacon).
 pub mod param {
@@ -137,8 +146,9 @@ pub mod param {
     pub const TAB: &str = "tab";
     /// Long-poll hold in milliseconds (capped to [`super::POLL_WAIT_MS`]).
     pub const WAIT: &str = "wait";
-    /// The other pages a command poll covers: `clients=ID:TAB,ID:TAB` (`:TAB` optional, at most
-    /// [`super::MAX_POLL_CLIENTS`] in all); the host then answers the first batch for any of them
+    /// The other pages a command poll covers: `clients=ID:TAB,ID:TAB` (`:TAB` optional; the first
+    /// [`super::MAX_POLL_CLIENTS`] are covered, or the host's `max_clients` − 1 when it keeps more
+    /// pages); the host then answers the first batch for any of them
     /// with its page in [`super::field::CLIENT`], and counts each as polling.
     pub const CLIENTS: &str = "clients";
     /// `gone=1` on the `pagehide` beacon: the page left.

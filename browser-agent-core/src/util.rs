@@ -9,7 +9,9 @@ pub(crate) fn now_ms() -> u64 {
     u64::try_from(nanos / 1_000_000).unwrap_or(0)
 }
 
-/// Cuts `s` to at most `max` chars, on a char boundary; returns whether it cut.
+/// Cuts `s` to at most `max` chars, on a char boundary; returns whether it cut. A cut string
+/// gives back the memory of what was cut: a kept value (a log entry's field) must hold no more
+/// than the bytes the ring counts for it, not the 1 MiB it arrived with.
 pub(crate) fn truncate_chars(s: &mut String, max: usize) -> bool {
     if s.len() <= max {
         // At most `max` bytes is at most `max` chars: nothing to count.
@@ -18,16 +20,19 @@ pub(crate) fn truncate_chars(s: &mut String, max: usize) -> bool {
     match s.char_indices().nth(max) {
         Some((byte_index, _)) => {
             s.truncate(byte_index);
+            s.shrink_to_fit();
             true
         }
         None => false,
     }
 }
 
-/// Like [`truncate_chars`] but marks the cut with `…`, keeping the total within `max` chars.
+/// Like [`truncate_chars`] but marks the cut with `…`, keeping the total within `max` chars (and
+/// the string's memory within its length).
 pub(crate) fn truncate_marked(s: &mut String, max: usize) {
     if max > 0 && s.len() > max && s.char_indices().nth(max).is_some() {
         truncate_chars(s, max - 1);
+        s.reserve_exact('…'.len_utf8());
         s.push('…');
     }
 }

@@ -134,6 +134,23 @@ impl Browser {
         v["value"].clone()
     }
 
+    /// [`Browser::cdp`] for a command that may end the page it runs on (`Page.crash`): whatever
+    /// chromedriver answers (its status and body) is returned, not checked.
+    pub async fn cdp_unchecked(&self, cmd: &str, params: Value) -> (u16, String) {
+        let session = self
+            .client
+            .session_id()
+            .await
+            .expect("session id")
+            .expect("a WebDriver session");
+        let addr = SocketAddr::from(([127, 0, 0, 1], self.port));
+        let path = format!("/session/{session}/goog/cdp/execute");
+        let body = json!({ "cmd": cmd, "params": params }).to_string();
+        tokio::task::spawn_blocking(move || http_post_json(addr, &path, &body))
+            .await
+            .expect("cdp thread")
+    }
+
     /// Ends the session (Chromium quits), then the guard kills whatever is left.
     pub async fn close(self) {
         let _ = self.client.clone().close().await;

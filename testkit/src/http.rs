@@ -242,6 +242,25 @@ impl KeepAlive {
         parse(&self.buf, false)
     }
 
+    /// `POST path` with `headers` and `body` on the kept-alive connection; the response.
+    ///
+    /// ```no_run
+    /// # let addr: std::net::SocketAddr = "127.0.0.1:3000".parse().unwrap();
+    /// let mut conn = browser_agent_testkit::http::KeepAlive::new(addr);
+    /// let r = conn.post("/__mindstudio_dev__/logs", &[("x-browser-agent-key", "KEY")], b"[]");
+    /// assert_eq!(r.status, 204);
+    /// ```
+    pub fn post(&mut self, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
+        let addr = self.stream.peer_addr().expect("peer address");
+        let head = head(addr, "POST", path, headers, body, true);
+        self.stream.write_all(head.as_bytes()).expect("write request");
+        self.stream.write_all(body).expect("write body");
+        self.buf.clear();
+        let end = read_one(&mut self.stream, &mut self.buf, false, false);
+        assert_eq!(end, self.buf.len(), "nothing after the response");
+        parse(&self.buf, false)
+    }
+
     /// `GET path` as a browser navigation (loopback `Host`, `Sec-Fetch-Dest: document`); the
     /// length of the (sized) body.
     /// The body is not copied out: a benchmark measures the server, not this client.

@@ -8,15 +8,30 @@
 //! Without `BroadcastChannel` or `navigator.locks` (an insecure context, an opaque origin) each
 //! page polls alone.
 //!
+//! A page that ends without `pagehide` (a crashed renderer, a killed process) says no [`BYE`]: on
+//! every heartbeat ([`beat`], every [`HEARTBEAT_INTERVAL_MS`]) the leader drops the pages that
+//! did not answer the previous heartbeat's roll call ([`WHO`]) and calls the roll again, so a dead
+//! page leaves the poll within two heartbeats. The roll call rides on the leader's own timer, and
+//! the pages answer it from their message task, which a hidden tab's timer throttling does not
+//! delay: a live page is never dropped for being in the background.
+//!
+//! Every page the leader hears of is covered, however many (no cap here): the host covers as many
+//! pages as it keeps records for (see [`MAX_POLL_CLIENTS`]), in this one poll, because any other
+//! poll (a page polling alone, a second poll of the leader) would hold another of the browser's
+//! six connections per host, the very stall the shared poll exists to prevent.
+//!
 //! Messages `[kind, c, b]`: [`HELLO`] a page announces itself (`c`: its client id; the host knows
-//! its tab), [`BYE`] it leaves, [`WHO`] a new leader asks every page to announce itself, [`RUN`]
+//! its tab), [`BYE`] it leaves, [`WHO`] the leader asks every page to announce itself, [`RUN`]
 //! run batch `b` on page `c`. The state is one JS object: `ch` the channel, `rel` the lock's release,
-//! `p` the pages the leader covers (a `Set` of client ids), `me` this page's client id.
+//! `p` the pages the leader covers (a `Set` of client ids), `h` those heard since the last roll
+//! call, `me` this page's client id.
+//!
+//! [`HEARTBEAT_INTERVAL_MS`]: browser_agent_core::protocol::HEARTBEAT_INTERVAL_MS
+//! [`MAX_POLL_CLIENTS`]: browser_agent_core::protocol::MAX_POLL_CLIENTS
 
 use super::poller;
 use crate::js::{call, get, js_string, object, set};
 use crate::net::host;
-use browser_agent_core::protocol::MAX_POLL_CLIENTS;
 use js_sys::Promise;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -82,6 +97,7 @@ pub(crate) fn start() -> bool {
     let s = object(&[
         ("ch", channel.into()),
         ("p", js_sys::Set::new(&JsValue::UNDEFINED).into()),
+        ("h", js_sys::Set::new(&JsValue::UNDEFINED).into()),
         ("me", me),
     ]);
     STATE.with(|v| *v.borrow_mut() = s.clone().into());
@@ -144,17 +160,39 @@ fn on_message(d: &JsValue) {
     }
     if kind == Some(BYE) {
         let _ = call(&pages, "delete", &[&c]);
-    } else if call(&pages, "has", &[&c]).is_ok_and(|v| !v.is_truthy())
-        && get(&pages, "size").as_f64() < Some(MAX_POLL_CLIENTS as f64)
-    {
-        let _ = call(&pages, "add", &[&c]);
+    } else {
+        let _ = call(&get(&s, "h"), "add", &[&c]);
+        if call(&pages, "has", &[&c]).is_ok_and(|v| !v.is_truthy()) {
+            let _ = call(&pages, "add", &[&c]);
+            poller::restart();
+        }
+    }
+}
+
+/// On every heartbeat: the leader drops the pages that did not answer the last roll call (they
+/// ended without `pagehide`; the poll then starts anew without them) and calls the roll again.
+pub(crate) fn beat() {
+    if !LEADER.with(Cell::get) {
+        return;
+    }
+    let s = state();
+    let (pages, heard) = (get(&s, "p"), get(&s, "h"));
+    let mut dropped = false;
+    for c in js_sys::Array::from(&pages).iter() {
+        if call(&heard, "has", &[&c]).is_ok_and(|v| !v.is_truthy()) {
+            let _ = call(&pages, "delete", &[&c]);
+            dropped = true;
+        }
+    }
+    let _ = call(&heard, "clear", &[]);
+    post(WHO, &JsValue::UNDEFINED, &JsValue::UNDEFINED);
+    if dropped {
         poller::restart();
     }
 }
 
-/// The `clients=` of the leader's poll (`ID,…`, at most [`MAX_POLL_CLIENTS`]); empty unless
-/// this page leads (pages past that many are not covered). (A page that closed without saying so stays listed: the host counts a listed
-/// page as polling only while its own heartbeats keep it alive.)
+/// The `clients=` of the leader's poll (`ID,…`, every page it covers); empty unless this page
+/// leads.
 pub(crate) fn covered() -> String {
     if !LEADER.with(Cell::get) {
         return String::new();

@@ -170,9 +170,11 @@ fn gone_param(params: &Params) -> Result<Option<String>, GoneError> {
 type Covered = (String, Option<String>);
 
 /// `clients=ID:TAB,ID:TAB` of a command poll (every value, in order): the other pages it covers,
-/// each once and never `own`, at most [`MAX_POLL_CLIENTS`].
-fn poll_clients(params: &Params, own: &str) -> Result<Vec<Covered>, BadInput> {
+/// each once and never `own`, the first `most` of them (the names past that are ignored: see
+/// [`MAX_POLL_CLIENTS`]).
+fn poll_clients(params: &Params, own: &str, most: usize) -> Result<Vec<Covered>, BadInput> {
     let mut out: Vec<Covered> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     // `clients=` with nothing covers no one else; an empty id between commas is refused.
     let values = params.all(param::CLIENTS).filter(|v| !v.trim().is_empty());
     for item in values.flat_map(|v| v.split(',')) {
@@ -188,11 +190,8 @@ fn poll_clients(params: &Params, own: &str) -> Result<Vec<Covered>, BadInput> {
                 return Err(BadInput::PollClientLong(shown));
             }
         }
-        if id == own || out.iter().any(|(c, _)| c == id) {
+        if out.len() == most || id == own || !seen.insert(id) {
             continue;
-        }
-        if out.len() == MAX_POLL_CLIENTS {
-            return Err(BadInput::PollClientsMany);
         }
         out.push((id.to_owned(), (!tab.is_empty()).then(|| tab.to_owned())));
     }
@@ -262,7 +261,9 @@ impl BrowserAgent {
         if client.is_empty() || client.len() > MAX_ID_LEN {
             return Dispatch::Now(failure(&BadInput::NoClient));
         }
-        let covered = match poll_clients(&params, &client) {
+        // Every page the host keeps a record of, the poll's own included.
+        let most = MAX_POLL_CLIENTS.max(self.config().max_clients.saturating_sub(1));
+        let covered = match poll_clients(&params, &client, most) {
             Ok(covered) => covered,
             Err(why) => return Dispatch::Now(failure(&why)),
         };

@@ -1,0 +1,147 @@
+//! Log flood (issue 16): eight senders post 1 GiB of big entries (each `text` and console argument
+//! far longer than the host keeps) to the host's log ingest, `POST {prefix}/logs` with the page
+//! key, over kept-alive loopback connections, first to the axum test app, then to the actix one,
+//! each in the same process after a baseline. The report gives, per adapter, the resident set
+//! before (the baseline: the server started and idle), its peak during the flood (sampled every
+//! 2 ms) and after, beside the live heap (counted by this binary's allocator) and what the host
+//! kept (entries and accounted bytes of its ring, against its limits).
+//!
+//! ```sh
+//! cargo bench -p browser-tests --bench flood     # GIB=4 for more, SENDERS=16 for more senders
+//! ```
+//! The report is also written to `target/browser-tests/flood.txt`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use browser_agent_core::{BrowserAgent, DEFAULT_MAX_LOG_BYTES};
+use browser_agent_testkit::flood::{flood, rss_kib, Flood};
+use browser_tests::{any_port, scratch, Framework, Server, PAGE_KEY, PREFIX};
+
+/// The system allocator, counting the bytes live on the heap and their highest mark.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(size: usize) {
+    let now = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: every call is forwarded to `System` with the same arguments; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn main() {
+    let gib: u64 = std::env::var("GIB").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let senders: usize = std::env::var("SENDERS").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "flood: {gib} GiB per adapter to POST {PREFIX}/logs, {senders} senders on kept-alive loopback connections, 200 KB console arguments"
+    );
+    for framework in [Framework::Axum, Framework::Actix] {
+        let agent = BrowserAgent::builder().enabled(true).page_key(PAGE_KEY).build();
+        let server = Server::start_on(framework, agent.clone(), any_port());
+        let body_limit = agent.config().body_limit();
+        // Warm the server (its runtime, a connection) before the baseline.
+        let _ = flood(
+            server.addr,
+            PREFIX,
+            PAGE_KEY,
+            Flood {
+                senders: 1,
+                total_bytes: 1,
+                batch_bytes: 4096,
+                arg_bytes: 100,
+            },
+        );
+        let (rss_before, heap_before) = (rss_kib(), LIVE.load(Ordering::Relaxed));
+        PEAK.store(heap_before, Ordering::Relaxed);
+        let done = flood(
+            server.addr,
+            PREFIX,
+            PAGE_KEY,
+            Flood {
+                senders,
+                total_bytes: gib << 30,
+                batch_bytes: body_limit - 4096,
+                arg_bytes: 200_000,
+            },
+        );
+        let (rss_after, heap_after, heap_peak) =
+            (rss_kib(), LIVE.load(Ordering::Relaxed), PEAK.load(Ordering::Relaxed));
+        let logs = agent.logs();
+        let kib = |k: u64| k as f64 / 1024.0;
+        let _ = writeln!(
+            report,
+            "  {framework:?}: {:.2} GB in {} batches ({} entries) in {:.1} s ({:.0} MB/s)",
+            done.bytes as f64 / 1e9,
+            done.batches,
+            done.entries,
+            done.took.as_secs_f64(),
+            done.bytes as f64 / 1e6 / done.took.as_secs_f64()
+        );
+        let _ = writeln!(
+            report,
+            "    RSS before {:.1} MiB, peak {:.1} MiB (+{:.1}), after {:.1} MiB (+{:.1})",
+            kib(rss_before),
+            kib(done.peak_rss_kib),
+            kib(done.peak_rss_kib.saturating_sub(rss_before)),
+            kib(rss_after),
+            kib(rss_after.saturating_sub(rss_before)),
+        );
+        let _ = writeln!(
+            report,
+            "    live heap before {:.1} MiB, peak {:.1} MiB, after {:.1} MiB",
+            heap_before as f64 / MIB,
+            heap_peak as f64 / MIB,
+            heap_after as f64 / MIB
+        );
+        let _ = writeln!(
+            report,
+            "    the ring keeps {} of {} entries ({} max), {:.2} MiB accounted ({:.0} MiB max)",
+            logs.len(),
+            logs.last_seq(),
+            agent.config().max_logs(),
+            logs.bytes() as f64 / MIB,
+            DEFAULT_MAX_LOG_BYTES as f64 / MIB
+        );
+        server.stop();
+    }
+    print!("{report}");
+    let _ = std::fs::write(scratch().join("../flood.txt"), report);
+}
