@@ -11,57 +11,15 @@
 //! ```
 //! The report is also written to `target/browser-tests/flood.txt`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use browser_agent_core::{BrowserAgent, DEFAULT_MAX_LOG_BYTES};
 use browser_agent_testkit::flood::{flood, rss_kib, Flood};
+use browser_agent_testkit::heap::CountingAlloc;
 use browser_tests::{any_port, scratch, Framework, Server, PAGE_KEY, PREFIX};
 
-/// The system allocator, counting the bytes live on the heap and their highest mark.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(size: usize) {
-    let now = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-// SAFETY: every call is forwarded to `System` with the same arguments; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static HEAP: CountingAlloc = CountingAlloc::new();
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -89,8 +47,7 @@ fn main() {
                 arg_bytes: 100,
             },
         );
-        let (rss_before, heap_before) = (rss_kib(), LIVE.load(Ordering::Relaxed));
-        PEAK.store(heap_before, Ordering::Relaxed);
+        let (rss_before, heap_before) = (rss_kib(), HEAP.reset_peak());
         let done = flood(
             server.addr,
             PREFIX,
@@ -102,8 +59,7 @@ fn main() {
                 arg_bytes: 200_000,
             },
         );
-        let (rss_after, heap_after, heap_peak) =
-            (rss_kib(), LIVE.load(Ordering::Relaxed), PEAK.load(Ordering::Relaxed));
+        let (rss_after, heap_after, heap_peak) = (rss_kib(), HEAP.live(), HEAP.peak());
         let logs = agent.logs();
         let kib = |k: u64| k as f64 / 1024.0;
         let _ = writeln!(

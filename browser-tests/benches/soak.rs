@@ -15,56 +15,19 @@
 //! ```
 //! The report is also written to `target/browser-tests/soak.txt`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use browser_agent_testkit::heap::CountingAlloc;
 use browser_tests::{agent, any_port, client_id, run, scratch, Browser, Server};
 use serde_json::json;
 
-/// The system allocator, counting the bytes live on the heap: RSS also holds what the allocator
-/// keeps after a free, so the report gives both.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded to `System` with the same arguments; only a counter is added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            LIVE.fetch_add(new_size, Ordering::Relaxed);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static HEAP: CountingAlloc = CountingAlloc::new();
 
 /// Bytes live on the heap of this process (the host and the WebDriver client), in KiB.
 fn heap_kib() -> u64 {
-    (LIVE.load(Ordering::Relaxed) / 1024) as u64
+    (HEAP.live() / 1024) as u64
 }
 
 /// Resident memory of this process (the host runs in it), in KiB.

@@ -10,14 +10,16 @@
 //!   Latin-1, compressed, 204/304/206, CSP nonce, …);
 //! - [`Reply`]: a framework-free response both apps translate;
 //! - [`tag_config`]: the config an injected page carries, read back from its HTML;
-//! - [`flood`]: a log flood of concurrent senders, with the resident set sampled meanwhile.
-#![forbid(unsafe_code)]
+//! - [`flood`]: a log flood of concurrent senders, with the resident set sampled meanwhile;
+//! - [`heap`]: a global allocator that counts the live heap (the one module with `unsafe`).
+#![deny(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 pub mod actix_app;
 pub mod axum_app;
 pub mod fixtures;
 pub mod flood;
+pub mod heap;
 pub mod http;
 
 use browser_agent_core::protocol::TagConfig;

@@ -16,58 +16,16 @@
 //! argument (here 200 KB) behind a 4,000-char value: the ring's 500 entries held 100 MB while
 //! it counted 2.5 MB.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use browser_agent_core::{BrowserAgent, LogQuery, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOG_BYTES};
 use browser_agent_testkit::flood::{flood, rss_kib, Flood};
+use browser_agent_testkit::heap::CountingAlloc;
 use browser_agent_testkit::{actix_app, axum_app, RunningServer};
 use serde_json::Value;
 
-/// The system allocator, counting the bytes live on the heap and their highest mark.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(size: usize) {
-    let now = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-// SAFETY: every call is forwarded to `System` with the same arguments; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static HEAP: CountingAlloc = CountingAlloc::new();
 
 const KEY: &str = "flood-key-0001";
 const P: &str = "/__mindstudio_dev__";
@@ -95,8 +53,7 @@ fn flood_within_limits(name: &str, spawn: Spawn) {
     let server = spawn(agent.clone(), None, "127.0.0.1:0".parse().unwrap()).expect("server");
     let bound = 2 * max_log_bytes + SENDERS * (3 * body_limit + 256 * 1024) + 8 * MIB;
 
-    let (heap_before, rss_before) = (LIVE.load(Ordering::Relaxed), rss_kib());
-    PEAK.store(heap_before, Ordering::Relaxed);
+    let (heap_before, rss_before) = (HEAP.reset_peak(), rss_kib());
     let f = Flood {
         senders: SENDERS,
         total_bytes: 128 * MIB as u64,
@@ -104,8 +61,8 @@ fn flood_within_limits(name: &str, spawn: Spawn) {
         arg_bytes: 200_000,
     };
     let done = flood(server.addr, P, KEY, f);
-    let heap_peak = PEAK.load(Ordering::Relaxed);
-    let (heap_after, rss_after) = (LIVE.load(Ordering::Relaxed), rss_kib());
+    let heap_peak = HEAP.peak();
+    let (heap_after, rss_after) = (HEAP.live(), rss_kib());
     let mib = |b: usize| b as f64 / MIB as f64;
     eprintln!(
         "flood {name}: {:.0} MiB in {} batches ({} entries) in {:.1} s; live heap {:.1} MiB before, peak {:.1}, after {:.1} (bound: +{:.1}); RSS {:.1} MiB before, peak {:.1}, after {:.1}",
