@@ -117,18 +117,7 @@ impl Browser {
     /// One Chrome DevTools Protocol command on the page, through chromedriver's
     /// `goog/cdp/execute`; its result.
     pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
-        let session = self
-            .client
-            .session_id()
-            .await
-            .expect("session id")
-            .expect("a WebDriver session");
-        let addr = SocketAddr::from(([127, 0, 0, 1], self.port));
-        let path = format!("/session/{session}/goog/cdp/execute");
-        let body = json!({ "cmd": cmd, "params": params }).to_string();
-        let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &path, &body))
-            .await
-            .expect("cdp thread");
+        let (status, text) = self.cdp_unchecked(cmd, params).await;
         assert_eq!(status, 200, "{cmd}: {text}");
         let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{cmd} answer is JSON ({e}): {text}"));
         v["value"].clone()
