@@ -13,6 +13,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use browser_agent_core::BrowserAgent;
+use browser_agent_testkit::heap::rss_kib;
 use browser_agent_testkit::http::KeepAlive;
 use bytes::Bytes;
 use http::{Request, Response};
@@ -99,18 +100,6 @@ impl http_body::Body for Repeat {
         self.left -= 1;
         std::task::Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from_static(&DATA)))))
     }
-}
-
-/// The resident set of this process, in KiB.
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 /// Streams 1 GiB through the proxy, reading and dropping it; (bytes read, RSS before, max RSS during).

@@ -14,8 +14,8 @@
 use std::fmt::Write as _;
 
 use browser_agent_core::{BrowserAgent, DEFAULT_MAX_LOG_BYTES};
-use browser_agent_testkit::flood::{flood, rss_kib, Flood};
-use browser_agent_testkit::heap::CountingAlloc;
+use browser_agent_testkit::flood::{flood, Flood};
+use browser_agent_testkit::heap::{rss_kib, CountingAlloc};
 use browser_tests::{any_port, scratch, Framework, Server, PAGE_KEY, PREFIX};
 
 #[global_allocator]

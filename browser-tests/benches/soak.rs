@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use browser_agent_testkit::heap::CountingAlloc;
+use browser_agent_testkit::heap::{rss_kib, CountingAlloc};
 use browser_tests::{agent, any_port, client_id, run, scratch, Browser, Server};
 use serde_json::json;
 
@@ -28,18 +28,6 @@ static HEAP: CountingAlloc = CountingAlloc::new();
 /// Bytes live on the heap of this process (the host and the WebDriver client), in KiB.
 fn heap_kib() -> u64 {
     (HEAP.live() / 1024) as u64
-}
-
-/// Resident memory of this process (the host runs in it), in KiB.
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

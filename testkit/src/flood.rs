@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::heap::rss_kib;
 use crate::http::KeepAlive;
 
 /// What to send.
@@ -40,18 +41,6 @@ pub struct Flooded {
     pub took: Duration,
     /// The highest resident set sampled meanwhile (every 2 ms), in KiB.
     pub peak_rss_kib: u64,
-}
-
-/// Resident memory of this process now (`VmRSS`), in KiB; 0 where `/proc` has no answer.
-pub fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 /// A text of `n` bytes that reads like a log line (words, digits, a URL), not one repeated byte.

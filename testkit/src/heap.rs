@@ -1,6 +1,7 @@
-//! A global allocator that counts the bytes live on the heap and their highest mark: the live
-//! heap is exact where the resident set also holds what the allocator keeps after a free, so the
-//! flood test asserts on it and the soak and flood benchmarks report it beside RSS.
+//! A process's memory: a global allocator that counts the bytes live on the heap and their highest
+//! mark, and the resident set ([`rss_kib`]). The live heap is exact where the resident set also
+//! holds what the allocator keeps after a free, so the flood test asserts on it and the soak and
+//! flood benchmarks report it beside RSS.
 //!
 //! ```ignore
 //! use browser_agent_testkit::heap::CountingAlloc;
@@ -91,4 +92,16 @@ unsafe impl GlobalAlloc for CountingAlloc {
         }
         p
     }
+}
+
+/// Resident memory of this process now (`VmRSS`), in KiB; 0 where `/proc` has no answer.
+pub fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
 }

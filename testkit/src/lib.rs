@@ -11,7 +11,8 @@
 //! - [`Reply`]: a framework-free response both apps translate;
 //! - [`tag_config`]: the config an injected page carries, read back from its HTML;
 //! - [`flood`]: a log flood of concurrent senders, with the resident set sampled meanwhile;
-//! - [`heap`]: a global allocator that counts the live heap (the one module with `unsafe`).
+//! - [`heap`]: the process's memory: a global allocator that counts the live heap (the one module
+//!   with `unsafe`) and the resident set.
 #![deny(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 

@@ -19,8 +19,8 @@
 use std::net::SocketAddr;
 
 use browser_agent_core::{BrowserAgent, LogQuery, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOG_BYTES};
-use browser_agent_testkit::flood::{flood, rss_kib, Flood};
-use browser_agent_testkit::heap::CountingAlloc;
+use browser_agent_testkit::flood::{flood, Flood};
+use browser_agent_testkit::heap::{rss_kib, CountingAlloc};
 use browser_agent_testkit::{actix_app, axum_app, RunningServer};
 use serde_json::Value;
 
