@@ -473,6 +473,26 @@ pub async fn eval(server: &Server, client: &str, expr: &str) -> Value {
     ok(server, client, json!({"command": "evaluate", "script": expr})).await["result"].clone()
 }
 
+/// Reads the page's value of `expr` (with [`eval`]) until `check` accepts it, for apps that update
+/// asynchronously; the value. Fails after 10 s naming `what` and the last value.
+pub async fn eval_until(
+    server: &Server,
+    client: &str,
+    expr: &str,
+    what: &str,
+    check: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let v = eval(server, client, expr).await;
+        if check(&v) {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "{what}: the page has {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// A full snapshot of `client`'s page through `POST /run` (one `snapshot` step).
 pub async fn snapshot(server: &Server, client: &str) -> String {
     let v = run(server, client, json!([{ "command": "snapshot" }])).await;

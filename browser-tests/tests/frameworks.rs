@@ -26,10 +26,10 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use browser_tests::{
-    agent, any_port, eval, exec, ok, open, run, shared_browser, wait_for, within, Server, SCENARIO_DEADLINE,
+    agent, any_port, eval, eval_until, exec, ok, open, run, shared_browser, wait_for, within, Server, SCENARIO_DEADLINE,
 };
 use serde_json::{json, Value};
 
@@ -273,21 +273,8 @@ async fn prevented_keys_do_not_act() {
 }
 
 /// Polls the app's model until `check` accepts it (frameworks render asynchronously); the model.
-async fn model_until(server: &Server, id: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
-    until(server, id, "model()", what, check).await
-}
-
-/// Polls the page's value of `expr` until `check` accepts it; the value.
-async fn until(server: &Server, id: &str, expr: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let m = eval(server, id, expr).await;
-        if check(&m) {
-            return m;
-        }
-        assert!(Instant::now() < deadline, "{what}: the page has {m}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+async fn model_eval_until(server: &Server, id: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
+    eval_until(server, id, "model()", what, check).await
 }
 
 /// Runs `steps` in one batch; every step must succeed.
@@ -306,38 +293,38 @@ async fn todo_app(page: &str) {
     within(page, SCENARIO_DEADLINE, async {
         let c = &browser.client;
         let id = open(c, &server, &format!("/frameworks/{page}")).await;
-        let m = model_until(&server, &id, "the app starts", |m| m["items"] == json!([])).await;
+        let m = model_eval_until(&server, &id, "the app starts", |m| m["items"] == json!([])).await;
         println!("{page}: {}", m["version"]);
         let (s, id) = (&server, id.as_str());
         // The app has rendered its form (some frameworks render after their model exists).
         let what = format!("{page}: the app renders its field");
-        until(s, id, "!!document.getElementById('new')", &what, |v| v == true).await;
+        eval_until(s, id, "!!document.getElementById('new')", &what, |v| v == true).await;
         for (text, items) in [("buy milk", json!(["buy milk"])), ("eggs", json!(["buy milk", "eggs"]))] {
             ok(s, id, json!({"command": "type", "label": "New todo", "text": text})).await;
             ok(s, id, json!({"command": "press", "key": "Enter", "label": "New todo"})).await;
-            let m = model_until(s, id, &format!("{page}: Enter adds {text:?}"), |m| m["items"] == items).await;
+            let m = model_eval_until(s, id, &format!("{page}: Enter adds {text:?}"), |m| m["items"] == items).await;
             assert_eq!(m["draft"], "", "{page}: the app cleared its draft");
             // The app renders the cleared field (some frameworks on the next frame).
             let what = format!("{page}: the field is empty after Enter");
-            until(s, id, "document.getElementById('new').value", &what, |v| v == "").await;
+            eval_until(s, id, "document.getElementById('new').value", &what, |v| v == "").await;
         }
         ok(s, id, json!({"command": "fill", "label": "Note", "text": "hello"})).await;
-        model_until(s, id, &format!("{page}: fill Note"), |m| m["note"] == "hello").await;
+        model_eval_until(s, id, &format!("{page}: fill Note"), |m| m["note"] == "hello").await;
         ok(s, id, json!({"command": "type", "label": "Note", "text": " there"})).await;
-        model_until(s, id, &format!("{page}: type in Note"), |m| m["note"] == "hello there").await;
+        model_eval_until(s, id, &format!("{page}: type in Note"), |m| m["note"] == "hello there").await;
         ok(s, id, json!({"command": "check", "label": "Done"})).await;
-        model_until(s, id, &format!("{page}: check Done"), |m| m["done"] == true).await;
+        model_eval_until(s, id, &format!("{page}: check Done"), |m| m["done"] == true).await;
         ok(s, id, json!({"command": "uncheck", "label": "Done"})).await;
-        model_until(s, id, &format!("{page}: uncheck Done"), |m| m["done"] == false).await;
+        model_eval_until(s, id, &format!("{page}: uncheck Done"), |m| m["done"] == false).await;
         ok(s, id, json!({"command": "select", "label": "Color", "option": "Green"})).await;
-        model_until(s, id, &format!("{page}: select Color"), |m| m["color"] == "green").await;
+        model_eval_until(s, id, &format!("{page}: select Color"), |m| m["color"] == "green").await;
         ok(
             s,
             id,
             json!({"command": "click", "role": "button", "name": "Clear all"}),
         )
         .await;
-        model_until(s, id, &format!("{page}: click Clear all"), |m| m["items"] == json!([])).await;
+        model_eval_until(s, id, &format!("{page}: click Clear all"), |m| m["items"] == json!([])).await;
         // One batch, as an agent sends it: the next `type` follows the Enter at once, before the
         // app's own (often asynchronous) render of the cleared field; it must not type onto the
         // old text. The list shows what the model holds.
@@ -352,7 +339,7 @@ async fn todo_app(page: &str) {
             ]),
         )
         .await;
-        let m = model_until(s, id, &format!("{page}: one batch adds bread and jam"), |m| {
+        let m = model_eval_until(s, id, &format!("{page}: one batch adds bread and jam"), |m| {
             m["items"].as_array().is_some_and(|a| a.len() >= 2)
         })
         .await;

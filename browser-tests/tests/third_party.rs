@@ -45,7 +45,7 @@ use axum::Router;
 use browser_agent_testkit::{axum_app, file_or_404, Reply};
 use browser_agent_tower::BrowserAgentLayer;
 use browser_tests::{
-    agent, any_port, eval, fixtures_dir, ok, open, shared_browser, snapshot, wait_for, within, Server,
+    agent, any_port, eval, eval_until, fixtures_dir, ok, open, shared_browser, snapshot, wait_for, within, Server,
     SCENARIO_DEADLINE,
 };
 use serde_json::{json, Value};
@@ -155,19 +155,6 @@ async fn open_ready(c: &fantoccini::Client, s: &Server, path: &str) -> String {
     id
 }
 
-/// Polls the page's value of `expr` until `check` accepts it (the apps update asynchronously).
-async fn until(s: &Server, id: &str, expr: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let v = eval(s, id, expr).await;
-        if check(&v) {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "{what}: the page has {v}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 /// The ref of the node a fresh snapshot shows `needles[0]` on: on the first line that has every
 /// one of `needles`, the first ref after `needles[0]`, else the last before it (a row's cells
 /// share a line: `cell: textbox [ref=e21]: "John"`).
@@ -243,10 +230,10 @@ async fn swagger_ui_try_it_out() {
         // Expand the operation, then "Try it out".
         let op = ref_with(s, id, &["Find a pet by id"]).await;
         on_ref(s, id, "click", &op, json!({})).await;
-        until(s, id, "!!document.querySelector('.try-out__btn')", "the operation expands", |v| v == true).await;
+        eval_until(s, id, "!!document.querySelector('.try-out__btn')", "the operation expands", |v| v == true).await;
         let try_out = ref_with(s, id, &["button \"Try it out"]).await;
         on_ref(s, id, "click", &try_out, json!({})).await;
-        until(s, id, "!!document.querySelector('.execute')", "Try it out shows Execute", |v| v == true).await;
+        eval_until(s, id, "!!document.querySelector('.execute')", "Try it out shows Execute", |v| v == true).await;
         // Type the path parameter, select the kind, check "Send empty value" for the note.
         let pet_id = ref_with(s, id, &["textbox \"petId\""]).await;
         on_ref(s, id, "type", &pet_id, json!({"text": "42"})).await;
@@ -254,7 +241,7 @@ async fn swagger_ui_try_it_out() {
         on_ref(s, id, "select", &kind, json!({"option": "dog"})).await;
         let empty = ref_with(s, id, &["checkbox", "Send empty value"]).await;
         on_ref(s, id, "check", &empty, json!({})).await;
-        let params = until(
+        let params = eval_until(
             s,
             id,
             "ui.specSelectors.parameterValues(['/api/pets/{petId}', 'get']).toJS()",
@@ -265,7 +252,7 @@ async fn swagger_ui_try_it_out() {
         println!("parameters: {params}");
         let execute = ref_with(s, id, &["button \"Execute"]).await;
         on_ref(s, id, "click", &execute, json!({})).await;
-        let response = until(
+        let response = eval_until(
             s,
             id,
             "(ui.specSelectors.responseFor('/api/pets/{petId}', 'get') || {toJS: () => null}).toJS()",
@@ -283,7 +270,7 @@ async fn swagger_ui_try_it_out() {
             "what reached the test server"
         );
         // The answer is on the page.
-        until(
+        eval_until(
             s,
             id,
             "document.querySelector('.live-responses-table') ? document.querySelector('.live-responses-table').textContent : ''",
@@ -305,8 +292,8 @@ async fn swagger_ui_try_it_out() {
         let again = "/third_party/swagger/openapi.json?again=1";
         on_ref(s, id, "fill", &explore, json!({"text": again})).await;
         on_ref(s, id, "press", &explore, json!({"key": "Enter"})).await;
-        until(s, id, "ui.specSelectors.url()", "Enter loads the spec", |v| v == again).await;
-        until(s, id, "ui.specSelectors.loadingStatus()", "the spec loads", |v| v == "success").await;
+        eval_until(s, id, "ui.specSelectors.url()", "Enter loads the spec", |v| v == again).await;
+        eval_until(s, id, "ui.specSelectors.loadingStatus()", "the spec loads", |v| v == "success").await;
         all_local(s, id).await;
     })
     .await;
@@ -320,18 +307,18 @@ async fn reveal_demo_keys_and_controls() {
         let (c, s) = (&browser.client, &server);
         let id = open_ready(c, s, "/third_party/npm/reveal.js/demo.html").await;
         let id = id.as_str();
-        until(s, id, "Reveal.isReady()", "reveal.js starts", |v| v == true).await;
+        eval_until(s, id, "Reveal.isReady()", "reveal.js starts", |v| v == true).await;
         println!("reveal.js {}", eval(s, id, "Reveal.VERSION").await);
         let h = |v: &Value| v["h"].as_i64().unwrap_or(-1);
         assert_eq!(h(&eval(s, id, "Reveal.getIndices()").await), 0);
         ok(s, id, json!({"command": "press", "key": "ArrowRight"})).await;
-        until(s, id, "Reveal.getIndices()", "ArrowRight moves to slide 1", |v| {
+        eval_until(s, id, "Reveal.getIndices()", "ArrowRight moves to slide 1", |v| {
             h(v) == 1
         })
         .await;
         let next = ref_with(s, id, &["button \"next slide\""]).await;
         on_ref(s, id, "click", &next, json!({})).await;
-        until(s, id, "Reveal.getIndices()", "the next control moves to slide 2", |v| {
+        eval_until(s, id, "Reveal.getIndices()", "the next control moves to slide 2", |v| {
             h(v) == 2
         })
         .await;
@@ -340,7 +327,7 @@ async fn reveal_demo_keys_and_controls() {
         let search = ref_with(s, id, &["searchbox \"Search...\""]).await;
         on_ref(s, id, "type", &search, json!({"text": "THE END"})).await;
         on_ref(s, id, "press", &search, json!({"key": "Enter"})).await;
-        let at = until(
+        let at = eval_until(
             s,
             id,
             "({i: Reveal.getIndices(), text: Reveal.getCurrentSlide().textContent})",
@@ -381,7 +368,7 @@ async fn jsoneditor_tree_edits() {
         // Type into the firstName value (the row's last ref: its field comes first).
         let first = ref_with(s, id, &["\"John\""]).await;
         on_ref(s, id, "type", &first, json!({"text": "ny"})).await;
-        until(s, id, "editor.get()", "typing in the tree", |v| {
+        eval_until(s, id, "editor.get()", "typing in the tree", |v| {
             v["firstName"] == "Johnny"
         })
         .await;
@@ -390,21 +377,21 @@ async fn jsoneditor_tree_edits() {
         assert_eq!(eval(s, id, job).await, false);
         let expand = ref_with(s, id, &["button \"Click to expand/collapse", "\"job\""]).await;
         on_ref(s, id, "press", &expand, json!({"key": "Enter"})).await;
-        until(s, id, job, "Enter expands job", |v| v == true).await;
+        eval_until(s, id, job, "Enter expands job", |v| v == true).await;
         // Select an enum value, uncheck a boolean.
         let gender = ref_with(s, id, &["combobox"]).await;
         on_ref(s, id, "select", &gender, json!({"option": "female"})).await;
-        until(s, id, "editor.get()", "selecting gender", |v| v["gender"] == "female").await;
+        eval_until(s, id, "editor.get()", "selecting gender", |v| v["gender"] == "female").await;
         let hire = ref_with(s, id, &["checkbox", "checked"]).await;
         on_ref(s, id, "uncheck", &hire, json!({})).await;
-        until(s, id, "editor.get()", "unchecking availableToHire", |v| {
+        eval_until(s, id, "editor.get()", "unchecking availableToHire", |v| {
             v["availableToHire"] == false
         })
         .await;
         // Click "Collapse all".
         let collapse = ref_with(s, id, &["Collapse all"]).await;
         on_ref(s, id, "click", &collapse, json!({})).await;
-        until(s, id, "editor.node.expanded", "collapse all", |v| v == false).await;
+        eval_until(s, id, "editor.node.expanded", "collapse all", |v| v == false).await;
         ok(
             s,
             id,
@@ -427,7 +414,7 @@ async fn alpine_x_model() {
         let (c, s) = (&browser.client, &server);
         let id = open_ready(c, s, "/third_party/alpine.html").await;
         let id = id.as_str();
-        let m = until(s, id, "window.Alpine ? model() : null", "Alpine starts", |v| {
+        let m = eval_until(s, id, "window.Alpine ? model() : null", "Alpine starts", |v| {
             v["items"] == json!([])
         })
         .await;
@@ -436,7 +423,7 @@ async fn alpine_x_model() {
         for (text, items) in [("buy milk", json!(["buy milk"])), ("eggs", json!(["buy milk", "eggs"]))] {
             on_ref(s, id, "type", &new, json!({"text": text})).await;
             on_ref(s, id, "press", &new, json!({"key": "Enter"})).await;
-            let m = until(s, id, "model()", &format!("Enter adds {text:?}"), |m| {
+            let m = eval_until(s, id, "model()", &format!("Enter adds {text:?}"), |m| {
                 m["items"] == items
             })
             .await;
@@ -444,17 +431,17 @@ async fn alpine_x_model() {
         }
         let note = ref_with(s, id, &["textbox \"Note\""]).await;
         on_ref(s, id, "type", &note, json!({"text": "hello"})).await;
-        until(s, id, "model()", "type in Note", |m| m["note"] == "hello").await;
+        eval_until(s, id, "model()", "type in Note", |m| m["note"] == "hello").await;
         // Select all, then type: the text replaces the selection.
         on_ref(s, id, "press", &note, json!({"key": "Control+a"})).await;
         on_ref(s, id, "type", &note, json!({"text": "bye"})).await;
-        until(s, id, "model()", "Control+a, then type in Note", |m| m["note"] == "bye").await;
+        eval_until(s, id, "model()", "Control+a, then type in Note", |m| m["note"] == "bye").await;
         let done = ref_with(s, id, &["checkbox \"Done\""]).await;
         on_ref(s, id, "check", &done, json!({})).await;
-        until(s, id, "model()", "check Done", |m| m["done"] == true).await;
+        eval_until(s, id, "model()", "check Done", |m| m["done"] == true).await;
         let color = ref_with(s, id, &["combobox \"Color\""]).await;
         on_ref(s, id, "select", &color, json!({"option": "Green"})).await;
-        until(s, id, "model()", "select Color", |m| m["color"] == "green").await;
+        eval_until(s, id, "model()", "select Color", |m| m["color"] == "green").await;
         let shown = eval(
             s,
             id,
@@ -464,7 +451,7 @@ async fn alpine_x_model() {
         assert_eq!(shown, json!(["buy milk", "eggs"]));
         let clear = ref_with(s, id, &["button \"Clear all\""]).await;
         on_ref(s, id, "click", &clear, json!({})).await;
-        until(s, id, "model()", "click Clear all", |m| m["items"] == json!([])).await;
+        eval_until(s, id, "model()", "click Clear all", |m| m["items"] == json!([])).await;
         // The app's own console output and the error its click handler throws.
         let brk = ref_with(s, id, &["button \"Break\""]).await;
         on_ref(s, id, "click", &brk, json!({})).await;
@@ -492,14 +479,14 @@ async fn htmx_page(query: &str, version: &str, posted: &str) {
         let (c, s) = (&browser.client, &server);
         let id = open_ready(c, s, &format!("/third_party/htmx.html{query}")).await;
         let id = id.as_str();
-        let loaded = until(s, id, "window.htmx && htmx.version", "htmx loads", |v| v.is_string()).await;
+        let loaded = eval_until(s, id, "window.htmx && htmx.version", "htmx loads", |v| v.is_string()).await;
         assert_eq!(loaded, version);
         let text_of = |sel: &str| format!("(document.querySelector('{sel}') || {{}}).textContent || ''");
         let has = |t: &'static str| move |v: &Value| v.as_str().is_some_and(|s| s.contains(t));
         // Click: hx-get.
         let load = ref_with(s, id, &["button \"Load greeting\""]).await;
         on_ref(s, id, "click", &load, json!({})).await;
-        until(
+        eval_until(
             s,
             id,
             &text_of("#greeting"),
@@ -511,7 +498,7 @@ async fn htmx_page(query: &str, version: &str, posted: &str) {
         let todo = ref_with(s, id, &["textbox \"New todo\""]).await;
         on_ref(s, id, "type", &todo, json!({"text": "buy milk"})).await;
         on_ref(s, id, "press", &todo, json!({"key": "Enter"})).await;
-        until(
+        eval_until(
             s,
             id,
             &text_of("#todos"),
@@ -523,7 +510,7 @@ async fn htmx_page(query: &str, version: &str, posted: &str) {
         let q = ref_with(s, id, &["textbox \"Search\""]).await;
         on_ref(s, id, "type", &q, json!({"text": "eggs"})).await;
         on_ref(s, id, "press", &q, json!({"key": "Enter"})).await;
-        until(
+        eval_until(
             s,
             id,
             &text_of("#results"),
@@ -552,7 +539,7 @@ async fn htmx_page(query: &str, version: &str, posted: &str) {
             ],
             "what reached the test server"
         );
-        until(
+        eval_until(
             s,
             id,
             &text_of("#saved"),
@@ -591,7 +578,7 @@ async fn jsoneditor_code_mode_ace() {
         on_ref(s, id, "click", &mode, json!({})).await;
         let code = ref_with(s, id, &["\"Code\""]).await;
         on_ref(s, id, "click", &code, json!({})).await;
-        until(s, id, "editor.getMode()", "the code mode", |v| v == "code").await;
+        eval_until(s, id, "editor.getMode()", "the code mode", |v| v == "code").await;
         // Select all in Ace, then type: the typed text replaces the document, as a person's
         // typing does (Ace's own key binding selects; its hidden textarea holds the selection).
         // (A number: Ace's auto-closing brackets and quotes would change a JSON object.)
@@ -599,7 +586,7 @@ async fn jsoneditor_code_mode_ace() {
         let ace = ref_with(s, id, &["textbox \"Cursor at row"]).await;
         on_ref(s, id, "press", &ace, json!({"key": "Control+a"})).await;
         on_ref(s, id, "type", &ace, json!({"text": text})).await;
-        let ours = until(s, id, "editor.getText()", "typing replaces the selection", |v| {
+        let ours = eval_until(s, id, "editor.getText()", "typing replaces the selection", |v| {
             v.as_str().is_some_and(|t| !t.contains("firstName"))
         })
         .await;
