@@ -30,10 +30,15 @@ pub(crate) fn truncate_chars(s: &mut String, max: usize) -> bool {
 /// Like [`truncate_chars`] but marks the cut with `…`, keeping the total within `max` chars (and
 /// the string's memory within its length).
 pub(crate) fn truncate_marked(s: &mut String, max: usize) {
-    if max > 0 && s.len() > max && s.char_indices().nth(max).is_some() {
-        truncate_chars(s, max - 1);
-        s.reserve_exact('…'.len_utf8());
+    if max == 0 || s.len() <= max {
+        return;
+    }
+    // One pass: the boundary of the kept `max - 1` chars, and whether a char follows char `max`.
+    let mut from_cut = s.char_indices().skip(max - 1);
+    if let (Some((cut, _)), Some(_)) = (from_cut.next(), from_cut.next()) {
+        s.truncate(cut);
         s.push('…');
+        s.shrink_to_fit();
     }
 }
 
@@ -237,6 +242,15 @@ mod tests {
         let mut s = "abcdef".to_string();
         truncate_marked(&mut s, 4);
         assert_eq!(s, "abc…");
+        // Exactly `max` chars (multi-byte ones too) stay; one more is cut; the memory follows.
+        let mut s = "日本語テ".to_string();
+        truncate_marked(&mut s, 4);
+        assert_eq!(s, "日本語テ");
+        let mut s = String::with_capacity(1 << 20);
+        s.push_str("日本語テキ");
+        truncate_marked(&mut s, 4);
+        assert_eq!(s, "日本語…");
+        assert!(s.capacity() < 64, "{}", s.capacity());
     }
 
     #[test]
