@@ -57,6 +57,10 @@ pub(crate) const SETTLE_FRAME_MS: u32 = 100;
 /// run (its timers due within [`SETTLE_MS`], a frame it asked for since `frames`, the [`FRAMES`]
 /// count before the action); [`SETTLE_MS`] at most.
 pub(crate) const SETTLE: &str = "w";
+/// `pc(root)`: whether the style sheets of `root` (a document or a shadow root) may give a
+/// `::before` or `::after` text (`content`); 1 when it cannot tell. The walk skips reading
+/// pseudo-elements where they cannot.
+pub(crate) const PSEUDO: &str = "pc";
 /// `started`: set by the client when it starts, so a second copy of it does nothing.
 pub(crate) const STARTED: &str = "started";
 /// `pollMs`: when a page sets it, the command channel polls every that many ms without `wait`.

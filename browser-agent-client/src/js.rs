@@ -43,6 +43,18 @@ extern "C" {
     #[wasm_bindgen(js_namespace = sessionStorage, js_name = setItem, catch)]
     pub(crate) fn session_set(key: &str, value: &str) -> Result<(), JsValue>;
 
+    /// `el.getAttribute(name)`, the name a JS string made once ([`key`]): the walk asks a few
+    /// dozen names of every element, and a name made from Rust on each call is a UTF-8 decode.
+    type KeyedElement;
+    #[wasm_bindgen(method, js_name = getAttribute)]
+    fn get_attribute_by_key(this: &KeyedElement, name: &JsValue) -> Option<String>;
+    #[wasm_bindgen(method, js_name = hasAttribute)]
+    fn has_attribute_by_key(this: &KeyedElement, name: &JsValue) -> bool;
+    #[wasm_bindgen(method, js_name = matches, catch)]
+    fn matches_by_key(this: &KeyedElement, selector: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(method, js_name = closest, catch)]
+    fn closest_by_key(this: &KeyedElement, selector: &JsValue) -> Result<Option<web_sys::Element>, JsValue>;
+
     /// A fetch `Response` (its status, and a header).
     pub(crate) type Response;
     #[wasm_bindgen(method, getter)]
@@ -71,7 +83,7 @@ thread_local! {
 }
 
 /// Names kept in [`NAMES`]; later ones are made on every use.
-const NAMES_MAX: usize = 64;
+const NAMES_MAX: usize = 128;
 
 /// `name` as a JS string.
 pub(crate) fn key(name: &str) -> JsValue {
@@ -88,6 +100,31 @@ pub(crate) fn key(name: &str) -> JsValue {
         }
         k
     })
+}
+
+/// An attribute of `el`, when present.
+pub(crate) fn attribute(el: &web_sys::Element, name: &str) -> Option<String> {
+    el.unchecked_ref::<KeyedElement>().get_attribute_by_key(&key(name))
+}
+
+/// Whether `el` has the attribute `name`.
+pub(crate) fn has_attribute(el: &web_sys::Element, name: &str) -> bool {
+    el.unchecked_ref::<KeyedElement>().has_attribute_by_key(&key(name))
+}
+
+/// Whether `el` matches `selector` (false when the selector is not one).
+pub(crate) fn matches(el: &web_sys::Element, selector: &str) -> bool {
+    el.unchecked_ref::<KeyedElement>()
+        .matches_by_key(&key(selector))
+        .unwrap_or(false)
+}
+
+/// The closest inclusive ancestor of `el` matching `selector`.
+pub(crate) fn closest(el: &web_sys::Element, selector: &str) -> Option<web_sys::Element> {
+    el.unchecked_ref::<KeyedElement>()
+        .closest_by_key(&key(selector))
+        .ok()
+        .flatten()
 }
 
 /// A property (undefined when reading it throws).

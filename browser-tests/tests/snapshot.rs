@@ -242,6 +242,32 @@ chromium_test!(a_page_that_leaves_is_gone_at_once, Axum, |c, server| {
     a_page_that_leaves_is_gone_at_once_case(c, &server).await
 });
 
+chromium_test!(pseudo_element_text_from_every_kind_of_sheet, Axum, |c, server| {
+    // The walk reads ::before/::after only where some sheet may give them text: the page's own
+    // sheet gives none, so each place below is found through one kind of sheet (a rule in @media
+    // and @layer, an @import, CSS nesting, an adopted sheet, a shadow root's own <style>).
+    let page = open(c, &server, "/snapshot/pseudo.html").await;
+    // The frames load on their own; wait until the last ones have.
+    let mut text = String::new();
+    for _ in 0..50 {
+        text = snapshot(&server, &page).await;
+        if text.contains("three") && text.contains("two") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    for name in ["plain", "A-one", "two-B", "four-D", "C-three", "S-shadow", "last"] {
+        assert!(
+            text.contains(&format!("button \"{name}\"")),
+            "no button {name:?} in\n{text}"
+        );
+    }
+    // Scoped to the button in the shadow tree: its root's sheet is found from the element up.
+    let at = ref_in(&text, "button \"S-shadow\"");
+    let v = run(&server, &page, json!([{"command": "snapshot", "ref": at}])).await;
+    let scoped = v["steps"][0]["result"].as_str().unwrap_or_default();
+    assert!(scoped.starts_with("button \"S-shadow\""), "{v}");
+});
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();
     let mut failures = Vec::new();

@@ -9,6 +9,7 @@ use web_sys::{Element, Node};
 pub(crate) fn for_each_child(el: &Element, tag: &str, f: &mut impl FnMut(Node)) {
     let shadow = get(el, "shadowRoot");
     let parent: Node = if shadow.is_object() {
+        super::name::pseudo_in_shadow(&shadow);
         shadow.unchecked_into()
     } else if tag == "slot" {
         let opts = js_sys::Object::new();

@@ -2,7 +2,7 @@
 //! control.
 
 use super::name::attr;
-use crate::js::get;
+use crate::js::{closest, get};
 use std::cell::RefCell;
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
@@ -62,7 +62,7 @@ pub(super) fn label_elements(el: &Element) -> Vec<Element> {
             }
         }
     }
-    if let Ok(Some(wrapping)) = el.closest(intern("label")) {
+    if let Some(wrapping) = closest(el, "label") {
         let me: &wasm_bindgen::JsValue = el.as_ref();
         if !out.contains(&wrapping) && get(&wrapping, "control") == *me {
             out.push(wrapping);

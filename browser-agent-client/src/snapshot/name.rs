@@ -6,10 +6,12 @@
 
 use super::flat::for_each_child;
 use super::{roles, Win};
-use crate::js::get;
+use crate::bootstrap;
+use crate::js::{attribute, call, get, has_attribute};
 use crate::text::join_words;
+use std::cell::Cell;
 use wasm_bindgen::intern;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Node};
 
 /// Where in the computation a node is met.
@@ -27,7 +29,7 @@ struct Flags {
 
 /// An attribute of `el`, when present.
 pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
-    el.get_attribute(wasm_bindgen::intern(name))
+    attribute(el, name)
 }
 
 /// The attribute names of one element, read with one call: most elements have one or two
@@ -80,9 +82,42 @@ pub(crate) fn look(win: &Win, el: &Element) -> Option<Look> {
     })
 }
 
+thread_local! {
+    /// In a walk of a document whose style sheets give no `::before`/`::after` a `content`: their
+    /// pseudo-elements say nothing and are not read (outside walks they always are).
+    static NO_PSEUDO: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the style sheets of `root` (a document or shadow root) may give pseudo-elements text.
+fn styled(root: &JsValue) -> bool {
+    call(&bootstrap::agent(), bootstrap::PSEUDO, &[root]).map_or(true, |v| v.as_f64() != Some(0.0))
+}
+
+/// A walk of the document `doc` begins: when `skip`, its pseudo-elements are read only where its
+/// style sheets may give them text. Returns the setting before, to [`restore_pseudo`] after.
+pub(crate) fn pseudo_in_document(doc: &JsValue, skip: bool) -> bool {
+    NO_PSEUDO.with(|c| c.replace(skip && !styled(doc)))
+}
+
+/// The walk enters the shadow root `root`: from now on pseudo-elements are read when its sheets
+/// may give them text (never un-read: the outer sheets' `::part()` rules reach in, too).
+pub(crate) fn pseudo_in_shadow(root: &JsValue) {
+    if NO_PSEUDO.with(Cell::get) && styled(root) {
+        NO_PSEUDO.with(|c| c.set(false));
+    }
+}
+
+/// A walk ends: pseudo-elements are read as before it.
+pub(crate) fn restore_pseudo(before: bool) {
+    NO_PSEUDO.with(|c| c.set(before));
+}
+
 /// The text of a `::before` / `::after` pseudo-element's `content` (quoted strings only; an
 /// alternative text after `/` wins).
 pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
+    if NO_PSEUDO.with(Cell::get) {
+        return String::new();
+    }
     match win.computed_style(el, Some(intern(which))) {
         Ok(style) => parse_content(&style.content()),
         Err(_) => String::new(),
@@ -405,7 +440,7 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
                         .or_else(|| Some("Submit".into()))
                 }
                 _ => {
-                    if f.label || el.has_attribute(intern("aria-labelledby")) {
+                    if f.label || has_attribute(el, "aria-labelledby") {
                         return None;
                     }
                     Some(labels(win, el, f))
@@ -413,7 +448,7 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
             }
         }
         "textarea" | "select" | "meter" | "output" | "progress" | "button" => {
-            if f.label || el.has_attribute(intern("aria-labelledby")) {
+            if f.label || has_attribute(el, "aria-labelledby") {
                 return None;
             }
             Some(labels(win, el, f))

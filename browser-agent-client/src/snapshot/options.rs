@@ -1,10 +1,9 @@
 //! The options of a `<select>` as snapshot nodes.
 
 use super::name::{attr, option_text, squash};
-use crate::js::get;
+use crate::js::{get, has_attribute};
 use crate::text::push_number;
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
-use wasm_bindgen::intern;
 use web_sys::Element;
 
 /// Most options listed under a `<select>`.
@@ -23,7 +22,7 @@ pub(super) fn options(select: &Element, listbox: bool) -> Vec<SnapshotNode> {
         }
         count += 1;
         let mut n = SnapshotNode::new("option", option_text(o));
-        if o.has_attribute(intern("disabled")) {
+        if has_attribute(o, "disabled") {
             n.attrs.push(Attr::Disabled);
         }
         if listbox && get(o, "selected").is_truthy() {

@@ -3,6 +3,7 @@
 //! content, children presentational, left out of the output). Every table is sorted by key and
 //! searched with `binary_search`, so a lookup is a handful of string compares.
 
+use crate::js::{attribute, closest, has_attribute};
 use wasm_bindgen::intern;
 use web_sys::Element;
 
@@ -361,14 +362,14 @@ const GLOBAL_ARIA: &[&str] = &[
 
 /// An attribute of `el`, when present.
 fn attr(el: &Element, name: &str) -> Option<String> {
-    el.get_attribute(wasm_bindgen::intern(name))
+    attribute(el, name)
 }
 
 /// Tags that can take focus without a tabindex.
 fn natively_focusable(el: &Element, tag: &str) -> bool {
     match tag {
-        "button" | "input" | "select" | "textarea" | "iframe" | "summary" => !el.has_attribute(intern("disabled")),
-        "a" | "area" => el.has_attribute(intern("href")),
+        "button" | "input" | "select" | "textarea" | "iframe" | "summary" => !has_attribute(el, "disabled"),
+        "a" | "area" => has_attribute(el, "href"),
         _ => false,
     }
 }
@@ -389,8 +390,8 @@ pub(crate) fn role_of(el: &Element, tag: &str, explicit: Option<String>) -> &'st
                 let r = VALID[i];
                 if r == "none" || r == "presentation" {
                     let conflict = natively_focusable(el, tag)
-                        || el.has_attribute(intern("tabindex"))
-                        || GLOBAL_ARIA.iter().any(|a| el.has_attribute(intern(a)));
+                        || has_attribute(el, "tabindex")
+                        || GLOBAL_ARIA.iter().any(|a| has_attribute(el, a));
                     if conflict {
                         break;
                     }
@@ -411,13 +412,11 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
     if let Some(r) = lookup(BY_TAG, tag) {
         return r;
     }
-    let named = || el.has_attribute(intern("aria-label")) || el.has_attribute(intern("aria-labelledby"));
+    let named = || has_attribute(el, "aria-label") || has_attribute(el, "aria-labelledby");
     match tag {
-        "a" | "area" if el.has_attribute(intern("href")) => "link",
+        "a" | "area" if has_attribute(el, "href") => "link",
         "header" | "footer" => {
-            let scoped = el
-                .parent_element()
-                .and_then(|p| p.closest(intern(SECTIONING)).ok().flatten());
+            let scoped = el.parent_element().and_then(|p| closest(&p, SECTIONING));
             match (scoped.is_some(), tag) {
                 (true, _) => "",
                 (false, "header") => "banner",
@@ -428,10 +427,8 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
         "form" if named() => "form",
         "img" => {
             let alt = attr(el, "alt");
-            let decorative = alt.as_deref() == Some("")
-                && !el.has_attribute(intern("title"))
-                && !el.has_attribute(intern("tabindex"))
-                && !named();
+            let decorative =
+                alt.as_deref() == Some("") && !has_attribute(el, "title") && !has_attribute(el, "tabindex") && !named();
             if decorative {
                 "presentation"
             } else {
@@ -442,7 +439,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
             let ty = attr(el, "type").unwrap_or_default().to_ascii_lowercase();
             match lookup(BY_INPUT_TYPE, &ty) {
                 Some(r) => r,
-                None if el.has_attribute(intern("list")) => "combobox",
+                None if has_attribute(el, "list") => "combobox",
                 None => "textbox",
             }
         }
@@ -450,7 +447,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
             let size = attr(el, "size")
                 .and_then(|s| crate::text::parse_number(s.trim()))
                 .unwrap_or(0);
-            if el.has_attribute(intern("multiple")) || size > 1 {
+            if has_attribute(el, "multiple") || size > 1 {
                 "listbox"
             } else {
                 "combobox"

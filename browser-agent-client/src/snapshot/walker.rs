@@ -19,7 +19,7 @@ use super::labels;
 use super::name::{self, attr, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
 use super::{budget, page_window, roles, Win};
-use crate::js::get;
+use crate::js::{get, has_attribute, matches};
 use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use std::cell::{Cell, RefCell};
@@ -77,11 +77,10 @@ impl Run {
     fn takes(&self, el: &Element) -> bool {
         el.local_name() == self.tag
             && attr(el, "class") == self.class
-            && el
-                .matches(intern(
-                    ":not([hidden],[aria-hidden=true],[inert],[style*=none],[style*=hidden])",
-                ))
-                .unwrap_or(false)
+            && matches(
+                el,
+                ":not([hidden],[aria-hidden=true],[inert],[style*=none],[style*=hidden])",
+            )
     }
 }
 
@@ -199,6 +198,8 @@ fn walk_document(
         return Vec::new();
     };
     let saved = labels::index_labels(doc);
+    // A walk scoped to an element (perhaps in a shadow tree) reads them all.
+    let pseudo_before = name::pseudo_in_document(doc, root.is_none());
     let mut w = Walker {
         labelled: labelled_ids(doc),
         win,
@@ -220,6 +221,7 @@ fn walk_document(
     }
     out.flush();
     labels::set_label_index(saved);
+    name::restore_pseudo(pseudo_before);
     out.nodes
 }
 
@@ -273,7 +275,7 @@ impl Walker {
     /// counted into one [`budget::skipped`] node. `fit` cuts everything from there on, so the
     /// text is the same as a whole walk's.
     fn children(&mut self, el: &Element, tag: &str, out: &mut Out, ctx: Ctx, container: bool) {
-        if tag == "details" && !el.has_attribute(intern("open")) {
+        if tag == "details" && !has_attribute(el, "open") {
             // Closed: only the summary shows.
             let mut c = el.first_element_child();
             while let Some(e) = c {
@@ -558,11 +560,7 @@ impl Walker {
             tag,
             "button" | "input" | "select" | "textarea" | "option" | "optgroup" | "fieldset"
         );
-        let disabled = if form_control {
-            el.matches(intern(":disabled")).unwrap_or(false)
-        } else {
-            false
-        } || is_true("aria-disabled");
+        let disabled = if form_control { matches(el, ":disabled") } else { false } || is_true("aria-disabled");
         if disabled {
             attrs.push(Attr::Disabled);
         }
@@ -617,14 +615,9 @@ impl Walker {
             attrs.push(Attr::Level(level));
         }
         let expanded = if tag == "summary" {
-            el.parent_element().filter(|p| p.local_name() == "details").map(|p| {
-                if p.has_attribute(intern("open")) {
-                    "true"
-                } else {
-                    "false"
-                }
-                .to_owned()
-            })
+            el.parent_element()
+                .filter(|p| p.local_name() == "details")
+                .map(|p| if has_attribute(&p, "open") { "true" } else { "false" }.to_owned())
         } else {
             aria("aria-expanded")
         };
@@ -650,7 +643,7 @@ impl Walker {
         }
         // Refused by the browser's validation once it holds a value (a typed bad address), so an
         // untouched required field is not flagged (`:user-invalid` misses the agent's synthetic edits).
-        let refused = filled && el.matches(intern(":invalid")).unwrap_or(false);
+        let refused = filled && matches(el, ":invalid");
         if refused || matches!(aria("aria-invalid").as_deref(), Some(v) if v != "false") {
             attrs.push(Attr::Invalid);
         }

@@ -8,7 +8,7 @@ use super::pointer::{centre, click_target, disabled, scroll_into_view};
 use super::target;
 use super::text::native_set;
 use crate::cursor;
-use crate::js::{as_element, call, event_init, fire, get, js_string, set};
+use crate::js::{as_element, attribute, call, event_init, fire, get, js_string, set};
 use crate::snapshot::name::squash;
 use crate::text::{cat, ci_contains, push_number, quote};
 use js_sys::Reflect;
@@ -96,7 +96,7 @@ fn is_checked(el: &Element) -> bool {
     if el.local_name() == "input" {
         get(el, "checked").is_truthy()
     } else {
-        el.get_attribute("aria-checked").as_deref() == Some("true")
+        attribute(el, "aria-checked").as_deref() == Some("true")
     }
 }
 

@@ -11,7 +11,7 @@ use super::text::{
     caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
 };
 use crate::cursor;
-use crate::js::{as_element, call, event_init, fire, get, global, js_string, set};
+use crate::js::{as_element, call, event_init, fire, get, global, js_string, matches, set};
 use crate::text::{cat, char_count};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -251,7 +251,7 @@ fn tabbables() -> Vec<Element> {
         .map(|n| n.unchecked_into::<Element>())
         .filter(|e| {
             get(e, "tabIndex").as_f64().unwrap_or(-1.0) >= 0.0
-                && !e.matches(":disabled").unwrap_or(false)
+                && !matches(e, ":disabled")
                 && get(e, "type").as_string().as_deref() != Some("hidden")
                 && resolve::hidden_reason(e).is_none()
         })

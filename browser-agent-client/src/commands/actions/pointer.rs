@@ -9,7 +9,8 @@ use super::settle;
 use super::target;
 use crate::cursor;
 use crate::js::{
-    as_element, call, event_init, fire, get, global, js_number, js_string, now_ms, object, set, sleep, window_of,
+    as_element, attribute, call, closest, event_init, fire, get, global, js_number, js_string, matches, now_ms, object,
+    set, sleep, window_of,
 };
 use crate::text::{cat, num};
 use js_sys::Object;
@@ -106,17 +107,14 @@ fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
         .ok()?
         .dyn_into()
         .ok()?;
-    hits.iter().filter_map(as_element).find(|e| {
-        e.closest(browser_agent_core::protocol::UI_SELECTOR)
-            .ok()
-            .flatten()
-            .is_none()
-    })
+    hits.iter()
+        .filter_map(as_element)
+        .find(|e| closest(e, browser_agent_core::protocol::UI_SELECTOR).is_none())
 }
 
 /// Whether `el` is `:disabled` or inside `aria-disabled=true`.
 pub(super) fn disabled(el: &Element) -> bool {
-    el.matches(":disabled").unwrap_or(false) || el.closest("[aria-disabled=true]").ok().flatten().is_some()
+    matches(el, ":disabled") || closest(el, "[aria-disabled=true]").is_some()
 }
 
 /// Where a pointer action lands: the element at the target's centre when it is the target or
@@ -137,11 +135,7 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
     if el.contains(Some(&top)) {
         return Ok((top, x, y));
     }
-    let label_of_target = top
-        .closest("label")
-        .ok()
-        .flatten()
-        .is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));
+    let label_of_target = closest(&top, "label").is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));
     if label_of_target {
         return Ok((top, x, y));
     }
@@ -194,10 +188,10 @@ fn describe_cover(top: &Element, cover: &Element) -> String {
 /// Focuses what a press at `el` focuses: its nearest focusable ancestor-or-self; otherwise the
 /// focused element loses focus.
 fn focus_for_press(el: &Element) {
-    let focusable = el
-        .closest("a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable]")
-        .ok()
-        .flatten();
+    let focusable = closest(
+        el,
+        "a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable]",
+    );
     match focusable {
         Some(f) => {
             let _ = call(&f, "focus", &[]);
@@ -279,8 +273,8 @@ pub(super) async fn click(step: &JsValue, clicks: u32) -> Outcome {
 
 /// The URL of the link `el` is in, when it opens in another window (`target="_blank"` or a name).
 fn new_window_link(el: &Element) -> Option<String> {
-    let a = el.closest("a[href][target]").ok()??;
-    let target = a.get_attribute("target")?.to_ascii_lowercase();
+    let a = closest(el, "a[href][target]")?;
+    let target = attribute(&a, "target")?.to_ascii_lowercase();
     if target.is_empty() || matches!(target.as_str(), "_self" | "_top" | "_parent") {
         return None;
     }

@@ -8,7 +8,7 @@ use super::keys::{key_inits, Mods};
 use super::pointer::{disabled, rect, scroll_into_view};
 use super::target;
 use crate::cursor;
-use crate::js::{call, event_init, fire, get, js_string, object, set, set_timeout, sleep, window_of};
+use crate::js::{call, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of};
 use crate::text::{cat, char_count, ci_contains, quote};
 use js_sys::{Function, JsString, Object};
 use std::cell::RefCell;
@@ -210,7 +210,7 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     if disabled(&el) {
         return Err(cat(&[&t.label, " is disabled"]));
     }
-    if el.has_attribute("readonly") {
+    if has_attribute(&el, "readonly") {
         return Err(cat(&[&t.label, " is read-only"]));
     }
     scroll_into_view(&el).await;

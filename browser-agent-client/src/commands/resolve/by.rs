@@ -6,7 +6,7 @@ use super::candidates::{all_elements, best, own_text, page_window_document, prom
 use super::describe::{interactive, name_of, plural, q, role_of};
 use super::visibility::visible;
 use super::Miss;
-use crate::js::{as_element, get};
+use crate::js::{as_element, get, has_attribute};
 use crate::snapshot::name::{attr, squash};
 use crate::text::{cat, ci_contains};
 use wasm_bindgen::prelude::*;
@@ -81,10 +81,10 @@ pub(super) fn text(step: &JsValue, text: &str, teach: bool) -> Result<Element, M
         let own = own_text(&el);
         let holder = ci_contains(&own, needle);
         let named = !holder
-            && (el.has_attribute("aria-label")
-                || el.has_attribute("aria-labelledby")
-                || el.has_attribute("title")
-                || el.has_attribute("alt")
+            && (has_attribute(&el, "aria-label")
+                || has_attribute(&el, "aria-labelledby")
+                || has_attribute(&el, "title")
+                || has_attribute(&el, "alt")
                 || matches!(el.local_name().as_str(), "input" | "textarea" | "select"))
             && ci_contains(&name_of(&el, role_of(&el)), needle);
         if !holder && !named {
@@ -137,7 +137,7 @@ pub(super) fn label(step: &JsValue, label: &str, teach: bool) -> Result<Element,
         let (control, text) = if tag == "label" {
             let t = squash(&el.text_content().unwrap_or_default());
             (as_element(get(&el, "control")), t)
-        } else if el.has_attribute("aria-label") || el.has_attribute("aria-labelledby") {
+        } else if has_attribute(&el, "aria-label") || has_attribute(&el, "aria-labelledby") {
             let r = role_of(&el);
             (Some(el.clone()), name_of(&el, r))
         } else {

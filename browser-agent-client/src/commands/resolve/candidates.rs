@@ -4,7 +4,7 @@
 use super::describe::{describe, is_interactive_el};
 use super::visibility::{hidden_err, visible};
 use super::Miss;
-use crate::js::get;
+use crate::js::{closest, get};
 use crate::snapshot::name::squash;
 use crate::text::{cat, push_number};
 use wasm_bindgen::prelude::*;
@@ -27,10 +27,7 @@ pub(crate) fn page_window_document() -> Option<web_sys::Document> {
 
 /// The agent's own elements (cursor, overlays).
 fn own(el: &Element) -> bool {
-    el.closest(browser_agent_core::protocol::UI_SELECTOR)
-        .ok()
-        .flatten()
-        .is_some()
+    closest(el, browser_agent_core::protocol::UI_SELECTOR).is_some()
 }
 
 /// Every element under `document.body` that could be a target, in document order, open shadow
@@ -54,7 +51,7 @@ fn collect(list: Option<web_sys::NodeList>, out: &mut Vec<Element>) {
         let Some(n) = list.item(i) else { continue };
         let el: Element = n.unchecked_into();
         let tag = el.local_name().to_ascii_lowercase();
-        if NEVER.contains(&tag.as_str()) || el.closest("svg").ok().flatten().is_some_and(|s| s != el) {
+        if NEVER.contains(&tag.as_str()) || closest(&el, "svg").is_some_and(|s| s != el) {
             continue;
         }
         let shadow = get(&el, "shadowRoot");

@@ -4,7 +4,7 @@
 //! client's `describeTarget`).
 
 use super::scope::with_labels;
-use crate::js::{as_element, get};
+use crate::js::{as_element, closest, get, has_attribute};
 use crate::snapshot::name::{self, attr, squash};
 use crate::snapshot::refs::{frame_number, ref_number};
 use crate::snapshot::{page_window, roles};
@@ -60,7 +60,7 @@ pub(crate) fn role_of(el: &Element) -> &'static str {
     if roles::clickable(
         &tag,
         own_pointer,
-        el.has_attribute("onclick"),
+        has_attribute(el, "onclick"),
         tabindex.as_deref(),
         || get(el, "onclick").is_function(),
     ) {
@@ -165,11 +165,7 @@ pub(crate) fn short(el: &Element) -> String {
 
 /// The element a click on `target` means: the nearest interactive ancestor, else the target.
 pub(crate) fn click_target(target: &Element) -> Element {
-    target
-        .closest(CLICKABLE)
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| target.clone())
+    closest(target, CLICKABLE).unwrap_or_else(|| target.clone())
 }
 
 /// What a click landed on, for the page's log: `role "name"`, `role`, `"text"`, `tag#id` or

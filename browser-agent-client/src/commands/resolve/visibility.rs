@@ -3,7 +3,7 @@
 
 use super::describe::{name_of, quoted, short};
 use super::scope::modal_of;
-use crate::js::{as_element, get};
+use crate::js::{as_element, closest, get};
 use crate::snapshot::page_window;
 use crate::text::cat;
 use web_sys::Element;
@@ -15,7 +15,7 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
     }
     // Inert content takes no clicks, focus or input (and the snapshot leaves it out); so is all
     // but the open modal dialog.
-    if let Some(i) = el.closest("[inert]").ok().flatten() {
+    if let Some(i) = closest(el, "[inert]") {
         return Some(cat(&["inert on ", &short(&i)]));
     }
     let modal = modal_of(&get(el, "ownerDocument"));
