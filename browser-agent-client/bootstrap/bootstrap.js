@@ -57,6 +57,7 @@
     var ErrorC = Error;
     var NodeC = Node;
     var MapC = Map;
+    var WeakMapC = WeakMap;
     var SetC = Set;
     var UrlC = URL;
     var RequestC = win.Request;
@@ -611,31 +612,46 @@
     // pc(root): whether the style sheets of `root` (a document or a shadow root) may give a
     // ::before or ::after any `content`. The snapshot reads pseudo-elements only where they may
     // (reading them is ~40 % of a big page's walk), so a page without such rules is walked without.
-    // Whatever it cannot read (a cross-origin sheet, an @import not loaded, over 20,000 rules) or
-    // that throws counts as yes.
+    // Whatever it cannot read (a cross-origin sheet, an @import not loaded, over 10,000 rules) or
+    // that throws counts as yes. A sheet's verdict is kept while its rule count stays (a walk
+    // follows every action; a sheet's text changed makes a new sheet, insertRule a new count);
+    // adopted sheets, which replaceSync() rewrites in place, are read every time.
+    var verdicts = new WeakMapC();
     agent.__F_PSEUDO__ = function (root) {
-        var left = 20000;
+        var left = 10000;
         function any(rules) {
             for (var i = 0; i < rules.length; i++) {
                 var r = rules[i],
-                    s = r.selectorText;
+                    style = r.style;
                 if (--left < 0) return 1;
                 // An @import: its sheet (null when it did not load).
                 if (r.styleSheet !== undefined) {
                     if (!r.styleSheet || any(r.styleSheet.cssRules)) return 1;
-                } else if ((s && /:(before|after)/i.test(s) && r.style.content) || (r.cssRules && any(r.cssRules))) {
-                    // A style rule for one, with `content`; or a group (@media, @layer, nesting) holding one.
+                } else if (
+                    // A rule with `content` (rare: tested first, its selector only then) for a
+                    // ::before or ::after; or a group (@media, @layer, nesting) holding one.
+                    (style && style.content && /:(before|after)/i.test(r.selectorText)) ||
+                    (r.cssRules && r.cssRules.length && any(r.cssRules))
+                ) {
                     return 1;
                 }
             }
             return 0;
         }
+        function sheet(s, keep) {
+            var rules = s.cssRules,
+                known = keep && verdicts.get(s);
+            if (known && known[0] === rules.length) return known[1];
+            var verdict = any(rules);
+            if (keep) verdicts.set(s, [rules.length, verdict]);
+            return verdict;
+        }
         try {
             var sheets = root.styleSheets,
                 adopted = root.adoptedStyleSheets || [],
                 i;
-            for (i = 0; i < sheets.length; i++) if (any(sheets[i].cssRules)) return 1;
-            for (i = 0; i < adopted.length; i++) if (any(adopted[i].cssRules)) return 1;
+            for (i = 0; i < sheets.length; i++) if (sheet(sheets[i], 1)) return 1;
+            for (i = 0; i < adopted.length; i++) if (sheet(adopted[i], 0)) return 1;
             return 0;
         } catch (e) {
             return 1;

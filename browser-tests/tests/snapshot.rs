@@ -267,6 +267,15 @@ chromium_test!(pseudo_element_text_from_every_kind_of_sheet, Axum, |c, server| {
     let v = run(&server, &page, json!([{"command": "snapshot", "ref": at}])).await;
     let scoped = v["steps"][0]["result"].as_str().unwrap_or_default();
     assert!(scoped.starts_with("button \"S-shadow\""), "{v}");
+    // A rule inserted later (CSS-in-JS does so) is seen: a sheet's kept verdict lasts only while
+    // its rule count does.
+    exec(
+        c,
+        "document.styleSheets[0].insertRule('.b::after { content: \"-N\" }', 1)",
+    )
+    .await;
+    let text = snapshot(&server, &page).await;
+    assert!(text.contains("button \"plain-N\""), "{text}");
 });
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();
