@@ -198,7 +198,8 @@ fn walk_document(
         return Vec::new();
     };
     let saved = labels::index_labels(doc);
-    // A walk scoped to an element (perhaps in a shadow tree) reads them all.
+    // Pseudo-elements: skipped where no sheet gives them text, but a walk scoped to one element
+    // (perhaps inside shadow trees whose sheets it would have to look up) reads them all.
     let pseudo_before = name::pseudo_in_document(doc, root.is_none());
     let mut w = Walker {
         labelled: labelled_ids(doc),
