@@ -256,6 +256,7 @@ chromium_test!(pseudo_element_text_from_every_kind_of_sheet, Axum, |c, server| {
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+    assert!(text.contains("\"H-inside\""), "a host's :host::before:\n{text}");
     for name in ["plain", "A-one", "two-B", "four-D", "C-three", "S-shadow", "last"] {
         assert!(
             text.contains(&format!("button \"{name}\"")),
@@ -277,6 +278,53 @@ chromium_test!(pseudo_element_text_from_every_kind_of_sheet, Axum, |c, server| {
     let text = snapshot(&server, &page).await;
     assert!(text.contains("button \"plain-N\""), "{text}");
 });
+chromium_test!(a_long_run_at_the_top_level_is_cut_and_paged, Axum, |c, server| {
+    // 1,500 buttons straight in <body>: the default snapshot shows the first ones, then one cut
+    // line; paging on with its offset returns every other button once, in order.
+    let page = open(c, &server, "/snapshot/toplevel.html").await;
+    let text = snapshot(&server, &page).await;
+    assert!(
+        !text.chars().any(|ch| ch.is_control() && ch != '\n'),
+        "a raw line in\n{text}"
+    );
+    let mut seen: Vec<u32> = Vec::new();
+    let mut text = text;
+    loop {
+        let mut next = None;
+        for line in text.lines() {
+            if let Some(n) = line.strip_prefix("button \"B").and_then(|r| r.split('"').next()) {
+                seen.push(n.parse().expect("a number"));
+            } else if line.starts_with('…') {
+                assert!(line.contains("more button (snapshot {\"offset\":"), "{line}");
+                next = Some(cut_step(line));
+            } else {
+                panic!("unexpected line {line:?}");
+            }
+        }
+        let Some(step) = next else { break };
+        let v = run(&server, &page, json!([step])).await;
+        text = v["steps"][0]["result"].as_str().expect("a page").to_owned();
+    }
+    assert_eq!(seen, (1..=1500).collect::<Vec<u32>>(), "every button once, in order");
+    // A ref written with spaces around it is read, and printed, as the ref.
+    let at = ref_in(&snapshot(&server, &page).await, "button \"B7\"");
+    let v = run(
+        &server,
+        &page,
+        json!([{"command": "snapshot", "ref": format!(" {at} ")}]),
+    )
+    .await;
+    assert_eq!(
+        v["steps"][0]["result"],
+        json!(format!("button \"B7\" [ref={at}]")),
+        "{v}"
+    );
+    // e0 was never given out: unknown, not gone.
+    let v = run(&server, &page, json!([{"command": "snapshot", "ref": "e0"}])).await;
+    let err = v["steps"][0]["error"].as_str().unwrap_or_default();
+    assert!(err.starts_with("There is no [ref=e0]"), "{v}");
+});
+
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();
     let mut failures = Vec::new();

@@ -213,6 +213,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
 
 /// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`), bare.
 fn bare_ref(r: &str) -> &str {
+    let r = r.trim();
     let r = r.strip_prefix('@').unwrap_or(r);
     r.strip_prefix("ref=").unwrap_or(r)
 }

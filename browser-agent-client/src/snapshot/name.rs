@@ -116,7 +116,15 @@ pub(crate) fn restore_pseudo(before: bool) {
 /// alternative text after `/` wins).
 pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
     if NO_PSEUDO.with(Cell::get) {
-        return String::new();
+        // A shadow host's own pseudo-elements may take text from its shadow root's sheets
+        // (`:host::before`), read before the walk enters that root.
+        let shadow = get(el, "shadowRoot");
+        if shadow.is_object() {
+            pseudo_in_shadow(&shadow);
+        }
+        if NO_PSEUDO.with(Cell::get) {
+            return String::new();
+        }
     }
     match win.computed_style(el, Some(intern(which))) {
         Ok(style) => parse_content(&style.content()),

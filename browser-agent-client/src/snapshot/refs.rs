@@ -145,7 +145,7 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
         return Ok(el);
     }
     let last = with_refs(|refs| refs.last);
-    Err(if n > last {
+    Err(if n > last || n == 0 {
         RefError::Unknown { r: r.to_owned(), last }
     } else {
         RefError::Gone(r.to_owned())

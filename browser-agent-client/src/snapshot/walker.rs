@@ -322,7 +322,9 @@ impl Walker {
                             .nodes
                             .iter()
                             .skip(counted)
-                            .map(|n| budget::least_size(n, 1))
+                            // The body's children are the top level (depth 0): counting
+                            // them deeper would skip what `fit` keeps.
+                            .map(|n| budget::least_size(n, usize::from(tag != "body")))
                             .sum::<usize>();
                         counted = out.nodes.len();
                         if counted == before + 1 && counted >= budget::CUT_MIN && size > max {
