@@ -324,6 +324,33 @@ chromium_test!(a_long_run_at_the_top_level_is_cut_and_paged, Axum, |c, server| {
     let err = v["steps"][0]["error"].as_str().unwrap_or_default();
     assert!(err.starts_with("There is no [ref=e0]"), "{v}");
 });
+chromium_test!(a_cut_line_counts_what_paging_finds, Axum, |c, server| {
+    // The budgeted walk counts the run it skips; empty items (which make no node) are not counted,
+    // so the cut line's number and the step's `cut` are what paging on returns.
+    let page = open(c, &server, "/snapshot/emptytail.html").await;
+    let v = run(&server, &page, json!([{"command": "snapshot"}])).await;
+    let text = v["steps"][0]["result"].as_str().expect("a snapshot").to_owned();
+    let cut_line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with('…'))
+        .expect("a cut line");
+    let said: usize = cut_line.trim_start()["… ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .expect("a count");
+    assert_eq!(v["steps"][0]["cut"], json!(said), "{v}");
+    let shown = text.matches("button \"Item ").count();
+    let (mut found, mut next) = (0, Some(cut_step(cut_line)));
+    while let Some(step) = next.take() {
+        let v = run(&server, &page, json!([step])).await;
+        let t = v["steps"][0]["result"].as_str().expect("a page");
+        found += t.matches("button \"Item ").count();
+        next = t.lines().find(|l| l.trim_start().starts_with('…')).map(cut_step);
+    }
+    assert_eq!(said, found, "the cut line said {said}, paging found {found}");
+    assert_eq!(shown + found, 1000, "every item once");
+});
 
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();

@@ -73,9 +73,10 @@ struct Run {
 }
 
 impl Run {
-    /// Whether `el` is one more of the run.
+    /// Whether `el` is one more of the run (an empty one is walked: it may make no node).
     fn takes(&self, el: &Element) -> bool {
-        el.local_name() == self.tag
+        el.first_child().is_some()
+            && el.local_name() == self.tag
             && attr(el, "class") == self.class
             && matches(
                 el,
