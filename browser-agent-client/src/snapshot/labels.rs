@@ -1,8 +1,7 @@
 //! The `label[for]` index of the document being walked or searched, and the `<label>`s of a form
 //! control.
 
-use super::name::attr;
-use crate::js::{closest, get};
+use crate::js::{attribute, closest, get};
 use std::cell::RefCell;
 use wasm_bindgen::intern;
 use wasm_bindgen::JsCast;
@@ -22,7 +21,7 @@ pub(crate) fn index_labels(doc: &web_sys::Document) -> Vec<(String, Element)> {
         for i in 0..list.length() {
             let Some(n) = list.item(i) else { continue };
             let label: Element = n.unchecked_into();
-            let id = attr(&label, "for").unwrap_or_default();
+            let id = attribute(&label, "for").unwrap_or_default();
             // Stable: labels with the same id stay in document order.
             let at = index.partition_point(|(k, _)| k.as_str() <= id.as_str());
             index.insert(at, (id, label));
@@ -39,7 +38,7 @@ pub(crate) fn set_label_index(index: Vec<(String, Element)>) -> Vec<(String, Ele
 /// The `<label>`s of a form control: those whose `for` names its id, then the one it is inside.
 pub(super) fn label_elements(el: &Element) -> Vec<Element> {
     let mut out: Vec<Element> = Vec::new();
-    let id = attr(el, "id").unwrap_or_default();
+    let id = attribute(el, "id").unwrap_or_default();
     if !id.is_empty() {
         let root = el.get_root_node();
         if root.node_type() == Node::DOCUMENT_NODE {
@@ -55,7 +54,7 @@ pub(super) fn label_elements(el: &Element) -> Vec<Element> {
             for i in 0..list.length() {
                 if let Some(n) = list.item(i) {
                     let label: Element = n.unchecked_into();
-                    if attr(&label, "for").as_deref() == Some(id.as_str()) {
+                    if attribute(&label, "for").as_deref() == Some(id.as_str()) {
                         out.push(label);
                     }
                 }

@@ -27,11 +27,6 @@ struct Flags {
     include_hidden: bool,
 }
 
-/// An attribute of `el`, when present.
-pub(crate) fn attr(el: &Element, name: &str) -> Option<String> {
-    attribute(el, name)
-}
-
 /// The attribute names of one element, read with one call: most elements have one or two
 /// attributes, and the walker asks about twenty (every probe is a call into the page).
 pub(crate) struct Attrs(Vec<String>);
@@ -58,7 +53,7 @@ impl Attrs {
     /// The attribute's value, asked for only when the element has it.
     pub(crate) fn get(&self, el: &Element, name: &str) -> Option<String> {
         if self.has(name) {
-            attr(el, name)
+            attribute(el, name)
         } else {
             None
         }
@@ -153,7 +148,7 @@ pub(crate) fn parse_content(v: &str) -> String {
                         c => s.push(c),
                     }
                 }
-                // A string inside url(), attr(), counter() … is no text.
+                // A string inside url(), attribute(), counter() … is no text.
                 if depth == 0 {
                     out.push_str(&s);
                 }
@@ -212,7 +207,7 @@ pub(crate) fn name_with(win: &Win, el: &Element, tag: &str, role: &str, known: &
 
 /// Whether `el` is hidden for accessible names (`aria-hidden`, `display:none`, `visibility`).
 fn hidden(win: &Win, el: &Element) -> bool {
-    if attr(el, "aria-hidden").as_deref() == Some("true") {
+    if attribute(el, "aria-hidden").as_deref() == Some("true") {
         return true;
     }
     match look(win, el) {
@@ -246,7 +241,7 @@ fn placeholder_names(tag: &str, el: &Element) -> bool {
     if tag == "textarea" {
         return true;
     }
-    let ty = attr(el, "type").unwrap_or_default().to_ascii_lowercase();
+    let ty = attribute(el, "type").unwrap_or_default().to_ascii_lowercase();
     matches!(
         ty.as_str(),
         "" | "text" | "password" | "number" | "search" | "tel" | "email" | "url"
@@ -267,7 +262,7 @@ fn alternative(
 ) -> String {
     let at = |n: &str| match known {
         Some(a) => a.get(el, n),
-        None => attr(el, n),
+        None => attribute(el, n),
     };
     // 2A: hidden and not referenced.
     if !f.root && !f.include_hidden && hidden(win, el) {
@@ -316,8 +311,8 @@ fn alternative(
             }
             "combobox" | "listbox" => return selected_text(el),
             "slider" | "spinbutton" | "progressbar" | "meter" | "scrollbar" => {
-                return attr(el, "aria-valuetext")
-                    .or_else(|| attr(el, "aria-valuenow"))
+                return attribute(el, "aria-valuetext")
+                    .or_else(|| attribute(el, "aria-valuenow"))
                     .or_else(|| get(el, "value").as_string())
                     .unwrap_or_default();
             }
@@ -394,7 +389,7 @@ pub(crate) fn selected_text(el: &Element) -> String {
 
 /// An `<option>`'s label: its `label` attribute or its text.
 pub(crate) fn option_text(o: &Element) -> String {
-    match attr(o, "label") {
+    match attribute(o, "label") {
         Some(l) if !l.trim().is_empty() => squash(&l),
         _ => squash(&o.text_content().unwrap_or_default()),
     }
@@ -424,17 +419,17 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
     };
     match tag {
         "input" => {
-            let ty = attr(el, "type").unwrap_or_default().to_ascii_lowercase();
+            let ty = attribute(el, "type").unwrap_or_default().to_ascii_lowercase();
             match ty.as_str() {
                 "button" | "submit" | "reset" => {
-                    let v = attr(el, "value").unwrap_or_default();
+                    let v = attribute(el, "value").unwrap_or_default();
                     if !v.trim().is_empty() {
                         return Some(v);
                     }
                     Some(match ty.as_str() {
                         "submit" => "Submit".into(),
                         "reset" => "Reset".into(),
-                        _ => attr(el, "title").unwrap_or_default(),
+                        _ => attribute(el, "title").unwrap_or_default(),
                     })
                 }
                 "image" => {
@@ -442,9 +437,9 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
                     if !labels.is_empty() {
                         return Some(labels);
                     }
-                    attr(el, "alt")
+                    attribute(el, "alt")
                         .filter(|a| !a.trim().is_empty())
-                        .or_else(|| attr(el, "title"))
+                        .or_else(|| attribute(el, "title"))
                         .or_else(|| Some("Submit".into()))
                 }
                 _ => {
@@ -466,8 +461,8 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
         "table" => first_child("caption")
             .map(|l| text_of(&l))
             .filter(|s| !s.is_empty())
-            .or_else(|| attr(el, "summary")),
-        "img" | "area" => attr(el, "alt"),
+            .or_else(|| attribute(el, "summary")),
+        "img" | "area" => attribute(el, "alt"),
         "svg" => first_child("title").and_then(|t| t.text_content()),
         _ => None,
     }

@@ -1,7 +1,7 @@
 //! The options of a `<select>` as snapshot nodes.
 
-use super::name::{attr, option_text, squash};
-use crate::js::{get, has_attribute};
+use super::name::{option_text, squash};
+use crate::js::{attribute, get, has_attribute};
 use crate::text::push_number;
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use web_sys::Element;
@@ -36,7 +36,8 @@ pub(super) fn options(select: &Element, listbox: bool) -> Vec<SnapshotNode> {
         match e.local_name().as_str() {
             "option" => add(&e, &mut out),
             "optgroup" => {
-                let mut group = SnapshotNode::new("group", attr(&e, "label").map(|l| squash(&l)).unwrap_or_default());
+                let mut group =
+                    SnapshotNode::new("group", attribute(&e, "label").map(|l| squash(&l)).unwrap_or_default());
                 let mut o = e.first_element_child();
                 while let Some(opt) = o {
                     o = opt.next_element_sibling();

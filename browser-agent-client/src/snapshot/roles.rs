@@ -360,11 +360,6 @@ const GLOBAL_ARIA: &[&str] = &[
     "aria-roledescription",
 ];
 
-/// An attribute of `el`, when present.
-fn attr(el: &Element, name: &str) -> Option<String> {
-    attribute(el, name)
-}
-
 /// Tags that can take focus without a tabindex.
 fn natively_focusable(el: &Element, tag: &str) -> bool {
     match tag {
@@ -378,7 +373,7 @@ fn natively_focusable(el: &Element, tag: &str) -> bool {
 /// (`none`/`presentation` ignored on focusable elements or ones with global ARIA attributes),
 /// else the implicit role. `""` when it has none.
 pub(crate) fn role(el: &Element, tag: &str) -> &'static str {
-    role_of(el, tag, attr(el, "role"))
+    role_of(el, tag, attribute(el, "role"))
 }
 
 /// [`role`] with the `role` attribute already read.
@@ -426,7 +421,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
         "section" if named() => "region",
         "form" if named() => "form",
         "img" => {
-            let alt = attr(el, "alt");
+            let alt = attribute(el, "alt");
             let decorative =
                 alt.as_deref() == Some("") && !has_attribute(el, "title") && !has_attribute(el, "tabindex") && !named();
             if decorative {
@@ -436,7 +431,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
             }
         }
         "input" => {
-            let ty = attr(el, "type").unwrap_or_default().to_ascii_lowercase();
+            let ty = attribute(el, "type").unwrap_or_default().to_ascii_lowercase();
             match lookup(BY_INPUT_TYPE, &ty) {
                 Some(r) => r,
                 None if has_attribute(el, "list") => "combobox",
@@ -444,7 +439,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
             }
         }
         "select" => {
-            let size = attr(el, "size")
+            let size = attribute(el, "size")
                 .and_then(|s| crate::text::parse_number(s.trim()))
                 .unwrap_or(0);
             if has_attribute(el, "multiple") || size > 1 {
@@ -457,7 +452,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
         "td" => "cell",
         "th" => header_cell(el),
         _ => {
-            let editable = attr(el, "contenteditable").map(|v| v.to_ascii_lowercase());
+            let editable = attribute(el, "contenteditable").map(|v| v.to_ascii_lowercase());
             match editable.as_deref() {
                 Some("" | "true" | "plaintext-only") => "textbox",
                 _ => "",
@@ -469,7 +464,7 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
 /// `<th>`: `scope` decides; otherwise a header in `<thead>` or in a row without data cells is a
 /// column header, one beside data cells a row header (Chromium's heuristic, simplified).
 fn header_cell(el: &Element) -> &'static str {
-    match attr(el, "scope").map(|s| s.to_ascii_lowercase()).as_deref() {
+    match attribute(el, "scope").map(|s| s.to_ascii_lowercase()).as_deref() {
         Some("row" | "rowgroup") => return "rowheader",
         Some("col" | "colgroup") => return "columnheader",
         _ => {}

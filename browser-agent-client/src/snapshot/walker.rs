@@ -16,10 +16,10 @@
 
 use super::flat::for_each_child;
 use super::labels;
-use super::name::{self, attr, pseudo, selected_text, squash, Attrs};
+use super::name::{self, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
 use super::{budget, page_window, roles, Win};
-use crate::js::{get, has_attribute, matches};
+use crate::js::{attribute, get, has_attribute, matches};
 use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use std::cell::{Cell, RefCell};
@@ -77,7 +77,7 @@ impl Run {
     fn takes(&self, el: &Element) -> bool {
         el.first_child().is_some()
             && el.local_name() == self.tag
-            && attr(el, "class") == self.class
+            && attribute(el, "class") == self.class
             && matches(
                 el,
                 ":not([hidden],[aria-hidden=true],[inert],[style*=none],[style*=hidden])",
@@ -234,7 +234,7 @@ fn labelled_ids(doc: &web_sys::Document) -> Vec<String> {
         for i in 0..list.length() {
             let Some(n) = list.item(i) else { continue };
             let el: Element = n.unchecked_into();
-            if let Some(v) = attr(&el, "aria-labelledby") {
+            if let Some(v) = attribute(&el, "aria-labelledby") {
                 for id in v.split_ascii_whitespace() {
                     if let Err(at) = ids.binary_search_by(|x: &String| x.as_str().cmp(id)) {
                         ids.insert(at, id.to_owned());
@@ -333,7 +333,7 @@ impl Walker {
                             out.flush();
                             run = role.map(|role| Run {
                                 tag: e.local_name(),
-                                class: attr(&e, "class"),
+                                class: attribute(&e, "class"),
                                 role,
                                 count: 0,
                             });

@@ -6,8 +6,8 @@ use super::candidates::{all_elements, best, own_text, page_window_document, prom
 use super::describe::{interactive, name_of, plural, q, role_of};
 use super::visibility::visible;
 use super::Miss;
-use crate::js::{as_element, get, has_attribute};
-use crate::snapshot::name::{attr, squash};
+use crate::js::{as_element, attribute, get, has_attribute};
+use crate::snapshot::name::squash;
 use crate::text::{cat, ci_contains};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -171,7 +171,7 @@ pub(super) fn placeholder(step: &JsValue, p: &str, teach: bool) -> Result<Elemen
     let mut hidden: Option<Element> = None;
     let mut shown = Vec::new();
     for el in all_elements() {
-        let Some(ph) = attr(&el, "placeholder").or_else(|| attr(&el, "aria-placeholder")) else {
+        let Some(ph) = attribute(&el, "placeholder").or_else(|| attribute(&el, "aria-placeholder")) else {
             continue;
         };
         let vis = visible(&el);

@@ -4,8 +4,8 @@
 //! client's `describeTarget`).
 
 use super::scope::with_labels;
-use crate::js::{as_element, closest, get, has_attribute};
-use crate::snapshot::name::{self, attr, squash};
+use crate::js::{as_element, attribute, closest, get, has_attribute};
+use crate::snapshot::name::{self, squash};
 use crate::snapshot::refs::{frame_number, ref_number};
 use crate::snapshot::{page_window, roles};
 use crate::text::{char_count, push_number, truncate_chars};
@@ -56,7 +56,7 @@ pub(crate) fn role_of(el: &Element) -> &'static str {
             .unwrap_or(false)
     };
     let own_pointer = pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p));
-    let tabindex = attr(el, "tabindex");
+    let tabindex = attribute(el, "tabindex");
     if roles::clickable(
         &tag,
         own_pointer,
@@ -86,7 +86,9 @@ pub(super) fn name_of(el: &Element, role: &str) -> String {
         if role.is_empty() || role == "clickable" {
             let mut t = squash(&el.text_content().unwrap_or_default());
             if t.is_empty() {
-                t = attr(el, "aria-label").or_else(|| attr(el, "title")).unwrap_or_default();
+                t = attribute(el, "aria-label")
+                    .or_else(|| attribute(el, "title"))
+                    .unwrap_or_default();
             }
             return t;
         }
@@ -151,10 +153,10 @@ fn ref_of(el: &Element) -> String {
 /// `tag#id`, `tag.class` or `tag`.
 pub(crate) fn short(el: &Element) -> String {
     let mut out = el.local_name().to_ascii_lowercase();
-    if let Some(id) = attr(el, "id").filter(|i| !i.is_empty()) {
+    if let Some(id) = attribute(el, "id").filter(|i| !i.is_empty()) {
         out.push('#');
         out.push_str(&id);
-    } else if let Some(class) = attr(el, "class") {
+    } else if let Some(class) = attribute(el, "class") {
         if let Some(c) = class.split_ascii_whitespace().next() {
             out.push('.');
             out.push_str(c);
