@@ -151,7 +151,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
     let mut nodes = match &view.reference {
         Some(r) => {
             let el = refs::element_for_ref(r).map_err(|e| e.message())?;
-            let at = bare_ref(r);
+            let at = refs::bare_ref(r);
             let prefix = at.split_once('e').map_or("", |(p, _)| p);
             let mut nodes = walker::walk_element(&el, prefix.to_owned());
             if let [only] = nodes.as_mut_slice() {
@@ -161,7 +161,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
         }
         None => walker::walk_page(),
     };
-    let reference = view.reference.as_deref().map(bare_ref);
+    let reference = view.reference.as_deref().map(refs::bare_ref);
     {
         let scope: &mut Vec<SnapshotNode> = match nodes.as_mut_slice() {
             [only] if reference.is_some() => &mut only.children,
@@ -209,13 +209,6 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
     };
     bootstrap::set_field(bootstrap::WALK_MS, &JsValue::from_f64(now_ms() - t0));
     Ok(text)
-}
-
-/// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`), bare.
-fn bare_ref(r: &str) -> &str {
-    let r = r.trim();
-    let r = r.strip_prefix('@').unwrap_or(r);
-    r.strip_prefix("ref=").unwrap_or(r)
 }
 
 /// Waits for network idle, then walks the page.

@@ -129,9 +129,7 @@ pub(crate) fn frame_number(frame: &Element) -> u32 {
 
 /// The element a ref (`e12`, `f1e40`) names.
 pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
-    let r = r.trim();
-    let r = r.strip_prefix('@').unwrap_or(r);
-    let r = r.strip_prefix("ref=").unwrap_or(r);
+    let r = bare_ref(r);
     let Some(n) = parse_ref(r) else {
         return Err(RefError::NotARef(r.to_owned()));
     };
@@ -150,6 +148,13 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
     } else {
         RefError::Gone(r.to_owned())
     })
+}
+
+/// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`, with spaces around), bare.
+pub(crate) fn bare_ref(r: &str) -> &str {
+    let r = r.trim();
+    let r = r.strip_prefix('@').unwrap_or(r);
+    r.strip_prefix("ref=").unwrap_or(r)
 }
 
 /// The number of `eN` or `fMeN`.
