@@ -22,7 +22,7 @@
 use std::fmt::Write as _;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use browser_tests::{agent, any_port, client_id, exec, run_timed, scratch, Browser, Server};
+use browser_tests::{agent, any_port, client_id, exec, median, run_timed, scratch, Browser, Server};
 use fantoccini::Locator;
 use serde_json::{json, Value};
 
@@ -32,15 +32,6 @@ fn epoch_ms() -> f64 {
         .expect("clock")
         .as_secs_f64()
         * 1000.0
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v[v.len() / 2]
-    }
 }
 
 /// Page-side times of the last batch, in epoch ms: the poll response that carried it, the click's

@@ -21,7 +21,7 @@ use axum::response::Html;
 use axum::routing::get;
 use axum::Router;
 use browser_agent_tower::{BrowserAgent, BrowserAgentLayer};
-use browser_tests::{scratch, Browser};
+use browser_tests::{median, scratch, Browser};
 use serde_json::{json, Value};
 
 /// A page of the size and shape of a small app's first screen: styles, a form, a list, a script.
@@ -136,16 +136,6 @@ async fn load_once(browser: &Browser, url: &str, variant: Variant) -> Load {
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 #[tokio::main]
 async fn main() {
     // `cargo bench` passes `--bench`; a `cargo test --benches` run passes nothing and should be quick.
@@ -188,7 +178,7 @@ async fn main() {
         ("main-thread busy time", |l| l.main_thread),
     ];
     for (name, get) in rows {
-        let [base, boot, full] = [0, 1, 2].map(|i| median(loads[i].iter().map(get).collect()));
+        let [base, boot, full] = [0, 1, 2].map(|i| median(&mut loads[i].iter().map(get).collect::<Vec<_>>()));
         let _ = writeln!(
             report,
             "{name:<24}{base:>8.1}{boot:>16.1}{:>+8.1}{full:>16.1}{:>+8.1}{:>7.2}×",

@@ -24,22 +24,9 @@ mod screenshot_common;
 use std::fmt::Write as _;
 
 use browser_tests::image::base64_decode;
-use browser_tests::{agent, any_port, exec_async, scratch, Browser, Server};
+use browser_tests::{agent, any_port, exec_async, median, scratch, Browser, Server};
 use screenshot_common::*;
 use serde_json::{json, Value};
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
 
 /// One engine's figures over the rounds.
 #[derive(Default)]
@@ -163,16 +150,20 @@ async fn main() {
         let e2e = if side.end_to_end.is_empty() {
             "-".to_owned()
         } else {
-            format!("{:.0} ms", median(side.end_to_end.clone()))
+            format!("{:.0} ms", median(&mut side.end_to_end.clone()))
         };
         let _ = writeln!(
             report,
             "{name:<26} {:>7.0} ms {e2e:>12} {:>11.0} ms {mm:>10} {ss:>8}  {}",
-            median(side.in_page.clone()),
-            median(side.blocking.clone()),
+            median(&mut side.in_page.clone()),
+            median(&mut side.blocking.clone()),
             side.note
         );
-        figures.push((median(side.in_page.clone()), median(side.blocking.clone()), fid.ok()));
+        figures.push((
+            median(&mut side.in_page.clone()),
+            median(&mut side.blocking.clone()),
+            fid.ok(),
+        ));
     }
     let (h, f) = (&figures[0], &figures[1]);
     for (label, s) in [("html", &figures[2]), ("body", &figures[3])] {

@@ -21,18 +21,9 @@
 
 use std::fmt::Write as _;
 
-use browser_tests::{agent, any_port, client_id, exec, run_timed, scratch, Browser, Server};
+use browser_tests::{agent, any_port, client_id, exec, median, run_timed, scratch, Browser, Server};
 use fantoccini::Client;
 use serde_json::json;
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v[v.len() / 2]
-    }
-}
 
 /// Every element of the body, its computed display, visibility and cursor read; its own ms.
 const JS_FLOOR: &str = r#"

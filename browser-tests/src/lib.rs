@@ -404,6 +404,24 @@ pub async fn started_client(client: &Client, script: &str, where_: &str) -> Stri
     }
 }
 
+/// The median of benchmark samples (the mean of the two middle ones when their count is even;
+/// NaN when there are none); sorts `v`.
+///
+/// ```
+/// assert_eq!(browser_tests::median(&mut [3.0, 1.0, 2.0]), 2.0);
+/// assert_eq!(browser_tests::median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+/// assert!(browser_tests::median(&mut []).is_nan());
+/// ```
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
 /// The scratch folder for profiles and logs (under target/).
 pub fn scratch() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
