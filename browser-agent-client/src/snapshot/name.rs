@@ -112,10 +112,13 @@ pub(crate) fn restore_pseudo(before: bool) {
 pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
     if NO_PSEUDO.with(Cell::get) {
         // A shadow host's own pseudo-elements may take text from its shadow root's sheets
-        // (`:host::before`), read before the walk enters that root.
-        let shadow = get(el, "shadowRoot");
-        if shadow.is_object() {
-            pseudo_in_shadow(&shadow);
+        // (`:host::before`), read before the walk enters that root. Both callers read
+        // `::before` first, so the host is looked at once.
+        if which == "::before" {
+            let shadow = get(el, "shadowRoot");
+            if shadow.is_object() {
+                pseudo_in_shadow(&shadow);
+            }
         }
         if NO_PSEUDO.with(Cell::get) {
             return String::new();
