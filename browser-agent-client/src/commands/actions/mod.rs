@@ -25,7 +25,7 @@ use super::resolve::{self, Target};
 use super::Outcome;
 use crate::js::js_string;
 use crate::text::cat;
-use core::future::{ready, Future};
+use core::future::Future;
 use core::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -33,37 +33,43 @@ use wasm_bindgen::JsCast;
 /// Runs the acting command `command`; `Unknown command` for anything else.
 pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
     batch::step_begins(step);
-    let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
-        "snapshot" => Box::pin(snapshot_command(step)),
-        "click" => Box::pin(pointer::click(step, 1)),
-        "dblclick" => Box::pin(pointer::click(step, 2)),
-        "type" => Box::pin(text::type_text(step, false)),
-        "fill" => Box::pin(text::type_text(step, true)),
-        "select" => Box::pin(choice::select(step)),
-        "check" => Box::pin(choice::check(step, true)),
-        "uncheck" => Box::pin(choice::check(step, false)),
-        "press" => Box::pin(keys::press(step)),
-        "hover" => Box::pin(hover::hover(step)),
-        "scroll" => Box::pin(scroll::scroll(step)),
-        "wait" => Box::pin(wait::wait(step)),
-        "evaluate" => Box::pin(evaluate::evaluate(step)),
-        "navigate" => Box::pin(ready(navigate::navigate(step))),
-        "back" => Box::pin(ready(navigate::history_step(Nav::Back, "back"))),
-        "forward" => Box::pin(ready(navigate::history_step(Nav::Forward, "forward"))),
-        "screenshot" => Box::pin(super::screenshot::screenshot(step)),
-        "notes" => Box::pin(notes(step)),
+    let outcome = match command {
+        // Those that finish at once need no future (nor `core::future::ready`'s panic text).
+        "navigate" => navigate::navigate(step),
+        "back" => navigate::history_step(Nav::Back, "back"),
+        "forward" => navigate::history_step(Nav::Forward, "forward"),
         "reload" => {
             batch::navigate(Nav::Reload, None);
-            Box::pin(ready(Ok(js_string("reloading"))))
+            Ok(js_string("reloading"))
         }
-        _ => Box::pin(ready(Err({
-            let mut m = cat(&["Unknown command: ", command, ". Commands: "]);
-            crate::text::push_joined(&mut m, browser_agent_core::protocol::COMMANDS, ", ");
-            m
-        }))),
+        _ => {
+            let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
+                "snapshot" => Box::pin(snapshot_command(step)),
+                "click" => Box::pin(pointer::click(step, 1)),
+                "dblclick" => Box::pin(pointer::click(step, 2)),
+                "type" => Box::pin(text::type_text(step, false)),
+                "fill" => Box::pin(text::type_text(step, true)),
+                "select" => Box::pin(choice::select(step)),
+                "check" => Box::pin(choice::check(step, true)),
+                "uncheck" => Box::pin(choice::check(step, false)),
+                "press" => Box::pin(keys::press(step)),
+                "hover" => Box::pin(hover::hover(step)),
+                "scroll" => Box::pin(scroll::scroll(step)),
+                "wait" => Box::pin(wait::wait(step)),
+                "evaluate" => Box::pin(evaluate::evaluate(step)),
+                "screenshot" => Box::pin(super::screenshot::screenshot(step)),
+                "notes" => Box::pin(notes(step)),
+                _ => {
+                    let mut m = cat(&["Unknown command: ", command, ". Commands: "]);
+                    crate::text::push_joined(&mut m, browser_agent_core::protocol::COMMANDS, ", ");
+                    return batch::step_outcome(Err(m));
+                }
+            };
+            fut.await
+        }
     };
     // An action that started a cross-document navigation: its result says where to.
-    batch::step_outcome(fut.await)
+    batch::step_outcome(outcome)
 }
 
 /// `{"command":"snapshot","diff"?:true, "ref"?, "offset"?, "limit"?, "filter"?, "viewport"?,
