@@ -780,13 +780,22 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
         "{matched} vs the snapshot's {pay}"
     );
     ok(server, &id, json!({"command": "click", "ref": pay})).await;
+    // Numbers are unique across frames: the number alone finds the frame's element, but a wrong
+    // frame prefix is a wrong ref, not another spelling of it (nothing is clicked).
+    let number = pay.split_once('e').map(|(_, n)| n.to_owned()).expect("fNeM");
+    ok(server, &id, json!({"command": "click", "ref": format!("e{number}")})).await;
+    let cancel = ref_of(server, &id, "button \"Cancel\"").await;
+    for wrong in [format!("f9e{number}"), format!("f1{cancel}")] {
+        let e = fails(server, &id, json!({"command": "click", "ref": wrong})).await;
+        assert!(e.starts_with(&format!("There is no [ref={wrong}] on this page")), "{e}");
+    }
     ok(
         server,
         &id,
         json!({"command": "type", "label": "Expiry", "text": "12/30"}),
     )
     .await;
-    assert_eq!(eval(server, &id, "return window.__pays").await, 2);
+    assert_eq!(eval(server, &id, "return window.__pays").await, 3);
     assert_eq!(
         eval(
             server,

@@ -4,6 +4,7 @@
 //! get numbers the same way (`f1e3` is element 3 in frame 1).
 
 use super::seen;
+use crate::js::{as_element, get};
 use crate::text::{cat, parse_number, push_number};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -127,6 +128,22 @@ pub(crate) fn frame_number(frame: &Element) -> u32 {
     })
 }
 
+/// The ref of an element (given now if it has none yet; the snapshot keeps the same number), with
+/// its frame's prefix (`f1e3`) when it lives in a frame's document, as the snapshot writes it.
+pub(crate) fn ref_of(el: &Element) -> String {
+    let mut r = String::new();
+    let doc = get(el, "ownerDocument");
+    if doc != get(&js_sys::global(), "document") {
+        if let Some(frame) = as_element(get(&get(&doc, "defaultView"), "frameElement")) {
+            r.push('f');
+            push_number(&mut r, frame_number(&frame));
+        }
+    }
+    r.push('e');
+    push_number(&mut r, ref_number(el));
+    r
+}
+
 /// The element a ref (`e12`, `f1e40`) names.
 pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
     let r = bare_ref(r);
@@ -139,11 +156,15 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
             .ok()
             .map(|i| refs.elements[i].1.clone())
     });
-    if let Some(el) = found.filter(|el| el.is_connected()) {
+    let found = found.filter(|el| el.is_connected());
+    // Numbers are unique across frames, so `e3` finds frame 1's `f1e3`; a prefix given must be
+    // the element's own (`f9e3` is a wrong ref, not another way to write it).
+    let here = found.as_ref().is_none_or(|el| !r.starts_with('f') || ref_of(el) == r);
+    if let Some(el) = found.filter(|_| here) {
         return Ok(el);
     }
     let last = with_refs(|refs| refs.last);
-    Err(if n > last || n == 0 {
+    Err(if n > last || n == 0 || !here {
         RefError::Unknown { r: r.to_owned(), last }
     } else {
         RefError::Gone(r.to_owned())

@@ -4,11 +4,11 @@
 //! client's `describeTarget`).
 
 use super::scope::with_labels;
-use crate::js::{as_element, attribute, closest, get, has_attribute};
+use crate::js::{attribute, closest, get, has_attribute};
 use crate::snapshot::name::{self, squash};
-use crate::snapshot::refs::{frame_number, ref_number};
+use crate::snapshot::refs::ref_of;
 use crate::snapshot::{page_window, roles};
-use crate::text::{char_count, push_number, truncate_chars};
+use crate::text::{char_count, truncate_chars};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -132,22 +132,6 @@ pub(crate) fn describe(el: &Element) -> String {
 /// [`describe`] without the ref (for errors that name the ref already).
 pub(super) fn describe_no_ref(el: &Element) -> String {
     head(el).0
-}
-
-/// The ref of an element (given now if it has none yet; the snapshot keeps the same number), with
-/// its frame's prefix (`f1e3`) when it lives in a frame's document, as the snapshot writes it.
-fn ref_of(el: &Element) -> String {
-    let mut r = String::new();
-    let doc = get(el, "ownerDocument");
-    if doc != get(&js_sys::global(), "document") {
-        if let Some(frame) = as_element(get(&get(&doc, "defaultView"), "frameElement")) {
-            r.push('f');
-            push_number(&mut r, frame_number(&frame));
-        }
-    }
-    r.push('e');
-    push_number(&mut r, ref_number(el));
-    r
 }
 
 /// `tag#id`, `tag.class` or `tag`.
