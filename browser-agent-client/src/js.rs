@@ -163,6 +163,12 @@ pub(crate) fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Result<JsV
     Reflect::apply(&f, obj, &a)
 }
 
+/// `el.checkVisibility()`: whether the browser displays `el` (not in a `display:none` subtree);
+/// `None` in a browser without it (Chromium < 105, Firefox < 106, Safari < 17.4).
+pub(crate) fn check_visibility(el: &JsValue) -> Option<bool> {
+    call(el, "checkVisibility", &[]).ok().map(|v| v.is_truthy())
+}
+
 /// A plain object with these properties.
 pub(crate) fn object(pairs: &[(&str, JsValue)]) -> Object {
     let o = Object::new();

@@ -1,7 +1,7 @@
 //! The open modal dialog of a document, which makes the rest of the page unreachable for the
 //! snapshot and for commands alike.
 
-use crate::js::get;
+use crate::js::check_visibility;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -18,15 +18,5 @@ pub(crate) fn open_modal(doc: &web_sys::Document) -> Option<Element> {
         .rev()
         .filter_map(|i| list.item(i))
         .map(|n| n.unchecked_into::<Element>())
-        .find(|d| {
-            let check = get(d, "checkVisibility");
-            if check.is_function() {
-                check
-                    .unchecked_ref::<js_sys::Function>()
-                    .call0(d)
-                    .is_ok_and(|v| v.is_truthy())
-            } else {
-                d.get_bounding_client_rect().width() > 0.0
-            }
-        })
+        .find(|d| check_visibility(d).unwrap_or_else(|| d.get_bounding_client_rect().width() > 0.0))
 }

@@ -19,7 +19,7 @@ use super::labels;
 use super::name::{self, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
 use super::{budget, page_window, roles, Win};
-use crate::js::{attribute, get, has_attribute, matches};
+use crate::js::{attribute, check_visibility, get, has_attribute, matches};
 use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use std::cell::{Cell, RefCell};
@@ -63,7 +63,8 @@ pub(crate) fn begin(viewport: bool, lazy: Option<usize>) {
 }
 
 /// A run of siblings like the one whose node put a container over the budget: the same tag and
-/// `class`, none hidden by an attribute. The walk skips them, counting.
+/// `class`, none hidden by an attribute. The walk skips them, counting those the browser displays
+/// (`hidden` and `display:none` continue the run but make no node).
 struct Run {
     tag: String,
     class: Option<String>,
@@ -73,15 +74,13 @@ struct Run {
 }
 
 impl Run {
-    /// Whether `el` is one more of the run (an empty one is walked: it may make no node).
+    /// Whether `el` is one more of the run (an empty one is walked: it may make no node; so is
+    /// one hidden in a way that may still show its children; one not displayed is counted out).
     fn takes(&self, el: &Element) -> bool {
         el.first_child().is_some()
             && el.local_name() == self.tag
             && attribute(el, "class") == self.class
-            && matches(
-                el,
-                ":not([hidden],[aria-hidden=true],[inert],[style*=none],[style*=hidden])",
-            )
+            && matches(el, ":not([aria-hidden=true],[inert],[style*=hidden])")
     }
 }
 
@@ -303,7 +302,9 @@ impl Walker {
                     _ => true,
                 };
                 if goes_on {
-                    r.count += usize::from(kind == Node::ELEMENT_NODE);
+                    // One more node, unless a style sheet hides it (the cut line counts what
+                    // paging on will find; a browser without `checkVisibility` counts it).
+                    r.count += usize::from(kind == Node::ELEMENT_NODE && check_visibility(&n) != Some(false));
                     return;
                 }
                 if let Some(r) = run.take() {
