@@ -84,7 +84,7 @@ pub(crate) enum Refusal {
         site: String,
     },
     /// 403: `GET {prefix}/snapshot` from a browser that does not say who made the request.
-    #[error("refused: GET /snapshot from a browser that sends no Sec-Fetch-Site could be a cross-site <img>; use POST /snapshot with Content-Type: application/json and a body {{\"client\"?, \"diff\"?}}")]
+    #[error("refused: GET /snapshot from a browser that sends no Sec-Fetch-Site could be a cross-site <img>; use POST /snapshot with Content-Type: application/json and a body {{\"client\"?, \"diff\"?, \"ref\"?, \"offset\"?, …}}")]
     SnapshotGet,
     /// 403: a browser write without the page key, or with a wrong one.
     #[error(
@@ -256,8 +256,10 @@ pub(crate) enum BadInput {
     ResultLogs,
     #[error("field \"logs\": {0}")]
     ResultEntry(IngestError),
-    #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}}")]
+    #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}} and the snapshot step's view ({})", crate::protocol::SNAPSHOT_VIEW.join(", "))]
     SnapshotBody,
+    #[error("field {0:?} is not one POST /snapshot takes: client, diff, {view}", view = crate::protocol::SNAPSHOT_VIEW.join(", "))]
+    SnapshotField(String),
     #[error("invalid diff {0:?}: use true or 1 (only what changed since the last snapshot), false or 0")]
     Diff(String),
 }

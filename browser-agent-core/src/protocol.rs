@@ -114,6 +114,10 @@ pub const CLIENT_START_TIMEOUT_MS: u64 = 30_000;
 /// many (o200k) tokens; past it long runs of siblings are cut (`… N more role (snapshot {…})`).
 /// A host sets its own with `BrowserAgentBuilder::snapshot_budget`, a step with `budget`.
 pub const SNAPSHOT_BUDGET: u32 = 8_000;
+/// The `snapshot` step's view fields besides `diff` (the README's table): `ref` (one node's
+/// subtree), `offset`/`limit` (over its children, or the page's), `filter` (the branches whose text
+/// matches), `viewport` (what is on screen), `budget` (tokens), `full` (no budget).
+pub const SNAPSHOT_VIEW: &[&str] = &["ref", "offset", "limit", "filter", "viewport", "budget", "full"];
 /// Smallest snapshot budget a host may set (a smaller one would cut every page to its head).
 pub const SNAPSHOT_BUDGET_MIN: u32 = 500;
 

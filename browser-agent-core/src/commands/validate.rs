@@ -22,8 +22,11 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
         let command = step.get(field::COMMAND).and_then(Value::as_str);
         match command {
             Some(c) if crate::protocol::COMMANDS.contains(&c) => {
-                if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
-                    diff_steps.push(i);
+                if c == "snapshot" {
+                    snapshot_view(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
+                    if step.get("diff").and_then(Value::as_bool) == Some(true) {
+                        diff_steps.push(i);
+                    }
                 }
                 if c == "notes" && !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) {
                     return Err(RunError::BadRequest(format!(
@@ -50,6 +53,47 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
         }
     }
     Ok(diff_steps)
+}
+
+/// The `snapshot` step's view (`diff`, `ref`, `offset`, `limit`, `filter`, `viewport`, `budget`,
+/// `full`): each of the right type, checked here for every surface (`/run`, `/snapshot`, MCP, the
+/// Rust API), so a bad one is a 400 naming it, not a field the page reads as not given (which
+/// would answer the whole page to an agent that asked for a part of it).
+fn snapshot_view(step: &Value) -> Result<(), String> {
+    let whole = |name: &str, min: f64, what: &str| match step.get(name) {
+        None | Some(Value::Null) => Ok(()),
+        Some(v)
+            if v.as_f64()
+                .is_some_and(|n| n >= min && n.fract() == 0.0 && n <= f64::from(u32::MAX)) =>
+        {
+            Ok(())
+        }
+        Some(v) => Err(format!("invalid {name} {v}: {what}")),
+    };
+    // An empty string is "not given", as the page reads it (agents send "" for a field they skip).
+    let text = |name: &str, what: &str| match step.get(name) {
+        None | Some(Value::Null | Value::String(_)) => Ok(()),
+        Some(v) => Err(format!("invalid {name} {v}: {what}")),
+    };
+    let flag = |name: &str| match step.get(name) {
+        None | Some(Value::Null | Value::Bool(_)) => Ok(()),
+        Some(v) => Err(format!("invalid {name} {v}: use true or false")),
+    };
+    flag("diff")?;
+    text("ref", "expected a ref from a snapshot, e.g. \"e3\"")?;
+    text("filter", "expected the text to look for")?;
+    whole("offset", 0.0, "expected a whole number of children to skip, 0 or more")?;
+    whole("limit", 0.0, "expected a whole number of children to show, 0 or more")?;
+    whole(
+        "budget",
+        1.0,
+        &format!(
+            "expected a whole number of tokens, 1 or more (default {})",
+            crate::protocol::SNAPSHOT_BUDGET
+        ),
+    )?;
+    flag("viewport")?;
+    flag("full")
 }
 
 /// The `screenshot` step's options: each of the right type and range (checked here, so a bad one
@@ -154,5 +198,42 @@ mod tests {
         assert!(check(json!({"command": "screenshot", "method": "gpu"})).is_err());
         assert!(check(json!({"command": "screenshot", "fullPage": true, "ref": "e3"})).is_err());
         assert!(check(json!({"command": "screenshot", "inline": "yes"})).is_err());
+    }
+
+    #[test]
+    fn snapshot_views_are_checked_before_anything_runs() {
+        assert!(check(json!({"command": "snapshot"})).is_ok());
+        assert!(check(json!({"command": "snapshot", "ref": "", "filter": ""})).is_ok());
+        assert!(check(
+            json!({"command": "snapshot", "ref": "e3", "offset": 40, "limit": 5.0, "budget": 2000,
+            "filter": "Save", "viewport": true, "full": false, "diff": null})
+        )
+        .is_ok());
+        assert_eq!(
+            check(json!({"command": "snapshot", "offset": -1})).unwrap_err(),
+            "step 0: invalid offset -1: expected a whole number of children to skip, 0 or more"
+        );
+        assert_eq!(
+            check(json!({"command": "snapshot", "budget": 0})).unwrap_err(),
+            "step 0: invalid budget 0: expected a whole number of tokens, 1 or more (default 8000)"
+        );
+        assert_eq!(
+            check(json!({"command": "snapshot", "ref": 3})).unwrap_err(),
+            "step 0: invalid ref 3: expected a ref from a snapshot, e.g. \"e3\""
+        );
+        assert_eq!(
+            check(json!({"command": "snapshot", "diff": "true"})).unwrap_err(),
+            "step 0: invalid diff \"true\": use true or false"
+        );
+        for bad in [
+            json!({"command": "snapshot", "limit": "5"}),
+            json!({"command": "snapshot", "limit": 2.5}),
+            json!({"command": "snapshot", "offset": 1e12}),
+            json!({"command": "snapshot", "filter": ["a"]}),
+            json!({"command": "snapshot", "viewport": 1}),
+            json!({"command": "snapshot", "full": "yes"}),
+        ] {
+            assert!(check(bad.clone()).is_err(), "{bad}");
+        }
     }
 }

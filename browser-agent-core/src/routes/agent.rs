@@ -11,7 +11,7 @@ use crate::clients::ClientRecord;
 use crate::commands::{Batch, RunError};
 use crate::error::{BadInput, Refusal};
 use crate::logs::LogQuery;
-use crate::protocol::{field, param};
+use crate::protocol::{field, param, SNAPSHOT_VIEW};
 use crate::security;
 use crate::util::{now_ms, parse_flag, Params};
 use crate::BrowserAgent;
@@ -151,11 +151,11 @@ impl BrowserAgent {
         }))
     }
 
-    /// `POST {prefix}/snapshot {"client"?, "diff"?}` (JSON, so no cross-site form or `<img>` can
-    /// make the page work), or `GET {prefix}/snapshot?client=&diff=` from curl and same-origin
-    /// browsers ([`security::check_snapshot_get`]): a snapshot without writing a batch. The body's
-    /// fields win over the query's. The query may also carry the `snapshot` step's view
-    /// (`ref`, `offset`, `limit`, `filter`, `viewport`, `budget`, `full`).
+    /// `POST {prefix}/snapshot {"client"?, "diff"?, view…}` (JSON, so no cross-site form or `<img>`
+    /// can make the page work), or `GET {prefix}/snapshot?client=&diff=` from curl and same-origin
+    /// browsers ([`security::check_snapshot_get`]): a snapshot without writing a batch. Both may
+    /// carry the `snapshot` step's view ([`SNAPSHOT_VIEW`]: `ref`, `offset`, `limit`, `filter`,
+    /// `viewport`, `budget`, `full`); the body's fields win over the query's.
     pub(super) fn snapshot_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
         if parts.method == Method::POST {
             if !security::is_json(&parts.headers) {
@@ -177,33 +177,9 @@ impl BrowserAgent {
                 None => return Dispatch::Now(failure(&BadInput::Diff(value.to_owned()))),
             }
         }
-        if parts.method == Method::POST && !body.trim_ascii().is_empty() {
-            let value: Value = match serde_json::from_slice(body) {
-                Ok(v) => v,
-                Err(e) => return Dispatch::Now(failure(&BadInput::json(e))),
-            };
-            let Some(obj) = value.as_object() else {
-                return Dispatch::Now(failure(&BadInput::SnapshotBody));
-            };
-            match obj.get(param::CLIENT) {
-                None | Some(Value::Null) => {}
-                Some(Value::String(c)) if c.is_empty() => {}
-                Some(Value::String(c)) => client = Some(c.clone()),
-                Some(_) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
-            }
-            match obj.get("diff") {
-                None | Some(Value::Null) => {}
-                Some(Value::Bool(b)) => diff = *b,
-                Some(Value::String(v)) => match parse_flag(v) {
-                    Some(flag) => diff = flag,
-                    None => return Dispatch::Now(failure(&BadInput::Diff(v.clone()))),
-                },
-                Some(other) => return Dispatch::Now(failure(&BadInput::Diff(other.to_string()))),
-            }
-        }
+        let mut step = json!({(field::COMMAND): "snapshot", "diff": diff});
         // The snapshot step's view: `ref`, `filter` (text), `offset`, `limit`, `budget` (whole
         // numbers), `full`, `viewport` (flags); the last of each wins, as for `diff`.
-        let mut step = json!({(field::COMMAND): "snapshot", "diff": diff});
         for name in ["ref", "filter"] {
             if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
                 step[name] = json!(v);
@@ -233,6 +209,40 @@ impl BrowserAgent {
                 }
             }
         }
+        if parts.method == Method::POST && !body.trim_ascii().is_empty() {
+            let value: Value = match serde_json::from_slice(body) {
+                Ok(v) => v,
+                Err(e) => return Dispatch::Now(failure(&BadInput::json(e))),
+            };
+            let Some(obj) = value.as_object() else {
+                return Dispatch::Now(failure(&BadInput::SnapshotBody));
+            };
+            match obj.get(param::CLIENT) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(c)) if c.is_empty() => {}
+                Some(Value::String(c)) => client = Some(c.clone()),
+                Some(_) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
+            }
+            match obj.get("diff") {
+                None | Some(Value::Null) => {}
+                Some(Value::Bool(b)) => step["diff"] = json!(b),
+                Some(Value::String(v)) => match parse_flag(v) {
+                    Some(flag) => step["diff"] = json!(flag),
+                    None => return Dispatch::Now(failure(&BadInput::Diff(v.clone()))),
+                },
+                Some(other) => return Dispatch::Now(failure(&BadInput::Diff(other.to_string()))),
+            }
+            // The view, as in a `snapshot` step (checked with the step, so every surface says the
+            // same about a bad one); a field this route does not take is refused, not ignored.
+            for (name, v) in obj {
+                match name.as_str() {
+                    param::CLIENT | "diff" => {}
+                    name if SNAPSHOT_VIEW.contains(&name) => step[name] = v.clone(),
+                    _ => return Dispatch::Now(failure(&BadInput::SnapshotField(name.clone()))),
+                }
+            }
+        }
+        let diff = step["diff"].as_bool().unwrap_or(false);
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {

@@ -274,6 +274,13 @@ async fn same_origin_pages_and_curl_still_act() {
         (b"{\"diff\":\"maybe\"}", "invalid diff \"maybe\""),
         (b"{\"client\":5}", "field \"client\" must be a string"),
         (b"{", "body is not valid JSON"),
+        // The view is the snapshot step's, checked as the step is; other fields are refused.
+        (b"{\"offset\":-1}", "step 0: invalid offset -1: expected a whole number"),
+        (b"{\"budget\":\"2000\"}", "step 0: invalid budget \"2000\""),
+        (
+            b"{\"filtr\":\"Save\"}",
+            "field \"filtr\" is not one POST /snapshot takes: client, diff, ref, offset, limit, filter, viewport, budget, full",
+        ),
     ] {
         let (status, answer) = send(
             &agent,
@@ -301,6 +308,28 @@ async fn same_origin_pages_and_curl_still_act() {
         })
     };
     answer_next(&agent, "p", "x").await;
+    assert_eq!(call.await.unwrap().0, 200);
+    // The body's view reaches the page as the step's, over the query's.
+    let call = {
+        let agent = agent.clone();
+        tokio::spawn(async move {
+            send(
+                &agent,
+                "POST",
+                &format!("{P}/snapshot?filter=Cancel&limit=3"),
+                &[("content-type", "application/json")],
+                br#"{"ref":"e3","offset":40,"filter":"Save","budget":2000,"viewport":false}"#,
+            )
+            .await
+        })
+    };
+    let batch = answer_next(&agent, "p", "x").await;
+    assert_eq!(
+        batch["steps"][0],
+        json!({"command": "snapshot", "diff": false, "ref": "e3", "offset": 40, "limit": 3, "filter": "Save",
+            "budget": 2000, "viewport": false}),
+        "{batch}"
+    );
     assert_eq!(call.await.unwrap().0, 200);
 }
 
