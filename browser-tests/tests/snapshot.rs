@@ -16,9 +16,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use browser_agent_testkit::http::request;
 use browser_tests::Framework::Axum;
 use browser_tests::{
-    chromium_test, client_id, exec, http_get, open, ref_in, run, run_raw, run_timed, snapshot, Server, PREFIX,
+    chromium_test, client_id, exec, http_get, http_post_json, open, ref_in, run, run_raw, run_timed, snapshot, Server,
+    PREFIX,
 };
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
@@ -324,6 +326,9 @@ chromium_test!(a_long_run_at_the_top_level_is_cut_and_paged, Axum, |c, server| {
     let err = v["steps"][0]["error"].as_str().unwrap_or_default();
     assert!(err.starts_with("There is no [ref=e0]"), "{v}");
 });
+chromium_test!(one_view_answers_the_same_on_every_surface, Axum, |c, server| {
+    one_view_on_every_surface_case(c, &server).await
+});
 chromium_test!(a_cut_line_counts_what_paging_finds, Axum, |c, server| {
     // The budgeted walk counts the run it skips; empty items and items a style sheet does not
     // display (which make no node) are not counted, so the cut line's number and the step's `cut`
@@ -352,6 +357,120 @@ chromium_test!(a_cut_line_counts_what_paging_finds, Axum, |c, server| {
     assert_eq!(said, found, "the cut line said {said}, paging found {found}");
     assert_eq!(shown + found, 1700, "every displayed item once");
 });
+
+async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
+    // Each view of a `snapshot` step answers the same text over `/run`, `GET /snapshot`,
+    // `POST /snapshot`, the Rust API and MCP's `browser_snapshot`, and a bad one the same refusal.
+    let id = open(c, server, "/snapshot/biglist.html").await;
+    let v = run(server, &id, json!([{"command": "snapshot"}])).await;
+    let head = v["steps"][0]["result"].as_str().expect("a snapshot").to_owned();
+    let list = cut_step(head.lines().last().expect("a cut line"))["ref"]
+        .as_str()
+        .expect("the list's ref")
+        .to_owned();
+    let views = [
+        json!({}),
+        json!({"ref": list, "offset": 10, "limit": 5}),
+        json!({"ref": list, "offset": 1997}),
+        json!({"offset": 1, "limit": 1}),
+        json!({"filter": "item 1999"}),
+        json!({"viewport": true}),
+        json!({"budget": 600}),
+        json!({"ref": list, "budget": 600, "filter": "Item 7"}),
+    ];
+    let mcp = |args: &Value| {
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "browser_snapshot", "arguments": args}});
+        let res = request(
+            server.addr,
+            "POST",
+            &format!("{PREFIX}/mcp"),
+            &[
+                ("content-type", "application/json"),
+                ("accept", "application/json, text/event-stream"),
+            ],
+            call.to_string().as_bytes(),
+        );
+        assert_eq!(res.status, 200, "{}", res.text());
+        res.json()["result"].clone()
+    };
+    for view in views {
+        let with = |name: &str, value: Value| {
+            let mut v = view.clone();
+            v[name] = value;
+            v
+        };
+        let v = run(server, &id, json!([with("command", json!("snapshot"))])).await;
+        let by_run = v["steps"][0]["result"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{view}: {v}"))
+            .to_owned();
+        let query: String = view
+            .as_object()
+            .expect("a view")
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "&{k}={}",
+                    v.as_str().map_or(v.to_string(), str::to_owned).replace(' ', "%20")
+                )
+            })
+            .collect();
+        let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}{query}"));
+        assert_eq!(status, 200, "{view}: {body}");
+        let by_get: Value = serde_json::from_str(&body).expect("JSON");
+        let (status, body) = http_post_json(
+            server.addr,
+            &format!("{PREFIX}/snapshot"),
+            &with("client", json!(id)).to_string(),
+        );
+        assert_eq!(status, 200, "{view}: {body}");
+        let by_post: Value = serde_json::from_str(&body).expect("JSON");
+        let by_api = server
+            .agent
+            .snapshot_with(Some(&id), view.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{view}: {e}"));
+        let by_mcp = mcp(&with("client", json!(id)));
+        let mcp_text = by_mcp["content"][0]["text"].as_str().expect("text content");
+        assert_eq!(by_get["snapshot"], by_run, "{view}: GET /snapshot");
+        assert_eq!(by_post["snapshot"], by_run, "{view}: POST /snapshot");
+        assert_eq!(
+            by_api.steps[0].result_str(),
+            Some(by_run.as_str()),
+            "{view}: the Rust API"
+        );
+        assert_eq!(mcp_text, format!("page {id}:\n{}\n", by_run.trim_end()), "{view}: MCP");
+    }
+    // A bad view: the same refusal everywhere, and nothing runs in the page.
+    let bad = json!({"offset": -1});
+    let want = "step 0: invalid offset -1: expected a whole number of children to skip, 0 or more";
+    let (status, body) = run_raw(
+        server,
+        json!({"client": id, "steps": [{"command": "snapshot", "offset": -1}]}),
+    )
+    .await;
+    assert_eq!((status, body["error"].as_str()), (400, Some(want)), "{body}");
+    let (status, body) = http_post_json(
+        server.addr,
+        &format!("{PREFIX}/snapshot"),
+        &json!({"client": id, "offset": -1}).to_string(),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains(want), "{body}");
+    let e = server
+        .agent
+        .snapshot_with(Some(&id), bad.clone())
+        .await
+        .expect_err("refused");
+    assert_eq!(e.to_string(), want);
+    let by_mcp = mcp(&json!({"client": id, "offset": -1}));
+    assert_eq!(by_mcp["isError"], true, "{by_mcp}");
+    assert!(
+        by_mcp["content"][0]["text"].as_str().is_some_and(|t| t.contains(want)),
+        "{by_mcp}"
+    );
+}
 
 async fn goldens(c: &Client, server: &Server) -> Vec<Figure> {
     let mut figures = Vec::new();
