@@ -511,6 +511,25 @@ pub async fn eval_until(
     }
 }
 
+/// An MCP `tools/call` of `tool` with `args` on the server's endpoint (blocking); the JSON-RPC
+/// `result` (`content`, `isError`).
+pub fn mcp_tool(server: &Server, tool: &str, args: Value) -> Value {
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": tool, "arguments": args}});
+    let res = browser_agent_testkit::http::request(
+        server.addr,
+        "POST",
+        &format!("{PREFIX}/mcp"),
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+        ],
+        call.to_string().as_bytes(),
+    );
+    assert_eq!(res.status, 200, "{}", res.text());
+    res.json()["result"].clone()
+}
+
 /// A full snapshot of `client`'s page through `POST /run` (one `snapshot` step).
 pub async fn snapshot(server: &Server, client: &str) -> String {
     let v = run(server, client, json!([{ "command": "snapshot" }])).await;

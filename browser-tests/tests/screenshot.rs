@@ -6,7 +6,7 @@
 
 use browser_agent_testkit::http::{request, Resp};
 use browser_tests::Framework::{Actix, Axum};
-use browser_tests::{chromium_test, exec, exec_async, fails, ok, open, run_raw, Server, PAGE_KEY, PREFIX};
+use browser_tests::{chromium_test, exec, exec_async, fails, mcp_tool, ok, open, run_raw, Server, PAGE_KEY, PREFIX};
 use fantoccini::Client;
 use serde_json::{json, Value};
 
@@ -199,21 +199,12 @@ chromium_test!(bad_input_is_refused_and_nothing_is_stored, Axum, |client, server
 chromium_test!(mcp_image_content_and_stdio_form, Actix, |client, server| {
     let page = open(client, &server, "/actions/shot.html").await;
     // MCP: browser_run's screenshot steps come back as image content (JPEG by default).
-    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "browser_run",
-        "arguments": {"client": page, "steps": [{"command": "screenshot"}]}}});
-    let body = call.to_string();
-    let res = request(
-        server.addr,
-        "POST",
-        &format!("{PREFIX}/mcp"),
-        &[
-            ("content-type", "application/json"),
-            ("accept", "application/json, text/event-stream"),
-        ],
-        body.as_bytes(),
+    let result = mcp_tool(
+        &server,
+        "browser_run",
+        json!({"client": page, "steps": [{"command": "screenshot"}]}),
     );
-    assert_eq!(res.status, 200, "{}", res.text());
-    let content = &res.json()["result"]["content"];
+    let content = &result["content"];
     assert!(
         content[0]["text"].as_str().unwrap().contains("1. screenshot: "),
         "{content}"

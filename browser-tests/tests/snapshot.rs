@@ -16,11 +16,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser_agent_testkit::http::request;
 use browser_tests::Framework::Axum;
 use browser_tests::{
-    chromium_test, client_id, exec, http_get, http_post_json, open, ref_in, run, run_raw, run_timed, snapshot, Server,
-    PREFIX,
+    chromium_test, client_id, exec, http_get, http_post_json, mcp_tool, open, ref_in, run, run_raw, run_timed,
+    snapshot, Server, PREFIX,
 };
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
@@ -378,22 +377,7 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         json!({"budget": 600}),
         json!({"ref": list, "budget": 600, "filter": "Item 7"}),
     ];
-    let mcp = |args: &Value| {
-        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "browser_snapshot", "arguments": args}});
-        let res = request(
-            server.addr,
-            "POST",
-            &format!("{PREFIX}/mcp"),
-            &[
-                ("content-type", "application/json"),
-                ("accept", "application/json, text/event-stream"),
-            ],
-            call.to_string().as_bytes(),
-        );
-        assert_eq!(res.status, 200, "{}", res.text());
-        res.json()["result"].clone()
-    };
+    let mcp = |args: Value| mcp_tool(server, "browser_snapshot", args);
     for view in views {
         let with = |name: &str, value: Value| {
             let mut v = view.clone();
@@ -431,7 +415,7 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
             .snapshot_with(Some(&id), view.clone())
             .await
             .unwrap_or_else(|e| panic!("{view}: {e}"));
-        let by_mcp = mcp(&with("client", json!(id)));
+        let by_mcp = mcp(with("client", json!(id)));
         let mcp_text = by_mcp["content"][0]["text"].as_str().expect("text content");
         assert_eq!(by_get["snapshot"], by_run, "{view}: GET /snapshot");
         assert_eq!(by_post["snapshot"], by_run, "{view}: POST /snapshot");
@@ -464,7 +448,7 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         .await
         .expect_err("refused");
     assert_eq!(e.to_string(), want);
-    let by_mcp = mcp(&json!({"client": id, "offset": -1}));
+    let by_mcp = mcp(json!({"client": id, "offset": -1}));
     assert_eq!(by_mcp["isError"], true, "{by_mcp}");
     assert!(
         by_mcp["content"][0]["text"].as_str().is_some_and(|t| t.contains(want)),

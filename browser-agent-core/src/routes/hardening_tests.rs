@@ -66,6 +66,23 @@ async fn answer_next(agent: &BrowserAgent, client: &str, text: &str) -> Value {
     batch
 }
 
+/// The JSON content type, for [`send_later`]'s headers.
+const JSON: (&str, &str) = ("content-type", "application/json");
+
+/// [`send`] on a task of its own: a route that queues a batch answers once a page answers it
+/// ([`answer_next`]).
+fn send_later(
+    agent: &BrowserAgent,
+    method: &'static str,
+    uri: String,
+    headers: Vec<(&'static str, &'static str)>,
+    body: impl Into<Vec<u8>>,
+) -> tokio::task::JoinHandle<(u16, Value)> {
+    let agent = agent.clone();
+    let body = body.into();
+    tokio::spawn(async move { send(&agent, method, &uri, &headers, &body).await })
+}
+
 /// A request (method, path, headers, body) and the status and piece of error text it gets.
 type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, &'a [u8], u16, &'a str);
 
@@ -207,19 +224,13 @@ async fn same_origin_pages_and_curl_still_act() {
     let agent = agent();
     open_page(&agent, "p").await;
     // curl: no Sec-Fetch-Site, no Origin, its own User-Agent.
-    let call = {
-        let agent = agent.clone();
-        tokio::spawn(async move {
-            send(
-                &agent,
-                "GET",
-                &format!("{P}/snapshot"),
-                &[("user-agent", "curl/8.5.0")],
-                b"",
-            )
-            .await
-        })
-    };
+    let call = send_later(
+        &agent,
+        "GET",
+        format!("{P}/snapshot"),
+        vec![("user-agent", "curl/8.5.0")],
+        b"",
+    );
     answer_next(&agent, "p", "button \"A\" [ref=e1]").await;
     let (status, body) = call.await.unwrap();
     assert_eq!(
@@ -230,34 +241,25 @@ async fn same_origin_pages_and_curl_still_act() {
 
     // The page itself (same-origin fetch) and the user typing the URL (none).
     for site in ["same-origin", "none"] {
-        let call = {
-            let agent = agent.clone();
-            let headers = [("sec-fetch-site", site), ("user-agent", CHROMIUM_UA)];
-            tokio::spawn(async move { send(&agent, "GET", &format!("{P}/snapshot?diff=0"), &headers, b"").await })
-        };
+        let headers = vec![("sec-fetch-site", site), ("user-agent", CHROMIUM_UA)];
+        let call = send_later(&agent, "GET", format!("{P}/snapshot?diff=0"), headers, b"");
         answer_next(&agent, "p", "button \"A\" [ref=e1]").await;
         assert_eq!(call.await.unwrap().0, 200, "{site}");
     }
 
     // POST with JSON (parameters allowed), the body's fields over the query's.
-    let call = {
-        let agent = agent.clone();
-        let headers = [
-            ("content-type", "Application/JSON; charset=utf-8"),
-            ("user-agent", CHROMIUM_UA),
-        ];
-        tokio::spawn(async move {
-            let body = br#"{"client":"p","diff":true}"#;
-            send(
-                &agent,
-                "POST",
-                &format!("{P}/snapshot?diff=0&client=nobody"),
-                &headers,
-                body,
-            )
-            .await
-        })
-    };
+    let headers = vec![
+        ("content-type", "Application/JSON; charset=utf-8"),
+        ("user-agent", CHROMIUM_UA),
+    ];
+    let body = br#"{"client":"p","diff":true}"#;
+    let call = send_later(
+        &agent,
+        "POST",
+        format!("{P}/snapshot?diff=0&client=nobody"),
+        headers,
+        body,
+    );
     let batch = answer_next(&agent, "p", "button \"A\" [ref=e1]\nbutton \"B\" [ref=e2]").await;
     assert_eq!(batch["steps"][0]["diff"], true, "{batch}");
     let (status, body) = call.await.unwrap();
@@ -294,35 +296,18 @@ async fn same_origin_pages_and_curl_still_act() {
         assert!(answer["error"].as_str().unwrap_or_default().contains(text), "{answer}");
         nothing_queued(&agent, "p").await;
     }
-    let call = {
-        let agent = agent.clone();
-        tokio::spawn(async move {
-            send(
-                &agent,
-                "POST",
-                &format!("{P}/snapshot"),
-                &[("content-type", "application/json")],
-                b"",
-            )
-            .await
-        })
-    };
+    let call = send_later(&agent, "POST", format!("{P}/snapshot"), vec![JSON], b"");
     answer_next(&agent, "p", "x").await;
     assert_eq!(call.await.unwrap().0, 200);
     // The body's view reaches the page as the step's, over the query's.
-    let call = {
-        let agent = agent.clone();
-        tokio::spawn(async move {
-            send(
-                &agent,
-                "POST",
-                &format!("{P}/snapshot?filter=Cancel&limit=3"),
-                &[("content-type", "application/json")],
-                br#"{"ref":"e3","offset":40,"filter":"Save","budget":2000,"viewport":false}"#,
-            )
-            .await
-        })
-    };
+    let body = br#"{"ref":"e3","offset":40,"filter":"Save","budget":2000,"viewport":false}"#;
+    let call = send_later(
+        &agent,
+        "POST",
+        format!("{P}/snapshot?filter=Cancel&limit=3"),
+        vec![JSON],
+        body,
+    );
     let batch = answer_next(&agent, "p", "x").await;
     assert_eq!(
         batch["steps"][0],
@@ -390,40 +375,15 @@ async fn abandoned_pages_free_their_state() {
         .collect();
     assert!(snapshot.len() > 40_000);
     open_page(&agent, "keeper").await;
-    let keeper_run = |agent: &BrowserAgent| {
-        let agent = agent.clone();
-        tokio::spawn(async move {
-            let body = br#"{"steps":[{"command":"snapshot"}],"client":"keeper"}"#;
-            send(
-                &agent,
-                "POST",
-                &format!("{P}/run"),
-                &[("content-type", "application/json")],
-                body,
-            )
-            .await
-        })
-    };
-    let call = keeper_run(&agent);
+    let body = br#"{"steps":[{"command":"snapshot"}],"client":"keeper"}"#;
+    let call = send_later(&agent, "POST", format!("{P}/run"), vec![JSON], body);
     answer_next(&agent, "keeper", "button \"keep\" [ref=e1]").await;
     assert_eq!(call.await.unwrap().0, 200);
     for n in 0..(MAX_PAGES * 2 + 50) {
         let client = format!("load{n}");
         open_page(&agent, &client).await;
-        let call = {
-            let agent = agent.clone();
-            let body = json!({"steps": [{"command": "snapshot"}], "client": client}).to_string();
-            tokio::spawn(async move {
-                send(
-                    &agent,
-                    "POST",
-                    &format!("{P}/run"),
-                    &[("content-type", "application/json")],
-                    body.as_bytes(),
-                )
-                .await
-            })
-        };
+        let body = json!({"steps": [{"command": "snapshot"}], "client": client}).to_string();
+        let call = send_later(&agent, "POST", format!("{P}/run"), vec![JSON], body);
         answer_next(&agent, &client, &snapshot).await;
         assert_eq!(call.await.unwrap().0, 200);
         if n % 100 == 0 {
@@ -437,20 +397,8 @@ async fn abandoned_pages_free_their_state() {
     assert!(agent.inner.clients.all().len() <= crate::config::DEFAULT_MAX_CLIENTS);
     // The last pages keep theirs: a diff of the newest page is a diff.
     let last = format!("load{}", MAX_PAGES * 2 + 49);
-    let call = {
-        let agent = agent.clone();
-        let body = json!({"client": last, "diff": true}).to_string();
-        tokio::spawn(async move {
-            send(
-                &agent,
-                "POST",
-                &format!("{P}/snapshot"),
-                &[("content-type", "application/json")],
-                body.as_bytes(),
-            )
-            .await
-        })
-    };
+    let body = json!({"client": last, "diff": true}).to_string();
+    let call = send_later(&agent, "POST", format!("{P}/snapshot"), vec![JSON], body);
     answer_next(&agent, &last, &format!("{snapshot}button \"new\" [ref=e9999]\n")).await;
     let (status, body) = call.await.unwrap();
     assert_eq!(status, 200, "{body}");
