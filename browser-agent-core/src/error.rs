@@ -258,10 +258,8 @@ pub(crate) enum BadInput {
     ResultEntry(IngestError),
     #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}} and the snapshot step's view ({})", crate::protocol::SNAPSHOT_VIEW.join(", "))]
     SnapshotBody,
-    #[error("field {0:?} is not one POST /snapshot takes: client, diff, {view}", view = crate::protocol::SNAPSHOT_VIEW.join(", "))]
+    #[error("{0:?} is not one of /snapshot's fields: client, diff, {view}", view = crate::protocol::SNAPSHOT_VIEW.join(", "))]
     SnapshotField(String),
-    #[error("invalid diff {0:?}: use true or 1 (only what changed since the last snapshot), false or 0")]
-    Diff(String),
 }
 
 impl BadInput {

@@ -597,6 +597,12 @@ pub mod field {
     pub const TARGET: &str = "target";
     /// Step result: the viewport `{w, h}` when the step ran.
     pub const VIEWPORT: &str = "viewport";
+    /// `snapshot` step result: how many nodes the budget left out (absent: none).
+    pub const CUT: &str = "cut";
+    /// `snapshot` step result: `true` when the view is not the page's default one (a `ref`,
+    /// `offset`/`limit`, `filter`, `viewport`, its own `budget` or `full`): never diffed, never the
+    /// next diff's baseline.
+    pub const SCOPED: &str = "scoped";
     /// Step result's `target`: the element's label.
     pub const LABEL: &str = "label";
     /// Step result's `target`: the element's box `{x, y, w, h}` in CSS pixels.

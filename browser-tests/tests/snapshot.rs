@@ -419,6 +419,16 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         let mcp_text = by_mcp["content"][0]["text"].as_str().expect("text content");
         assert_eq!(by_get["snapshot"], by_run, "{view}: GET /snapshot");
         assert_eq!(by_post["snapshot"], by_run, "{view}: POST /snapshot");
+        // What the step says about the view (how much the budget cut, whether it is scoped), too.
+        for field in ["cut", "scoped"] {
+            let step = &v["steps"][0][field];
+            assert_eq!((&by_get[field], &by_post[field]), (step, step), "{view}: {field}");
+            assert_eq!(
+                by_api.steps[0].other.get(field).unwrap_or(&Value::Null),
+                step,
+                "{view}: {field}"
+            );
+        }
         assert_eq!(
             by_api.steps[0].result_str(),
             Some(by_run.as_str()),
@@ -440,6 +450,9 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         &format!("{PREFIX}/snapshot"),
         &json!({"client": id, "offset": -1}).to_string(),
     );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains(want), "{body}");
+    let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}&offset=-1"));
     assert_eq!(status, 400, "{body}");
     assert!(body.contains(want), "{body}");
     let e = server

@@ -53,11 +53,11 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
                     // (the host then neither diffs it nor keeps it as the next diff's baseline).
                     let left = snapshot::left_out();
                     if left > 0 {
-                        set(&r, "cut", &JsValue::from(left as u32));
+                        set(&r, field::CUT, &JsValue::from(left as u32));
                     }
                     let scoped = snapshot::View::of(&step).scoped();
                     if scoped {
-                        set(&r, "scoped", &JsValue::TRUE);
+                        set(&r, field::SCOPED, &JsValue::TRUE);
                     } else {
                         last_snapshot = v.as_string();
                     }

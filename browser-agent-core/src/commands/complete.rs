@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::ending::{Early, EarlyEnd};
 use super::queue::{bound_actions, bound_baselines, log_actions, page_mut, CommandQueue, Queued, State, Waiting};
 use super::{BatchResult, HANDOVER_WAIT};
-use crate::protocol::{Handover, Results, StepResult};
+use crate::protocol::{field, Handover, Results, StepResult};
 use crate::snapshot;
 
 impl CommandQueue {
@@ -130,7 +130,7 @@ fn diff_snapshots(last: &mut Option<String>, diff_steps: &[usize], steps: &mut [
         // A scoped snapshot (a `ref`, `offset`/`limit`, `filter`, `viewport`, its own `budget` or
         // `full`; the page marks it `scoped`) is answered as taken: never diffed, never the
         // baseline of the page's next diff.
-        if step.command != "snapshot" || step.other.get("scoped").and_then(Value::as_bool) == Some(true) {
+        if step.command != "snapshot" || step.other.get(field::SCOPED).and_then(Value::as_bool) == Some(true) {
             continue;
         }
         if let Some(full) = step.result_str().map(str::to_owned) {

@@ -93,7 +93,23 @@ fn snapshot_view(step: &Value) -> Result<(), String> {
         ),
     )?;
     flag("viewport")?;
-    flag("full")
+    flag("full")?;
+    if step.get("full") == Some(&Value::Bool(true)) && step.get("budget").is_some_and(|b| !b.is_null()) {
+        return Err("full and budget contradict each other: full means no budget".into());
+    }
+    // A misspelt field would be a view the agent thinks it asked for ({"ofset":40} answering the
+    // first page): refused, naming what a snapshot step takes.
+    let known = |name: &str| name == field::COMMAND || name == "diff" || crate::protocol::SNAPSHOT_VIEW.contains(&name);
+    match step
+        .as_object()
+        .and_then(|o| o.iter().find(|(k, v)| !known(k) && !v.is_null()))
+    {
+        Some((name, _)) => Err(format!(
+            "a snapshot step takes diff, {}; not {name:?}",
+            crate::protocol::SNAPSHOT_VIEW.join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The `screenshot` step's options: each of the right type and range (checked here, so a bad one
@@ -224,6 +240,15 @@ mod tests {
         assert_eq!(
             check(json!({"command": "snapshot", "diff": "true"})).unwrap_err(),
             "step 0: invalid diff \"true\": use true or false"
+        );
+        assert_eq!(
+            check(json!({"command": "snapshot", "ref": "e479", "ofset": 40})).unwrap_err(),
+            "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"ofset\""
+        );
+        assert!(check(json!({"command": "snapshot", "text": null})).is_ok());
+        assert_eq!(
+            check(json!({"command": "snapshot", "full": true, "budget": 800})).unwrap_err(),
+            "step 0: full and budget contradict each other: full means no budget"
         );
         for bad in [
             json!({"command": "snapshot", "limit": "5"}),

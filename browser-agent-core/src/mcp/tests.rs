@@ -237,7 +237,7 @@ async fn a_bad_argument_is_a_tool_error_that_teaches() {
         (
             "browser_snapshot",
             json!({"diff": "yes"}),
-            "browser_snapshot: \"diff\" must be true or false, not \"yes\"",
+            "step 0: invalid diff \"yes\": use true or false\n",
         ),
         (
             "browser_run",

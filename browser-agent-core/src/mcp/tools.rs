@@ -148,13 +148,12 @@ impl BrowserAgent {
             Tool::Snapshot => {
                 // The `snapshot` step itself: its view fields (diff, ref, filter, offset, limit,
                 // viewport, full, budget) are checked by the page as for `/run` and `GET /snapshot`.
-                boolean(args, "diff")?;
                 let mut step = args.clone();
                 let client = string(args, "client")?;
                 step.remove("client");
                 step.insert("command".to_owned(), Value::from("snapshot"));
                 match self.snapshot_text(client, Value::Object(step), origin).await {
-                    Ok((snapshot, client)) => Output::ok(text::snapshot(&client, &snapshot)),
+                    Ok(answer) => Output::ok(text::snapshot(&answer.client_id, &answer.text)),
                     Err(err) => Output::failed(text::run_error(&err)),
                 }
             }
@@ -261,13 +260,5 @@ fn string(args: &Map<String, Value>, name: &str) -> Result<Option<String>, Strin
         Some(Value::String(s)) if s.is_empty() => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(other) => Err(format!("\"{name}\" must be a string, not {other}")),
-    }
-}
-
-fn boolean(args: &Map<String, Value>, name: &str) -> Result<Option<bool>, String> {
-    match args.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(other) => Err(format!("\"{name}\" must be true or false, not {other}")),
     }
 }

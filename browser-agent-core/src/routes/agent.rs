@@ -164,112 +164,92 @@ impl BrowserAgent {
         } else if let Err(refusal) = security::check_snapshot_get(parts) {
             return Dispatch::Now(failure(&refusal));
         }
-        let params = Params::parse(parts.uri.query());
-        let mut client = params
-            .all(param::CLIENT)
-            .filter(|c| !c.is_empty())
-            .last()
-            .map(str::to_owned);
-        let mut diff = false;
-        for value in params.all("diff").filter(|v| !v.is_empty()) {
-            match parse_flag(value) {
-                Some(flag) => diff = flag,
-                None => return Dispatch::Now(failure(&BadInput::Diff(value.to_owned()))),
+        // The query, then the body: `client`, `diff` and the view ([`SNAPSHOT_VIEW`]), the last of
+        // each winning. Values go into the `snapshot` step as an agent writes them (the query's
+        // numbers and flags parsed), so the step check says the same about a bad one as it does on
+        // every other surface; a name the route does not take is refused, not ignored.
+        let mut client = None;
+        let mut step = serde_json::Map::new();
+        step.insert(field::COMMAND.into(), json!("snapshot"));
+        for (name, value) in Params::parse(parts.uri.query()).iter() {
+            if value.is_empty() {
+                continue;
             }
-        }
-        let mut step = json!({(field::COMMAND): "snapshot", "diff": diff});
-        // The snapshot step's view: `ref`, `filter` (text), `offset`, `limit`, `budget` (whole
-        // numbers), `full`, `viewport` (flags); the last of each wins, as for `diff`.
-        for name in ["ref", "filter"] {
-            if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
-                step[name] = json!(v);
-            }
-        }
-        for name in ["offset", "limit", "budget"] {
-            if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
-                match v.trim().parse::<u64>() {
-                    Ok(n) => step[name] = json!(n),
-                    Err(_) => {
-                        return Dispatch::Now(command_error(&RunError::BadRequest(format!(
-                            "invalid {name} {v:?}: use a whole number ≥ 0"
-                        ))))
-                    }
+            let value = match name {
+                param::CLIENT => {
+                    client = Some(value.to_owned());
+                    continue;
                 }
-            }
-        }
-        for name in ["full", "viewport"] {
-            if let Some(v) = params.all(name).filter(|v| !v.is_empty()).last() {
-                match parse_flag(v) {
-                    Some(flag) => step[name] = json!(flag),
-                    None => {
-                        return Dispatch::Now(command_error(&RunError::BadRequest(format!(
-                            "invalid {name} {v:?}: use true or 1, false or 0"
-                        ))))
-                    }
-                }
-            }
+                "diff" | "full" | "viewport" => parse_flag(value).map_or_else(|| json!(value), Value::Bool),
+                "offset" | "limit" | "budget" => query_number(value),
+                name if SNAPSHOT_VIEW.contains(&name) => json!(value),
+                _ => return Dispatch::Now(failure(&BadInput::SnapshotField(name.to_owned()))),
+            };
+            step.insert(name.to_owned(), value);
         }
         if parts.method == Method::POST && !body.trim_ascii().is_empty() {
             let value: Value = match serde_json::from_slice(body) {
                 Ok(v) => v,
                 Err(e) => return Dispatch::Now(failure(&BadInput::json(e))),
             };
-            let Some(obj) = value.as_object() else {
+            let Value::Object(obj) = value else {
                 return Dispatch::Now(failure(&BadInput::SnapshotBody));
             };
-            match obj.get(param::CLIENT) {
-                None | Some(Value::Null) => {}
-                Some(Value::String(c)) if c.is_empty() => {}
-                Some(Value::String(c)) => client = Some(c.clone()),
-                Some(_) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
-            }
-            match obj.get("diff") {
-                None | Some(Value::Null) => {}
-                Some(Value::Bool(b)) => step["diff"] = json!(b),
-                Some(Value::String(v)) => match parse_flag(v) {
-                    Some(flag) => step["diff"] = json!(flag),
-                    None => return Dispatch::Now(failure(&BadInput::Diff(v.clone()))),
-                },
-                Some(other) => return Dispatch::Now(failure(&BadInput::Diff(other.to_string()))),
-            }
-            // The view, as in a `snapshot` step (checked with the step, so every surface says the
-            // same about a bad one); a field this route does not take is refused, not ignored.
-            for (name, v) in obj {
-                match name.as_str() {
-                    param::CLIENT | "diff" => {}
-                    name if SNAPSHOT_VIEW.contains(&name) => step[name] = v.clone(),
-                    _ => return Dispatch::Now(failure(&BadInput::SnapshotField(name.clone()))),
+            for (name, value) in obj {
+                match (name.as_str(), value) {
+                    (param::CLIENT, Value::Null) => {}
+                    (param::CLIENT, Value::String(c)) => client = Some(c).filter(|c| !c.is_empty()).or(client),
+                    (param::CLIENT, _) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
+                    (name, _) if name != "diff" && !SNAPSHOT_VIEW.contains(&name) => {
+                        return Dispatch::Now(failure(&BadInput::SnapshotField(name.to_owned())))
+                    }
+                    (_, value) => {
+                        step.insert(name, value);
+                    }
                 }
             }
         }
+        let step = Value::Object(step);
         let diff = step["diff"].as_bool().unwrap_or(false);
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
             match agent.snapshot_text(client, step, origin).await {
-                Ok((text, client_id)) => json_response(
-                    StatusCode::OK,
-                    &json!({(field::SNAPSHOT): text, (field::CLIENT_ID): client_id, "diff": diff}),
-                ),
+                Ok(answer) => {
+                    let mut body =
+                        json!({(field::SNAPSHOT): answer.text, (field::CLIENT_ID): answer.client_id, "diff": diff});
+                    if let Some(cut) = answer.cut {
+                        body[field::CUT] = json!(cut);
+                    }
+                    if answer.scoped {
+                        body[field::SCOPED] = json!(true);
+                    }
+                    json_response(StatusCode::OK, &body)
+                }
                 Err(err) => command_error(&err),
             }
         }))
     }
 
-    /// A snapshot's text and the page it came from, through a one-step batch (`GET {prefix}/snapshot`
-    /// and the MCP `browser_snapshot` tool); `origin` is where the app is, named when no page is open.
+    /// A snapshot's answer, through a one-step batch (`{prefix}/snapshot` and the MCP
+    /// `browser_snapshot` tool); `origin` is where the app is, named when no page is open.
     pub(crate) async fn snapshot_text(
         &self,
         client: Option<String>,
         step: Value,
         origin: Option<String>,
-    ) -> Result<(String, String), RunError> {
+    ) -> Result<SnapshotAnswer, RunError> {
         let mut batch = Batch::new(vec![step]);
         batch.client = client;
         let result = self.run_with_hint(batch, origin).await?;
         let step = result.steps.first();
-        match step.and_then(|s| s.result_str()) {
-            Some(text) => Ok((text.to_owned(), result.client_id)),
+        match step.and_then(|s| s.result_str().map(|text| (s, text))) {
+            Some((s, text)) => Ok(SnapshotAnswer {
+                text: text.to_owned(),
+                client_id: result.client_id,
+                cut: s.other.get(field::CUT).and_then(Value::as_u64),
+                scoped: s.other.get(field::SCOPED).and_then(Value::as_bool) == Some(true),
+            }),
             None => {
                 let why = step
                     .and_then(|s| s.error.as_deref())
@@ -295,6 +275,31 @@ impl BrowserAgent {
         let actions = self.inner.commands.actions(&record.client_id);
         json!({"clientId": record.client_id, "page": record.page, "actions": actions})
     }
+}
+
+/// What a `snapshot` step answered ([`BrowserAgent::snapshot_text`]).
+pub(crate) struct SnapshotAnswer {
+    /// The snapshot's text.
+    pub(crate) text: String,
+    /// The page it came from.
+    pub(crate) client_id: String,
+    /// How many nodes the budget left out ([`field::CUT`]).
+    pub(crate) cut: Option<u64>,
+    /// Not the page's default view ([`field::SCOPED`]).
+    pub(crate) scoped: bool,
+}
+
+/// A query's count as the JSON number an agent would write (`5`, `5.0`, `-1`); anything else stays
+/// a string, for the step check to name.
+fn query_number(value: &str) -> Value {
+    let v = value.trim();
+    if let Ok(n) = v.parse::<i64>() {
+        return json!(n);
+    }
+    v.parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or_else(|| json!(value), Value::Number)
 }
 
 /// `http://{Host}/`: where the agent's own request says the app is (named when no page is open).

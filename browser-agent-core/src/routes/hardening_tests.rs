@@ -281,7 +281,7 @@ async fn same_origin_pages_and_curl_still_act() {
         (b"{\"budget\":\"2000\"}", "step 0: invalid budget \"2000\""),
         (
             b"{\"filtr\":\"Save\"}",
-            "field \"filtr\" is not one POST /snapshot takes: client, diff, ref, offset, limit, filter, viewport, budget, full",
+            "\"filtr\" is not one of /snapshot's fields: client, diff, ref, offset, limit, filter, viewport, budget, full",
         ),
     ] {
         let (status, answer) = send(
@@ -296,6 +296,33 @@ async fn same_origin_pages_and_curl_still_act() {
         assert!(answer["error"].as_str().unwrap_or_default().contains(text), "{answer}");
         nothing_queued(&agent, "p").await;
     }
+    // The query says the same as a body or a step would.
+    for (query, text) in [
+        (
+            "limt=1",
+            "\"limt\" is not one of /snapshot's fields: client, diff, ref, offset",
+        ),
+        (
+            "budget=-1",
+            "step 0: invalid budget -1: expected a whole number of tokens, 1 or more",
+        ),
+        (
+            "offset=x",
+            "step 0: invalid offset \"x\": expected a whole number of children to skip",
+        ),
+        ("full=yes", "step 0: invalid full \"yes\": use true or false"),
+        ("diff=maybe", "step 0: invalid diff \"maybe\": use true or false"),
+        ("full=1&budget=900", "step 0: full and budget contradict each other"),
+    ] {
+        let uri = format!("{P}/snapshot?{query}");
+        let (status, answer) = send(&agent, "GET", &uri, &[("user-agent", "curl/8.5.0")], b"").await;
+        assert_eq!(status, 400, "{query}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap_or_default().starts_with(text),
+            "{query}: {answer}"
+        );
+        nothing_queued(&agent, "p").await;
+    }
     let call = send_later(&agent, "POST", format!("{P}/snapshot"), vec![JSON], b"");
     answer_next(&agent, "p", "x").await;
     assert_eq!(call.await.unwrap().0, 200);
@@ -304,14 +331,14 @@ async fn same_origin_pages_and_curl_still_act() {
     let call = send_later(
         &agent,
         "POST",
-        format!("{P}/snapshot?filter=Cancel&limit=3"),
+        format!("{P}/snapshot?filter=Cancel&limit=3.0&diff=0"),
         vec![JSON],
         body,
     );
     let batch = answer_next(&agent, "p", "x").await;
     assert_eq!(
         batch["steps"][0],
-        json!({"command": "snapshot", "diff": false, "ref": "e3", "offset": 40, "limit": 3, "filter": "Save",
+        json!({"command": "snapshot", "diff": false, "ref": "e3", "offset": 40, "limit": 3.0, "filter": "Save",
             "budget": 2000, "viewport": false}),
         "{batch}"
     );
