@@ -784,6 +784,9 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
     // frame prefix is a wrong ref, not another spelling of it (nothing is clicked).
     let number = pay.split_once('e').map(|(_, n)| n.to_owned()).expect("fNeM");
     ok(server, &id, json!({"command": "click", "ref": format!("e{number}")})).await;
+    // Asked for by its number alone, it is still written with its frame's prefix.
+    let v = ok(server, &id, json!({"command": "snapshot", "ref": format!("e{number}")})).await;
+    assert_eq!(v["result"], format!("button \"Pay $12.00\" [ref={pay}]"), "{v}");
     let cancel = ref_of(server, &id, "button \"Cancel\"").await;
     for wrong in [format!("f9e{number}"), format!("f1{cancel}")] {
         let e = fails(server, &id, json!({"command": "click", "ref": wrong})).await;

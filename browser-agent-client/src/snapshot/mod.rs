@@ -23,6 +23,7 @@ pub(crate) mod walker;
 
 use crate::bootstrap;
 use crate::js::{get, now_ms};
+use crate::text::cat;
 use browser_agent_core::snapshot::{render, SnapshotNode};
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -148,20 +149,24 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
     // Only the budget cuts the page's own view, so its walk may stop where the cut will be.
     let plain = view.reference.is_none() && view.offset == 0 && view.limit.is_none() && view.filter.is_none();
     walker::begin(view.viewport, max_chars.filter(|_| plain && !view.viewport));
+    // The ref as the page snapshot writes it (`e48` given for frame 2's element is `f2e48`), so
+    // the subtree's refs and its cut lines carry the frame's prefix however it was asked for.
+    let mut canonical = None;
     let mut nodes = match &view.reference {
         Some(r) => {
             let el = refs::element_for_ref(r).map_err(|e| e.message())?;
-            let at = refs::bare_ref(r);
+            let at = refs::ref_of(&el);
             let prefix = at.split_once('e').map_or("", |(p, _)| p);
             let mut nodes = walker::walk_element(&el, prefix.to_owned());
             if let [only] = nodes.as_mut_slice() {
-                only.ref_id = Some(at.to_owned());
+                only.ref_id = Some(at.clone());
             }
+            canonical = Some(at);
             nodes
         }
         None => walker::walk_page(),
     };
-    let reference = view.reference.as_deref().map(refs::bare_ref);
+    let reference = canonical.as_deref();
     {
         let scope: &mut Vec<SnapshotNode> = match nodes.as_mut_slice() {
             [only] if reference.is_some() => &mut only.children,
@@ -202,10 +207,13 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
     LEFT_OUT.with(|c| c.set(left));
     seen::record(ref_lines);
     let text = render(&nodes);
-    let text = if text.is_empty() {
-        "(empty page)".to_owned()
-    } else {
-        text
+    // Nothing to show: say why, so an agent does not take a view with nothing in it for a page
+    // that failed to load.
+    let text = match (text.is_empty(), &view.filter) {
+        (false, _) => text,
+        (true, Some(f)) => cat(&["(nothing matches \"", f, "\")"]),
+        (true, None) if view.scoped => "(nothing in this view)".to_owned(),
+        (true, None) => "(empty page)".to_owned(),
     };
     bootstrap::set_field(bootstrap::WALK_MS, &JsValue::from_f64(now_ms() - t0));
     Ok(text)

@@ -172,7 +172,7 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
 }
 
 /// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`, with spaces around), bare.
-pub(crate) fn bare_ref(r: &str) -> &str {
+fn bare_ref(r: &str) -> &str {
     let r = r.trim();
     let r = r.strip_prefix('@').unwrap_or(r);
     r.strip_prefix("ref=").unwrap_or(r)

@@ -62,25 +62,33 @@ pub(crate) fn begin(viewport: bool, lazy: Option<usize>) {
     LAZY.with(|l| l.set(lazy.unwrap_or(0)));
 }
 
-/// A run of siblings like the one whose node put a container over the budget: the same tag and
-/// `class`, none hidden by an attribute. The walk skips them, counting those the browser displays
-/// (`hidden` and `display:none` continue the run but make no node).
+/// A run of siblings like the one whose node put a container over the budget: the same tag,
+/// `class` and first element child's tag, none hidden by an attribute. The walk skips them,
+/// counting those the browser displays (`hidden` and `display:none` continue the run but make no
+/// node).
 struct Run {
     tag: String,
     class: Option<String>,
+    /// The tag of the first one's first element child.
+    inside: Option<String>,
     /// The role of the node the first of them made.
     role: String,
     count: usize,
 }
 
 impl Run {
-    /// Whether `el` is one more of the run (an empty one is walked: it may make no node; so is
-    /// one hidden in a way that may still show its children; one not displayed is counted out).
-    fn takes(&self, el: &Element) -> bool {
-        el.first_child().is_some()
-            && el.local_name() == self.tag
+    /// Whether `el` is one more of the run, and if so whether it makes a node (the browser
+    /// displays it and its first element child). `None`: it is not, and is walked, since an item
+    /// that looks different (whitespace only, an empty `<span>`, a `<template>`) may make none, as
+    /// may one hidden in a way that can still show its children.
+    fn takes(&self, el: &Element) -> Option<bool> {
+        let first = el.first_element_child();
+        let alike = el.local_name() == self.tag
             && attribute(el, "class") == self.class
-            && matches(el, ":not([aria-hidden=true],[inert],[style*=hidden])")
+            && first.as_ref().map(Element::local_name) == self.inside
+            && matches(el, ":not([aria-hidden=true],[inert],[style*=hidden])");
+        let shown = |e: &Element| check_visibility(e) != Some(false);
+        alike.then(|| shown(el) && first.as_ref().is_none_or(shown))
     }
 }
 
@@ -294,17 +302,18 @@ impl Walker {
         for_each_child(el, tag, &mut |n: Node| {
             let kind = n.node_type();
             if let Some(r) = &mut run {
-                let goes_on = match kind {
+                // One more node, unless it is not displayed (the cut line counts what paging on
+                // will find; a browser without `checkVisibility` counts it).
+                let counts = match kind {
                     Node::ELEMENT_NODE => r.takes(n.unchecked_ref()),
                     Node::TEXT_NODE => n
                         .node_value()
-                        .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace())),
-                    _ => true,
+                        .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace()))
+                        .then_some(false),
+                    _ => Some(false),
                 };
-                if goes_on {
-                    // One more node, unless a style sheet hides it (the cut line counts what
-                    // paging on will find; a browser without `checkVisibility` counts it).
-                    r.count += usize::from(kind == Node::ELEMENT_NODE && check_visibility(&n) != Some(false));
+                if let Some(counts) = counts {
+                    r.count += usize::from(counts);
                     return;
                 }
                 if let Some(r) = run.take() {
@@ -335,6 +344,7 @@ impl Walker {
                             run = role.map(|role| Run {
                                 tag: e.local_name(),
                                 class: attribute(&e, "class"),
+                                inside: e.first_element_child().map(|c| c.local_name()),
                                 role,
                                 count: 0,
                             });
