@@ -345,8 +345,18 @@ fn is_chain(n: &SnapshotNode) -> bool {
     }
 }
 
-/// A row of two or more cells, each a one-line chain: rendered on one line.
-fn is_flat_row(n: &SnapshotNode) -> bool {
+/// Whether `n` is a table row [`render`] writes on one line, its cells with it: two or more cells,
+/// each a one-line chain.
+///
+/// ```
+/// use browser_agent_core::snapshot::{is_flat_row, SnapshotNode};
+/// let row = SnapshotNode::new("row", "")
+///     .child(SnapshotNode::new("cell", "Ada"))
+///     .child(SnapshotNode::new("cell", "").child(SnapshotNode::new("button", "Edit").with_ref("e4")));
+/// assert!(is_flat_row(&row));
+/// assert!(!is_flat_row(&SnapshotNode::new("row", "").child(SnapshotNode::new("cell", "Ada"))));
+/// ```
+pub fn is_flat_row(n: &SnapshotNode) -> bool {
     n.role == "row"
         && n.children.len() >= 2
         && n.children

@@ -328,6 +328,45 @@ chromium_test!(a_long_run_at_the_top_level_is_cut_and_paged, Axum, |c, server| {
 chromium_test!(one_view_answers_the_same_on_every_surface, Axum, |c, server| {
     one_view_on_every_surface_case(c, &server).await
 });
+chromium_test!(a_long_table_fills_its_budget, Axum, |c, server| {
+    // Rows are one line each, so the budget sizes them as that line (sized as a line per cell, a
+    // 1,000-row table filled 73 % of its budget). The budgeted walk still answers what the whole
+    // walk cut to the budget does, and the cut line counts the rows left.
+    let page = open(c, &server, "/snapshot/longtable.html").await;
+    let full = run(&server, &page, json!([{"command": "snapshot", "full": true}])).await;
+    let full = full["steps"][0]["result"].as_str().expect("a snapshot").to_owned();
+    for budget in [2_000, 8_000] {
+        let v = run(&server, &page, json!([{"command": "snapshot", "budget": budget}])).await;
+        let text = v["steps"][0]["result"].as_str().expect("a snapshot");
+        let tokens = text.chars().count() as f64 / 2.75;
+        assert!(
+            tokens <= budget as f64 && tokens >= 0.9 * budget as f64,
+            "budget {budget}: {tokens:.0} tokens"
+        );
+        // (The cut table shows the ref its cut line names; uncut, it shows none.)
+        let unref = |l: &str| {
+            if l.starts_with("table [ref=") {
+                "table".to_owned()
+            } else {
+                l.to_owned()
+            }
+        };
+        let lines: Vec<String> = text.lines().map(unref).collect();
+        let cut = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with('…'))
+            .expect("a cut line");
+        let whole: Vec<String> = full.lines().map(unref).collect();
+        assert_eq!(lines[..cut], whole[..cut], "budget {budget}");
+        let shown = text.matches("button \"Refund ").count();
+        assert_eq!(
+            v["steps"][0]["cut"],
+            json!(1000 - shown),
+            "budget {budget}: {}",
+            lines[cut]
+        );
+    }
+});
 chromium_test!(a_cut_line_counts_what_paging_finds, Axum, |c, server| {
     // The budgeted walk counts the run it skips; items that make no node (empty, not displayed,
     // holding only whitespace, a comment, an empty element or a hidden one) are not counted, so the
