@@ -163,10 +163,12 @@ pub(crate) fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Result<JsV
     Reflect::apply(&f, obj, &a)
 }
 
-/// `el.checkVisibility()`: whether the browser displays `el` (not in a `display:none` subtree);
-/// `None` in a browser without it (Chromium < 105, Firefox < 106, Safari < 17.4).
+/// `el.checkVisibility({visibilityProperty: true})`: whether the browser shows `el` (not in a
+/// `display:none` subtree, not `visibility:hidden`); `None` in a browser without it (Chromium
+/// < 105, Firefox < 106, Safari < 17.4; before Chromium 121 the option is ignored).
 pub(crate) fn check_visibility(el: &JsValue) -> Option<bool> {
-    call(el, "checkVisibility", &[]).ok().map(|v| v.is_truthy())
+    let options = object(&[("visibilityProperty", JsValue::TRUE)]);
+    call(el, "checkVisibility", &[&options]).ok().map(|v| v.is_truthy())
 }
 
 /// A plain object with these properties.

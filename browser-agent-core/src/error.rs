@@ -258,8 +258,6 @@ pub(crate) enum BadInput {
     ResultEntry(IngestError),
     #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}} and the snapshot step's view ({})", crate::protocol::SNAPSHOT_VIEW.join(", "))]
     SnapshotBody,
-    #[error("{0:?} is not one of /snapshot's fields: client, diff, {view}", view = crate::protocol::SNAPSHOT_VIEW.join(", "))]
-    SnapshotField(String),
 }
 
 impl BadInput {

@@ -212,7 +212,8 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
     let text = match (text.is_empty(), &view.filter) {
         (false, _) => text,
         (true, Some(f)) => cat(&["(nothing matches \"", f, "\")"]),
-        (true, None) if view.scoped => "(nothing in this view)".to_owned(),
+        // (`full` or a `budget` of its own on a page with nothing to show is still an empty page.)
+        (true, None) if !plain || view.viewport => "(nothing in this view)".to_owned(),
         (true, None) => "(empty page)".to_owned(),
     };
     bootstrap::set_field(bootstrap::WALK_MS, &JsValue::from_f64(now_ms() - t0));

@@ -63,32 +63,41 @@ pub(crate) fn begin(viewport: bool, lazy: Option<usize>) {
 }
 
 /// A run of siblings like the one whose node put a container over the budget: the same tag,
-/// `class` and first element child's tag, none hidden by an attribute. The walk skips them,
-/// counting those the browser displays (`hidden` and `display:none` continue the run but make no
-/// node).
+/// `class`, first element child's tag and text or none, none hidden by an attribute. The walk
+/// skips them, counting.
 struct Run {
     tag: String,
     class: Option<String>,
     /// The tag of the first one's first element child.
     inside: Option<String>,
+    /// Whether the first one has text.
+    text: bool,
     /// The role of the node the first of them made.
     role: String,
     count: usize,
 }
 
+/// Whether `el` has text other than whitespace.
+fn has_text(el: &Element) -> bool {
+    el.text_content().is_some_and(|t| !t.trim().is_empty())
+}
+
 impl Run {
-    /// Whether `el` is one more of the run, and if so whether it makes a node (the browser
-    /// displays it and its first element child). `None`: it is not, and is walked, since an item
-    /// that looks different (whitespace only, an empty `<span>`, a `<template>`) may make none, as
-    /// may one hidden in a way that can still show its children.
-    fn takes(&self, el: &Element) -> Option<bool> {
+    /// Whether `el` is one more of the run, making one node as the first did: alike, and shown
+    /// with its first element child (`checkVisibility`). Anything else ends the run and is walked,
+    /// which finds exactly what it makes: an item of another shape (whitespace only, an empty
+    /// `<span>`, a `<template>`), a hidden one, one whose first child is hidden while the rest may
+    /// show, `display:contents`.
+    fn takes(&self, el: &Element) -> bool {
         let first = el.first_element_child();
-        let alike = el.local_name() == self.tag
+        let shown = |e: &Element| check_visibility(e) != Some(false);
+        el.local_name() == self.tag
             && attribute(el, "class") == self.class
             && first.as_ref().map(Element::local_name) == self.inside
-            && matches(el, ":not([aria-hidden=true],[inert],[style*=hidden])");
-        let shown = |e: &Element| check_visibility(e) != Some(false);
-        alike.then(|| shown(el) && first.as_ref().is_none_or(shown))
+            && has_text(el) == self.text
+            && matches(el, ":not([aria-hidden=true],[inert],[style*=hidden])")
+            && shown(el)
+            && first.as_ref().is_none_or(shown)
     }
 }
 
@@ -302,18 +311,15 @@ impl Walker {
         for_each_child(el, tag, &mut |n: Node| {
             let kind = n.node_type();
             if let Some(r) = &mut run {
-                // One more node, unless it is not displayed (the cut line counts what paging on
-                // will find; a browser without `checkVisibility` counts it).
-                let counts = match kind {
+                let goes_on = match kind {
                     Node::ELEMENT_NODE => r.takes(n.unchecked_ref()),
                     Node::TEXT_NODE => n
                         .node_value()
-                        .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace()))
-                        .then_some(false),
-                    _ => Some(false),
+                        .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace())),
+                    _ => true,
                 };
-                if let Some(counts) = counts {
-                    r.count += usize::from(counts);
+                if goes_on {
+                    r.count += usize::from(kind == Node::ELEMENT_NODE);
                     return;
                 }
                 if let Some(r) = run.take() {
@@ -345,6 +351,7 @@ impl Walker {
                                 tag: e.local_name(),
                                 class: attribute(&e, "class"),
                                 inside: e.first_element_child().map(|c| c.local_name()),
+                                text: has_text(&e),
                                 role,
                                 count: 0,
                             });

@@ -11,7 +11,7 @@ use crate::clients::ClientRecord;
 use crate::commands::{Batch, RunError};
 use crate::error::{BadInput, Refusal};
 use crate::logs::LogQuery;
-use crate::protocol::{field, param, SNAPSHOT_VIEW};
+use crate::protocol::{field, param};
 use crate::security;
 use crate::util::{now_ms, parse_flag, Params};
 use crate::BrowserAgent;
@@ -154,7 +154,7 @@ impl BrowserAgent {
     /// `POST {prefix}/snapshot {"client"?, "diff"?, view…}` (JSON, so no cross-site form or `<img>`
     /// can make the page work), or `GET {prefix}/snapshot?client=&diff=` from curl and same-origin
     /// browsers ([`security::check_snapshot_get`]): a snapshot without writing a batch. Both may
-    /// carry the `snapshot` step's view ([`SNAPSHOT_VIEW`]: `ref`, `offset`, `limit`, `filter`,
+    /// carry the `snapshot` step's view ([`crate::protocol::SNAPSHOT_VIEW`]: `ref`, `offset`, `limit`, `filter`,
     /// `viewport`, `budget`, `full`); the body's fields win over the query's.
     pub(super) fn snapshot_route(&self, parts: &Parts, body: &Bytes) -> Dispatch {
         if parts.method == Method::POST {
@@ -164,10 +164,10 @@ impl BrowserAgent {
         } else if let Err(refusal) = security::check_snapshot_get(parts) {
             return Dispatch::Now(failure(&refusal));
         }
-        // The query, then the body: `client`, `diff` and the view ([`SNAPSHOT_VIEW`]), the last of
+        // The query, then the body: `client`, `diff` and the view (`protocol::SNAPSHOT_VIEW`), the last of
         // each winning. Values go into the `snapshot` step as an agent writes them (the query's
         // numbers and flags parsed), so the step check says the same about a bad one as it does on
-        // every other surface; a name the route does not take is refused, not ignored.
+        // every other surface, a name it does not take included (refused, not ignored).
         let mut client = None;
         let mut step = serde_json::Map::new();
         step.insert(field::COMMAND.into(), json!("snapshot"));
@@ -182,8 +182,8 @@ impl BrowserAgent {
                 }
                 "diff" | "full" | "viewport" => parse_flag(value).map_or_else(|| json!(value), Value::Bool),
                 "offset" | "limit" | "budget" => query_number(value),
-                name if SNAPSHOT_VIEW.contains(&name) => json!(value),
-                _ => return Dispatch::Now(failure(&BadInput::SnapshotField(name.to_owned()))),
+                // The view's text fields, and any other name, for the step check to take or refuse.
+                _ => json!(value),
             };
             step.insert(name.to_owned(), value);
         }
@@ -200,9 +200,6 @@ impl BrowserAgent {
                     (param::CLIENT, Value::Null) => {}
                     (param::CLIENT, Value::String(c)) => client = Some(c).filter(|c| !c.is_empty()).or(client),
                     (param::CLIENT, _) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
-                    (name, _) if name != "diff" && !SNAPSHOT_VIEW.contains(&name) => {
-                        return Dispatch::Now(failure(&BadInput::SnapshotField(name.to_owned())))
-                    }
                     (_, value) => {
                         step.insert(name, value);
                     }

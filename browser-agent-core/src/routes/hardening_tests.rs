@@ -281,7 +281,7 @@ async fn same_origin_pages_and_curl_still_act() {
         (b"{\"budget\":\"2000\"}", "step 0: invalid budget \"2000\""),
         (
             b"{\"filtr\":\"Save\"}",
-            "\"filtr\" is not one of /snapshot's fields: client, diff, ref, offset, limit, filter, viewport, budget, full",
+            "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"filtr\"",
         ),
     ] {
         let (status, answer) = send(
@@ -300,7 +300,7 @@ async fn same_origin_pages_and_curl_still_act() {
     for (query, text) in [
         (
             "limt=1",
-            "\"limt\" is not one of /snapshot's fields: client, diff, ref, offset",
+            "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"limt\"",
         ),
         (
             "budget=-1",
