@@ -55,30 +55,35 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
     Ok(diff_steps)
 }
 
+/// A step's field `name`: absent, `null`, or a value `ok` accepts; else `invalid {name} {v}: {what}`.
+fn field_is(step: &Value, name: &str, ok: impl Fn(&Value) -> bool, what: &str) -> Result<(), String> {
+    match step.get(name) {
+        None | Some(Value::Null) => Ok(()),
+        Some(v) if ok(v) => Ok(()),
+        Some(v) => Err(format!("invalid {name} {v}: {what}")),
+    }
+}
+
+/// A step's flag `name`: absent, `null`, `true` or `false`.
+fn flag(step: &Value, name: &str) -> Result<(), String> {
+    field_is(step, name, Value::is_boolean, "use true or false")
+}
+
 /// The `snapshot` step's view (`diff`, `ref`, `offset`, `limit`, `filter`, `viewport`, `budget`,
 /// `full`): each of the right type, checked here for every surface (`/run`, `/snapshot`, MCP, the
 /// Rust API), so a bad one is a 400 naming it, not a field the page reads as not given (which
 /// would answer the whole page to an agent that asked for a part of it).
 fn snapshot_view(step: &Value) -> Result<(), String> {
-    let whole = |name: &str, min: f64, what: &str| match step.get(name) {
-        None | Some(Value::Null) => Ok(()),
-        Some(v)
-            if v.as_f64()
-                .is_some_and(|n| n >= min && n.fract() == 0.0 && n <= f64::from(u32::MAX)) =>
-        {
-            Ok(())
-        }
-        Some(v) => Err(format!("invalid {name} {v}: {what}")),
+    let whole = |name: &str, min: f64, what: &str| {
+        let ok = |v: &Value| {
+            v.as_f64()
+                .is_some_and(|n| n >= min && n.fract() == 0.0 && n <= f64::from(u32::MAX))
+        };
+        field_is(step, name, ok, what)
     };
     // An empty string is "not given", as the page reads it (agents send "" for a field they skip).
-    let text = |name: &str, what: &str| match step.get(name) {
-        None | Some(Value::Null | Value::String(_)) => Ok(()),
-        Some(v) => Err(format!("invalid {name} {v}: {what}")),
-    };
-    let flag = |name: &str| match step.get(name) {
-        None | Some(Value::Null | Value::Bool(_)) => Ok(()),
-        Some(v) => Err(format!("invalid {name} {v}: use true or false")),
-    };
+    let text = |name: &str, what: &str| field_is(step, name, Value::is_string, what);
+    let flag = |name: &str| flag(step, name);
     flag("diff")?;
     text("ref", "expected a ref from a snapshot, e.g. \"e3\"")?;
     text("filter", "expected the text to look for")?;
@@ -116,19 +121,15 @@ fn snapshot_view(step: &Value) -> Result<(), String> {
 /// is a 400 before anything runs, not a failure in the page).
 fn screenshot_options(step: &Value) -> Result<(), String> {
     use crate::protocol::screenshot::{self as s, Format, MAX_SIDE, METHODS};
-    let number = |name: &str, min: f64, max: f64, what: &str| -> Result<(), String> {
-        match step.get(name) {
-            None | Some(Value::Null) => Ok(()),
-            Some(v) => match v.as_f64() {
-                Some(n) if (min..=max).contains(&n) => Ok(()),
-                _ => Err(format!("invalid {name} {v}: {what}")),
-            },
-        }
+    let number = |name: &str, min: f64, max: f64, what: &str| {
+        field_is(
+            step,
+            name,
+            |v| v.as_f64().is_some_and(|n| (min..=max).contains(&n)),
+            what,
+        )
     };
-    let flag = |name: &str| match step.get(name) {
-        None | Some(Value::Null | Value::Bool(_)) => Ok(()),
-        Some(v) => Err(format!("invalid {name} {v}: use true or false")),
-    };
+    let flag = |name: &str| flag(step, name);
     match step.get(s::FORMAT) {
         None | Some(Value::Null) => {}
         Some(Value::String(f)) if Format::parse(f).is_some() => {}
