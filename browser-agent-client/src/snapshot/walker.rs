@@ -62,24 +62,36 @@ pub(crate) fn begin(viewport: bool, lazy: Option<usize>) {
     LAZY.with(|l| l.set(lazy.unwrap_or(0)));
 }
 
-/// A run of siblings like the one whose node put a container over the budget: the same tag,
-/// `class`, first element child's tag and text or none, none hidden by an attribute. The walk
-/// skips them, counting.
+/// A run of siblings like the one whose node put a container over the budget, none hidden by an
+/// attribute. The walk skips them, counting.
 struct Run {
-    tag: String,
-    class: Option<String>,
-    /// The tag of the first one's first element child.
-    inside: Option<String>,
-    /// Whether the first one has text.
-    text: bool,
+    /// How the first of them looks; the others must look the same.
+    look: Look,
     /// The role of the node the first of them made.
     role: String,
     count: usize,
 }
 
-/// Whether `el` has text other than whitespace.
-fn has_text(el: &Element) -> bool {
-    el.text_content().is_some_and(|t| !t.trim().is_empty())
+/// How an item looks, as far as a skipped run compares: its tag, `class`, first element child's
+/// tag, and whether it has text other than whitespace.
+#[derive(PartialEq)]
+struct Look {
+    tag: String,
+    class: Option<String>,
+    inside: Option<String>,
+    text: bool,
+}
+
+impl Look {
+    /// `el`'s look (`first`: its first element child).
+    fn of(el: &Element, first: Option<&Element>) -> Look {
+        Look {
+            tag: el.local_name(),
+            class: attribute(el, "class"),
+            inside: first.map(Element::local_name),
+            text: el.text_content().is_some_and(|t| !t.trim().is_empty()),
+        }
+    }
 }
 
 impl Run {
@@ -91,10 +103,7 @@ impl Run {
     fn takes(&self, el: &Element) -> bool {
         let first = el.first_element_child();
         let shown = |e: &Element| check_visibility(e) != Some(false);
-        el.local_name() == self.tag
-            && attribute(el, "class") == self.class
-            && first.as_ref().map(Element::local_name) == self.inside
-            && has_text(el) == self.text
+        Look::of(el, first.as_ref()) == self.look
             && matches(el, ":not([aria-hidden=true],[inert],[style*=hidden])")
             && shown(el)
             && first.as_ref().is_none_or(shown)
@@ -348,10 +357,7 @@ impl Walker {
                             let role = out.nodes.last().map(|last| last.role.clone());
                             out.flush();
                             run = role.map(|role| Run {
-                                tag: e.local_name(),
-                                class: attribute(&e, "class"),
-                                inside: e.first_element_child().map(|c| c.local_name()),
-                                text: has_text(&e),
+                                look: Look::of(&e, e.first_element_child().as_ref()),
                                 role,
                                 count: 0,
                             });
