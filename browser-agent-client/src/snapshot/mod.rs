@@ -151,8 +151,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
     walker::begin(view.viewport, max_chars.filter(|_| plain && !view.viewport));
     // The ref as the page snapshot writes it (`e48` given for frame 2's element is `f2e48`), so
     // the subtree's refs and its cut lines carry the frame's prefix however it was asked for.
-    let mut canonical = None;
-    let mut nodes = match &view.reference {
+    let (mut nodes, canonical) = match &view.reference {
         Some(r) => {
             let el = refs::element_for_ref(r).map_err(|e| e.message())?;
             let at = refs::ref_of(&el);
@@ -161,10 +160,9 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
             if let [only] = nodes.as_mut_slice() {
                 only.ref_id = Some(at.clone());
             }
-            canonical = Some(at);
-            nodes
+            (nodes, Some(at))
         }
-        None => walker::walk_page(),
+        None => (walker::walk_page(), None),
     };
     let reference = canonical.as_deref();
     {

@@ -156,19 +156,15 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
             .ok()
             .map(|i| refs.elements[i].1.clone())
     });
-    let found = found.filter(|el| el.is_connected());
-    // Numbers are unique across frames, so `e3` finds frame 1's `f1e3`; a prefix given must be
-    // the element's own (`f9e3` is a wrong ref, not another way to write it).
-    let here = found.as_ref().is_none_or(|el| !r.starts_with('f') || ref_of(el) == r);
-    if let Some(el) = found.filter(|_| here) {
-        return Ok(el);
-    }
     let last = with_refs(|refs| refs.last);
-    Err(if n > last || n == 0 || !here {
-        RefError::Unknown { r: r.to_owned(), last }
-    } else {
-        RefError::Gone(r.to_owned())
-    })
+    match found.filter(|el| el.is_connected()) {
+        // Numbers are unique across frames, so `e3` finds frame 1's `f1e3`; a prefix given must
+        // be the element's own (`f9e3` is a wrong ref, not another way to write it).
+        Some(el) if !r.starts_with('f') || ref_of(&el) == r => Ok(el),
+        Some(_) => Err(RefError::Unknown { r: r.to_owned(), last }),
+        None if n > last || n == 0 => Err(RefError::Unknown { r: r.to_owned(), last }),
+        None => Err(RefError::Gone(r.to_owned())),
+    }
 }
 
 /// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`, with spaces around), bare.

@@ -147,7 +147,7 @@ impl BrowserAgent {
             Tool::Pages => Output::ok(text::pages(&self.page_json())),
             Tool::Snapshot => {
                 // The `snapshot` step itself: its view fields (diff, ref, filter, offset, limit,
-                // viewport, full, budget) are checked by the page as for `/run` and `GET /snapshot`.
+                // viewport, full, budget) are checked with the step, as for `/run` and `/snapshot`.
                 let mut step = args.clone();
                 let client = string(args, "client")?;
                 step.remove("client");
