@@ -39,10 +39,20 @@ impl CommandQueue {
             hand_over(&mut state, id, w, handover, steps, logs);
             return true;
         }
-        let (mut steps, logs) = merge_done(&mut w, steps, logs);
+        // This page's steps are diffed against this page's snapshots alone: pages the batch left
+        // earlier were diffed as they handed over (a new page load numbers its refs afresh, so a
+        // diff across two loads would pair unrelated nodes that happen to share a ref).
+        let mut steps = steps;
         let page = page_mut(&mut state, &w.client);
-        let shown = diff_snapshots(&mut page.last_snapshot, &w.diff_steps, &mut steps, &full);
+        let shown = diff_snapshots(
+            &mut page.last_snapshot,
+            &w.diff_steps,
+            w.done_steps.len(),
+            &mut steps,
+            &full,
+        );
         bound_baselines(&mut state, &w.client);
+        let (steps, logs) = merge_done(&mut w, steps, logs);
         let error = steps.iter().find_map(|s| s.error.clone()).or(error);
         let out = BatchResult {
             event: "browser-completed",
@@ -70,6 +80,16 @@ fn hand_over(
     mut steps: Vec<StepResult>,
     mut logs: Vec<Value>,
 ) {
+    // The leaving page's own snapshots: diffed now, against its own baseline (see `complete`).
+    let page = page_mut(state, &w.client);
+    diff_snapshots(
+        &mut page.last_snapshot,
+        &w.diff_steps,
+        w.done_steps.len(),
+        &mut steps,
+        "",
+    );
+    bound_baselines(state, &w.client);
     let Handover {
         tab,
         remaining,
@@ -121,12 +141,20 @@ fn merge_done(w: &mut Waiting, mut steps: Vec<StepResult>, mut logs: Vec<Value>)
     (steps, logs)
 }
 
-/// Replaces the result of each `diff` snapshot step by what changed since the snapshot before it,
-/// and remembers the page's last full snapshot; returns the final snapshot as the agent sees it:
-/// what changed since the previous one, or in full the first time.
-fn diff_snapshots(last: &mut Option<String>, diff_steps: &[usize], steps: &mut [StepResult], full: &str) -> String {
+/// Replaces the result of each `diff` snapshot step of one page (its steps start at batch index
+/// `first`) by what changed since that page's snapshot before it, and remembers the page's last
+/// full snapshot; returns the final snapshot as the agent sees it: what changed since the previous
+/// one, or in full the first time (empty when the page handed over without one).
+fn diff_snapshots(
+    last: &mut Option<String>,
+    diff_steps: &[usize],
+    first: usize,
+    steps: &mut [StepResult],
+    full: &str,
+) -> String {
     let mut previous = last.clone();
     for (i, step) in steps.iter_mut().enumerate() {
+        let i = first + i;
         // A scoped snapshot (a `ref`, `offset`/`limit`, `filter`, `viewport`, its own `budget` or
         // `full`; the page marks it `scoped`) is answered as taken: never diffed, never the
         // baseline of the page's next diff.

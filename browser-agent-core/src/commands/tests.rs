@@ -174,6 +174,55 @@ fn a_navigating_page_hands_the_rest_to_the_next_page_in_its_tab() {
 }
 
 #[test]
+fn a_diff_never_pairs_the_snapshots_of_two_page_loads() {
+    let q = CommandQueue::default();
+    // The old page's baseline, from an earlier batch.
+    let first = [json!({"command": "snapshot"})];
+    let Ticket { id, .. } = q.enqueue("old", &first, vec![], Duration::from_secs(30)).unwrap();
+    q.take("old", Some("tab1"));
+    let before = "button \"A\" [ref=e1]";
+    complete(&q, &id, json!({"steps": [], "snapshot": before}), vec![]);
+    let steps = [
+        json!({"command": "snapshot", "diff": true}),
+        json!({"command": "click", "ref": "e1"}),
+        json!({"command": "snapshot", "diff": true}),
+    ];
+    let diff_steps = validate_steps(&steps).unwrap();
+    let Ticket { id, mut rx, .. } = q.enqueue("old", &steps, diff_steps, Duration::from_secs(30)).unwrap();
+    q.take("old", Some("tab1"));
+    let old_now = "button \"A\" [ref=e1]\n\"Leaving\"";
+    let partial = json!({"steps": [
+            {"index": 0, "command": "snapshot", "result": old_now},
+            {"index": 1, "command": "click", "result": "clicked"}],
+        "handover": {"tab": "tab1", "remaining": [steps[2].clone()], "offset": 2}});
+    assert!(complete(&q, &id, partial, vec![]));
+    q.take("new", Some("tab1")).unwrap();
+    // The new load numbers its refs from e1 again: the same ref is another element.
+    let new_page = "button \"B\" [ref=e1]";
+    complete(
+        &q,
+        &id,
+        json!({"steps": [{"index": 2, "command": "snapshot", "result": new_page}], "snapshot": new_page}),
+        vec![],
+    );
+    let done = rx.try_recv().unwrap().unwrap();
+    assert_eq!(
+        done.steps[0].result_str(),
+        Some("+ \"Leaving\""),
+        "the old page's step is diffed against the old page's baseline"
+    );
+    assert_eq!(
+        done.steps[2].result_str(),
+        Some(new_page),
+        "the new page's first snapshot is whole, not `~ button \"B\"` against the old page"
+    );
+    assert_eq!(
+        done.snapshot, "(no changes)",
+        "the final one is diffed within the new page"
+    );
+}
+
+#[test]
 fn a_page_that_leaves_fails_its_queued_batches_at_once_but_keeps_a_handed_over_one() {
     let q = CommandQueue::default();
     let steps = [
