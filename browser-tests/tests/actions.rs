@@ -792,6 +792,28 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
         let e = fails(server, &id, json!({"command": "click", "ref": wrong})).await;
         assert!(e.starts_with(&format!("There is no [ref={wrong}] on this page")), "{e}");
     }
+    // Written as agents write refs (a leading zero, `@`, `ref=`), the prefix is still compared as
+    // a number: `f1e048` is `f1e48`, with the frame prefix as without.
+    let (frame, _) = pay.split_once('e').expect("fNeM");
+    for spelling in [format!("{frame}e0{number}"), format!("@ref={frame}e0{number}")] {
+        let v = ok(server, &id, json!({"command": "snapshot", "ref": spelling})).await;
+        assert_eq!(
+            v["result"],
+            format!("button \"Pay $12.00\" [ref={pay}]"),
+            "{spelling}: {v}"
+        );
+    }
+    // Not a ref at all: the host refuses the batch before the page sees it.
+    let body = json!({"client": id, "steps": [{"command": "click", "ref": "5"}]}).to_string();
+    let addr = server.addr;
+    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
+        .await
+        .unwrap();
+    assert_eq!(status, 400, "{text}");
+    assert!(
+        text.contains("step 0: invalid ref \\\"5\\\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"),
+        "{text}"
+    );
     ok(
         server,
         &id,

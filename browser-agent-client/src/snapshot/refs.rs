@@ -5,7 +5,8 @@
 
 use super::seen;
 use crate::js::{as_element, get};
-use crate::text::{cat, parse_number, push_number};
+use crate::text::{cat, push_number};
+use browser_agent_core::protocol::{Ref, REF_FORM};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -66,7 +67,7 @@ impl RefError {
     pub(crate) fn message(&self) -> String {
         let mut msg = match self {
             RefError::NotARef(r) => {
-                return cat(&["Not a ref: \"", r, "\" (refs look like e12, or f1e12 inside a frame)"]);
+                return cat(&["Not a ref: \"", r, "\" (", REF_FORM, ")"]);
             }
             RefError::Unknown { r, last } => {
                 let mut m = cat(&["There is no [ref=", r, "] on this page"]);
@@ -128,27 +129,42 @@ pub(crate) fn frame_number(frame: &Element) -> u32 {
     })
 }
 
-/// The ref of an element (given now if it has none yet; the snapshot keeps the same number), with
-/// its frame's prefix (`f1e3`) when it lives in a frame's document, as the snapshot writes it.
-pub(crate) fn ref_of(el: &Element) -> String {
-    let mut r = String::new();
+/// The frame number of the frame whose document holds `el` (`None` in the page's own document).
+fn frame_of(el: &Element) -> Option<u32> {
     let doc = get(el, "ownerDocument");
-    if doc != get(&js_sys::global(), "document") {
-        if let Some(frame) = as_element(get(&get(&doc, "defaultView"), "frameElement")) {
-            r.push('f');
-            push_number(&mut r, frame_number(&frame));
-        }
+    if doc == get(&js_sys::global(), "document") {
+        return None;
+    }
+    as_element(get(&get(&doc, "defaultView"), "frameElement")).map(|frame| frame_number(&frame))
+}
+
+/// A ref as the snapshot writes it: `e3`, or `f1e3` inside frame 1.
+fn write(frame: Option<u32>, number: u32) -> String {
+    let mut r = String::new();
+    if let Some(f) = frame {
+        r.push('f');
+        push_number(&mut r, f);
     }
     r.push('e');
-    push_number(&mut r, ref_number(el));
+    push_number(&mut r, number);
     r
 }
 
-/// The element a ref (`e12`, `f1e40`) names.
+/// The ref of an element (given now if it has none yet; the snapshot keeps the same number), with
+/// its frame's prefix (`f1e3`) when it lives in a frame's document, as the snapshot writes it.
+pub(crate) fn ref_of(el: &Element) -> String {
+    write(frame_of(el), ref_number(el))
+}
+
+/// A ref as the snapshot writes it (`e3` for `@ref=e03`), or the text trimmed when it is no ref.
+pub(crate) fn canonical(r: &str) -> String {
+    Ref::parse(r).map_or_else(|| r.trim().to_owned(), |p| write(p.frame, p.number))
+}
+
+/// The element a ref (`e12`, `f1e40`, as agents write them: `@e12`, `ref=e12`) names.
 pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
-    let r = bare_ref(r);
-    let Some(n) = parse_ref(r) else {
-        return Err(RefError::NotARef(r.to_owned()));
+    let Some(Ref { frame, number: n }) = Ref::parse(r) else {
+        return Err(RefError::NotARef(r.trim().to_owned()));
     };
     let found = with_refs(|refs| {
         refs.elements
@@ -157,34 +173,15 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
             .map(|i| refs.elements[i].1.clone())
     });
     let last = with_refs(|refs| refs.last);
+    let r = write(frame, n);
     match found.filter(|el| el.is_connected()) {
         // Numbers are unique across frames, so `e3` finds frame 1's `f1e3`; a prefix given must
         // be the element's own (`f9e3` is a wrong ref, not another way to write it).
-        Some(el) if !r.starts_with('f') || ref_of(&el) == r => Ok(el),
-        Some(_) => Err(RefError::Unknown { r: r.to_owned(), last }),
-        None if n > last || n == 0 => Err(RefError::Unknown { r: r.to_owned(), last }),
-        None => Err(RefError::Gone(r.to_owned())),
+        Some(el) if frame.is_none() || frame_of(&el) == frame => Ok(el),
+        Some(_) => Err(RefError::Unknown { r, last }),
+        None if n > last || n == 0 => Err(RefError::Unknown { r, last }),
+        None => Err(RefError::Gone(r)),
     }
-}
-
-/// A ref as the agent may write it (`e3`, `@e3`, `ref=e3`, with spaces around), bare.
-fn bare_ref(r: &str) -> &str {
-    let r = r.trim();
-    let r = r.strip_prefix('@').unwrap_or(r);
-    r.strip_prefix("ref=").unwrap_or(r)
-}
-
-/// The number of `eN` or `fMeN`.
-fn parse_ref(r: &str) -> Option<u32> {
-    let rest = match r.strip_prefix('f') {
-        Some(frame) => {
-            let (f, n) = frame.split_once('e')?;
-            parse_number(f)?;
-            n
-        }
-        None => r.strip_prefix('e')?,
-    };
-    parse_number(rest).and_then(|n| u32::try_from(n).ok())
 }
 
 /// Forgets elements that left the document (their numbers are never given out again).
@@ -194,7 +191,7 @@ pub(crate) fn prune() {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_ref, RefError};
+    use super::RefError;
     use crate::snapshot::seen;
 
     #[test]
@@ -221,16 +218,5 @@ mod tests {
             RefError::Gone("e1".into()).message(),
             "Element [ref=e1] is no longer on the page. Take a new snapshot; refs in the last one include: button \"Save\" [ref=e1]; link \"Home\" [ref=e2]"
         );
-    }
-
-    #[test]
-    fn ref_syntax() {
-        assert_eq!(parse_ref("e1"), Some(1));
-        assert_eq!(parse_ref("e123"), Some(123));
-        assert_eq!(parse_ref("f1e3"), Some(3));
-        assert_eq!(parse_ref("f12e400"), Some(400));
-        for bad in ["", "e", "x1", "f1", "fe1", "e1x", "f1e", "1", "e-1", "e1234567890"] {
-            assert_eq!(parse_ref(bad), None, "{bad}");
-        }
     }
 }

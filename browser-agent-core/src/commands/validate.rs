@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{RunError, MAX_STEPS, NO_STEPS};
-use crate::protocol::field;
+use crate::protocol::{field, Ref};
 
 /// Checks a batch's shape; the message names the problem.
 pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
@@ -19,6 +19,9 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
     }
     let mut diff_steps = Vec::new();
     for (i, step) in steps.iter().enumerate() {
+        // Any step's `ref` (a target, a snapshot's or a screenshot's scope) is read here, so one
+        // that is not a ref is a 400 before anything runs, whatever the command.
+        target_ref(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
         let command = step.get(field::COMMAND).and_then(Value::as_str);
         match command {
             Some(c) if crate::protocol::COMMANDS.contains(&c) => {
@@ -64,6 +67,17 @@ fn field_is(step: &Value, name: &str, ok: impl Fn(&Value) -> bool, what: &str) -
     }
 }
 
+/// A step's `ref`: absent, `null`, empty (not given, as the page reads it) or a ref.
+fn target_ref(step: &Value) -> Result<(), String> {
+    let form = crate::protocol::REF_FORM;
+    field_is(
+        step,
+        "ref",
+        |v| v.as_str().is_some_and(|r| r.is_empty() || Ref::parse(r).is_some()),
+        &format!("expected a ref from a snapshot ({form})"),
+    )
+}
+
 /// A step's flag `name`: absent, `null`, `true` or `false`.
 fn flag(step: &Value, name: &str) -> Result<(), String> {
     field_is(step, name, Value::is_boolean, "use true or false")
@@ -85,7 +99,6 @@ fn snapshot_view(step: &Value) -> Result<(), String> {
     let text = |name: &str, what: &str| field_is(step, name, Value::is_string, what);
     let flag = |name: &str| flag(step, name);
     flag("diff")?;
-    text("ref", "expected a ref from a snapshot, e.g. \"e3\"")?;
     text("filter", "expected the text to look for")?;
     whole("offset", 0.0, "expected a whole number of children to skip, 0 or more")?;
     whole("limit", 0.0, "expected a whole number of children to show, 0 or more")?;
@@ -218,6 +231,38 @@ mod tests {
     }
 
     #[test]
+    fn a_ref_that_is_not_one_is_refused_in_any_step() {
+        for ok in ["e3", "@e3", "ref=e3", " f2e048 ", ""] {
+            for command in ["click", "snapshot", "screenshot", "wait"] {
+                assert!(
+                    check(json!({"command": command, "ref": ok})).is_ok(),
+                    "{command} {ok:?}"
+                );
+            }
+        }
+        assert_eq!(
+            check(json!({"command": "click", "ref": "5"})).unwrap_err(),
+            "step 0: invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
+        );
+        for bad in [
+            json!("x1"),
+            json!("f1"),
+            json!("e1x"),
+            json!("e-1"),
+            json!("e99999999999"),
+            json!(5),
+            json!(["e1"]),
+        ] {
+            for command in ["click", "type", "snapshot", "screenshot"] {
+                assert!(
+                    check(json!({"command": command, "ref": bad})).is_err(),
+                    "{command} {bad}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn snapshot_views_are_checked_before_anything_runs() {
         assert!(check(json!({"command": "snapshot"})).is_ok());
         assert!(check(json!({"command": "snapshot", "ref": "", "filter": ""})).is_ok());
@@ -236,7 +281,7 @@ mod tests {
         );
         assert_eq!(
             check(json!({"command": "snapshot", "ref": 3})).unwrap_err(),
-            "step 0: invalid ref 3: expected a ref from a snapshot, e.g. \"e3\""
+            "step 0: invalid ref 3: expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
         );
         assert_eq!(
             check(json!({"command": "snapshot", "diff": "true"})).unwrap_err(),

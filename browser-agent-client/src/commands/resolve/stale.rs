@@ -5,7 +5,7 @@ use super::candidates::{all_elements, list};
 use super::describe::{describe, describe_no_ref, name_of, role_of};
 use super::visibility::{hidden_reason, visible};
 use super::Miss;
-use crate::snapshot::refs::{element_for_ref, RefError};
+use crate::snapshot::refs::{canonical, element_for_ref, RefError};
 use crate::snapshot::seen;
 use crate::text::{cat, find_sub};
 use web_sys::Element;
@@ -17,10 +17,7 @@ pub(crate) fn remember() {
 
 /// The element of a `ref` field (`e3`, `@e3`, `ref=e3`), when it is still there and visible.
 pub(super) fn by_ref(r: &str, teach: bool) -> Result<Element, Miss> {
-    let mut clean = r.trim().trim_start_matches('@');
-    while let Some(rest) = clean.strip_prefix("ref=") {
-        clean = rest;
-    }
+    let clean = &canonical(r);
     match element_for_ref(clean) {
         Ok(el) => match hidden_reason(&el) {
             None => Ok(el),
