@@ -1014,8 +1014,23 @@ async fn budget_cuts_and_scoped_snapshots_case(c: &Client, server: &Server) {
     // A view with nothing in it says so (not "(empty page)", which would mean the page did not load).
     let v = run(server, &id, json!([{ "command": "snapshot", "filter": "zzzz" }])).await;
     assert_eq!(v["steps"][0]["result"], "(nothing matches \"zzzz\")", "{v}");
+    // Past the end of the page's or a list's children: where the end is.
     let v = run(server, &id, json!([{ "command": "snapshot", "offset": 888 }])).await;
-    assert_eq!(v["steps"][0]["result"], "(nothing in this view)", "{v}");
+    assert_eq!(
+        v["steps"][0]["result"], "… offset 888 is past the end (2 in all)",
+        "{v}"
+    );
+    let mut past = next.clone();
+    past["offset"] = json!(2_500);
+    let v = run(server, &id, json!([past])).await;
+    assert_eq!(
+        v["steps"][0]["result"],
+        format!(
+            "list [ref={}]\n  … offset 2,500 is past the end (2,000 in all)",
+            next["ref"].as_str().unwrap()
+        ),
+        "{v}"
+    );
     // An unknown ref fails the step, saying so.
     let v = run(server, &id, json!([{ "command": "snapshot", "ref": "e99999" }])).await;
     assert!(

@@ -241,9 +241,14 @@ pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: u
     name.push_str("\"offset\":");
     push_number(&mut name, offset as u32);
     name.push_str("})");
+    cut_node(name)
+}
+
+/// A `… {text}` line.
+fn cut_node(text: String) -> SnapshotNode {
     SnapshotNode {
         role: CUT.to_owned(),
-        name,
+        name: text,
         ..Default::default()
     }
 }
@@ -263,8 +268,19 @@ fn push_grouped(out: &mut String, n: usize) {
 
 /// The children `offset .. offset + limit` of `nodes`, with a cut line for those after them.
 pub(crate) fn window(nodes: &mut Vec<SnapshotNode>, offset: usize, limit: Option<usize>, reference: Option<&str>) {
-    let start = offset.min(nodes.len());
+    let total = nodes.len();
+    let start = offset.min(total);
     nodes.drain(..start);
+    // Past the end: say where the end is, not a bare container line that reads as an empty list.
+    if offset > 0 && nodes.is_empty() {
+        let mut name = String::from("offset ");
+        push_grouped(&mut name, offset);
+        name.push_str(" is past the end (");
+        push_grouped(&mut name, total);
+        name.push_str(" in all)");
+        nodes.push(cut_node(name));
+        return;
+    }
     if let Some(limit) = limit {
         if nodes.len() > limit {
             let gone: Vec<SnapshotNode> = nodes.drain(limit..).collect();
@@ -413,6 +429,17 @@ mod tests {
             nodes[5].line(),
             "… 5 more listitem (snapshot {\"ref\":\"e9\",\"offset\":45})"
         );
+        // Past the end, or at it: where the end is.
+        for offset in [50, 2_500] {
+            let mut nodes = list(50).remove(1).children;
+            window(&mut nodes, offset, None, Some("e9"));
+            let mut past = String::from("… offset ");
+            push_grouped(&mut past, offset);
+            assert_eq!(render(&nodes), past + " is past the end (50 in all)");
+        }
+        let mut nodes = list(50).remove(1).children;
+        window(&mut nodes, 49, None, Some("e9"));
+        assert_eq!(nodes.len(), 1, "the last child is no past-the-end line");
         let found = filter(list(50), "item 42");
         assert_eq!(render(&found), "list [ref=?]: listitem: checkbox \"Item 42\" [ref=e85]");
         let mut s = String::new();
