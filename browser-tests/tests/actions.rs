@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use browser_tests::Framework::Axum;
 use browser_tests::{
-    chromium_test, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_timed, started_client, Server,
-    PREFIX,
+    chromium_test, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_raw, run_timed, started_client,
+    Server, PREFIX,
 };
 use fantoccini::Client;
 use serde_json::json;
@@ -472,15 +472,14 @@ async fn teaching_errors_case(c: &Client, server: &Server) {
         "{e}"
     );
     // An unknown command is refused by the host before any step runs (400, nothing queued).
-    let body = json!({"client": id, "steps": [{"command": "snapshot"}, {"command": "frobnicate"}]}).to_string();
-    let addr = server.addr;
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .unwrap();
-    assert_eq!(status, 400, "{text}");
+    let body = json!({"client": id, "steps": [{"command": "snapshot"}, {"command": "frobnicate"}]});
+    let (status, v) = run_raw(server, body).await;
+    assert_eq!(status, 400, "{v}");
     assert!(
-        text.contains("step 1: unknown command \\\"frobnicate\\\"; commands: snapshot, click"),
-        "{text}"
+        v["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("step 1: unknown command \"frobnicate\"; commands: snapshot, click")),
+        "{v}"
     );
 }
 
@@ -804,15 +803,15 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
         );
     }
     // Not a ref at all: the host refuses the batch before the page sees it.
-    let body = json!({"client": id, "steps": [{"command": "click", "ref": "5"}]}).to_string();
-    let addr = server.addr;
-    let (status, text) = tokio::task::spawn_blocking(move || http_post_json(addr, &format!("{PREFIX}/run"), &body))
-        .await
-        .unwrap();
-    assert_eq!(status, 400, "{text}");
-    assert!(
-        text.contains("step 0: invalid ref \\\"5\\\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"),
-        "{text}"
+    let (status, v) = run_raw(
+        server,
+        json!({"client": id, "steps": [{"command": "click", "ref": "5"}]}),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        v["error"],
+        "step 0: invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
     );
     ok(
         server,
