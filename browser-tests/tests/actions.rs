@@ -614,6 +614,35 @@ async fn navigation_hands_over_case(c: &Client, server: &Server) {
     assert_eq!(steps[1]["result"], "Errors that teach");
     assert_eq!(steps[2]["result"], "going back");
     assert_eq!(steps[3]["result"], "/actions/page2.html");
+
+    // A diff never pairs two page loads: each numbers its refs from e1, so the new page's first
+    // snapshot is whole (not `~ link "Next page" [ref=e1]` against the page it left).
+    let id = client_id(c, server).await;
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "snapshot"},
+            {"command": "navigate", "url": "/actions/form.html"},
+            {"command": "snapshot", "diff": true},
+        ]),
+    )
+    .await;
+    let whole = v["steps"][0]["result"].as_str().unwrap();
+    assert!(whole.contains("textbox \"City\" [value=\"Paris\"] [ref=e1]"), "{v}");
+    let arrived = v["steps"][2]["result"].as_str().unwrap();
+    assert!(arrived.contains("heading \"Actions\""), "{v}");
+    assert!(
+        arrived
+            .lines()
+            .all(|l| !["+ ", "- ", "~ "].iter().any(|m| l.starts_with(m))),
+        "the new page's first snapshot is whole: {v}"
+    );
+    assert!(arrived.contains("[ref=e1]") && !arrived.contains("City"), "{v}");
+    assert_eq!(
+        v["snapshot"], "(no changes)",
+        "the final one is diffed within the new page: {v}"
+    );
 }
 
 async fn form_submitted_by_button_case(c: &Client, server: &Server) {
