@@ -643,6 +643,26 @@ async fn navigation_hands_over_case(c: &Client, server: &Server) {
         v["snapshot"], "(no changes)",
         "the final one is diffed within the new page: {v}"
     );
+
+    // Back to a page the back/forward cache restores (the same client id): its first snapshot is
+    // whole too, not "(no changes)" against what it showed before the agent saw page two.
+    let form = v["clientId"].as_str().unwrap().to_owned();
+    let v = run(server, &form, json!([{"command": "click", "text": "Next page"}])).await;
+    assert!(
+        v["snapshot"].as_str().unwrap().starts_with("heading \"Second page\""),
+        "{v}"
+    );
+    let two = v["clientId"].as_str().unwrap().to_owned();
+    let v = run(server, &two, json!([{"command": "back"}])).await;
+    assert_eq!(
+        v["clientId"],
+        form.as_str(),
+        "restored from the back/forward cache: {v}"
+    );
+    assert!(
+        v["snapshot"].as_str().unwrap().starts_with("heading \"Actions\""),
+        "{v}"
+    );
 }
 
 async fn form_submitted_by_button_case(c: &Client, server: &Server) {

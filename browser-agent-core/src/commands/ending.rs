@@ -100,10 +100,15 @@ impl CommandQueue {
     }
 
     /// Page `client` came back (a heartbeat or a poll after it said it left: the back/forward
-    /// cache restored it): the batch it runs waits for its results again.
+    /// cache restored it): the batch it runs waits for its results again, and its next snapshot
+    /// is whole (the agent has seen other pages since its baseline, which a diff would hide:
+    /// "(no changes)" on a page the agent last saw as another).
     pub(crate) fn page_back(&self, client: &str) {
         let mut state = self.state.lock();
         let state = &mut *state;
+        if let Some(page) = state.pages.get_mut(client) {
+            page.last_snapshot = None;
+        }
         let running = state.pages.get(client).and_then(|p| p.running.as_deref());
         if let Some(w) = running.and_then(|id| state.waiting.get_mut(id)) {
             if matches!(

@@ -329,7 +329,11 @@ impl CommandQueue {
                 w.early = None;
                 w.changed.notify_one();
             }
-            page_mut(state, client).running = Some(handed.id.clone());
+            let page = page_mut(state, client);
+            page.running = Some(handed.id.clone());
+            // The agent's last view is the page that handed over, not what this one (restored
+            // from the back/forward cache) showed before: its next snapshot is whole.
+            page.last_snapshot = None;
             return Some(handed);
         }
         let page = state.pages.get_mut(client)?;

@@ -223,6 +223,53 @@ fn a_diff_never_pairs_the_snapshots_of_two_page_loads() {
 }
 
 #[test]
+fn a_page_restored_from_the_back_forward_cache_answers_its_next_snapshot_whole() {
+    let q = CommandQueue::default();
+    let snapshot = [json!({"command": "snapshot"})];
+    let one = "link \"Two\" [ref=e1]";
+    let two = "button \"Alpha\" [ref=e1]";
+    // Runs a snapshot batch on `client`, which answers `text`; the final snapshot as the agent reads it.
+    let answer = |client: &str, text: &str| {
+        let Ticket { id, mut rx, .. } = q.enqueue(client, &snapshot, vec![], Duration::from_secs(30)).unwrap();
+        q.take(client, None).unwrap();
+        complete(&q, &id, json!({"steps": [], "snapshot": text}), vec![]);
+        rx.try_recv().unwrap().unwrap().snapshot
+    };
+    assert_eq!(answer("one", one), one);
+    assert_eq!(answer("one", one), "(no changes)");
+    // It goes (a link to page two), and comes back by its own heartbeat or poll.
+    q.page_gone("one", "queued", "left while running", GONE_GRACE);
+    assert_eq!(answer("two", two), two);
+    q.page_back("one");
+    assert_eq!(
+        answer("one", one),
+        one,
+        "whole, not \"(no changes)\" against what it showed before page two"
+    );
+    // Back through a batch: page two hands the rest over, and page one takes it.
+    let steps = [json!({"command": "back"}), json!({"command": "snapshot"})];
+    let Ticket { id, mut rx, .. } = q.enqueue("two", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("two", Some("tab1")).unwrap();
+    let handover = json!({"steps": [{"index": 0, "command": "back", "result": "going back"}],
+        "handover": {"tab": "tab1", "remaining": [steps[1].clone()], "offset": 1}});
+    assert!(complete(&q, &id, handover, vec![]));
+    q.take("one", Some("tab1")).unwrap();
+    complete(
+        &q,
+        &id,
+        json!({"steps": [{"index": 1, "command": "snapshot", "result": one}], "snapshot": one}),
+        vec![],
+    );
+    let done = rx.try_recv().unwrap().unwrap();
+    assert_eq!(done.snapshot, "(no changes)", "diffed against its own step");
+    assert_eq!(
+        done.steps[1].result_str(),
+        Some(one),
+        "whole: the agent last saw page two"
+    );
+}
+
+#[test]
 fn a_page_that_leaves_fails_its_queued_batches_at_once_but_keeps_a_handed_over_one() {
     let q = CommandQueue::default();
     let steps = [
