@@ -248,8 +248,14 @@ fn push_quoted(out: &mut String, s: &str) {
 }
 
 /// Escapes `"` and `\`, and turns line breaks and other control chars into spaces, so a value can
-/// never break its line.
-fn push_escaped(out: &mut String, s: &str) {
+/// never break its line (and is a JSON string's content: cut lines' steps carry a `filter` so).
+///
+/// ```
+/// let mut s = String::new();
+/// browser_agent_core::snapshot::push_escaped(&mut s, "say \"hi\"\n\\");
+/// assert_eq!(s, r#"say \"hi\" \\"#);
+/// ```
+pub fn push_escaped(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),

@@ -367,6 +367,84 @@ chromium_test!(a_long_table_fills_its_budget, Axum, |c, server| {
         );
     }
 });
+chromium_test!(a_filtered_or_on_screen_view_pages_through_itself, Axum, |c, server| {
+    // A cut line of a `filter` or `viewport` view carries that view, and `offset`/`limit` count
+    // the matching children: following the cut lines visits each item of the view once.
+    let page = open(c, &server, "/snapshot/biglist.html").await;
+    let names = |t: &str| -> Vec<String> {
+        t.split("checkbox \"")
+            .skip(1)
+            .map(|r| r[..r.find('"').unwrap()].to_owned())
+            .collect()
+    };
+    let follow = |first: Value| {
+        let server = &server;
+        let page = &page;
+        async move {
+            let (mut seen, mut next, mut lines) = (Vec::new(), Some(first), Vec::new());
+            while let Some(step) = next.take() {
+                let v = run(server, page, json!([step])).await;
+                let t = v["steps"][0]["result"].as_str().expect("a page").to_owned();
+                seen.extend(names(&t));
+                let cut = t.lines().find(|l| l.trim_start().starts_with('…')).map(str::to_owned);
+                next = cut.as_deref().map(cut_step);
+                lines.extend(cut);
+                assert!(lines.len() < 60, "paging never ends: {lines:?}");
+            }
+            (seen, lines)
+        }
+    };
+    let (seen, lines) = follow(json!({"command": "snapshot", "filter": "Item 1", "budget": 2000})).await;
+    assert!(lines.len() > 1, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.contains(",\"filter\":\"Item 1\"})")),
+        "{lines:?}"
+    );
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!((seen.len(), unique.len()), (1_111, 1_111), "each match once: {lines:?}");
+    assert!(seen.iter().all(|n| n.starts_with("Item 1")), "only matches");
+    // A window counts the matches: Item 14, 140…149, 1400…1499.
+    let list = lines[0]
+        .split("\"ref\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let v = run(
+        &server,
+        &page,
+        json!([{"command": "snapshot", "ref": list, "filter": "Item 14", "limit": 3}]),
+    )
+    .await;
+    let t = v["steps"][0]["result"].as_str().unwrap();
+    assert_eq!(names(t), ["Item 14", "Item 140", "Item 141"], "{t}");
+    assert!(
+        t.ends_with(&format!(
+            "… 108 more listitem (snapshot {{\"ref\":\"{list}\",\"offset\":3,\"filter\":\"Item 14\"}})"
+        )),
+        "{t}"
+    );
+    // On screen: paging stays on screen.
+    let v = run(
+        &server,
+        &page,
+        json!([{"command": "snapshot", "viewport": true, "full": true}]),
+    )
+    .await;
+    let on_screen = names(v["steps"][0]["result"].as_str().unwrap());
+    assert!(on_screen.len() >= 10 && on_screen.len() < 100, "{on_screen:?}");
+    let (seen, lines) = follow(json!({"command": "snapshot", "viewport": true, "budget": 100})).await;
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.contains(",\"viewport\":true})")),
+        "{lines:?}"
+    );
+    assert_eq!(seen, on_screen, "{lines:?}");
+});
+
 chromium_test!(a_cut_line_counts_what_paging_finds, Axum, |c, server| {
     // The budgeted walk counts the run it skips; items that make no node (empty, not displayed,
     // holding only whitespace, a comment, an empty element or a hidden one) are not counted, so the

@@ -11,7 +11,22 @@
 //! rest of their run of similar siblings, and `fit` counts it as the nodes it stands for.
 
 use crate::text::{ci_contains, parse_number, push_number};
-use browser_agent_core::snapshot::{is_flat_row, render, SnapshotNode, CUT};
+use browser_agent_core::snapshot::{is_flat_row, push_escaped, render, SnapshotNode, CUT};
+
+/// The fields of a view that its cut lines' steps repeat (`,"filter":"…"`, `,"viewport":true`),
+/// so following a cut line pages on through the same view.
+pub(crate) fn view_fields(filter: Option<&str>, viewport: bool) -> String {
+    let mut fields = String::new();
+    if let Some(f) = filter {
+        fields.push_str(",\"filter\":\"");
+        push_escaped(&mut fields, f);
+        fields.push('"');
+    }
+    if viewport {
+        fields.push_str(",\"viewport\":true");
+    }
+    fields
+}
 
 /// The role of a node that stands for a run of siblings the walk skipped (never rendered: it is
 /// always past the budget's cut). Its name is the run's role, its `ref_id` how many it stands for.
@@ -141,20 +156,22 @@ fn forest_size(nodes: &[SnapshotNode], s: &[Size], keep: usize, root_cuttable: b
 
 /// How a cut container's line names it: its ref (or none at the top of the page) and the index of
 /// its first child shown (not 0 when the snapshot was asked for an `offset`).
-pub(crate) struct Place {
+pub(crate) struct Place<'a> {
     pub(crate) reference: Option<String>,
     pub(crate) base: usize,
+    /// The view's [`view_fields`].
+    pub(crate) fields: &'a str,
 }
 
 /// Cuts the forest to about `max_chars`: every container marked cuttable (and the forest itself,
 /// with `root`) keeps the same number of children, the largest that fits, never fewer than a few.
 /// `place` names a cut container (its ref; the walker's placeholder becomes a real one). Returns
 /// how many nodes were left out (subtrees count once).
-pub(crate) fn fit(
+pub(crate) fn fit<'a>(
     nodes: &mut Vec<SnapshotNode>,
     max_chars: usize,
-    root: Option<Place>,
-    place: &mut dyn FnMut(&mut SnapshotNode) -> Place,
+    root: Option<Place<'a>>,
+    place: &mut dyn FnMut(&mut SnapshotNode) -> Place<'a>,
 ) -> usize {
     let s: Vec<Size> = nodes.iter().map(|n| sizes(n, 0)).collect();
     let root_cuttable = root.is_some() && nodes.len() >= CUT_MIN;
@@ -192,7 +209,7 @@ fn widest_run(n: &SnapshotNode) -> usize {
         .max(n.children.len())
 }
 
-fn cut_tree(n: &mut SnapshotNode, keep: usize, place: &mut dyn FnMut(&mut SnapshotNode) -> Place) -> usize {
+fn cut_tree<'a>(n: &mut SnapshotNode, keep: usize, place: &mut dyn FnMut(&mut SnapshotNode) -> Place<'a>) -> usize {
     let cut = cuttable(n) && n.children.len() > keep;
     let shown = if cut { keep } else { n.children.len() };
     let mut left_out = 0;
@@ -207,17 +224,18 @@ fn cut_tree(n: &mut SnapshotNode, keep: usize, place: &mut dyn FnMut(&mut Snapsh
 }
 
 /// Keeps the first `keep` of `children` and says how to get the rest; returns how many went.
-fn cut_children(children: &mut Vec<SnapshotNode>, keep: usize, at: &Place) -> usize {
+fn cut_children(children: &mut Vec<SnapshotNode>, keep: usize, at: &Place<'_>) -> usize {
     let gone: Vec<SnapshotNode> = children.drain(keep.min(children.len())..).collect();
     let n = gone.iter().map(weight).sum();
     if !gone.is_empty() {
-        children.push(cut_line(&gone, at.reference.as_deref(), at.base + keep));
+        children.push(cut_line(&gone, at.reference.as_deref(), at.base + keep, at.fields));
     }
     n
 }
 
-/// The line for the `gone` nodes: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`.
-pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: usize) -> SnapshotNode {
+/// The line for the `gone` nodes: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`,
+/// with the view's `filter` and `viewport` ([`view_fields`]).
+pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: usize, fields: &str) -> SnapshotNode {
     let role = gone.first().map_or("", shown_role);
     let role = if gone.iter().all(|g| shown_role(g) == role) {
         if role.is_empty() {
@@ -240,6 +258,7 @@ pub(crate) fn cut_line(gone: &[SnapshotNode], reference: Option<&str>, offset: u
     }
     name.push_str("\"offset\":");
     push_number(&mut name, offset as u32);
+    name.push_str(fields);
     name.push_str("})");
     cut_node(name)
 }
@@ -267,7 +286,13 @@ fn push_grouped(out: &mut String, n: usize) {
 }
 
 /// The children `offset .. offset + limit` of `nodes`, with a cut line for those after them.
-pub(crate) fn window(nodes: &mut Vec<SnapshotNode>, offset: usize, limit: Option<usize>, reference: Option<&str>) {
+pub(crate) fn window(
+    nodes: &mut Vec<SnapshotNode>,
+    offset: usize,
+    limit: Option<usize>,
+    reference: Option<&str>,
+    fields: &str,
+) {
     let total = nodes.len();
     let start = offset.min(total);
     nodes.drain(..start);
@@ -284,7 +309,7 @@ pub(crate) fn window(nodes: &mut Vec<SnapshotNode>, offset: usize, limit: Option
     if let Some(limit) = limit {
         if nodes.len() > limit {
             let gone: Vec<SnapshotNode> = nodes.drain(limit..).collect();
-            nodes.push(cut_line(&gone, reference, offset + limit));
+            nodes.push(cut_line(&gone, reference, offset + limit, fields));
         }
     }
 }
@@ -332,6 +357,7 @@ mod tests {
             Some(Place {
                 reference: None,
                 base: 0,
+                fields: "",
             }),
             &mut |n| {
                 placed += 1;
@@ -339,6 +365,7 @@ mod tests {
                 Place {
                     reference: n.ref_id.clone(),
                     base: 0,
+                    fields: "",
                 }
             },
         );
@@ -391,6 +418,7 @@ mod tests {
         let root = || Place {
             reference: None,
             base: 0,
+            fields: "",
         };
         for items in [12, 300, 2000] {
             for tokens in [100, 1_000, 8_000, 30_000] {
@@ -402,6 +430,7 @@ mod tests {
                     Place {
                         reference: n.ref_id.clone(),
                         base: 0,
+                        fields: "",
                     }
                 };
                 let left_whole = fit(&mut whole, max, Some(root()), place);
@@ -414,7 +443,7 @@ mod tests {
         // The cut line counts a skipped run as the nodes it stands for.
         let gone = [SnapshotNode::new("listitem", ""), skipped("listitem".into(), 1_999)];
         assert_eq!(
-            cut_line(&gone, Some("e3"), 1).line(),
+            cut_line(&gone, Some("e3"), 1, "").line(),
             "… 2,000 more listitem (snapshot {\"ref\":\"e3\",\"offset\":1})"
         );
     }
@@ -422,7 +451,7 @@ mod tests {
     #[test]
     fn windows_and_filters() {
         let mut nodes = list(50).remove(1).children;
-        window(&mut nodes, 40, Some(5), Some("e9"));
+        window(&mut nodes, 40, Some(5), Some("e9"), "");
         assert_eq!(nodes.len(), 6);
         assert_eq!(nodes[0].children[0].name, "Item 40");
         assert_eq!(
@@ -432,13 +461,13 @@ mod tests {
         // Past the end, or at it: where the end is.
         for offset in [50, 2_500] {
             let mut nodes = list(50).remove(1).children;
-            window(&mut nodes, offset, None, Some("e9"));
+            window(&mut nodes, offset, None, Some("e9"), "");
             let mut past = String::from("… offset ");
             push_grouped(&mut past, offset);
             assert_eq!(render(&nodes), past + " is past the end (50 in all)");
         }
         let mut nodes = list(50).remove(1).children;
-        window(&mut nodes, 49, None, Some("e9"));
+        window(&mut nodes, 49, None, Some("e9"), "");
         assert_eq!(nodes.len(), 1, "the last child is no past-the-end line");
         let found = filter(list(50), "item 42");
         assert_eq!(render(&found), "list [ref=?]: listitem: checkbox \"Item 42\" [ref=e85]");

@@ -165,17 +165,18 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
         None => (walker::walk_page(), None),
     };
     let reference = canonical.as_deref();
-    {
+    let fields = &budget::view_fields(view.filter.as_deref(), view.viewport);
+    // Filtered first: `offset` and `limit` count the matching children, as the filtered view's
+    // cut lines do.
+    if let Some(f) = &view.filter {
+        nodes = budget::filter(nodes, f);
+    }
+    if (view.offset > 0 || view.limit.is_some()) && !nodes.is_empty() {
         let scope: &mut Vec<SnapshotNode> = match nodes.as_mut_slice() {
             [only] if reference.is_some() => &mut only.children,
             _ => &mut nodes,
         };
-        if view.offset > 0 || view.limit.is_some() {
-            budget::window(scope, view.offset, view.limit, reference);
-        }
-    }
-    if let Some(f) = &view.filter {
-        nodes = budget::filter(nodes, f);
+        budget::window(scope, view.offset, view.limit, reference, fields);
     }
     let mut left = 0;
     if let Some(max_chars) = max_chars {
@@ -184,6 +185,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
             _ => Some(budget::Place {
                 reference: reference.map(str::to_owned),
                 base: view.offset,
+                fields,
             }),
         };
         left = budget::fit(&mut nodes, max_chars, root, &mut |n| {
@@ -195,6 +197,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
             budget::Place {
                 reference: walker::settle_ref(n),
                 base,
+                fields,
             }
         });
     }
