@@ -885,6 +885,14 @@ async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {
     let id = open(c, server, "/snapshot/hidden.html").await;
     let e = fails(server, &id, json!({"command": "click", "text": "Inert button"})).await;
     assert_eq!(e, "\"Inert button\" exists but cannot be used (inert on div)");
+    // Inside `content-visibility: hidden` (also what `hidden="until-found"` sets).
+    for text in ["Skipped contents button", "Until found button"] {
+        let e = fails(server, &id, json!({"command": "click", "text": text})).await;
+        assert_eq!(
+            e,
+            format!("\"{text}\" exists but is hidden (content-visibility:hidden on div)")
+        );
+    }
     let id = open(c, server, "/snapshot/modal.html").await;
     let e = fails(
         server,

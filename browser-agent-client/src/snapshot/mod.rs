@@ -48,6 +48,10 @@ extern "C" {
     /// `style.cursor`.
     #[wasm_bindgen(method, getter)]
     pub(crate) fn cursor(this: &Style) -> String;
+    /// `style.contentVisibility`: `hidden` skips the element's contents (neither drawn nor in the
+    /// accessibility tree); `hidden="until-found"` sets it too.
+    #[wasm_bindgen(method, getter, js_name = contentVisibility)]
+    pub(crate) fn content_visibility(this: &Style) -> String;
     /// `style.content` (of a pseudo-element).
     #[wasm_bindgen(method, getter)]
     pub(crate) fn content(this: &Style) -> String;

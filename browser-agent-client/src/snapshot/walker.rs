@@ -276,7 +276,8 @@ impl Walker {
     fn look(&self, el: &Element) -> Option<(String, bool, bool)> {
         let style = self.win.computed_style(el, None).ok()?;
         let display = style.display();
-        if display == "none" {
+        // (An element that hides its contents is left out with them: alone it says nothing.)
+        if display == "none" || style.content_visibility() == "hidden" {
             return None;
         }
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))

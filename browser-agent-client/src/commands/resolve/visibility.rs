@@ -1,5 +1,6 @@
 //! Whether an element can be used, and why not: detached, inert, behind an open modal dialog,
-//! `display:none` or `visibility:hidden` on it or an ancestor (across shadow hosts), zero size.
+//! `display:none` or `visibility:hidden` on it or an ancestor (across shadow hosts), an ancestor's
+//! `content-visibility:hidden`, zero size.
 
 use super::describe::{name_of, quoted, short};
 use super::scope::modal_of;
@@ -35,6 +36,9 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
         if let Ok(style) = win.computed_style(&e, None) {
             if style.display() == "none" {
                 return Some(cat(&["display:none on ", &short(&e)]));
+            }
+            if !first && style.content_visibility() == "hidden" {
+                return Some(cat(&["content-visibility:hidden on ", &short(&e)]));
             }
             if first && style.visibility() != "visible" {
                 // Inherited: name the outermost element that sets it.
