@@ -173,6 +173,32 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
         let log = exec(c, "return document.getElementById('log').textContent").await;
         assert_eq!(log, want, "{v}");
     }
+    // Elements with a role of their own that take clicks (a pointer cursor, an onclick, a tabindex
+    // of 0 or more) keep their role and get a ref; a tabindex of -1 (focus by script) does not.
+    for line in ["row [ref=e", "listitem [ref=e", "heading \"Section\" [level=3] [ref=e"] {
+        assert!(refd(line).is_some(), "no ref'd {line:?} in\n{text}");
+    }
+    let ada = text.lines().find(|l| l.contains("\"Ada\"")).expect("Ada's row");
+    assert!(
+        ada.trim_start().starts_with("row [ref=e") && ada.ends_with("]: \"Ada\" | \"ada@x.io\""),
+        "{ada}"
+    );
+    assert!(text.contains("\"Apple\"") && text.contains("\"Banana\""), "{text}");
+    assert_eq!(
+        text.matches("listitem [ref=e").count(),
+        2,
+        "Apple and Banana, not Cherry:\n{text}"
+    );
+    assert!(
+        text.contains("heading \"Focus target\" [level=2]\n") || text.ends_with("heading \"Focus target\" [level=2]"),
+        "{text}"
+    );
+    assert!(!text.contains("columnheader \"Name\" [ref"), "{text}");
+    let row = &ada[ada.find("[ref=").unwrap() + 5..ada.find("]:").unwrap()];
+    let v = run(&server, &page, json!([{"command": "click", "ref": row}])).await;
+    assert!(v["error"].is_null(), "{v}");
+    let log = exec(c, "return document.getElementById('log').textContent").await;
+    assert_eq!(log, "row ada", "{v}");
 });
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_sets_its_own_snapshot_budget() {

@@ -427,12 +427,17 @@ impl Walker {
         // An icon (an `<svg>` or `<img>` without an explicit role) that is itself clickable is a
         // `clickable`, not an image nobody may target: icon buttons of delegated handlers.
         let icon = role == "img" && matches!(tag.as_str(), "svg" | "img") && !(has_attrs && a.has("role"));
-        if (role.is_empty() || icon) && visible {
+        // What takes clicks without an interactive role gets a ref: as a `clickable` when it has
+        // no role of its own (or is an icon), else on its own role's line (`row [ref=e5]: …`,
+        // `listitem [ref=e6]: "Apple"`: clickable rows and items).
+        let mut clickable = false;
+        if visible && !roles::is_interactive(role) {
             let tabindex = if has_attrs { a.get(&el, "tabindex") } else { None };
             let onclick_attr = has_attrs && a.has("onclick");
-            if roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
+            clickable = roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
                 get(&el, "onclick").is_function()
-            }) {
+            });
+            if clickable && (role.is_empty() || icon) {
                 role = "clickable";
             }
         }
@@ -440,7 +445,7 @@ impl Walker {
             self.transparent(&el, &tag, id.as_deref(), &display, visible, pointer, out, ctx);
         } else {
             out.flush();
-            if let Some(node) = self.node(&el, &tag, role, visible, pointer, &a) {
+            if let Some(node) = self.node(&el, &tag, role, clickable, visible, pointer, &a) {
                 out.nodes.push(node);
             }
         }
@@ -487,13 +492,15 @@ impl Walker {
         }
     }
 
-    /// The node of an element with a role; `None` when it would say nothing (a nameless image, an
-    /// empty unnamed container).
+    /// The node of an element with a role (`clickable`: it takes clicks, so it has a ref whatever
+    /// its role); `None` when it would say nothing (a nameless image, an empty unnamed container).
+    #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
         el: &Element,
         tag: &str,
         role: &'static str,
+        clickable: bool,
         visible: bool,
         pointer: bool,
         a: &Attrs,
@@ -504,7 +511,7 @@ impl Walker {
             name::name_with(&self.win, el, tag, role, a)
         };
         let attrs = self.states(el, tag, role, &name, a);
-        let wants_ref = roles::is_interactive(role);
+        let wants_ref = clickable || roles::is_interactive(role);
         if !wants_ref && roles::is_landmark(role) && !name.is_empty() {
             // A named landmark keeps the number it always had (so the numbers of what follows stay
             // as they were), but its ref is not shown: nobody clicks a landmark.
