@@ -199,6 +199,16 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
     assert!(v["error"].is_null(), "{v}");
     let log = exec(c, "return document.getElementById('log').textContent").await;
     assert_eq!(log, "row ada", "{v}");
+    // A label whose checkbox is not displayed is the control's only node; a label of a shown
+    // control is its name, not a clickable of its own.
+    let toggle = refd("clickable \"Dark mode\"").unwrap_or_else(|| panic!("no toggle in\n{text}"));
+    assert!(
+        text.contains("textbox \"Nickname\" [ref=e") && !text.contains("clickable \"Nickname\""),
+        "{text}"
+    );
+    let v = run(&server, &page, json!([{"command": "click", "ref": toggle}])).await;
+    assert!(v["error"].is_null(), "{v}");
+    assert_eq!(exec(c, "return document.getElementById('dark').checked").await, true);
 });
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_sets_its_own_snapshot_budget() {

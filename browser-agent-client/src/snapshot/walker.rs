@@ -436,7 +436,10 @@ impl Walker {
             let onclick_attr = has_attrs && a.has("onclick");
             clickable = roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
                 get(&el, "onclick").is_function()
-            });
+            })
+                // A label whose control is not displayed (a CSS toggle over a `hidden` checkbox)
+                // is what a user clicks: the only node of that control.
+                || (tag == "label" && check_visibility(&get(&el, "control")) == Some(false));
             if clickable && (role.is_empty() || icon) {
                 role = "clickable";
             }
