@@ -6,11 +6,15 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// The open modal dialog of `doc`, if any: a `showModal()` dialog, else a rendered
-/// `role=dialog`/`alertdialog` with `aria-modal=true` (the last, which is usually on top).
+/// `role=dialog`/`alertdialog` with `aria-modal=true` that holds the focus (the last, which is
+/// usually on top). As in Chromium's accessibility tree, `aria-modal` alone blocks nothing: a
+/// cookie bar marked so while focus stays on the page leaves the page usable, and a click behind
+/// a dialog that does cover it is refused by the hit test.
 pub(crate) fn open_modal(doc: &web_sys::Document) -> Option<Element> {
     if let Some(d) = doc.query_selector("dialog:modal").ok().flatten() {
         return Some(d);
     }
+    let focus = doc.active_element()?;
     let list = doc
         .query_selector_all("[role=dialog][aria-modal=true],[role=alertdialog][aria-modal=true]")
         .ok()?;
@@ -18,5 +22,8 @@ pub(crate) fn open_modal(doc: &web_sys::Document) -> Option<Element> {
         .rev()
         .filter_map(|i| list.item(i))
         .map(|n| n.unchecked_into::<Element>())
-        .find(|d| check_visibility(d).unwrap_or_else(|| d.get_bounding_client_rect().width() > 0.0))
+        .find(|d| {
+            d.contains(Some(&focus))
+                && check_visibility(d).unwrap_or_else(|| d.get_bounding_client_rect().width() > 0.0)
+        })
 }
