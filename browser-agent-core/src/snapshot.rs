@@ -581,8 +581,10 @@ fn take_quoted(s: &str) -> Option<(String, &str)> {
 pub const NO_CHANGES: &str = "(no changes)";
 
 /// What changed between two rendered snapshots of the same page, node by node (a compact line
-/// holds several): each node's own line (`role "name" [attr]… [ref=eN]`, without its children),
-/// keyed by its ref (`~` changed, `+` added, `-` removed); nodes without a ref compared by content.
+/// holds several; a one-line table row is one): each node's own line (`role "name" [attr]…
+/// [ref=eN]`, without its children), keyed by its ref (`~` changed, `+` added, `-` removed);
+/// nodes without a ref compared by content; `>` a node that is the same but no longer in the
+/// same order (the rows of a table sorted anew, the items of a list reordered).
 ///
 /// ```
 /// use browser_agent_core::snapshot::diff;
@@ -597,61 +599,113 @@ pub const NO_CHANGES: &str = "(no changes)";
 /// let old = "list: listitem: link \"A\" [ref=e1]";
 /// let new = "list\n  listitem: link \"A\" [ref=e1]\n  listitem: link \"B\" [ref=e2]";
 /// assert_eq!(diff(old, new), "+ listitem\n+ link \"B\" [ref=e2]");
+/// // A table row is one line; sorted anew, the row that left its place is `>`.
+/// let old = "table\n  row: \"Apple\" | \"3\"\n  row: \"Banana\" | \"1\"\n  row: \"Cherry\" | \"2\"";
+/// let new = "table\n  row: \"Banana\" | \"1\"\n  row: \"Cherry\" | \"2\"\n  row: \"Apple\" | \"3\"";
+/// assert_eq!(diff(old, new), "> row: \"Apple\" | \"3\"");
 /// ```
 pub fn diff(old: &str, new: &str) -> String {
-    /// Each node's own line, in document order, with its ref.
-    fn lines(text: &str) -> Vec<(String, Option<String>)> {
-        let mut out = Vec::new();
-        for n in parse(text) {
-            n.walk(0, &mut |node, _| out.push((node.line(), node.ref_id.clone())));
+    use std::collections::HashMap;
+    /// Each node's own line (a one-line row whole), in document order, with its ref.
+    fn lines(nodes: &[SnapshotNode], out: &mut Vec<(String, Option<String>)>) {
+        for n in nodes {
+            if is_flat_row(n) {
+                out.push((render(std::slice::from_ref(n)), n.ref_id.clone()));
+            } else {
+                out.push((n.line(), n.ref_id.clone()));
+                lines(&n.children, out);
+            }
         }
-        out
     }
-    let old_lines = lines(old);
-    let new_lines = lines(new);
-    let mut old_by_ref: std::collections::HashMap<&str, &str> = Default::default();
-    let mut old_plain: Vec<&str> = Vec::new();
-    for (l, r) in &old_lines {
+    // A bare container line (`listitem`) says nothing by itself: its moving is not news.
+    let bare = |l: &str| !l.contains(['"', '[', ':']);
+    let (mut old_lines, mut new_lines) = (Vec::new(), Vec::new());
+    lines(&parse(old), &mut old_lines);
+    lines(&parse(new), &mut new_lines);
+    // Old lines by ref, and the old places of each plain line (taken in order).
+    let mut old_by_ref: HashMap<&str, usize> = HashMap::new();
+    let mut old_plain: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
+    for (i, (l, r)) in old_lines.iter().enumerate() {
         match r {
             Some(r) => {
-                old_by_ref.insert(r, l);
+                old_by_ref.insert(r, i);
             }
-            None => old_plain.push(l),
+            None => old_plain.entry(l).or_default().push_back(i),
         }
     }
+    // Each new line: its old place if it has one, and whether it changed there.
+    let mut matched = vec![false; old_lines.len()];
+    let places: Vec<Option<(usize, bool)>> = new_lines
+        .iter()
+        .map(|(l, r)| {
+            let at = match r {
+                Some(r) => old_by_ref.get(r.as_str()).map(|&i| (i, old_lines[i].0 != *l)),
+                None => old_plain
+                    .get_mut(l.as_str())
+                    .and_then(|q| q.pop_front())
+                    .map(|i| (i, false)),
+            };
+            if let Some((i, _)) = at {
+                matched[i] = true;
+            }
+            at
+        })
+        .collect();
+    let kept = in_order(&places.iter().flatten().map(|p| p.0).collect::<Vec<_>>());
     let mut out: Vec<String> = Vec::new();
-    let mut seen_refs = std::collections::HashSet::new();
-    for (l, r) in &new_lines {
-        match r {
-            Some(r) => {
-                seen_refs.insert(r.as_str());
-                match old_by_ref.get(r.as_str()) {
-                    Some(prev) if prev == l => {}
-                    Some(_) => out.push(format!("~ {l}")),
-                    None => out.push(format!("+ {l}")),
+    let mut k = 0;
+    for ((l, _), place) in new_lines.iter().zip(&places) {
+        let mark = match place {
+            None => "+",
+            Some((_, changed)) => {
+                let in_place = kept.contains(&k);
+                k += 1;
+                match (changed, in_place) {
+                    (true, _) => "~",
+                    (false, false) if !bare(l) => ">",
+                    (false, _) => continue,
                 }
             }
-            None => match old_plain.iter().position(|p| p == l) {
-                Some(i) => {
-                    old_plain.remove(i);
-                }
-                None => out.push(format!("+ {l}")),
-            },
-        }
+        };
+        out.push(format!("{mark} {l}"));
     }
-    for (l, r) in &old_lines {
-        if let Some(r) = r {
-            if !seen_refs.contains(r.as_str()) {
+    // Removed: the lines with a ref first, then the plain ones, each in document order.
+    for plain in [false, true] {
+        for (i, (l, r)) in old_lines.iter().enumerate() {
+            if !matched[i] && r.is_none() == plain {
                 out.push(format!("- {l}"));
             }
         }
     }
-    out.extend(old_plain.iter().map(|l| format!("- {l}")));
     if out.is_empty() {
         NO_CHANGES.to_owned()
     } else {
         out.join("\n")
     }
+}
+
+/// The positions in `seq` of a longest increasing run of its values (not necessarily adjacent):
+/// the lines that kept their order; the others moved (patience sorting, O(n log n)).
+fn in_order(seq: &[usize]) -> std::collections::HashSet<usize> {
+    // tails[k]: the position of the smallest last value of an increasing run of length k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut before: Vec<Option<usize>> = vec![None; seq.len()];
+    for (i, &v) in seq.iter().enumerate() {
+        let k = tails.partition_point(|&t| seq[t] < v);
+        before[i] = k.checked_sub(1).map(|k| tails[k]);
+        if k == tails.len() {
+            tails.push(i);
+        } else {
+            tails[k] = i;
+        }
+    }
+    let mut kept = std::collections::HashSet::new();
+    let mut at = tails.last().copied();
+    while let Some(i) = at {
+        kept.insert(i);
+        at = before[i];
+    }
+    kept
 }
 
 #[cfg(test)]
@@ -766,6 +820,46 @@ mod tests {
         );
         assert_eq!(parse(&text), tree);
         assert_eq!(diff(&text, &text), "(no changes)");
+    }
+
+    #[test]
+    fn diffs_say_what_moved_and_which_row_changed() {
+        // Reordered items: the moved text, not the bare item lines around it.
+        let d = diff(
+            "list\n  listitem: \"Preheat\"\n  listitem: \"Mix\"\n  listitem: \"Bake\"",
+            "list\n  listitem: \"Bake\"\n  listitem: \"Preheat\"\n  listitem: \"Mix\"",
+        );
+        assert!(matches!(d.as_str(), "> \"Bake\"" | "> \"Preheat\"\n> \"Mix\""), "{d}");
+        // Ref'd nodes reordered.
+        let d = diff(
+            "link \"A\" [ref=e1]\nlink \"B\" [ref=e2]\nlink \"C\" [ref=e3]",
+            "link \"C\" [ref=e3]\nlink \"A\" [ref=e1]\nlink \"B\" [ref=e2]",
+        );
+        assert_eq!(d, "> link \"C\" [ref=e3]");
+        // A changed cell comes with its row; a sort header's state is a change of its own.
+        let old = "table\n  row: columnheader \"Fruit\" | columnheader \"Price\"\n  row: \"Apple\" | \"1\"\n  row: \"Banana\" | \"2\"";
+        let new = "table\n  row: columnheader \"Fruit\" | columnheader \"Price\"\n  row: \"Apple\" | \"5\"\n  row: \"Banana\" | \"2\"";
+        assert_eq!(diff(old, new), "+ row: \"Apple\" | \"5\"\n- row: \"Apple\" | \"1\"");
+        // Inserted at the top, removed, or unchanged: nothing is `>`.
+        let items = |names: &[&str]| {
+            let mut t = String::from("list");
+            for n in names {
+                t.push_str(&format!("\n  listitem: link \"{n}\""));
+            }
+            t
+        };
+        // (Bare lines pair in order, so the last `listitem` is the one that reads as added.)
+        assert_eq!(
+            diff(&items(&["A", "B", "C"]), &items(&["Z", "A", "B", "C"])),
+            "+ link \"Z\"\n+ listitem"
+        );
+        assert_eq!(
+            diff(&items(&["A", "B", "C"]), &items(&["A", "C"])),
+            "- link \"B\"\n- listitem"
+        );
+        let big: Vec<String> = (0..3000).map(|i| format!("Item {i}")).collect();
+        let big: Vec<&str> = big.iter().map(String::as_str).collect();
+        assert_eq!(diff(&items(&big), &items(&big)), NO_CHANGES);
     }
 
     #[test]

@@ -481,6 +481,27 @@ chromium_test!(a_filtered_or_on_screen_view_pages_through_itself, Axum, |c, serv
     assert_eq!(seen, on_screen, "{lines:?}");
 });
 
+chromium_test!(diffs_show_rows_that_moved_or_changed, Axum, |c, server| {
+    // A row is one line in a diff: a changed cell comes with its row, and rows sorted anew say
+    // which moved (`>`), instead of "(no changes)" or a bare `+ cell "80"`.
+    let page = open(c, &server, "/snapshot/table.html").await;
+    run(&server, &page, json!([{"command": "snapshot"}])).await;
+    exec(
+        c,
+        "const b = document.querySelector('tbody'); const rows = b.rows; \
+         b.insertBefore(rows[2], rows[0]); b.rows[2].cells[2].textContent = '$80.00'; return true",
+    )
+    .await;
+    let v = run(&server, &page, json!([{"command": "snapshot", "diff": true}])).await;
+    assert_eq!(
+        v["steps"][0]["result"],
+        "> row: \"#1003\" | \"Grace Hopper\" | \"$9.99\" | cell: button \"Refund\" [disabled] [ref=e3]\n\
+         + row: \"#1002\" | \"Alan Turing\" | \"$80.00\" | cell: button \"Refund\" [ref=e2]\n\
+         - row: \"#1002\" | \"Alan Turing\" | \"$75.50\" | cell: button \"Refund\" [ref=e2]",
+        "{v}"
+    );
+});
+
 chromium_test!(a_cut_line_counts_what_paging_finds, Axum, |c, server| {
     // The budgeted walk counts the run it skips; items that make no node (empty, not displayed,
     // holding only whitespace, a comment, an empty element or a hidden one) are not counted, so the
