@@ -434,13 +434,16 @@ impl Walker {
         if visible && !roles::is_interactive(role) {
             let tabindex = if has_attrs { a.get(&el, "tabindex") } else { None };
             let onclick_attr = has_attrs && a.has("onclick");
+            // (The `onclick` property is read only where there is no role: for every row, cell
+            // and item of a big table or list it would be a JS call each, for a rare handler.)
+            let bare = role.is_empty() || icon;
             clickable = roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
-                get(&el, "onclick").is_function()
+                bare && get(&el, "onclick").is_function()
             })
                 // A label whose control is not displayed (a CSS toggle over a `hidden` checkbox)
                 // is what a user clicks: the only node of that control.
                 || (tag == "label" && check_visibility(&get(&el, "control")) == Some(false));
-            if clickable && (role.is_empty() || icon) {
+            if clickable && bare {
                 role = "clickable";
             }
         }
