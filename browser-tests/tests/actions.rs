@@ -909,6 +909,16 @@ async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {
             format!("\"{text}\" exists but is hidden (content-visibility:hidden on div)")
         );
     }
+    // A browser without `contentVisibility` (Firefox < 125, Safari < 18) still walks and acts.
+    let gone = "const g = window.getComputedStyle; \
+                window.getComputedStyle = (e, p) => new Proxy(g.call(window, e, p), { get(t, k) { \
+                  const v = k === 'contentVisibility' ? undefined : Reflect.get(t, k); \
+                  return typeof v === 'function' ? v.bind(t) : v; } }); \
+                return getComputedStyle(document.body).contentVisibility === undefined";
+    assert_eq!(eval(server, &id, gone).await, true);
+    let snap = ok(server, &id, json!({"command": "snapshot"})).await;
+    assert!(snap["result"].as_str().unwrap().contains("button \"Pay\""), "{snap}");
+    ok(server, &id, json!({"command": "click", "text": "Pay"})).await;
     let id = open(c, server, "/snapshot/modal.html").await;
     let e = fails(
         server,

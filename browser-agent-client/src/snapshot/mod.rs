@@ -48,13 +48,18 @@ extern "C" {
     /// `style.cursor`.
     #[wasm_bindgen(method, getter)]
     pub(crate) fn cursor(this: &Style) -> String;
-    /// `style.contentVisibility`: `hidden` skips the element's contents (neither drawn nor in the
-    /// accessibility tree); `hidden="until-found"` sets it too.
-    #[wasm_bindgen(method, getter, js_name = contentVisibility)]
-    pub(crate) fn content_visibility(this: &Style) -> String;
     /// `style.content` (of a pseudo-element).
     #[wasm_bindgen(method, getter)]
     pub(crate) fn content(this: &Style) -> String;
+}
+
+/// Whether a computed style skips its element's contents (`content-visibility: hidden`, also what
+/// `hidden="until-found"` sets): neither drawn nor in the accessibility tree. Read as a plain
+/// property: a browser without it (Firefox < 125, Safari < 18) has `undefined` there.
+pub(crate) fn hides_contents(style: &Style) -> bool {
+    get(style, "contentVisibility")
+        .as_string()
+        .is_some_and(|v| v == "hidden")
 }
 
 /// The page's window.

@@ -277,7 +277,7 @@ impl Walker {
         let style = self.win.computed_style(el, None).ok()?;
         let display = style.display();
         // (An element that hides its contents is left out with them: alone it says nothing.)
-        if display == "none" || style.content_visibility() == "hidden" {
+        if display == "none" || super::hides_contents(&style) {
             return None;
         }
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))

@@ -37,7 +37,7 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
             if style.display() == "none" {
                 return Some(cat(&["display:none on ", &short(&e)]));
             }
-            if !first && style.content_visibility() == "hidden" {
+            if !first && crate::snapshot::hides_contents(&style) {
                 return Some(cat(&["content-visibility:hidden on ", &short(&e)]));
             }
             if first && style.visibility() != "visible" {
