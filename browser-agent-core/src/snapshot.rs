@@ -633,6 +633,17 @@ pub fn diff(old: &str, new: &str) -> String {
             None => old_plain.entry(l).or_default().push_back(i),
         }
     }
+    // A plain line that repeats ("Qty 1", "Remove") pairs with its copies in order, so its place
+    // says nothing about order: only lines with a ref, and plain lines found once on each side,
+    // may be `>`.
+    let mut new_count: HashMap<&str, usize> = HashMap::new();
+    for (l, r) in &new_lines {
+        if r.is_none() {
+            *new_count.entry(l).or_default() += 1;
+        }
+    }
+    let once = |l: &str| old_plain.get(l).is_some_and(|q| q.len() == 1) && new_count.get(l) == Some(&1);
+    let ordered: Vec<bool> = new_lines.iter().map(|(l, r)| r.is_some() || once(l)).collect();
     // Each new line: its old place if it has one, and whether it changed there.
     let mut matched = vec![false; old_lines.len()];
     let places: Vec<Option<(usize, bool)>> = new_lines
@@ -651,15 +662,20 @@ pub fn diff(old: &str, new: &str) -> String {
             at
         })
         .collect();
-    let kept = in_order(&places.iter().flatten().map(|p| p.0).collect::<Vec<_>>());
+    let order: Vec<usize> = places
+        .iter()
+        .zip(&ordered)
+        .filter_map(|(p, o)| p.filter(|_| *o).map(|p| p.0))
+        .collect();
+    let kept = in_order(&order);
     let mut out: Vec<String> = Vec::new();
     let mut k = 0;
-    for ((l, _), place) in new_lines.iter().zip(&places) {
+    for (((l, _), place), ordered) in new_lines.iter().zip(&places).zip(&ordered) {
         let mark = match place {
             None => "+",
             Some((_, changed)) => {
-                let in_place = kept.contains(&k);
-                k += 1;
+                let in_place = !ordered || kept.contains(&k);
+                k += usize::from(*ordered);
                 match (changed, in_place) {
                     (true, _) => "~",
                     (false, false) if !bare(l) => ">",
@@ -836,7 +852,7 @@ mod tests {
             "link \"C\" [ref=e3]\nlink \"A\" [ref=e1]\nlink \"B\" [ref=e2]",
         );
         assert_eq!(d, "> link \"C\" [ref=e3]");
-        // A changed cell comes with its row; a sort header's state is a change of its own.
+        // A changed cell comes with its row.
         let old = "table\n  row: columnheader \"Fruit\" | columnheader \"Price\"\n  row: \"Apple\" | \"1\"\n  row: \"Banana\" | \"2\"";
         let new = "table\n  row: columnheader \"Fruit\" | columnheader \"Price\"\n  row: \"Apple\" | \"5\"\n  row: \"Banana\" | \"2\"";
         assert_eq!(diff(old, new), "+ row: \"Apple\" | \"5\"\n- row: \"Apple\" | \"1\"");
@@ -857,6 +873,21 @@ mod tests {
             diff(&items(&["A", "B", "C"]), &items(&["A", "C"])),
             "- link \"B\"\n- listitem"
         );
+        // Repeated texts ("Qty 1", the Remove buttons) never read as moved when an item goes or
+        // comes: only the item's own lines change.
+        let cart = |names: &[&str]| {
+            let mut t = String::from("list");
+            for n in names {
+                t.push_str(&format!(
+                    "\n  listitem\n    \"{n}\"\n    \"Qty 1\"\n    button \"Remove\""
+                ));
+            }
+            t
+        };
+        let d = diff(&cart(&["Apple", "Banana", "Cherry"]), &cart(&["Banana", "Cherry"]));
+        assert!(!d.contains('>'), "{d}");
+        let d = diff(&cart(&["Apple", "Banana"]), &cart(&["Kiwi", "Apple", "Banana"]));
+        assert!(!d.contains('>') && d.contains("+ \"Kiwi\""), "{d}");
         let big: Vec<String> = (0..3000).map(|i| format!("Item {i}")).collect();
         let big: Vec<&str> = big.iter().map(String::as_str).collect();
         assert_eq!(diff(&items(&big), &items(&big)), NO_CHANGES);
