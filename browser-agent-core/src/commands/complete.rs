@@ -100,13 +100,14 @@ fn hand_over(
         crate::util::truncate_marked(&mut u, crate::config::PAGE_MAX);
         u
     });
-    let offset = offset.unwrap_or(steps.len() as u64);
+    let offset = offset.unwrap_or((w.done_steps.len() + steps.len()) as u64);
     state.handovers.insert(
         tab,
         Queued {
             id: id.to_owned(),
             steps: remaining.unwrap_or_default(),
             offset: Some(offset),
+            from: w.client.clone(),
         },
     );
     // The tab's next page may be polling already: the old page posts its handover as it unloads,
@@ -154,7 +155,8 @@ fn diff_snapshots(
 ) -> String {
     let mut previous = last.clone();
     for (i, step) in steps.iter_mut().enumerate() {
-        let i = first + i;
+        // (Its place in the batch as the page says it, else counted: pages send one result a step.)
+        let i = step.index.map_or(first + i, |at| at as usize);
         // A scoped snapshot (a `ref`, `offset`/`limit`, `filter`, `viewport`, its own `budget` or
         // `full`; the page marks it `scoped`) is answered as taken: never diffed, never the
         // baseline of the page's next diff.

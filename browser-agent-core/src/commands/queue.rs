@@ -20,6 +20,8 @@ pub(super) struct Queued {
     pub(super) steps: Vec<Value>,
     /// Set on the rest of a handed-over batch.
     pub(super) offset: Option<u64>,
+    /// The page that handed the rest over (empty: queued by the agent).
+    pub(super) from: String,
 }
 
 #[derive(Debug, Default)]
@@ -243,6 +245,7 @@ impl CommandQueue {
             id: id.clone(),
             steps: steps.to_vec(),
             offset: None,
+            from: String::new(),
         });
         page.wake.notify_waiters();
         state.waiting.insert(
@@ -271,7 +274,7 @@ impl CommandQueue {
     /// its own queue.
     pub(crate) fn take(&self, client: &str, tab: Option<&str>) -> Option<Delivery> {
         let mut state = self.state.lock();
-        let Queued { id, steps, offset } = Self::take_body(&mut state, client, tab)?;
+        let Queued { id, steps, offset, .. } = Self::take_body(&mut state, client, tab)?;
         let left = state
             .waiting
             .get(&id)
@@ -331,9 +334,13 @@ impl CommandQueue {
             }
             let page = page_mut(state, client);
             page.running = Some(handed.id.clone());
-            // The agent's last view is the page that handed over, not what this one (restored
-            // from the back/forward cache) showed before: its next snapshot is whole.
-            page.last_snapshot = None;
+            // Another page taking it (one restored from the back/forward cache): the agent's last
+            // view is the page that handed over, not what this one showed before, so its next
+            // snapshot is whole. The same document taking its own rest back (a single-page app's
+            // `back`, a `#hash`) keeps the baseline its handover just stored.
+            if handed.from != client {
+                page.last_snapshot = None;
+            }
             return Some(handed);
         }
         let page = state.pages.get_mut(client)?;
