@@ -856,10 +856,14 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
         let e = fails(server, &id, json!({"command": "click", "ref": wrong})).await;
         assert!(e.starts_with(&format!("There is no [ref={wrong}] on this page")), "{e}");
     }
-    // Written as agents write refs (a leading zero, `@`, `ref=`), the prefix is still compared as
-    // a number: `f1e048` is `f1e48`, with the frame prefix as without.
+    // Written as agents write refs (leading zeros, `@`, `ref=`), numbers are compared as numbers:
+    // `f1e048` and `f01e48` are `f1e48`.
     let (frame, _) = pay.split_once('e').expect("fNeM");
-    for spelling in [format!("{frame}e0{number}"), format!("@ref={frame}e0{number}")] {
+    for spelling in [
+        format!("{frame}e0{number}"),
+        format!("@ref={frame}e0{number}"),
+        format!("f0{}e{number}", &frame[1..]),
+    ] {
         let v = ok(server, &id, json!({"command": "snapshot", "ref": spelling})).await;
         assert_eq!(
             v["result"],
