@@ -246,25 +246,24 @@ fn a_page_restored_from_the_back_forward_cache_answers_its_next_snapshot_whole()
         one,
         "whole, not \"(no changes)\" against what it showed before page two"
     );
+    // `[move, snapshot diff]` run on `from`, which hands the snapshot over to `to`, which answers
+    // `text`: the batch's result.
+    let hand = |from: &str, to: &str, text: &str| {
+        let steps = [json!({"command": "back"}), json!({"command": "snapshot", "diff": true})];
+        let diff_steps = validate_steps(&steps).unwrap();
+        let Ticket { id, mut rx, .. } = q.enqueue(from, &steps, diff_steps, Duration::from_secs(30)).unwrap();
+        q.take(from, Some("tab1")).unwrap();
+        let handover = json!({"steps": [{"index": 0, "command": "back", "result": "going back"}],
+            "handover": {"tab": "tab1", "remaining": [steps[1].clone()], "offset": 1}});
+        assert!(complete(&q, &id, handover, vec![]));
+        q.take(to, Some("tab1")).unwrap();
+        let answer = json!({"steps": [{"index": 1, "command": "snapshot", "result": text}], "snapshot": text});
+        complete(&q, &id, answer, vec![]);
+        rx.try_recv().unwrap().unwrap()
+    };
     // Back through a batch: page two hands the rest over, and page one takes it (its baseline
     // from the answer above is not what the agent saw last).
-    let steps = [json!({"command": "back"}), json!({"command": "snapshot", "diff": true})];
-    let diff_steps = validate_steps(&steps).unwrap();
-    let Ticket { id, mut rx, .. } = q
-        .enqueue("two", &steps, diff_steps.clone(), Duration::from_secs(30))
-        .unwrap();
-    q.take("two", Some("tab1")).unwrap();
-    let handover = json!({"steps": [{"index": 0, "command": "back", "result": "going back"}],
-        "handover": {"tab": "tab1", "remaining": [steps[1].clone()], "offset": 1}});
-    assert!(complete(&q, &id, handover, vec![]));
-    q.take("one", Some("tab1")).unwrap();
-    complete(
-        &q,
-        &id,
-        json!({"steps": [{"index": 1, "command": "snapshot", "result": one}], "snapshot": one}),
-        vec![],
-    );
-    let done = rx.try_recv().unwrap().unwrap();
+    let done = hand("two", "one", one);
     assert_eq!(done.snapshot, "(no changes)", "diffed against its own step");
     assert_eq!(
         done.steps[1].result_str(),
@@ -273,23 +272,7 @@ fn a_page_restored_from_the_back_forward_cache_answers_its_next_snapshot_whole()
     );
     // The same document taking its own rest back (a single-page app's `back`, a `#hash`): its
     // baseline, just stored by its handover, stays.
-    let steps = [
-        json!({"command": "navigate", "url": "#x"}),
-        json!({"command": "snapshot", "diff": true}),
-    ];
-    let Ticket { id, mut rx, .. } = q.enqueue("one", &steps, diff_steps, Duration::from_secs(30)).unwrap();
-    q.take("one", Some("tab1")).unwrap();
-    let handover = json!({"steps": [{"index": 0, "command": "navigate", "result": "navigating to #x"}],
-        "handover": {"tab": "tab1", "remaining": [steps[1].clone()], "offset": 1}});
-    assert!(complete(&q, &id, handover, vec![]));
-    q.take("one", Some("tab1")).unwrap();
-    complete(
-        &q,
-        &id,
-        json!({"steps": [{"index": 1, "command": "snapshot", "result": one}], "snapshot": one}),
-        vec![],
-    );
-    let done = rx.try_recv().unwrap().unwrap();
+    let done = hand("one", "one", one);
     assert_eq!(
         done.steps[1].result_str(),
         Some("(no changes)"),
