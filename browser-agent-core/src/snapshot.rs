@@ -643,7 +643,8 @@ pub fn diff(old: &str, new: &str) -> String {
         }
     }
     let once = |l: &str| old_plain.get(l).is_some_and(|q| q.len() == 1) && new_count.get(l) == Some(&1);
-    let ordered: Vec<bool> = new_lines.iter().map(|(l, r)| r.is_some() || once(l)).collect();
+    // (Read before the pairing below takes plain lines off `old_plain`.)
+    let may_move: Vec<bool> = new_lines.iter().map(|(l, r)| r.is_some() || once(l)).collect();
     // Each new line: its old place if it has one, and whether it changed there.
     let mut matched = vec![false; old_lines.len()];
     let places: Vec<Option<(usize, bool)>> = new_lines
@@ -662,26 +663,25 @@ pub fn diff(old: &str, new: &str) -> String {
             at
         })
         .collect();
-    let order: Vec<usize> = places
+    // The lines that may move, as (new place, old place); those off the longest run in order moved.
+    let movable: Vec<(usize, usize)> = places
         .iter()
-        .zip(&ordered)
-        .filter_map(|(p, o)| p.filter(|_| *o).map(|p| p.0))
+        .zip(&may_move)
+        .enumerate()
+        .filter_map(|(i, (p, may))| p.filter(|_| *may).map(|(at, _)| (i, at)))
         .collect();
-    let kept = in_order(&order);
+    let kept = in_order(&movable.iter().map(|m| m.1).collect::<Vec<_>>());
+    let mut moved = vec![false; new_lines.len()];
+    for (k, (i, _)) in movable.iter().enumerate() {
+        moved[*i] = !kept.contains(&k);
+    }
     let mut out: Vec<String> = Vec::new();
-    let mut k = 0;
-    for (((l, _), place), ordered) in new_lines.iter().zip(&places).zip(&ordered) {
+    for (((l, _), place), moved) in new_lines.iter().zip(&places).zip(&moved) {
         let mark = match place {
             None => "+",
-            Some((_, changed)) => {
-                let in_place = !ordered || kept.contains(&k);
-                k += usize::from(*ordered);
-                match (changed, in_place) {
-                    (true, _) => "~",
-                    (false, false) if !bare(l) => ">",
-                    (false, _) => continue,
-                }
-            }
+            Some((_, true)) => "~",
+            Some(_) if *moved && !bare(l) => ">",
+            Some(_) => continue,
         };
         out.push(format!("{mark} {l}"));
     }

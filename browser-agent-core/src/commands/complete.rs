@@ -25,7 +25,7 @@ impl CommandQueue {
         }
         page.wake.notify_waiters();
         let Results {
-            steps,
+            mut steps,
             snapshot: full,
             duration,
             error,
@@ -42,7 +42,6 @@ impl CommandQueue {
         // This page's steps are diffed against this page's snapshots alone: pages the batch left
         // earlier were diffed as they handed over (a new page load numbers its refs afresh, so a
         // diff across two loads would pair unrelated nodes that happen to share a ref).
-        let mut steps = steps;
         let page = page_mut(&mut state, &w.client);
         let shown = diff_snapshots(
             &mut page.last_snapshot,
