@@ -142,6 +142,34 @@ impl Ref {
             number: number(element)?,
         })
     }
+
+    /// Reads a ref as an agent may have copied it from a snapshot line, in brackets and any case
+    /// (`[ref=e21]`, `E21`) besides every form [`parse`](Self::parse) takes. The host reads each
+    /// step's `ref` with this and hands the page the ref as the snapshot writes it
+    /// ([`Display`](std::fmt::Display)), so the page's own parser stays small.
+    ///
+    /// ```
+    /// use browser_agent_core::protocol::Ref;
+    /// assert_eq!(Ref::read("[ref=e21]"), Some(Ref { frame: None, number: 21 }));
+    /// assert_eq!(Ref::read(" E21 ").map(|r| r.to_string()), Some("e21".to_owned()));
+    /// assert_eq!(Ref::read("[@F1E040]").map(|r| r.to_string()), Some("f1e40".to_owned()));
+    /// assert_eq!(Ref::read("[e21"), None);
+    /// ```
+    pub fn read(s: &str) -> Option<Ref> {
+        let s = s.trim();
+        let s = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(s);
+        Ref::parse(&s.to_ascii_lowercase())
+    }
+}
+
+/// The ref as a snapshot writes it: `e12`, or `f1e12` inside a frame.
+impl std::fmt::Display for Ref {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(frame) = self.frame {
+            write!(f, "f{frame}")?;
+        }
+        write!(f, "e{}", self.number)
+    }
 }
 
 /// Content-hashed client assets are served as `{prefix}/assets/{name}`.

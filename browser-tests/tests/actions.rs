@@ -856,13 +856,15 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
         let e = fails(server, &id, json!({"command": "click", "ref": wrong})).await;
         assert!(e.starts_with(&format!("There is no [ref={wrong}] on this page")), "{e}");
     }
-    // Written as agents write refs (leading zeros, `@`, `ref=`), numbers are compared as numbers:
-    // `f1e048` and `f01e48` are `f1e48`.
+    // Written as agents write refs (leading zeros, `@`, `ref=`, copied with the line's brackets,
+    // in capitals), numbers are compared as numbers: `f1e048` and `f01e48` are `f1e48`.
     let (frame, _) = pay.split_once('e').expect("fNeM");
     for spelling in [
         format!("{frame}e0{number}"),
         format!("@ref={frame}e0{number}"),
         format!("f0{}e{number}", &frame[1..]),
+        format!("[ref={pay}]"),
+        pay.to_uppercase(),
     ] {
         let v = ok(server, &id, json!({"command": "snapshot", "ref": spelling})).await;
         assert_eq!(

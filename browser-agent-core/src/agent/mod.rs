@@ -196,8 +196,12 @@ impl BrowserAgent {
         self.run(one_step(client, "snapshot", options, &[])).await
     }
 
-    pub(crate) async fn run_with_hint(&self, batch: Batch, origin: Option<String>) -> Result<BatchResult, RunError> {
-        let diff_steps = commands::validate_steps(&batch.steps)?;
+    pub(crate) async fn run_with_hint(
+        &self,
+        mut batch: Batch,
+        origin: Option<String>,
+    ) -> Result<BatchResult, RunError> {
+        let diff_steps = commands::validate_steps(&mut batch.steps)?;
         // A batch is what makes per-page state grow: free that of pages gone for good first.
         self.sweep_pages();
         let now = util::now_ms();

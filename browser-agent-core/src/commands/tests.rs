@@ -26,8 +26,8 @@ fn a_delivered_batch_says_how_much_of_its_time_is_left() {
 
 #[test]
 fn unknown_commands_are_refused_before_anything_runs() {
-    let steps = [json!({"command": "snapshot"}), json!({"command": "console.log"})];
-    let Err(RunError::BadRequest(m)) = validate_steps(&steps) else {
+    let mut steps = [json!({"command": "snapshot"}), json!({"command": "console.log"})];
+    let Err(RunError::BadRequest(m)) = validate_steps(&mut steps) else {
         panic!("an unknown command must be a bad request");
     };
     assert!(
@@ -55,8 +55,8 @@ fn fifo_one_at_a_time_and_abandon() {
 #[test]
 fn results_diff_after_the_first_snapshot() {
     let q = CommandQueue::default();
-    let steps = [json!({"command": "snapshot", "diff": true})];
-    let diff_steps = validate_steps(&steps).unwrap();
+    let mut steps = [json!({"command": "snapshot", "diff": true})];
+    let diff_steps = validate_steps(&mut steps).unwrap();
     let Ticket { id: a, rx: mut ra, .. } = q
         .enqueue("p", &steps, diff_steps.clone(), Duration::from_secs(30))
         .unwrap();
@@ -107,8 +107,8 @@ fn a_scoped_snapshot_is_never_diffed_nor_the_next_baseline() {
     assert_eq!(ra.try_recv().unwrap().unwrap().snapshot, "(no changes)");
     // Scoped to one node, with diff asked for: answered as taken; the final snapshot's diff is
     // against the page's full one, not against the scoped text.
-    let steps = [json!({"command": "snapshot", "ref": "e2", "diff": true})];
-    let diff_steps = validate_steps(&steps).unwrap();
+    let mut steps = [json!({"command": "snapshot", "ref": "e2", "diff": true})];
+    let diff_steps = validate_steps(&mut steps).unwrap();
     let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
     q.take("p", None);
     complete(
@@ -182,12 +182,12 @@ fn a_diff_never_pairs_the_snapshots_of_two_page_loads() {
     q.take("old", Some("tab1"));
     let before = "button \"A\" [ref=e1]";
     complete(&q, &id, json!({"steps": [], "snapshot": before}), vec![]);
-    let steps = [
+    let mut steps = [
         json!({"command": "snapshot", "diff": true}),
         json!({"command": "click", "ref": "e1"}),
         json!({"command": "snapshot", "diff": true}),
     ];
-    let diff_steps = validate_steps(&steps).unwrap();
+    let diff_steps = validate_steps(&mut steps).unwrap();
     let Ticket { id, mut rx, .. } = q.enqueue("old", &steps, diff_steps, Duration::from_secs(30)).unwrap();
     q.take("old", Some("tab1"));
     let old_now = "button \"A\" [ref=e1]\n\"Leaving\"";
@@ -249,8 +249,8 @@ fn a_page_restored_from_the_back_forward_cache_answers_its_next_snapshot_whole()
     // `[move, snapshot diff]` run on `from`, which hands the snapshot over to `to`, which answers
     // `text`: the batch's result.
     let hand = |from: &str, to: &str, text: &str| {
-        let steps = [json!({"command": "back"}), json!({"command": "snapshot", "diff": true})];
-        let diff_steps = validate_steps(&steps).unwrap();
+        let mut steps = [json!({"command": "back"}), json!({"command": "snapshot", "diff": true})];
+        let diff_steps = validate_steps(&mut steps).unwrap();
         let Ticket { id, mut rx, .. } = q.enqueue(from, &steps, diff_steps, Duration::from_secs(30)).unwrap();
         q.take(from, Some("tab1")).unwrap();
         let handover = json!({"steps": [{"index": 0, "command": "back", "result": "going back"}],
@@ -429,16 +429,16 @@ fn a_handed_over_batch_fails_soon_when_no_page_takes_it() {
 
 #[test]
 fn validation_names_the_problem() {
-    assert!(validate_steps(&[])
+    assert!(validate_steps(&mut [])
         .unwrap_err()
         .to_string()
         .contains("non-empty \"steps\""));
-    assert!(validate_steps(&[json!({"x": 1})])
+    assert!(validate_steps(&mut [json!({"x": 1})])
         .unwrap_err()
         .to_string()
         .contains("step 0 needs a \"command\""));
-    let too_many = vec![json!({"command":"snapshot"}); MAX_STEPS + 1];
-    assert!(validate_steps(&too_many).is_err());
+    let mut too_many = vec![json!({"command":"snapshot"}); MAX_STEPS + 1];
+    assert!(validate_steps(&mut too_many).is_err());
     let q = CommandQueue::default();
     for _ in 0..MAX_QUEUED {
         q.enqueue("p", &[json!({"command":"snapshot"})], vec![], Duration::from_secs(30))

@@ -6,8 +6,9 @@ use serde_json::Value;
 use super::{RunError, MAX_STEPS, NO_STEPS};
 use crate::protocol::{field, Ref};
 
-/// Checks a batch's shape; the message names the problem.
-pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
+/// Checks a batch's shape; the message names the problem. Each step's `ref` is rewritten as the
+/// snapshot writes it (`[ref=E21]` → `e21`), so the page reads one form.
+pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError> {
     if steps.is_empty() {
         return Err(RunError::BadRequest(NO_STEPS.into()));
     }
@@ -18,10 +19,11 @@ pub(crate) fn validate_steps(steps: &[Value]) -> Result<Vec<usize>, RunError> {
         )));
     }
     let mut diff_steps = Vec::new();
-    for (i, step) in steps.iter().enumerate() {
+    for (i, step) in steps.iter_mut().enumerate() {
         // Any step's `ref` (a target, a snapshot's or a screenshot's scope) is read here, so one
         // that is not a ref is a 400 before anything runs, whatever the command.
         target_ref(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
+        let step = &*step;
         let command = step.get(field::COMMAND).and_then(Value::as_str);
         match command {
             Some(c) if crate::protocol::COMMANDS.contains(&c) => {
@@ -67,15 +69,22 @@ fn field_is(step: &Value, name: &str, ok: impl Fn(&Value) -> bool, what: &str) -
     }
 }
 
-/// A step's `ref`: absent, `null`, empty (not given, as the page reads it) or a ref.
-fn target_ref(step: &Value) -> Result<(), String> {
+/// A step's `ref`: absent, `null`, empty (not given, as the page reads it) or a ref, which is
+/// then written as the snapshot writes it.
+fn target_ref(step: &mut Value) -> Result<(), String> {
     let form = crate::protocol::REF_FORM;
     field_is(
         step,
         "ref",
-        |v| v.as_str().is_some_and(|r| r.is_empty() || Ref::parse(r).is_some()),
+        |v| v.as_str().is_some_and(|r| r.is_empty() || Ref::read(r).is_some()),
         &format!("expected a ref from a snapshot ({form})"),
-    )
+    )?;
+    if let Some(r) = step.get_mut("ref") {
+        if let Some(read) = r.as_str().and_then(Ref::read) {
+            *r = Value::String(read.to_string());
+        }
+    }
+    Ok(())
 }
 
 /// A step's flag `name`: absent, `null`, `true` or `false`.
@@ -205,7 +214,7 @@ mod tests {
     use serde_json::json;
 
     fn check(step: Value) -> Result<(), String> {
-        validate_steps(&[step]).map(|_| ()).map_err(|e| e.to_string())
+        validate_steps(&mut [step]).map(|_| ()).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -228,6 +237,29 @@ mod tests {
         assert!(check(json!({"command": "screenshot", "method": "gpu"})).is_err());
         assert!(check(json!({"command": "screenshot", "fullPage": true, "ref": "e3"})).is_err());
         assert!(check(json!({"command": "screenshot", "inline": "yes"})).is_err());
+    }
+
+    #[test]
+    fn a_ref_reaches_the_page_as_the_snapshot_writes_it() {
+        // As agents copy them from a line (`[ref=e21]`) or shout them (`E21`): the page gets `e21`.
+        for (given, sent) in [
+            ("[ref=e21]", "e21"),
+            ("E21", "e21"),
+            ("[ref=F1E040]", "f1e40"),
+            ("@e007", "e7"),
+            ("", ""),
+        ] {
+            let mut steps = [
+                json!({"command": "click", "ref": given}),
+                json!({"command": "snapshot", "ref": given}),
+            ];
+            validate_steps(&mut steps).unwrap();
+            assert_eq!(steps[0]["ref"], sent, "{given:?}");
+            assert_eq!(steps[1]["ref"], sent, "{given:?}");
+        }
+        for bad in ["[e21", "ref=[e21]", "[[e21]]", "e21]"] {
+            assert!(check(json!({"command": "click", "ref": bad})).is_err(), "{bad}");
+        }
     }
 
     #[test]
