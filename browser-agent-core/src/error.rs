@@ -258,6 +258,10 @@ pub(crate) enum BadInput {
     ResultEntry(IngestError),
     #[error("body must be a JSON object {{\"client\"?: \"…\", \"diff\"?: true}} and the snapshot step's view ({})", crate::protocol::SNAPSHOT_VIEW.join(", "))]
     SnapshotBody,
+    #[error("parameter {0:?} is given twice: give it once")]
+    Twice(String),
+    #[error("/snapshot takes no \"command\": it always takes a snapshot (POST /run runs the others)")]
+    SnapshotCommand,
 }
 
 impl BadInput {

@@ -164,16 +164,23 @@ impl BrowserAgent {
         } else if let Err(refusal) = security::check_snapshot_get(parts) {
             return Dispatch::Now(failure(&refusal));
         }
-        // The query, then the body: `client`, `diff` and the view (`protocol::SNAPSHOT_VIEW`), the last of
-        // each winning. Values go into the `snapshot` step as an agent writes them (the query's
+        // The query, then the body: `client`, `diff` and the view (`protocol::SNAPSHOT_VIEW`), the
+        // body's winning. Values go into the `snapshot` step as an agent writes them (the query's
         // numbers and flags parsed), so the step check says the same about a bad one as it does on
-        // every other surface, a name it does not take included (refused, not ignored).
+        // every other surface, a name it does not take included (refused, not ignored). A name
+        // given twice in the query is refused: which of two refs was meant is a guess.
         let mut client = None;
         let mut step = serde_json::Map::new();
         step.insert(field::COMMAND.into(), json!("snapshot"));
         for (name, value) in Params::parse(parts.uri.query()).iter() {
             if value.is_empty() {
                 continue;
+            }
+            if name == field::COMMAND {
+                return Dispatch::Now(failure(&BadInput::SnapshotCommand));
+            }
+            if step.contains_key(name) || (name == param::CLIENT && client.is_some()) {
+                return Dispatch::Now(failure(&BadInput::Twice(name.to_owned())));
             }
             let value = match name {
                 param::CLIENT => {
@@ -200,6 +207,7 @@ impl BrowserAgent {
                     (param::CLIENT, Value::Null) => {}
                     (param::CLIENT, Value::String(c)) => client = Some(c).filter(|c| !c.is_empty()).or(client),
                     (param::CLIENT, _) => return Dispatch::Now(failure(&BadInput::NotString(param::CLIENT))),
+                    (field::COMMAND, _) => return Dispatch::Now(failure(&BadInput::SnapshotCommand)),
                     (_, value) => {
                         step.insert(name, value);
                     }

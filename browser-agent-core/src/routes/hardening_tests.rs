@@ -313,6 +313,11 @@ async fn same_origin_pages_and_curl_still_act() {
         ("full=yes", "step 0: invalid full \"yes\": use true or false"),
         ("diff=maybe", "step 0: invalid diff \"maybe\": use true or false"),
         ("full=1&budget=900", "step 0: full and budget contradict each other"),
+        // Which of two refs (or pages) was meant is a guess: refused, not the last taken.
+        ("ref=e1&ref=e2", "parameter \"ref\" is given twice: give it once"),
+        ("client=p&diff=1&client=q", "parameter \"client\" is given twice"),
+        // `/snapshot` is not a second `/run`.
+        ("command=evaluate&script=1", "/snapshot takes no \"command\""),
     ] {
         let uri = format!("{P}/snapshot?{query}");
         let (status, answer) = send(&agent, "GET", &uri, &[("user-agent", "curl/8.5.0")], b"").await;
@@ -323,6 +328,17 @@ async fn same_origin_pages_and_curl_still_act() {
         );
         nothing_queued(&agent, "p").await;
     }
+    let body = br#"{"command":"evaluate","script":"return 1"}"#;
+    let (status, answer) = send(&agent, "POST", &format!("{P}/snapshot"), &[JSON], body).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("/snapshot takes no"),
+        "{answer}"
+    );
+    nothing_queued(&agent, "p").await;
     let call = send_later(&agent, "POST", format!("{P}/snapshot"), vec![JSON], b"");
     answer_next(&agent, "p", "x").await;
     assert_eq!(call.await.unwrap().0, 200);
