@@ -82,7 +82,7 @@
         'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
         'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.set Request ' +
         'Response Set TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
-        'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WebAssembly.Instance WebAssembly.Module ' +
+        'TextEncoder.prototype.encodeInto URL Uint8Array WeakMap WeakRef WebAssembly.Instance WebAssembly.Module ' +
         'WebAssembly.instantiate WebAssembly.instantiateStreaming Window addEventListener clearTimeout ' +
         'console.warn encodeURIComponent fetch navigator.locks navigator.sendBeacon queueMicrotask setInterval ' +
         'setTimeout';

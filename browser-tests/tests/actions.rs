@@ -445,6 +445,23 @@ async fn teaching_errors_case(c: &Client, server: &Server) {
     assert_eq!(eval(server, &id, "window.saved === true").await, false);
     ok(server, &id, json!({"command": "click", "ref": new})).await;
     assert_eq!(eval(server, &id, "window.saved").await, true);
+    // The same element taken out (a snapshot taken meanwhile) and put back, as a menu closed and
+    // opened again: its ref still names it, the first time.
+    let parked = "const b = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() == 'Save'); \
+        window.parked = [b, b.parentNode, b.nextSibling]; b.remove(); window.saved = false; return 1";
+    eval(server, &id, parked).await;
+    let v = ok(server, &id, json!({"command": "snapshot"})).await;
+    assert!(!v["result"].as_str().unwrap().contains("\"Save\""), "{v}");
+    // Put back and clicked in one batch, so no snapshot between sees it again.
+    let put_back = "const [b, p, n] = window.parked; p.insertBefore(b, n); return 1";
+    let v = run(
+        server,
+        &id,
+        json!([{"command": "evaluate", "script": put_back}, {"command": "click", "ref": new}]),
+    )
+    .await;
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert_eq!(eval(server, &id, "window.saved").await, true);
 
     // wait: for text anywhere, for an element, for it to go.
     let id = open(c, server, "/actions/form.html").await;

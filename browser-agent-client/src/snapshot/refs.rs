@@ -18,8 +18,10 @@ struct Refs {
     numbers: js_sys::WeakMap,
     /// Frame element → its frame number (`f1`, `f2`, … in ref prefixes).
     frames: js_sys::WeakMap,
-    /// Number → element, for commands; only elements still in the document (pruned each snapshot).
-    elements: Vec<(u32, Element)>,
+    /// Number → element, for commands. Weak: an element taken out and put back (a menu closed
+    /// and opened again) still answers to its ref, and one the page dropped is freed (its entry
+    /// pruned each snapshot).
+    elements: Vec<(u32, js_sys::WeakRef<Element>)>,
     /// The last number given.
     last: u32,
     /// The last frame number given.
@@ -101,17 +103,12 @@ pub(crate) fn ref_number(el: &Element) -> u32 {
     with_refs(|r| {
         let key: &js_sys::Object = el.unchecked_ref();
         if let Some(n) = r.numbers.get(key).as_f64() {
-            let n = n as u32;
-            if let Err(i) = r.elements.binary_search_by_key(&n, |e| e.0) {
-                // Taken out of the document and put back: still the same element.
-                r.elements.insert(i, (n, el.clone()));
-            }
-            return n;
+            return n as u32;
         }
         r.last += 1;
         let n = r.last;
         r.numbers.set(key, &JsValue::from(n));
-        r.elements.push((n, el.clone()));
+        r.elements.push((n, js_sys::WeakRef::new(el)));
         n
     })
 }
@@ -170,7 +167,7 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
         refs.elements
             .binary_search_by_key(&n, |e| e.0)
             .ok()
-            .map(|i| refs.elements[i].1.clone())
+            .and_then(|i| refs.elements[i].1.deref())
     });
     let last = with_refs(|refs| refs.last);
     let r = write(frame, n);
@@ -184,9 +181,9 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
     }
 }
 
-/// Forgets elements that left the document (their numbers are never given out again).
+/// Forgets elements the page let go of (their numbers are never given out again).
 pub(crate) fn prune() {
-    with_refs(|r| r.elements.retain(|(_, el)| el.is_connected()));
+    with_refs(|r| r.elements.retain(|(_, el)| el.deref().is_some()));
 }
 
 #[cfg(test)]
