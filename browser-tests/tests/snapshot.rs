@@ -206,9 +206,19 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
         text.contains("textbox \"Nickname\" [ref=e") && !text.contains("clickable \"Nickname\""),
         "{text}"
     );
+    assert!(
+        text.contains(&format!("clickable \"Dark mode\" [ref={toggle}]")),
+        "{text}"
+    );
+    // It carries its checkbox's state: the click's diff says it is on now.
     let v = run(&server, &page, json!([{"command": "click", "ref": toggle}])).await;
     assert!(v["error"].is_null(), "{v}");
     assert_eq!(exec(c, "return document.getElementById('dark').checked").await, true);
+    let diff = v["snapshot"].as_str().unwrap_or_default();
+    assert!(
+        diff.contains(&format!("~ clickable \"Dark mode\" [checked] [ref={toggle}]")),
+        "{v}"
+    );
 });
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_sets_its_own_snapshot_budget() {

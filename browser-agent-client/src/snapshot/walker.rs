@@ -431,18 +431,20 @@ impl Walker {
         // no role of its own (or is an icon), else on its own role's line (`row [ref=e5]: …`,
         // `listitem [ref=e6]: "Apple"`: clickable rows and items).
         let mut clickable = false;
+        let mut stand_in = false;
         if visible && !roles::is_interactive(role) {
             let tabindex = if has_attrs { a.get(&el, "tabindex") } else { None };
             let onclick_attr = has_attrs && a.has("onclick");
             // (The `onclick` property is read only where there is no role: for every row, cell
             // and item of a big table or list it would be a JS call each, for a rare handler.)
             let bare = role.is_empty() || icon;
-            clickable = roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
-                bare && get(&el, "onclick").is_function()
-            })
-                // A label whose control is not displayed (a CSS toggle over a `hidden` checkbox)
-                // is what a user clicks: the only node of that control.
-                || (tag == "label" && check_visibility(&get(&el, "control")) == Some(false));
+            // A label whose control is not displayed (a CSS toggle over a `hidden` checkbox) is
+            // what a user clicks: the only node of that control, with its `[checked]`.
+            stand_in = tag == "label" && check_visibility(&get(&el, "control")) == Some(false);
+            clickable = stand_in
+                || roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
+                    bare && get(&el, "onclick").is_function()
+                });
             if clickable && bare {
                 role = "clickable";
             }
@@ -451,7 +453,10 @@ impl Walker {
             self.transparent(&el, &tag, id.as_deref(), &display, visible, pointer, out, ctx);
         } else {
             out.flush();
-            if let Some(node) = self.node(&el, &tag, role, clickable, visible, pointer, &a) {
+            if let Some(mut node) = self.node(&el, &tag, role, clickable, visible, pointer, &a) {
+                if stand_in && get(&get(&el, "control"), "checked").is_truthy() {
+                    node.attrs.push(Attr::Checked);
+                }
                 out.nodes.push(node);
             }
         }
