@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 
 /// The snapshot fixtures compared (`biglist` adds nothing but size).
 const FIXTURES: &[&str] = &[
-    "react", "todo", "settings", "hidden", "modal", "table", "shadow", "iframe",
+    "react", "todo", "settings", "hidden", "modal", "table", "shadow", "iframe", "layout",
 ];
 
 /// The roles our snapshot prints (the client's valid ARIA roles minus the ones it drops as saying

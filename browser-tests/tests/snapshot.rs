@@ -220,6 +220,31 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
         "{v}"
     );
 });
+chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
+    // Old apps lay pages out with tables (`role=presentation`): no `row:`/`cell` lines for them,
+    // as in Chromium's tree; a real table inside one, and an item with its own role, still are.
+    let page = open(c, &server, "/snapshot/layout.html").await;
+    let text = snapshot(&server, &page).await;
+    let expected = [
+        "\"Hacker News\"",
+        "link \"new\" [ref=e1]",
+        "\"|\"",
+        "link \"past\" [ref=e2]",
+        "\"1.\"",
+        "link \"A story\" [ref=e3]",
+        "\"(example.com)\"",
+        "\"Totals\"",
+        "table \"Scores\"",
+        "  row: columnheader \"Name\" | \"Score\"",
+        "  row: \"Ada\" | \"36\"",
+        "link \"About\" [ref=e4]",
+        "\"Jobs\"",
+        "listitem: \"Kept item\"",
+        "list: listitem: \"Plain item\"",
+    ]
+    .join("\n");
+    assert_eq!(text, expected);
+});
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_sets_its_own_snapshot_budget() {
     // `.snapshot_budget(1_000)`: the page's default view (and the batch's final snapshot) is cut

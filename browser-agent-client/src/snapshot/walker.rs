@@ -150,6 +150,9 @@ struct Ctx {
     pointer: bool,
     /// Loose text here already is some element's name.
     suppress: bool,
+    /// Inside a layout table or list (`role=presentation`/`none`): its rows, cells and items
+    /// are layout too (ARIA passes the role on to required owned elements), as in Chromium.
+    layout: bool,
 }
 
 /// Nodes being collected, and loose text not yet closed into a text node.
@@ -241,6 +244,7 @@ fn walk_document(
         text_visible: true,
         pointer,
         suppress: false,
+        layout: false,
     };
     match root {
         Some(el) => w.element(el.clone(), &mut out, ctx),
@@ -420,10 +424,18 @@ impl Walker {
         if VIEWPORT.with(Cell::get) && self.off_screen(&el) {
             return;
         }
-        let mut role = roles::role_of(&el, &tag, a.get(&el, "role"));
-        if roles::is_dropped(role) || !visible {
+        let explicit = a.get(&el, "role");
+        let implicit_only = explicit.is_none();
+        let mut role = roles::role_of(&el, &tag, explicit);
+        let layout = match tag.as_str() {
+            "table" | "ul" | "ol" => matches!(role, "presentation" | "none"),
+            _ => ctx.layout,
+        };
+        let owned = matches!(role, "row" | "cell" | "columnheader" | "rowheader" | "listitem");
+        if roles::is_dropped(role) || !visible || (layout && owned && implicit_only) {
             role = "";
         }
+        let ctx = Ctx { layout, ..ctx };
         // An icon (an `<svg>` or `<img>` without an explicit role) that is itself clickable is a
         // `clickable`, not an image nobody may target: icon buttons of delegated handlers.
         let icon = role == "img" && matches!(tag.as_str(), "svg" | "img") && !(has_attrs && a.has("role"));
@@ -491,6 +503,7 @@ impl Walker {
             text_visible: visible,
             pointer,
             suppress,
+            layout: ctx.layout,
         };
         self.children(el, tag, out, inner, false);
         if show_text {
@@ -557,6 +570,7 @@ impl Walker {
                         text_visible: visible,
                         pointer,
                         suppress: false,
+                        layout: false,
                     };
                     self.children(el, tag, &mut inner, ctx, true);
                     inner.flush();
