@@ -438,7 +438,7 @@ impl Walker {
         let ctx = Ctx { layout, ..ctx };
         // An icon (an `<svg>` or `<img>` without an explicit role) that is itself clickable is a
         // `clickable`, not an image nobody may target: icon buttons of delegated handlers.
-        let icon = role == "img" && matches!(tag.as_str(), "svg" | "img") && !(has_attrs && a.has("role"));
+        let icon = role == "img" && matches!(tag.as_str(), "svg" | "img") && implicit_only;
         // What takes clicks without an interactive role gets a ref: as a `clickable` when it has
         // no role of its own (or is an icon), else on its own role's line (`row [ref=e5]: …`,
         // `listitem [ref=e6]: "Apple"`: clickable rows and items).
