@@ -40,11 +40,6 @@ impl Attrs {
         Attrs(el.get_attribute_names().iter().filter_map(|n| n.as_string()).collect())
     }
 
-    /// Whether `el` has any attribute.
-    pub(crate) fn any(&self) -> bool {
-        !self.0.is_empty()
-    }
-
     /// Whether `el` has the attribute `name`.
     pub(crate) fn has(&self, name: &str) -> bool {
         self.0.iter().any(|n| n == name)

@@ -153,11 +153,6 @@ pub(crate) fn ref_of(el: &Element) -> String {
     write(frame_of(el), ref_number(el))
 }
 
-/// A ref as the snapshot writes it (`e3` for `@ref=e03`), or the text trimmed when it is no ref.
-pub(crate) fn canonical(r: &str) -> String {
-    Ref::parse(r).map_or_else(|| r.trim().to_owned(), |p| write(p.frame, p.number))
-}
-
 /// The element a ref (`e12`, `f1e40`, as agents write them: `@e12`, `ref=e12`) names.
 pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
     let Some(Ref { frame, number: n }) = Ref::parse(r) else {

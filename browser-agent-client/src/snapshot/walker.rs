@@ -397,19 +397,15 @@ impl Walker {
             return;
         }
         let a = Attrs::of(&el);
-        let has_attrs = a.any();
-        let mut id = None;
-        if has_attrs {
-            if a.get(&el, "aria-hidden").as_deref() == Some("true") || a.has("inert") {
-                return;
-            }
-            id = a.get(&el, "id");
-            if id
-                .as_deref()
-                .is_some_and(|id| OWN_IDS.iter().any(|p| id.starts_with(p)))
-            {
-                return;
-            }
+        if a.get(&el, "aria-hidden").as_deref() == Some("true") || a.has("inert") {
+            return;
+        }
+        let id = a.get(&el, "id");
+        if id
+            .as_deref()
+            .is_some_and(|id| OWN_IDS.iter().any(|p| id.starts_with(p)))
+        {
+            return;
         }
         if let Some(modal) = &self.modal {
             // Outside the modal dialog (neither it, inside it, nor around it): inert.
@@ -445,8 +441,8 @@ impl Walker {
         let mut clickable = false;
         let mut stand_in = false;
         if visible && !roles::is_interactive(role) {
-            let tabindex = if has_attrs { a.get(&el, "tabindex") } else { None };
-            let onclick_attr = has_attrs && a.has("onclick");
+            let tabindex = a.get(&el, "tabindex");
+            let onclick_attr = a.has("onclick");
             // (The `onclick` property is read only where there is no role: for every row, cell
             // and item of a big table or list it would be a JS call each, for a rare handler.)
             let bare = role.is_empty() || icon;

@@ -5,7 +5,7 @@ use super::candidates::{all_elements, list};
 use super::describe::{describe, describe_no_ref, name_of, role_of};
 use super::visibility::{hidden_reason, visible};
 use super::Miss;
-use crate::snapshot::refs::{canonical, element_for_ref, RefError};
+use crate::snapshot::refs::{element_for_ref, RefError};
 use crate::snapshot::seen;
 use crate::text::{cat, find_sub};
 use web_sys::Element;
@@ -15,9 +15,10 @@ pub(crate) fn remember() {
     seen::remember();
 }
 
-/// The element of a `ref` field (`e3`, `@e3`, `ref=e3`), when it is still there and visible.
-pub(super) fn by_ref(r: &str, teach: bool) -> Result<Element, Miss> {
-    let clean = &canonical(r);
+/// The element of a `ref` field, when it is still there and visible. The host hands every step's
+/// ref over as the snapshot writes it (`e3` for `@ref=e03` or `[ref=E3]`), so the messages repeat
+/// it as given.
+pub(super) fn by_ref(clean: &str, teach: bool) -> Result<Element, Miss> {
     match element_for_ref(clean) {
         Ok(el) => match hidden_reason(&el) {
             None => Ok(el),
