@@ -439,8 +439,9 @@ chromium_test!(a_long_table_fills_its_budget, Axum, |c, server| {
     }
 });
 chromium_test!(a_filtered_or_on_screen_view_pages_through_itself, Axum, |c, server| {
-    // A cut line of a `filter` or `viewport` view carries that view, and `offset`/`limit` count
-    // the matching children: following the cut lines visits each item of the view once.
+    // A cut line of a `filter` or `viewport` view carries that view (and a budget the step gave),
+    // and `offset`/`limit` count the matching children: following the cut lines visits each item
+    // of the view once.
     let page = open(c, &server, "/snapshot/biglist.html").await;
     let names = |t: &str| -> Vec<String> {
         t.split("checkbox \"")
@@ -468,7 +469,9 @@ chromium_test!(a_filtered_or_on_screen_view_pages_through_itself, Axum, |c, serv
     let (seen, lines) = follow(json!({"command": "snapshot", "filter": "Item 1", "budget": 2000})).await;
     assert!(lines.len() > 1, "{lines:?}");
     assert!(
-        lines.iter().all(|l| l.contains(",\"filter\":\"Item 1\"})")),
+        lines
+            .iter()
+            .all(|l| l.contains(",\"filter\":\"Item 1\",\"budget\":2000})")),
         "{lines:?}"
     );
     let mut unique = seen.clone();
@@ -510,7 +513,7 @@ chromium_test!(a_filtered_or_on_screen_view_pages_through_itself, Axum, |c, serv
     assert!(on_screen.len() >= 10 && on_screen.len() < 100, "{on_screen:?}");
     let (seen, lines) = follow(json!({"command": "snapshot", "viewport": true, "budget": 100})).await;
     assert!(
-        !lines.is_empty() && lines.iter().all(|l| l.contains(",\"viewport\":true})")),
+        !lines.is_empty() && lines.iter().all(|l| l.contains(",\"viewport\":true,\"budget\":100})")),
         "{lines:?}"
     );
     assert_eq!(seen, on_screen, "{lines:?}");

@@ -13,9 +13,9 @@
 use crate::text::{ci_contains, parse_number, push_number};
 use browser_agent_core::snapshot::{is_flat_row, push_escaped, render, SnapshotNode, CUT};
 
-/// The fields of a view that its cut lines' steps repeat (`,"filter":"…"`, `,"viewport":true`),
-/// so following a cut line pages on through the same view.
-pub(crate) fn view_fields(filter: Option<&str>, viewport: bool) -> String {
+/// The fields of a view that its cut lines' steps repeat (`,"filter":"…"`, `,"viewport":true`,
+/// a `,"budget":N` the step gave), so following a cut line pages on through the same view.
+pub(crate) fn view_fields(filter: Option<&str>, viewport: bool, budget: Option<usize>) -> String {
     let mut fields = String::new();
     if let Some(f) = filter {
         fields.push_str(",\"filter\":\"");
@@ -24,6 +24,10 @@ pub(crate) fn view_fields(filter: Option<&str>, viewport: bool) -> String {
     }
     if viewport {
         fields.push_str(",\"viewport\":true");
+    }
+    if let Some(b) = budget {
+        fields.push_str(",\"budget\":");
+        push_number(&mut fields, b as u32);
     }
     fields
 }

@@ -87,6 +87,8 @@ pub(crate) struct View {
     viewport: bool,
     /// In tokens; `None`: everything (`full`).
     budget: Option<usize>,
+    /// The budget the step gave (its cut lines repeat it).
+    given_budget: Option<usize>,
     /// Anything but the page's default view (never a diff's baseline).
     scoped: bool,
 }
@@ -101,6 +103,7 @@ impl View {
             filter: None,
             viewport: false,
             budget: Some(default_budget()),
+            given_budget: None,
             scoped: false,
         }
     }
@@ -116,8 +119,9 @@ impl View {
         v.limit = count("limit");
         v.filter = text("filter");
         v.viewport = get(step, "viewport").is_truthy();
-        if let Some(b) = count("budget") {
-            v.budget = Some(b);
+        v.given_budget = count("budget");
+        if v.given_budget.is_some() {
+            v.budget = v.given_budget;
         }
         if get(step, "full").is_truthy() {
             v.budget = None;
@@ -174,7 +178,7 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
         None => (walker::walk_page(), None),
     };
     let reference = canonical.as_deref();
-    let fields = &budget::view_fields(view.filter.as_deref(), view.viewport);
+    let fields = &budget::view_fields(view.filter.as_deref(), view.viewport, view.given_budget);
     // Filtered first: `offset` and `limit` count the matching children, as the filtered view's
     // cut lines do.
     if let Some(f) = &view.filter {
