@@ -5,10 +5,10 @@
 //!
 //! - A node with a single child carries it on its own line after `: `
 //!   (`listitem: link "Overview" [ref=e3]`, chains too: `list: listitem: "one"`).
-//! - A table row whose cells are one-line chains is one line, cells separated by ` | `; a cell of
-//!   the same role as the one before it, with only a name, is just its quoted name (the first
-//!   cell's role is `cell` unless it says otherwise): `row: columnheader "Name" | "Age"`,
-//!   `row: "Ada" | "36" | cell: button "Edit" [ref=e4]`.
+//! - A table row whose cells are one-line chains is one line, cells separated by
+//!   [`CELL_SEPARATOR`] (`, `); a cell of the same role as the one before it, with only a name, is
+//!   just its quoted name (the first cell's role is `cell` unless it says otherwise):
+//!   `row: columnheader "Name", "Age"`, `row: "Ada", "36", cell: button "Edit" [ref=e4]`.
 //! - A run of children the snapshot left out (its budget, `offset`/`limit`) is one line that says
 //!   how many and how to get them: `… 1,960 more listitem (snapshot {"ref":"e3","offset":40})`
 //!   (a node with the role [`CUT`]; the rest of the line is its name).
@@ -29,6 +29,17 @@ pub const MAX_NAME_CHARS: usize = 80;
 /// The role of a node standing for children the snapshot left out; its name is the rest of its
 /// line (`1,960 more listitem (snapshot {"ref":"e3","offset":40})`).
 pub const CUT: &str = "…";
+
+/// Between the cells of a one-line table row. `", "` between two quoted cells is one o200k token
+/// where `" | "` took two or three: a table of text is about a tenth smaller (quotes keep a comma
+/// in a cell's text apart from the separator).
+///
+/// ```
+/// use browser_agent_core::snapshot::{parse, CELL_SEPARATOR};
+/// let row = format!("row: \"Smith, Ada\"{CELL_SEPARATOR}\"36\"");
+/// assert_eq!(parse(&row)[0].children[0].name, "Smith, Ada");
+/// ```
+pub const CELL_SEPARATOR: &str = ", ";
 
 /// Roles of a table row's cells (a row of them may be one line).
 const CELLS: &[&str] = &["cell", "columnheader", "gridcell", "rowheader"];
@@ -277,7 +288,7 @@ pub fn push_escaped(out: &mut String, s: &str) {
 /// let row = SnapshotNode::new("row", "")
 ///     .child(SnapshotNode::new("cell", "Ada"))
 ///     .child(SnapshotNode::new("cell", "36"));
-/// assert_eq!(render(&[row]), "row: \"Ada\" | \"36\"");
+/// assert_eq!(render(&[row]), "row: \"Ada\", \"36\"");
 /// ```
 pub fn render(nodes: &[SnapshotNode]) -> String {
     let mut out = String::new();
@@ -302,7 +313,7 @@ fn render_node(out: &mut String, node: &SnapshotNode, depth: usize) {
             let mut role = "cell";
             for (i, c) in n.children.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(" | ");
+                    out.push_str(CELL_SEPARATOR);
                 }
                 if c.role == role && c.attrs.is_empty() && c.ref_id.is_none() && c.children.is_empty() {
                     push_quoted(out, &c.name);
@@ -379,11 +390,11 @@ pub fn is_flat_row(n: &SnapshotNode) -> bool {
 /// let tree = parse(text);
 /// assert_eq!(tree[0].children[0].ref_id.as_deref(), Some("e2"));
 /// assert_eq!(render(&tree), text);
-/// let compact = "list\n  listitem: link \"Docs\" [ref=e3]\n  listitem: \"a: b | c\"\n\
-///                row: columnheader \"Name\" | \"Age\" | cell: button \"Sort\" [ref=e4]";
+/// let compact = "list\n  listitem: link \"Docs\" [ref=e3]\n  listitem: \"a: b, c\"\n\
+///                row: columnheader \"Name\", \"Age\", cell: button \"Sort\" [ref=e4]";
 /// let tree = parse(compact);
 /// assert_eq!(tree[0].children[0].children[0].ref_id.as_deref(), Some("e3"));
-/// assert_eq!(tree[0].children[1].children[0].name, "a: b | c");
+/// assert_eq!(tree[0].children[1].children[0].name, "a: b, c");
 /// assert_eq!(tree[1].children[1].role, "columnheader");
 /// assert_eq!(tree[1].children[2].children[0].name, "Sort");
 /// assert_eq!(render(&tree), compact);
@@ -457,7 +468,7 @@ fn split_top<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     parts
 }
 
-/// One line's nodes: a chain (`a: b: c`, root first), or a flat row (`row: "x" | cell: button "y"`)
+/// One line's nodes: a chain (`a: b: c`, root first), or a flat row (`row: "x", cell: button "y"`)
 /// as one node holding its cells.
 fn parse_compact(body: &str) -> Option<Vec<SnapshotNode>> {
     if let Some(rest) = body.strip_prefix(CUT).and_then(|r| r.strip_prefix(' ')) {
@@ -475,11 +486,11 @@ fn parse_compact(body: &str) -> Option<Vec<SnapshotNode>> {
                 .collect::<Option<Vec<_>>>()?,
         )
     };
-    let cells = split_top(body, " | ");
+    let cells = split_top(body, CELL_SEPARATOR);
     if cells.len() < 2 {
         return split_top(body, ": ").into_iter().map(parse_line).collect();
     }
-    // `row: first | second | …`: the row is the first cell's head.
+    // `row: first, second, …`: the row is the first cell's head.
     let (head, first) = split_top(cells[0], ": ")
         .split_first()
         .map(|(h, _)| (*h, &cells[0][h.len()..]))?;
@@ -600,9 +611,9 @@ pub const NO_CHANGES: &str = "(no changes)";
 /// let new = "list\n  listitem: link \"A\" [ref=e1]\n  listitem: link \"B\" [ref=e2]";
 /// assert_eq!(diff(old, new), "+ listitem\n+ link \"B\" [ref=e2]");
 /// // A table row is one line; sorted anew, the row that left its place is `>`.
-/// let old = "table\n  row: \"Apple\" | \"3\"\n  row: \"Banana\" | \"1\"\n  row: \"Cherry\" | \"2\"";
-/// let new = "table\n  row: \"Banana\" | \"1\"\n  row: \"Cherry\" | \"2\"\n  row: \"Apple\" | \"3\"";
-/// assert_eq!(diff(old, new), "> row: \"Apple\" | \"3\"");
+/// let old = "table\n  row: \"Apple\", \"3\"\n  row: \"Banana\", \"1\"\n  row: \"Cherry\", \"2\"";
+/// let new = "table\n  row: \"Banana\", \"1\"\n  row: \"Cherry\", \"2\"\n  row: \"Apple\", \"3\"";
+/// assert_eq!(diff(old, new), "> row: \"Apple\", \"3\"");
 /// ```
 pub fn diff(old: &str, new: &str) -> String {
     use std::collections::HashMap;
@@ -789,7 +800,7 @@ mod tests {
                 SnapshotNode::new("row", "")
                     .child(SnapshotNode::new("rowheader", "Sum"))
                     .child(cell(""))
-                    .child(cell("$1 | 2: 3"))
+                    .child(cell("$1, 2: 3 | 4"))
                     .child(
                         SnapshotNode::new("cell", "").child(
                             SnapshotNode::new("button", "Refund")
@@ -828,7 +839,7 @@ mod tests {
         let text = render(&tree);
         assert_eq!(
             text,
-            "table \"Orders\"\n  row: columnheader \"Order\" | \"Total\"\n  row: rowheader \"Sum\" | cell | \"$1 | 2: 3\" | \
+            "table \"Orders\"\n  row: columnheader \"Order\", \"Total\"\n  row: rowheader \"Sum\", cell, \"$1, 2: 3 | 4\", \
              cell: button \"Refund\" [disabled] [ref=e1]\n  row\n    cell \"x\"\n    cell\n      button \"A\" [ref=e2]\n      \
              button \"B\" [ref=e3]\nlist [ref=e9]\n  listitem: \"one\"\n  … 1,960 more listitem (snapshot \
              {\"ref\":\"e9\",\"offset\":40})\nnavigation \"Pages\": list: listitem: link \"1\" [ref=e4]\n\
@@ -853,9 +864,9 @@ mod tests {
         );
         assert_eq!(d, "> link \"C\" [ref=e3]");
         // A changed cell comes with its row.
-        let old = "table\n  row: columnheader \"Fruit\" | columnheader \"Price\"\n  row: \"Apple\" | \"1\"\n  row: \"Banana\" | \"2\"";
-        let new = "table\n  row: columnheader \"Fruit\" | columnheader \"Price\"\n  row: \"Apple\" | \"5\"\n  row: \"Banana\" | \"2\"";
-        assert_eq!(diff(old, new), "+ row: \"Apple\" | \"5\"\n- row: \"Apple\" | \"1\"");
+        let old = "table\n  row: columnheader \"Fruit\", columnheader \"Price\"\n  row: \"Apple\", \"1\"\n  row: \"Banana\", \"2\"";
+        let new = "table\n  row: columnheader \"Fruit\", columnheader \"Price\"\n  row: \"Apple\", \"5\"\n  row: \"Banana\", \"2\"";
+        assert_eq!(diff(old, new), "+ row: \"Apple\", \"5\"\n- row: \"Apple\", \"1\"");
         // Inserted at the top, removed, or unchanged: nothing is `>`.
         let items = |names: &[&str]| {
             let mut t = String::from("list");

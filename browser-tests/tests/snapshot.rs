@@ -180,7 +180,7 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
     }
     let ada = text.lines().find(|l| l.contains("\"Ada\"")).expect("Ada's row");
     assert!(
-        ada.trim_start().starts_with("row [ref=e") && ada.ends_with("]: \"Ada\" | \"ada@x.io\""),
+        ada.trim_start().starts_with("row [ref=e") && ada.ends_with("]: \"Ada\", \"ada@x.io\""),
         "{ada}"
     );
     assert!(text.contains("\"Apple\"") && text.contains("\"Banana\""), "{text}");
@@ -235,8 +235,8 @@ chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
         "\"(example.com)\"",
         "\"Totals\"",
         "table \"Scores\"",
-        "  row: columnheader \"Name\" | \"Score\"",
-        "  row: \"Ada\" | \"36\"",
+        "  row: columnheader \"Name\", \"Score\"",
+        "  row: \"Ada\", \"36\"",
         "link \"About\" [ref=e4]",
         "\"Jobs\"",
         "listitem: \"Kept item\"",
@@ -533,9 +533,9 @@ chromium_test!(diffs_show_rows_that_moved_or_changed, Axum, |c, server| {
     let v = run(&server, &page, json!([{"command": "snapshot", "diff": true}])).await;
     assert_eq!(
         v["steps"][0]["result"],
-        "> row: \"#1003\" | \"Grace Hopper\" | \"$9.99\" | cell: button \"Refund\" [disabled] [ref=e3]\n\
-         + row: \"#1002\" | \"Alan Turing\" | \"$80.00\" | cell: button \"Refund\" [ref=e2]\n\
-         - row: \"#1002\" | \"Alan Turing\" | \"$75.50\" | cell: button \"Refund\" [ref=e2]",
+        "> row: \"#1003\", \"Grace Hopper\", \"$9.99\", cell: button \"Refund\" [disabled] [ref=e3]\n\
+         + row: \"#1002\", \"Alan Turing\", \"$80.00\", cell: button \"Refund\" [ref=e2]\n\
+         - row: \"#1002\", \"Alan Turing\", \"$75.50\", cell: button \"Refund\" [ref=e2]",
         "{v}"
     );
 });
