@@ -824,8 +824,13 @@ async fn validation_modals_and_timeouts_case(c: &Client, server: &Server) {
         e.starts_with("There is no [ref=e999] on this page (its refs go up to e"),
         "{e}"
     );
-    let e = fails(server, &id, json!({"command": "wait", "ms": -1})).await;
-    assert_eq!(e, "\"ms\" must be a number of milliseconds (0 or more), not -1");
+    // A step field of the wrong value is refused by the host before anything runs.
+    let (status, v) = run_raw(server, json!({"client": id, "steps": [{"command": "wait", "ms": -1}]})).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        v["error"],
+        "step 0: invalid ms -1: expected a number of milliseconds, 0 or more"
+    );
 
     // A batch the agent already got a timeout for stops in the page: no later step acts (an agent
     // that retries must not act twice), and waits end at the deadline.

@@ -1,10 +1,12 @@
 //! The checks a batch passes before it is queued: steps present, not too many, each naming a
-//! known command.
+//! known command with the fields that command takes ([`STEP_FIELDS`]), each of the right kind, and
+//! those it needs. A batch stops at its first failing step, so a step the page would refuse (or
+//! misread) late in a batch would otherwise leave the earlier steps done and the rest not.
 
 use serde_json::Value;
 
 use super::{RunError, MAX_STEPS, NO_STEPS};
-use crate::protocol::{field, Ref};
+use crate::protocol::{field, FieldKind, Ref, StepFields, TargetUse, STEP_FIELDS, TARGET_FIELDS, TARGET_STEP_FIELDS};
 
 /// Checks a batch's shape; the message names the problem. Each step's `ref` is rewritten as the
 /// snapshot writes it (`[ref=E21]` → `e21`), so the page reads one form.
@@ -20,26 +22,19 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
     }
     let mut diff_steps = Vec::new();
     for (i, step) in steps.iter_mut().enumerate() {
+        let at = |why: String| RunError::BadRequest(format!("step {i}: {why}"));
         // Any step's `ref` (a target, a snapshot's or a screenshot's scope) is read here, so one
         // that is not a ref is a 400 before anything runs, whatever the command.
-        target_ref(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
+        target_ref(step).map_err(at)?;
         let step = &*step;
         let command = step.get(field::COMMAND).and_then(Value::as_str);
         match command {
             Some(c) if crate::protocol::COMMANDS.contains(&c) => {
-                if c == "snapshot" {
-                    snapshot_view(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
-                    if step.get("diff").and_then(Value::as_bool) == Some(true) {
-                        diff_steps.push(i);
-                    }
+                if let Some(spec) = STEP_FIELDS.iter().find(|s| s.command == c) {
+                    check_step(spec, step).map_err(at)?;
                 }
-                if c == "notes" && !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) {
-                    return Err(RunError::BadRequest(format!(
-                        "step {i}: notes needs \"mode\": \"enter\" or \"exit\", e.g. {{\"command\":\"notes\",\"mode\":\"enter\"}}"
-                    )));
-                }
-                if c == "screenshot" {
-                    screenshot_options(step).map_err(|why| RunError::BadRequest(format!("step {i}: {why}")))?;
+                if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
+                    diff_steps.push(i);
                 }
             }
             // Refused before anything runs: a batch stops at its first failing step, so an unknown
@@ -58,6 +53,238 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
         }
     }
     Ok(diff_steps)
+}
+
+/// One step of a known command against its entry of [`STEP_FIELDS`]: no field it does not take,
+/// the command's own rules (snapshot view, screenshot options, notes mode), each field of its kind,
+/// what it needs given, and the fields that exclude each other.
+fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
+    let command = spec.command;
+    // Its own fields, then the target's (a field of its own replaces the target's of that name).
+    let targets: &[(&str, FieldKind)] = if spec.target == TargetUse::No {
+        &[]
+    } else {
+        TARGET_STEP_FIELDS
+    };
+    let fields = || {
+        spec.fields
+            .iter()
+            .chain(targets.iter().filter(|(t, _)| !spec.fields.iter().any(|(f, _)| f == t)))
+    };
+    // A field it does not take would be one the page ignores ({"button":"right"} a left click,
+    // {"timeoutMs":100} the default wait): refused, naming what the command takes.
+    let known = |name: &str| name == field::COMMAND || fields().any(|(f, _)| *f == name);
+    if let Some((name, _)) = step
+        .as_object()
+        .and_then(|o| o.iter().find(|(k, v)| !known(k) && !v.is_null()))
+    {
+        let takes: Vec<&str> = fields().map(|(f, _)| *f).collect();
+        return Err(if takes.is_empty() {
+            format!("a {command} step takes no fields besides \"command\"; not {name:?}")
+        } else {
+            format!("a {command} step takes {}; not {name:?}", takes.join(", "))
+        });
+    }
+    match command {
+        "snapshot" => snapshot_view(step)?,
+        "screenshot" => screenshot_options(step)?,
+        "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
+            return Err(
+                "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),
+            )
+        }
+        _ => {}
+    }
+    for (name, kind) in fields() {
+        field_of_kind(step, name, *kind)?;
+    }
+    let given = |name: &str| {
+        fields()
+            .find(|(f, _)| *f == name)
+            .is_some_and(|(_, kind)| is_given(step.get(name), *kind))
+    };
+    // The target as the page looks for one: any target field given (`text` only where it is not
+    // the command's own field).
+    let targeted = TARGET_FIELDS
+        .iter()
+        .filter(|t| !(spec.target == TargetUse::RequiredNotText && **t == "text"))
+        .any(|t| is_given(step.get(*t), FieldKind::Text));
+    // (`select`'s `text` counts here; [`excluded`] says when it does not name the option.)
+    let needed = spec.needs.is_empty() || spec.needs.iter().any(|n| given(n));
+    let example = spec.example;
+    match spec.target {
+        TargetUse::Required | TargetUse::RequiredNotText if !targeted => {
+            let not_text = if spec.target == TargetUse::RequiredNotText {
+                format!(" (in a {command} step, \"text\" is not a target)")
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "{command} needs a target: ref, {}{not_text}, e.g. {example}",
+                target_names(spec.target)
+            ));
+        }
+        TargetUse::OrNeeds if !targeted && !needed => {
+            return Err(format!(
+                "{command} needs {} or a target (ref, {}), e.g. {example}",
+                needs_text(spec),
+                target_names(spec.target)
+            ));
+        }
+        TargetUse::OrNeeds => {}
+        _ if !needed => return Err(format!("{command} needs {}, e.g. {example}", needs_text(spec))),
+        _ => {}
+    }
+    excluded(command, step, targeted, &given)
+}
+
+/// In a `select` step, `text` names the option only beside `ref` or `name` (the target); else the
+/// page reads it as neither.
+fn select_text_names_option(step: &Value) -> bool {
+    ["ref", "name"].iter().any(|f| is_given(step.get(*f), FieldKind::Text))
+}
+
+/// The target fields as the texts that ask for one list them (after `ref`).
+fn target_names(target: TargetUse) -> &'static str {
+    if target == TargetUse::RequiredNotText {
+        "label, placeholder, role (with name), name or selector"
+    } else {
+        "text, role (with name), label, placeholder or selector"
+    }
+}
+
+/// `"text" (or "value")`, `"direction" (up, down, left or right)`: what a command needs.
+fn needs_text(spec: &StepFields) -> String {
+    let Some(first) = spec.needs.first() else {
+        return String::new();
+    };
+    let mut out = format!("{first:?}");
+    if spec.needs.len() > 1 {
+        let rest: Vec<String> = spec.needs[1..].iter().map(|n| format!("{n:?}")).collect();
+        out.push_str(&format!(" (or {})", rest.join(", ")));
+    }
+    if let Some((_, FieldKind::OneOf(words) | FieldKind::AnyCase(words))) = spec.fields.iter().find(|(f, _)| f == first)
+    {
+        out.push_str(&format!(" ({})", or_list(words)));
+    }
+    out
+}
+
+/// `up, down, left or right`.
+fn or_list(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// Whether the page reads a field (of the right kind) as given: not absent, not `null`, not `""`
+/// (but for [`FieldKind::String`], where `""` is text to enter), not `false`.
+fn is_given(v: Option<&Value>, kind: FieldKind) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => kind == FieldKind::String || !s.is_empty(),
+        Some(Value::Number(_)) => kind != FieldKind::String,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => true,
+    }
+}
+
+/// The field `name` is absent, `null`, or what `kind` says it holds; else `invalid {name} {v}: …`.
+fn field_of_kind(step: &Value, name: &str, kind: FieldKind) -> Result<(), String> {
+    let number = |v: &Value, whole: bool| {
+        v.as_f64()
+            .is_some_and(|n| n >= 0.0 && (!whole || (n.fract() == 0.0 && n <= f64::from(u32::MAX))))
+    };
+    match kind {
+        // Read by their own rules (`target_ref`, `snapshot_view`, `screenshot_options`).
+        FieldKind::Ref | FieldKind::Own => Ok(()),
+        FieldKind::Text => field_is(step, name, |v| v.is_string() || v.is_number(), "expected a string"),
+        FieldKind::String => field_is(step, name, Value::is_string, "expected a string"),
+        FieldKind::Flag => flag(step, name),
+        FieldKind::Millis => field_is(
+            step,
+            name,
+            |v| number(v, false),
+            "expected a number of milliseconds, 0 or more",
+        ),
+        FieldKind::Pixels => field_is(
+            step,
+            name,
+            |v| number(v, false),
+            "expected a number of pixels, 0 or more (\"direction\" says which way)",
+        ),
+        FieldKind::Index => field_is(
+            step,
+            name,
+            |v| number(v, true),
+            "expected a whole number, 0 or more (0 = the first match)",
+        ),
+        FieldKind::OneOf(words) => field_is(
+            step,
+            name,
+            |v| v.as_str().is_some_and(|s| words.contains(&s)),
+            &format!("use {}", or_list(words)),
+        ),
+        FieldKind::AnyCase(words) => field_is(
+            step,
+            name,
+            |v| {
+                v.as_str()
+                    .is_some_and(|s| s.is_empty() || words.iter().any(|w| w.eq_ignore_ascii_case(s)))
+            },
+            &format!("use {}", or_list(words)),
+        ),
+        FieldKind::Url => {
+            field_is(
+                step,
+                name,
+                Value::is_string,
+                "expected a URL string, e.g. \"/settings\" or \"https://example.com/\"",
+            )?;
+            match step.get(name).and_then(Value::as_str).and_then(url_scheme) {
+                Some(scheme) if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") => Err(format!(
+                    "invalid {name} {}: navigate follows http and https URLs only (or a path of this site, like \"/settings\"); for a host and port write \"http://localhost:3000/\"",
+                    step[name]
+                )),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// The scheme of an absolute URL (`ftp` of `ftp://x`, `localhost` of `localhost:3000`, as the
+/// browser reads them); `None` for a relative one (`/a`, `a/b:c`, `//host/a`).
+fn url_scheme(url: &str) -> Option<&str> {
+    let url = url.trim();
+    let (scheme, _) = url.split_once(':')?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    (first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+        .then_some(scheme)
+}
+
+/// Fields that, together, the page would read as less than the agent asked for.
+fn excluded(command: &str, step: &Value, targeted: bool, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    match command {
+        "select" if given("text") && !given("option") && !given("value") && !select_text_names_option(step) => Err(
+            "in a select step \"text\" names the option only beside ref or name; send \"option\", e.g. {\"command\":\"select\",\"label\":\"Color\",\"option\":\"Red\"}".into(),
+        ),
+        "scroll" if given("amount") && !given("direction") => Err(
+            "amount needs \"direction\" (up, down, left or right); without one a target is scrolled into view, e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}".into(),
+        ),
+        "wait" if given("ms") && targeted => Err(
+            "ms waits a fixed time and a target is waited for: for the longest wait on a target send \"timeout\", e.g. {\"command\":\"wait\",\"text\":\"Saved\",\"timeout\":5000}".into(),
+        ),
+        "wait" if given("ms") && given("timeout") => {
+            Err("ms and timeout both say how long to wait: send one, e.g. {\"command\":\"wait\",\"ms\":500}".into())
+        }
+        "wait" if given("gone") && !targeted => Err(
+            "gone needs a target or \"text\" to wait for, e.g. {\"command\":\"wait\",\"text\":\"Loading\",\"gone\":true}".into(),
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// A step's field `name`: absent, `null`, or a value `ok` accepts; else `invalid {name} {v}: {what}`.
@@ -95,7 +322,9 @@ fn flag(step: &Value, name: &str) -> Result<(), String> {
 /// The `snapshot` step's view (`diff`, `ref`, `offset`, `limit`, `filter`, `viewport`, `budget`,
 /// `full`): each of the right type, checked here for every surface (`/run`, `/snapshot`, MCP, the
 /// Rust API), so a bad one is a 400 naming it, not a field the page reads as not given (which
-/// would answer the whole page to an agent that asked for a part of it).
+/// would answer the whole page to an agent that asked for a part of it). A misspelt field
+/// (`{"ofset":40}`, a view the agent thinks it asked for) is refused with every other command's:
+/// see [`check_step`].
 fn snapshot_view(step: &Value) -> Result<(), String> {
     let whole = |name: &str, min: f64, what: &str| {
         let ok = |v: &Value| {
@@ -124,19 +353,7 @@ fn snapshot_view(step: &Value) -> Result<(), String> {
     if step.get("full") == Some(&Value::Bool(true)) && step.get("budget").is_some_and(|b| !b.is_null()) {
         return Err("full and budget contradict each other: full means no budget".into());
     }
-    // A misspelt field would be a view the agent thinks it asked for ({"ofset":40} answering the
-    // first page): refused, naming what a snapshot step takes.
-    let known = |name: &str| name == field::COMMAND || name == "diff" || crate::protocol::SNAPSHOT_VIEW.contains(&name);
-    match step
-        .as_object()
-        .and_then(|o| o.iter().find(|(k, v)| !known(k) && !v.is_null()))
-    {
-        Some((name, _)) => Err(format!(
-            "a snapshot step takes diff, {}; not {name:?}",
-            crate::protocol::SNAPSHOT_VIEW.join(", ")
-        )),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// The `screenshot` step's options: each of the right type and range (checked here, so a bad one
@@ -249,8 +466,9 @@ mod tests {
             ("@e007", "e7"),
             ("", ""),
         ] {
+            // (`text` is the click's target when the ref is "", not given.)
             let mut steps = [
-                json!({"command": "click", "ref": given}),
+                json!({"command": "click", "ref": given, "text": "Save"}),
                 json!({"command": "snapshot", "ref": given}),
             ];
             validate_steps(&mut steps).unwrap();
@@ -266,10 +484,12 @@ mod tests {
     fn a_ref_that_is_not_one_is_refused_in_any_step() {
         for ok in ["e3", "@e3", "ref=e3", " f2e048 ", ""] {
             for command in ["click", "snapshot", "screenshot", "wait"] {
-                assert!(
-                    check(json!({"command": command, "ref": ok})).is_ok(),
-                    "{command} {ok:?}"
-                );
+                let mut step = json!({"command": command, "ref": ok});
+                if matches!(command, "click" | "wait") {
+                    // A target besides the ref, which "" does not give.
+                    step["text"] = json!("Save");
+                }
+                assert!(check(step).is_ok(), "{command} {ok:?}");
             }
         }
         assert_eq!(
@@ -337,6 +557,356 @@ mod tests {
             json!({"command": "snapshot", "full": "yes"}),
         ] {
             assert!(check(bad.clone()).is_err(), "{bad}");
+        }
+    }
+
+    /// The whole batch's answer: a 400's text, or `ok`.
+    fn batch(steps: Value) -> String {
+        let Value::Array(mut steps) = steps else {
+            panic!("an array")
+        };
+        match validate_steps(&mut steps) {
+            Ok(_) => "ok".to_owned(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn every_command_has_its_fields_in_the_table() {
+        let commands: Vec<&str> = STEP_FIELDS.iter().map(|s| s.command).collect();
+        assert_eq!(commands, crate::protocol::COMMANDS);
+        let snapshot = &STEP_FIELDS[0];
+        let names: Vec<&str> = snapshot.fields.iter().map(|(f, _)| *f).collect();
+        assert_eq!(names[0], "diff");
+        assert_eq!(names[1..], *crate::protocol::SNAPSHOT_VIEW);
+        for spec in STEP_FIELDS {
+            // Each example is a step the host accepts, and what it needs is among its fields.
+            let example: Value = serde_json::from_str(spec.example).unwrap();
+            assert_eq!(example["command"], spec.command);
+            assert!(check(example).is_ok(), "{}", spec.example);
+            for need in spec.needs {
+                assert!(spec.fields.iter().any(|(f, _)| f == need), "{} {need}", spec.command);
+            }
+        }
+    }
+
+    #[test]
+    fn each_command_takes_its_fields_and_refuses_others() {
+        // For every command: a typical step, a field it does not take, a step without what it
+        // needs, a field of the wrong type.
+        let cases: &[(Value, Value, Value, Value)] = &[
+            (
+                json!({"command": "snapshot", "ref": "e3", "limit": 5}),
+                json!({"command": "snapshot", "selector": "main"}),
+                json!(null),
+                json!({"command": "snapshot", "filter": 5}),
+            ),
+            (
+                json!({"command": "click", "role": "button", "name": "Save", "nth": 1}),
+                json!({"command": "click", "label": "Box", "button": "right"}),
+                json!({"command": "click"}),
+                json!({"command": "click", "text": true}),
+            ),
+            (
+                json!({"command": "dblclick", "text": "Item 1"}),
+                json!({"command": "dblclick", "text": "Item 1", "clickCount": 2}),
+                json!({"command": "dblclick", "text": ""}),
+                json!({"command": "dblclick", "selector": ["li"]}),
+            ),
+            (
+                json!({"command": "type", "label": "Name", "text": "Ada", "clear": true}),
+                json!({"command": "type", "label": "Name", "text": "Ada", "delay": 50}),
+                json!({"command": "type", "text": "Ada"}),
+                json!({"command": "type", "label": "Age", "text": 42}),
+            ),
+            (
+                json!({"command": "fill", "placeholder": "you@example", "text": ""}),
+                json!({"command": "fill", "label": "Email", "text": "a@b.c", "force": true}),
+                json!({"command": "fill", "label": "Email"}),
+                json!({"command": "fill", "label": "Email", "value": ["a"]}),
+            ),
+            (
+                json!({"command": "select", "label": "Color", "option": "Red"}),
+                json!({"command": "select", "label": "Color", "options": ["Red"]}),
+                json!({"command": "select", "label": "Color"}),
+                json!({"command": "select", "label": "Color", "option": {"label": "Red"}}),
+            ),
+            (
+                json!({"command": "check", "label": "I agree"}),
+                json!({"command": "check", "label": "I agree", "checked": true}),
+                json!({"command": "check"}),
+                json!({"command": "check", "label": "I agree", "nth": "1"}),
+            ),
+            (
+                json!({"command": "uncheck", "ref": "e9"}),
+                json!({"command": "uncheck", "ref": "e9", "force": true}),
+                json!({"command": "uncheck", "ref": ""}),
+                json!({"command": "uncheck", "placeholder": false}),
+            ),
+            (
+                json!({"command": "press", "key": "Control+a", "label": "Query"}),
+                json!({"command": "press", "key": "a", "modifiers": ["Shift"]}),
+                json!({"command": "press", "label": "Query"}),
+                json!({"command": "press", "key": ["Enter"]}),
+            ),
+            (
+                json!({"command": "hover", "text": "Products"}),
+                json!({"command": "hover", "text": "Products", "position": {"x": 1, "y": 2}}),
+                json!({"command": "hover"}),
+                json!({"command": "hover", "text": "Products", "nth": -1}),
+            ),
+            (
+                json!({"command": "scroll", "direction": "Down", "amount": 600}),
+                json!({"command": "scroll", "direction": "down", "pixels": 600}),
+                json!({"command": "scroll", "amount": 600}),
+                json!({"command": "scroll", "direction": "down", "amount": "lots"}),
+            ),
+            (
+                json!({"command": "wait", "role": "button", "name": "Done", "timeout": 300, "gone": false}),
+                json!({"command": "wait", "text": "x", "timeoutMs": 100}),
+                json!({"command": "wait", "gone": true}),
+                json!({"command": "wait", "text": "x", "timeout": "5"}),
+            ),
+            (
+                json!({"command": "evaluate", "script": "document.title"}),
+                json!({"command": "evaluate", "script": "1", "args": [1]}),
+                json!({"command": "evaluate", "script": ""}),
+                json!({"command": "evaluate", "script": {"code": "1"}}),
+            ),
+            (
+                json!({"command": "navigate", "url": "https://example.com/a?b#c"}),
+                json!({"command": "navigate", "url": "/a", "waitUntil": "load"}),
+                json!({"command": "navigate"}),
+                json!({"command": "navigate", "url": 5}),
+            ),
+            (
+                json!({"command": "back"}),
+                json!({"command": "back", "steps": 2}),
+                json!(null),
+                json!({"command": "back", "url": "/"}),
+            ),
+            (
+                json!({"command": "forward"}),
+                json!({"command": "forward", "text": "x"}),
+                json!(null),
+                json!({"command": "forward", "nth": 1}),
+            ),
+            (
+                json!({"command": "reload"}),
+                json!({"command": "reload", "hard": true}),
+                json!(null),
+                json!({"command": "reload", "diff": true}),
+            ),
+            (
+                json!({"command": "screenshot", "role": "dialog", "padding": 8, "budgetMs": 2000}),
+                json!({"command": "screenshot", "clip": {"x": 0}}),
+                json!(null),
+                json!({"command": "screenshot", "padding": "8"}),
+            ),
+            (
+                json!({"command": "notes", "mode": "exit"}),
+                json!({"command": "notes", "mode": "enter", "text": "x"}),
+                json!({"command": "notes"}),
+                json!({"command": "notes", "mode": true}),
+            ),
+        ];
+        assert_eq!(cases.len(), crate::protocol::COMMANDS.len());
+        for (ok, unknown, missing, wrong) in cases {
+            assert!(check(ok.clone()).is_ok(), "{ok}: {:?}", check(ok.clone()));
+            let e = check(unknown.clone()).unwrap_err();
+            assert!(e.contains(" step takes ") && e.contains("; not \""), "{unknown}: {e}");
+            if !missing.is_null() {
+                let e = check(missing.clone()).unwrap_err();
+                assert!(e.contains(" needs "), "{missing}: {e}");
+            }
+            let e = check(wrong.clone()).unwrap_err();
+            assert!(e.starts_with("step 0: "), "{wrong}: {e}");
+        }
+    }
+
+    #[test]
+    fn qa_steps_are_refused_before_anything_runs() {
+        // A malformed step late in a batch: a 400, not a click and then a failure.
+        assert_eq!(
+            batch(json!([{"command": "click", "text": "Inc"}, {"command": "type", "label": "Query"}])),
+            "step 1: type needs \"text\" (or \"value\"), e.g. {\"command\":\"type\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
+        );
+        assert_eq!(
+            batch(json!([{"command": "click", "text": "Inc"}, {"command": "navigate", "url": "ftp://x"}])),
+            "step 1: invalid url \"ftp://x\": navigate follows http and https URLs only (or a path of this site, like \"/settings\"); for a host and port write \"http://localhost:3000/\""
+        );
+        assert_eq!(
+            check(json!({"command": "scroll", "direction": "sideways"})).unwrap_err(),
+            "step 0: invalid direction \"sideways\": use up, down, left or right"
+        );
+        assert_eq!(
+            check(json!({"command": "wait", "text": "x", "timeout": "5"})).unwrap_err(),
+            "step 0: invalid timeout \"5\": expected a number of milliseconds, 0 or more"
+        );
+        assert_eq!(
+            check(json!({"command": "wait", "text": "x", "timeout": -1})).unwrap_err(),
+            "step 0: invalid timeout -1: expected a number of milliseconds, 0 or more"
+        );
+        assert_eq!(
+            check(json!({"command": "press"})).unwrap_err(),
+            "step 0: press needs \"key\" (or \"keys\"), e.g. {\"command\":\"press\",\"key\":\"Enter\"}"
+        );
+        assert_eq!(
+            check(json!({"command": "select", "label": "Color"})).unwrap_err(),
+            "step 0: select needs \"option\" (or \"value\", \"text\"), e.g. {\"command\":\"select\",\"label\":\"Color\",\"option\":\"Red\"}"
+        );
+        assert_eq!(
+            check(json!({"command": "evaluate", "script": ""})).unwrap_err(),
+            "step 0: evaluate needs \"script\" (or \"expression\", \"code\", \"js\"), e.g. {\"command\":\"evaluate\",\"script\":\"document.title\"}"
+        );
+        assert_eq!(
+            check(json!({"command": "scroll", "direction": "down", "amount": "lots"})).unwrap_err(),
+            "step 0: invalid amount \"lots\": expected a number of pixels, 0 or more (\"direction\" says which way)"
+        );
+        // Fields a command does not take: named, with what it takes.
+        assert_eq!(
+            check(json!({"command": "click", "label": "Box", "button": "right"})).unwrap_err(),
+            "step 0: a click step takes ref, role, label, placeholder, selector, name, text, nth; not \"button\""
+        );
+        for (field, value) in [("modifiers", json!(["Shift"])), ("clickCount", json!(2))] {
+            let mut step = json!({"command": "click", "label": "Box"});
+            step[field] = value;
+            assert!(
+                check(step).unwrap_err().ends_with(&format!("; not \"{field}\"")),
+                "{field}"
+            );
+        }
+        assert_eq!(
+            check(json!({"command": "wait", "text": "x", "timeoutMs": 100})).unwrap_err(),
+            "step 0: a wait step takes timeout, gone, ms, ref, role, label, placeholder, selector, name, text, nth; not \"timeoutMs\""
+        );
+        assert_eq!(
+            check(json!({"command": "type", "label": "Query", "text": "x", "delay": 5})).unwrap_err(),
+            "step 0: a type step takes text, value, clear, ref, role, label, placeholder, selector, name, nth; not \"delay\""
+        );
+        assert_eq!(
+            check(json!({"command": "reload", "hard": true})).unwrap_err(),
+            "step 0: a reload step takes no fields besides \"command\"; not \"hard\""
+        );
+        // nth: a whole number, 0 or more.
+        for bad in [json!(-1), json!(1.5), json!("1")] {
+            assert_eq!(
+                check(json!({"command": "click", "text": "Details", "nth": bad})).unwrap_err(),
+                format!("step 0: invalid nth {bad}: expected a whole number, 0 or more (0 = the first match)")
+            );
+        }
+        assert!(check(json!({"command": "click", "text": "Details", "nth": 1.0})).is_ok());
+    }
+
+    #[test]
+    fn targets_are_asked_for_where_the_page_needs_one() {
+        assert_eq!(
+            check(json!({"command": "click", "ref": ""})).unwrap_err(),
+            "step 0: click needs a target: ref, text, role (with name), label, placeholder or selector, e.g. {\"command\":\"click\",\"ref\":\"e7\"}"
+        );
+        // In type and fill, `text` is what is typed, not a target.
+        assert_eq!(
+            check(json!({"command": "fill", "text": "Ada"})).unwrap_err(),
+            "step 0: fill needs a target: ref, label, placeholder, role (with name), name or selector (in a fill step, \"text\" is not a target), e.g. {\"command\":\"fill\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
+        );
+        // `name` alone is a target (the text to look for); a number is read as its digits.
+        assert!(check(json!({"command": "type", "name": "Email", "text": "a"})).is_ok());
+        assert!(check(json!({"command": "click", "text": 42})).is_ok());
+        // press and screenshot may go without one; wait and scroll need one or their own field.
+        assert!(check(json!({"command": "press", "key": "Escape"})).is_ok());
+        assert!(check(json!({"command": "screenshot"})).is_ok());
+        assert!(check(json!({"command": "scroll", "text": "Next page"})).is_ok());
+        assert!(check(json!({"command": "wait", "ms": 0})).is_ok());
+        assert!(check(json!({"command": "wait", "timeout": 200})).is_ok());
+        assert_eq!(
+            check(json!({"command": "scroll"})).unwrap_err(),
+            "step 0: scroll needs \"direction\" (up, down, left or right) or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
+        );
+        assert!(check(json!({"command": "wait"})).unwrap_err().starts_with(
+            "step 0: wait needs \"ms\" (or \"timeout\") or a target (ref, text, role (with name), label, placeholder or selector)"
+        ));
+        // A target on a command that takes none is a field it does not take.
+        assert!(check(json!({"command": "evaluate", "script": "1", "ref": "e3"}))
+            .unwrap_err()
+            .ends_with("; not \"ref\""));
+        // Empty and null fields are not given, as the page reads them.
+        assert!(check(json!({"command": "click", "text": "Save", "label": "", "role": null, "nth": null})).is_ok());
+        assert!(check(json!({"command": "navigate", "url": "/x", "text": null})).is_ok());
+    }
+
+    #[test]
+    fn fields_the_page_would_read_as_less_are_refused() {
+        // select's `text` names the option only beside ref or name.
+        assert!(check(json!({"command": "select", "ref": "e4", "text": "Red"})).is_ok());
+        assert!(check(json!({"command": "select", "name": "Color", "text": "Red"})).is_ok());
+        assert!(check(json!({"command": "select", "label": "Color", "text": "Red"}))
+            .unwrap_err()
+            .contains("names the option only beside ref or name; send \"option\""));
+        assert!(check(json!({"command": "select", "label": "Color", "value": 2})).is_ok());
+        // scroll's amount needs a direction; a direction takes any case; amounts are not signed.
+        assert!(check(json!({"command": "scroll", "text": "Next", "amount": 300}))
+            .unwrap_err()
+            .starts_with("step 0: amount needs \"direction\""));
+        assert!(check(json!({"command": "scroll", "direction": "LEFT", "text": "Gallery"})).is_ok());
+        assert!(check(json!({"command": "scroll", "direction": "down", "amount": -300})).is_err());
+        assert!(check(json!({"command": "scroll", "direction": 1})).is_err());
+        // wait: ms is a fixed time (not with a target, not with timeout); gone needs a target.
+        assert!(check(json!({"command": "wait", "text": "Saved", "ms": 500}))
+            .unwrap_err()
+            .contains("send \"timeout\""));
+        assert!(check(json!({"command": "wait", "ms": 500, "timeout": 100}))
+            .unwrap_err()
+            .contains("send one"));
+        assert!(check(json!({"command": "wait", "ms": 500, "gone": true}))
+            .unwrap_err()
+            .starts_with("step 0: gone needs a target"));
+        assert!(check(json!({"command": "wait", "ms": -1})).is_err());
+        assert!(check(json!({"command": "wait", "text": "x", "gone": "yes"})).is_err());
+        // type: `text` is a string ("" empties a field); `clear` a flag.
+        assert!(check(json!({"command": "type", "label": "Q", "text": "x", "clear": 1})).is_err());
+        assert!(check(json!({"command": "type", "label": "Q", "value": "x"})).is_ok());
+    }
+
+    #[test]
+    fn navigate_follows_http_and_https_and_paths() {
+        for ok in [
+            "https://example.com/",
+            "HTTP://localhost:3000/a",
+            "/settings",
+            "settings?tab=2",
+            "//cdn.example.com/x",
+            "a/b:c",
+            "#top",
+            " https://example.com ",
+        ] {
+            assert!(check(json!({"command": "navigate", "url": ok})).is_ok(), "{ok}");
+        }
+        for bad in [
+            "ftp://x",
+            "javascript:alert(1)",
+            "localhost:3000",
+            "file:///etc/passwd",
+            "mailto:a@b.c",
+        ] {
+            let e = check(json!({"command": "navigate", "url": bad})).unwrap_err();
+            assert!(e.contains("navigate follows http and https URLs only"), "{bad}: {e}");
+        }
+        assert_eq!(
+            check(json!({"command": "navigate", "url": ""})).unwrap_err(),
+            "step 0: navigate needs \"url\", e.g. {\"command\":\"navigate\",\"url\":\"/settings\"}"
+        );
+    }
+
+    #[test]
+    fn the_notes_text_stays() {
+        for step in [
+            json!({"command": "notes"}),
+            json!({"command": "notes", "mode": "Enter"}),
+        ] {
+            assert_eq!(
+                check(step).unwrap_err(),
+                "step 0: notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}"
+            );
         }
     }
 }
