@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use browser_tests::Framework::Axum;
 use browser_tests::{
-    chromium_test, client_id, eval, fails, http_post_json, ok, open, ref_of, run, run_raw, run_timed, started_client,
-    Server, PREFIX,
+    chromium_test, client_id, eval, fails, http_get, http_post_json, ok, open, ref_of, run, run_raw, run_timed,
+    started_client, Server, PREFIX,
 };
 use fantoccini::Client;
 use serde_json::json;
@@ -60,6 +60,9 @@ chromium_test!(navigation_hands_over, Axum, |c, server| navigation_hands_over_ca
 .await);
 chromium_test!(a_form_submitted_by_its_button_hands_over, Axum, |c, server| {
     form_submitted_by_button_case(c, &server).await
+});
+chromium_test!(typed_values_are_what_a_person_gets, Axum, |c, server| {
+    typed_values_are_what_a_person_gets_case(c, &server).await
 });
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await
@@ -713,6 +716,49 @@ async fn form_submitted_by_button_case(c: &Client, server: &Server) {
     let to = format!("navigating to {}", server.url("/actions/page2.html?q=cats"));
     assert!(steps[1]["result"].as_str().unwrap().ends_with(&to), "{v}");
     assert_eq!(steps[2]["result"], "/actions/page2.html?q=cats", "{v}");
+}
+
+async fn typed_values_are_what_a_person_gets_case(c: &Client, server: &Server) {
+    // A number or date field reads "" for a partial value ("1.", "-"): the next key goes on from
+    // what a person's field shows, not from "".
+    let id = open(c, server, "/actions/forms.html").await;
+    for (label, text, want) in [
+        ("Qty", "1.5", "1.5"),
+        ("Qty", "-42", "-42"),
+        ("Qty", "0.25", "0.25"),
+        ("When", "2024-05-06T07:09", "2024-05-06T07:09"),
+    ] {
+        let r = ok(
+            server,
+            &id,
+            json!({"command": "type", "label": label, "text": text, "clear": true}),
+        )
+        .await;
+        assert_eq!(r["result"], format!("typed \"{text}\""), "{r}");
+        let field = if label == "Qty" { "qty" } else { "when" };
+        let value = eval(
+            server,
+            &id,
+            &format!("return document.querySelector('[name={field}]').value"),
+        )
+        .await;
+        assert_eq!(value, want, "{label} {text}");
+    }
+    // A password is not repeated in the answer, so neither the action log nor a proof holds it.
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "type", "label": "Secret", "text": "MyS3cret!"}),
+    )
+    .await;
+    assert_eq!(r["result"], "typed \"•••\"", "{r}");
+    let (status, log) = http_get(server.addr, &format!("{PREFIX}/actions?client={id}"));
+    assert_eq!(status, 200, "{log}");
+    assert!(log.contains("typed \\\"•••\\\"") && !log.contains("MyS3cret!"), "{log}");
+    assert_eq!(
+        eval(server, &id, "return document.querySelector('[name=secret]').value").await,
+        "MyS3cret!"
+    );
 }
 
 async fn form_submitted_by_enter_case(c: &Client, server: &Server) {

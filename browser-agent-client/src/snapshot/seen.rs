@@ -88,7 +88,7 @@ pub(crate) mod tests {
         remember();
         assert_eq!(line_of("e9").as_deref(), Some("button \"Saved\" [ref=e9]"));
         assert_eq!(line_of("f1e2").as_deref(), Some("link \"Home\" [ref=f1e2]"));
-        record("listitem: link \"Docs\" [ref=e3]\nrow: \"a\" | cell: button \"Go\" [ref=e4]");
+        record("listitem: link \"Docs\" [ref=e3]\nrow: \"a\", cell: button \"Go\" [ref=e4]");
         assert_eq!(last_lines(), ["link \"Docs\" [ref=e3]", "button \"Go\" [ref=e4]"]);
     }
 }

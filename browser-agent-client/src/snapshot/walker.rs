@@ -21,6 +21,7 @@ use super::refs::{frame_number, ref_number};
 use super::{budget, page_window, roles, Win};
 use crate::js::{attribute, check_visibility, get, has_attribute, matches};
 use crate::text::{has_sub, parse_number, push_number};
+use browser_agent_core::protocol::SECRET_VALUE;
 use browser_agent_core::snapshot::{Attr, SnapshotNode};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::intern;
@@ -641,7 +642,7 @@ impl Walker {
             "textbox" | "searchbox" | "spinbutton" | "combobox" if tag == "input" || tag == "textarea" => {
                 let v = get(el, "value").as_string().unwrap_or_default();
                 if !v.is_empty() && aria("type").is_some_and(|t| t.eq_ignore_ascii_case("password")) {
-                    "•••".to_owned()
+                    SECRET_VALUE.to_owned()
                 } else {
                     v
                 }

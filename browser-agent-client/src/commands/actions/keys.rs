@@ -299,7 +299,7 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
             go = fire(&el, "KeyboardEvent", "keypress", &p);
             let printable = key != "Enter";
             if go && printable && (text_field(&el) || editable(&el)) {
-                insert(&el, &key);
+                insert(&el, &key, "");
             }
         }
         if go {
@@ -330,7 +330,7 @@ fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
     match key {
         "Enter" if !mods.ctrl && !mods.meta => {
             if tag == "textarea" {
-                insert(el, "\n");
+                insert(el, "\n", "");
             } else if editable(el) {
                 exec_command(el, "insertParagraph", "");
             } else if tag == "input" && text_field(el) {

@@ -10,6 +10,7 @@ use super::target;
 use crate::cursor;
 use crate::js::{call, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of};
 use crate::text::{cat, char_count, ci_contains, quote};
+use browser_agent_core::protocol::SECRET_VALUE;
 use js_sys::{Function, JsString, Object};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -123,8 +124,10 @@ pub(super) fn exec_command(el: &Element, cmd: &str, arg: &str) -> bool {
     .is_ok_and(|v| v.is_truthy())
 }
 
-/// Inserts `text` where a person's typing would put it, with the input events.
-pub(super) fn insert(el: &Element, text: &str) {
+/// Inserts `text` where a person's typing would put it, with the input events. `shown` is what
+/// the field shows a person when its value reads `""`: a number or date field drops a partial
+/// value (`1.`, `-`) that the next character goes on from.
+pub(super) fn insert(el: &Element, text: &str, shown: &str) {
     if editable(el) {
         if !exec_command(el, "insertText", text) {
             let doc = get(el, "ownerDocument");
@@ -135,7 +138,11 @@ pub(super) fn insert(el: &Element, text: &str) {
         }
         return;
     }
-    let v = JsString::from(value(el));
+    let mut v = value(el);
+    if v.is_empty() {
+        v = shown.to_owned();
+    }
+    let v = JsString::from(v);
     let len = v.length();
     let (start, end) = selection(el, len);
     let new = v.slice(0, start).concat(&js_string(text)).concat(&v.slice(end, len));
@@ -184,11 +191,11 @@ pub(super) fn delete_back(el: &Element) {
 /// One character typed: keydown, keypress, the text, keyup, with the key properties Chromium
 /// gives (a newline is the Enter key); the text goes in only when no handler prevented the
 /// keydown or the keypress.
-fn key_char(el: &Element, ch: &str) {
+fn key_char(el: &Element, ch: &str, shown: &str) {
     let key = if ch == "\n" { "Enter" } else { ch };
     let (init, press) = key_inits(key, Mods::default());
     if fire(el, "KeyboardEvent", "keydown", &init) && press.is_none_or(|p| fire(el, "KeyboardEvent", "keypress", &p)) {
-        insert(el, ch);
+        insert(el, ch, shown);
     }
     fire(el, "KeyboardEvent", "keyup", &init);
 }
@@ -243,7 +250,7 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     }
     if whole {
         if is_edit {
-            insert(&el, &text);
+            insert(&el, &text, "");
         } else {
             native_set(&el, "value", &js_string(&text));
             fire(
@@ -261,11 +268,13 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
             0
         };
         let mut buf = [0u8; 4];
+        let mut shown = value(&el);
         for ch in text.chars() {
             if ch == '\n' && !is_edit && el.local_name() == "input" {
                 continue;
             }
-            key_char(&el, ch.encode_utf8(&mut buf));
+            key_char(&el, ch.encode_utf8(&mut buf), &shown);
+            shown.push(ch);
             if delay > 0 {
                 sleep(delay).await;
             }
@@ -277,13 +286,15 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     // The app's render of the typed text, and the release of its input lock, before the next step.
     next_frame(&el).await;
     let verb = if whole { "filled " } else { "typed " };
-    let mut out = cat(&[verb, &quote(&text)]);
+    // A password is not repeated: the answer goes into the action log and proofs for PRs.
+    let secret = get(&el, "type").as_string().is_some_and(|t| t == "password");
+    let mut out = cat(&[verb, &quote(if secret { SECRET_VALUE } else { &text })]);
     let now = if is_edit {
         el.text_content().unwrap_or_default()
     } else {
         value(&el)
     };
-    if !is_edit && !ci_contains(&now, &text) {
+    if !is_edit && !secret && !ci_contains(&now, &text) {
         out.push_str("; the field now holds ");
         out.push_str(&quote(&now));
     }
