@@ -186,6 +186,9 @@ pub struct ClientRegistry {
     max_clients: usize,
     /// Origins whose frames may be default targets (lower case, no trailing `/`).
     frame_parents: Vec<String>,
+    /// Applied to each page's URL as it is stored: `/page`, `/console`, MCP and the proof show it,
+    /// and `?access_token=…` must not reach them when the log entries hide it.
+    redaction: crate::logs::Redaction,
     ttl_ms: u64,
 }
 
@@ -197,6 +200,7 @@ impl ClientRegistry {
             carried: Mutex::new(HashMap::new()),
             max_clients: max_clients.max(1),
             frame_parents: Vec::new(),
+            redaction: crate::logs::Redaction::default(),
             ttl_ms,
         }
     }
@@ -216,7 +220,7 @@ impl ClientRegistry {
             record.gone = false;
         }
         if !hb.page.is_empty() {
-            record.page = bounded(&hb.page);
+            record.page = self.page_url(&hb.page);
         }
         if !hb.title.is_empty() {
             record.title = bounded(&hb.title);
@@ -260,7 +264,7 @@ impl ClientRegistry {
         let mut map = self.inner.lock();
         let record = self.entry(&mut map, client, now);
         if record.page.is_empty() && !page.is_empty() {
-            record.page = bounded(page);
+            record.page = self.page_url(page);
         }
     }
 
@@ -315,7 +319,7 @@ impl ClientRegistry {
             // A batch is nearly always one page's: look its record up once per run of entries.
             let record = self.entry(&mut map, client, now);
             if record.page.is_empty() && !page.is_empty() {
-                record.page = bounded(page);
+                record.page = self.page_url(page);
             }
             while let Some(Some((c, seq, _))) = origins.get(i) {
                 if *c != client {
@@ -451,6 +455,17 @@ impl ClientRegistry {
     }
 
     /// Lets pages framed by these origins be default targets.
+    /// The redaction applied to the pages' URLs (the host's, as for its log entries).
+    pub(crate) fn with_redaction(mut self, redaction: &crate::logs::Redaction) -> Self {
+        self.redaction = redaction.clone();
+        self
+    }
+
+    /// A page URL as stored: secrets redacted, bounded.
+    fn page_url(&self, page: &str) -> String {
+        bounded(&self.redaction.text(page))
+    }
+
     pub(crate) fn with_frame_parents(mut self, origins: &[String]) -> Self {
         self.frame_parents = origins.iter().map(|o| normalize_origin(o)).collect();
         self

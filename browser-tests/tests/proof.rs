@@ -225,3 +225,60 @@ async fn proof_session_axum() {
 async fn proof_session_actix() {
     scenario(Actix).await;
 }
+
+/// A proof goes into a PR: a typed password and a URL's token are in none of its files, nor in
+/// the page lists and action log an agent reads.
+async fn secrets_flow(server: Server, client: &Client) {
+    let (status, started) = post(
+        &server,
+        "/proof/start",
+        json!({"description": "secrets", "screenshots": "none"}),
+    );
+    assert_eq!(status, 200, "{started}");
+    let page = open(client, &server, "/actions/forms.html").await;
+    let v = run(
+        &server,
+        &page,
+        json!([
+            {"command": "type", "label": "Secret", "text": "MyS3cretPass!"},
+            {"command": "navigate", "url": "/actions/page2.html?access_token=SECRETabc123&q=ok"},
+        ]),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{v}");
+    let (status, report) = post(&server, "/proof/stop", json!({}));
+    assert_eq!(status, 200, "{report}");
+    let dir = PathBuf::from(report["dir"].as_str().unwrap());
+    for f in ["SUMMARY.md", "session-log.json", "viewer.html"] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        assert!(
+            !text.contains("MyS3cretPass!") && !text.contains("SECRETabc123"),
+            "{f}:\n{text}"
+        );
+    }
+    let summary = std::fs::read_to_string(dir.join("SUMMARY.md")).unwrap();
+    assert!(
+        summary.contains("•••") && summary.contains("access_token=[redacted]"),
+        "{summary}"
+    );
+    for path in ["/page", "/actions", "/console"] {
+        let res = request(server.addr, "GET", &format!("{PREFIX}{path}"), &[], b"");
+        let body = String::from_utf8_lossy(&res.body).into_owned();
+        assert!(
+            res.status == 200 && !body.contains("MyS3cretPass!") && !body.contains("SECRETabc123"),
+            "{path}: {body}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proof_keeps_no_secrets() {
+    let browser = shared_browser().await;
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .page_key(PAGE_KEY)
+        .proof_dir(browser_tests::scratch().join("proof-secrets"))
+        .build();
+    let server = Server::start_on(Axum, agent, any_port());
+    within("secrets", SCENARIO_DEADLINE, secrets_flow(server, &browser.client)).await;
+}

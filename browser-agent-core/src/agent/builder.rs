@@ -360,6 +360,7 @@ impl Builder {
                 logs: LogBuffer::new(config.max_logs, config.max_log_bytes),
                 clients: ClientRegistry::new(config.max_clients, config.client_ttl.as_millis() as u64)
                     .with_frame_parents(&config.frame_parents)
+                    .with_redaction(&config.redaction)
                     .with_delivered(
                         config
                             .ndjson

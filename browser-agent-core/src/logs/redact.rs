@@ -162,6 +162,13 @@ impl Redaction {
         e.approx_bytes = (e.approx_bytes + after).saturating_sub(before);
     }
 
+    /// Redacts a JSON value in place (strings, and fields with a secret name), as an entry's fields.
+    pub(crate) fn json(&self, v: &mut Value) {
+        if self.on {
+            self.value(v);
+        }
+    }
+
     fn value(&self, v: &mut Value) {
         match v {
             Value::String(s) => {

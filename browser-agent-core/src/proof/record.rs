@@ -89,6 +89,31 @@ impl BrowserAgent {
         }
     }
 
+    /// A proof goes into a PR: what the page typed into a password field (it answered
+    /// `typed "•••"`) is `•••` in the step too, and URLs and texts are redacted as log entries are.
+    fn keep_secrets(&self, rec: &mut Recorded) {
+        let secret = format!("\"{}\"", crate::protocol::SECRET_VALUE);
+        let typed_secret = matches!(rec.command.as_str(), "type" | "fill")
+            && rec
+                .result
+                .as_ref()
+                .and_then(Value::as_str)
+                .is_some_and(|r| r.split_once(' ').is_some_and(|(_, rest)| rest.starts_with(&secret)));
+        if typed_secret {
+            if let Some(text) = rec.step.get_mut("text") {
+                *text = Value::String(crate::protocol::SECRET_VALUE.to_owned());
+            }
+        }
+        let redaction = &self.inner.config.redaction;
+        redaction.json(&mut rec.step);
+        if let Some(result) = &mut rec.result {
+            redaction.json(result);
+        }
+        for text in [&mut rec.error, &mut rec.matched].into_iter().flatten() {
+            *text = redaction.text(text).into_owned();
+        }
+    }
+
     fn split(&self, plan: &Plan, asked: &[Value], steps: Vec<StepResult>, left: Option<&str>) -> Vec<StepResult> {
         let mut mine = Vec::with_capacity(steps.len());
         let mut recorded: Vec<Recorded> = Vec::new();
@@ -103,7 +128,7 @@ impl BrowserAgent {
                         step.index = Some(i as u64);
                     }
                     let at = step.other.get(field::AT).and_then(Value::as_u64).unwrap_or(0);
-                    recorded.push(Recorded {
+                    let mut rec = Recorded {
                         index: i,
                         command: step.command.clone(),
                         step: asked.get(i).cloned().unwrap_or(Value::Null),
@@ -119,7 +144,9 @@ impl BrowserAgent {
                         viewport: step.other.get(field::VIEWPORT).cloned(),
                         shot: None,
                         shot_error: None,
-                    });
+                    };
+                    self.keep_secrets(&mut rec);
+                    recorded.push(rec);
                     mine.push(step);
                 }
                 Err(of) => {

@@ -277,7 +277,9 @@ impl BrowserAgent {
         let Some(record) = self.target(client, now_ms()) else {
             return json!({"clientId": null, "actions": []});
         };
-        let actions = self.inner.commands.actions(&record.client_id);
+        let mut actions = Value::Array(self.inner.commands.actions(&record.client_id));
+        // Step results may quote URLs with tokens (`navigating to …?access_token=…`).
+        self.inner.config.redaction.json(&mut actions);
         json!({"clientId": record.client_id, "page": record.page, "actions": actions})
     }
 }
