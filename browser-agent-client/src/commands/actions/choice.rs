@@ -4,6 +4,7 @@
 use super::super::batch;
 use super::super::resolve::{self, describe, field, Target};
 use super::super::Outcome;
+use super::bad_field;
 use super::pointer::{centre, click_target, disabled, scroll_into_view};
 use super::target;
 use super::text::native_set;
@@ -25,7 +26,7 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
         }
     });
     let Some(want) = want else {
-        return Err("select needs \"option\": the option's text, value or label".to_owned());
+        return Err(bad_field("option"));
     };
     // `text` may name the option, so the target comes from the other fields.
     let t = target(step, true)?;

@@ -4,6 +4,7 @@
 
 use super::super::resolve::field;
 use super::super::Outcome;
+use super::bad_field;
 use crate::bootstrap;
 use crate::js::{call, get, global, js_string, set};
 use crate::text::{cat, has_sub};
@@ -87,9 +88,7 @@ pub(super) async fn evaluate(step: &JsValue) -> Outcome {
         .or_else(|| field(step, "code"))
         .or_else(|| field(step, "js"))
     else {
-        return Err(
-            "evaluate needs \"script\": an expression, or a function body with return (await works)".to_owned(),
-        );
+        return Err(bad_field("script"));
     };
     // The JSON-safe copy is made by a module loaded on the first evaluate, before the script runs.
     let module = crate::lazy::module(browser_agent_core::protocol::lazy::EVALUATE).await?;

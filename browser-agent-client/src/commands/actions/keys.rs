@@ -5,6 +5,7 @@
 use super::super::batch;
 use super::super::resolve::{self, describe, field};
 use super::super::Outcome;
+use super::bad_field;
 use super::pointer::{blocked_submit, centre, scroll_into_view};
 use super::target;
 use super::text::{
@@ -274,7 +275,7 @@ fn tabbables() -> Vec<Element> {
 /// `press`: a key or chord on the target (focused first) or on the focused element.
 pub(super) async fn press(step: &JsValue) -> Outcome {
     let Some(chord) = field(step, "key").or_else(|| field(step, "keys")) else {
-        return Err("press needs \"key\", e.g. \"Enter\", \"Control+a\" or \"Shift+Tab\"".to_owned());
+        return Err(bad_field("key"));
     };
     let (mods, key) = parse_chord(&chord)?;
     let el = if resolve::has_target(step, false) {

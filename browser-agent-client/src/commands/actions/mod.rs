@@ -84,7 +84,7 @@ async fn snapshot_command(step: &JsValue) -> Outcome {
 async fn notes(step: &JsValue) -> Outcome {
     let mode = crate::js::get(step, "mode").as_string().unwrap_or_default();
     if mode != "enter" && mode != "exit" {
-        return Err("notes needs \"mode\": \"enter\" or \"exit\"".into());
+        return Err(bad_field("mode"));
     }
     let agent = crate::bootstrap::agent();
     let f = crate::js::get(&agent, crate::bootstrap::NOTES_FN);
@@ -92,6 +92,12 @@ async fn notes(step: &JsValue) -> Outcome {
         .dyn_ref()
         .ok_or_else(|| String::from("this page's bootstrap has no notes mode"))?;
     crate::lazy::settle(f.call1(&agent, &js_string(&mode))).await
+}
+
+/// A field the step lacks or holds wrongly. Every step passes the host's check first (core's
+/// `protocol::STEP_FIELDS`, with the texts that say what to send), so this only names the field.
+pub(super) fn bad_field(name: &str) -> String {
+    cat(&["invalid or missing \"", name, "\""])
 }
 
 /// Resolves the step's target and records it as the running step's (for `matched` and the action log).

@@ -4,6 +4,7 @@
 use super::super::batch::{self, Nav};
 use super::super::resolve::field;
 use super::super::Outcome;
+use super::bad_field;
 use crate::js::{get, global, js_string};
 use crate::text::{cat, quote};
 use js_sys::{Array, Function, Reflect};
@@ -13,7 +14,7 @@ use wasm_bindgen::JsCast;
 /// `navigate`: `url` resolved against the page's URL; only http and https.
 pub(super) fn navigate(step: &JsValue) -> Outcome {
     let Some(url) = field(step, "url") else {
-        return Err("navigate needs \"url\"".to_owned());
+        return Err(bad_field("url"));
     };
     let base = get(&get(&global(), "location"), "href");
     let ctor: Function = get(&global(), "URL").unchecked_into();

@@ -4,6 +4,7 @@
 use super::super::batch;
 use super::super::resolve::{self, field};
 use super::super::Outcome;
+use super::bad_field;
 use super::target;
 use crate::js::{call, get, global, js_number, js_string, object, sleep};
 use crate::text::{cat, num};
@@ -40,7 +41,7 @@ pub(super) async fn scroll(step: &JsValue) -> Outcome {
     let t = if has_target { Some(target(step, false)?) } else { None };
     let Some(direction) = direction else {
         let Some(t) = t else {
-            return Err("scroll needs \"direction\" (up, down, left, right) with an optional \"amount\" in pixels, or a target to scroll into view".to_owned());
+            return Err(bad_field("direction"));
         };
         let opts = object(&[("block", js_string("center")), ("inline", js_string("nearest"))]);
         let _ = call(&t.el, "scrollIntoView", &[&opts]);
@@ -62,13 +63,7 @@ pub(super) async fn scroll(step: &JsValue) -> Outcome {
         "up" => (0.0, -1.0),
         "right" => (1.0, 0.0),
         "left" => (-1.0, 0.0),
-        _ => {
-            return Err(cat(&[
-                "Unknown direction \"",
-                &direction,
-                "\" (use up, down, left or right)",
-            ]))
-        }
+        _ => return Err(bad_field("direction")),
     };
     let amount = get(step, "amount")
         .as_f64()

@@ -204,7 +204,7 @@ fn key_char(el: &Element, ch: &str, shown: &str) {
 pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     let text = get(step, "text").as_string().or_else(|| get(step, "value").as_string());
     let Some(text) = text else {
-        return Err("type and fill need \"text\": the text to enter (the target comes from ref, label, placeholder, role with name, or selector)".to_owned());
+        return Err(super::bad_field("text"));
     };
     let t = target(step, true)?;
     let el = t.el.clone();

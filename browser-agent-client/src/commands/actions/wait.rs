@@ -4,6 +4,7 @@
 use super::super::batch;
 use super::super::resolve::{self, field, Miss};
 use super::super::Outcome;
+use super::bad_field;
 use crate::js::{get, global, js_string, now_ms, sleep};
 use crate::text::{cat, ci_contains, num, quote};
 use wasm_bindgen::prelude::*;
@@ -27,12 +28,7 @@ fn ms_field(step: &JsValue, name: &str) -> Result<Option<f64>, String> {
     }
     match v.as_f64() {
         Some(ms) if ms >= 0.0 => Ok(Some(ms)),
-        _ => Err(cat(&[
-            "\"",
-            name,
-            "\" must be a number of milliseconds (0 or more), not ",
-            &js_sys::JSON::stringify(&v).map(String::from).unwrap_or_default(),
-        ])),
+        _ => Err(bad_field(name)),
     }
 }
 
@@ -63,7 +59,7 @@ pub(super) async fn wait(step: &JsValue) -> Outcome {
                 sleep(ms.min(60_000.0) as i32).await;
                 Ok(js_string(&cat(&["waited ", &num(ms), " ms"])))
             }
-            None => Err("wait needs a target (ref, text, role, label, placeholder, selector), \"text\" to find anywhere on the page, or \"ms\"".to_owned()),
+            None => Err(bad_field("ms")),
         };
     }
     loop {
