@@ -223,6 +223,7 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
 chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
     // Old apps lay pages out with tables (`role=presentation`): no `row:`/`cell` lines for them,
     // as in Chromium's tree; a real table inside one, and an item with its own role, still are.
+    // And the old web's other habits: empty header cells, menus built of lists, icon fonts.
     let page = open(c, &server, "/snapshot/layout.html").await;
     let text = snapshot(&server, &page).await;
     let expected = [
@@ -241,6 +242,16 @@ chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
         "\"Jobs\"",
         "listitem: \"Kept item\"",
         "list: listitem: \"Plain item\"",
+        // An empty header cell keeps its column.
+        "table",
+        "  row: columnheader \"Passenger\", \"\"",
+        "  row: \"Ann\", cell: link \"Remove\" [ref=e5]",
+        // A menu's `<li>`s wrap its items: no list items.
+        "menu \"Shelf\"",
+        "  menuitem \"Books\" [ref=e6]",
+        "  menuitem \"Music\" [ref=e7]",
+        // An icon font's glyph names nothing: the title does.
+        "link \"Delete user jdoe\" [ref=e8]",
     ]
     .join("\n");
     assert_eq!(text, expected);

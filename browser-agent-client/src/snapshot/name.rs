@@ -164,7 +164,8 @@ pub(crate) fn parse_content(v: &str) -> String {
 pub(crate) fn squash(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split(|c: char| c.is_whitespace() && c != '\u{a0}') {
-        let word = word.trim_matches(|c| c == '\u{200b}' || c == '\u{ad}');
+        // An icon font's glyph (the Private Use Area: Glyphicons, Font Awesome 4) says nothing.
+        let word = word.trim_matches(|c| c == '\u{200b}' || c == '\u{ad}' || ('\u{e000}'..='\u{f8ff}').contains(&c));
         if word.is_empty() {
             continue;
         }
@@ -334,7 +335,7 @@ fn alternative(
     // 2F: name from content.
     if roles::name_from_content(role) || !f.root || f.label || f.labelledby || tag == "summary" {
         let s = content(win, el, f, skip);
-        if !s.trim().is_empty() {
+        if !squash(&s).is_empty() {
             if f.root {
                 *from_content = true;
             }

@@ -151,8 +151,9 @@ struct Ctx {
     pointer: bool,
     /// Loose text here already is some element's name.
     suppress: bool,
-    /// Inside a layout table or list (`role=presentation`/`none`): its rows, cells and items
-    /// are layout too (ARIA passes the role on to required owned elements), as in Chromium.
+    /// Inside a layout table or list (`role=presentation`/`none`), or a list with another role
+    /// (`<ul role="menu">`): its rows, cells and items are layout too (ARIA passes the role on to
+    /// required owned elements; an `<li>` outside a list is generic), as in Chromium.
     layout: bool,
 }
 
@@ -567,7 +568,8 @@ impl Walker {
                         text_visible: visible,
                         pointer,
                         suppress: false,
-                        layout: false,
+                        // A `<ul role="menu">`'s items wrap its menu items: no list items.
+                        layout: matches!(tag, "ul" | "ol") && role != "list",
                     };
                     self.children(el, tag, &mut inner, ctx, true);
                     inner.flush();
@@ -590,7 +592,7 @@ impl Walker {
             && node.children.is_empty()
             && node.attrs.is_empty()
             && node.ref_id.is_none()
-            && !matches!(role, "iframe" | "cell" | "gridcell");
+            && !matches!(role, "iframe" | "cell" | "gridcell" | "columnheader" | "rowheader");
         (!says_nothing).then_some(node)
     }
 
