@@ -661,7 +661,29 @@
     // it asked for a frame since `frames` (the count before the action), that frame has run; after
     // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
     // or starting its frames may take longer than one), `atLeast` ms at least (the visible
-    // cursor's pause), one task at least.
+    // cursor's pause), one task at least; then a fade it started (moving()) to its end.
+    // Whether a fade, slide or collapse is under way (see moving's use in settle below).
+    var MOVES = /^(opacity|transform|visibility|height|max-height)$/;
+    function moving() {
+        try {
+            var list = doc.getAnimations(),
+                i,
+                a,
+                jq = win.jQuery;
+            for (i = 0; i < list.length; i++) {
+                a = list[i];
+                if (
+                    a.playState == 'running' &&
+                    a.effect.getComputedTiming().endTime < 1 / 0 &&
+                    (a.transitionProperty ? MOVES.test(a.transitionProperty) : a.animationName)
+                )
+                    return 1;
+            }
+            return jq && jq.timers && jq.timers.length > 0;
+        } catch (e) {
+            return 0;
+        }
+    }
     agent.__F_SETTLE__ = function (frames, atLeast) {
         // `after`: when the last round of ours was due. A page timer due no later ran before it
         // (timers run in the order they are due); one due later is waited for.
@@ -686,12 +708,14 @@
                     apply(pageTimeout, win, [next, waited ? left : __SETTLE_FRAME_MS__]);
                     return (waited = 1);
                 }
-                if (left <= 0) return resolve();
-                if (due >= after) {
+                if (left > 0 && due >= after) {
                     after = due + 1;
                     due = after - now();
                     return apply(pageTimeout, win, [step, due < left ? due : left]);
                 }
+                // Then a fade, slide or collapse the action started, to its end (a Bootstrap modal
+                // drops a click that lands mid-fade): __SETTLE_ANIMATION_MS__ ms at most.
+                if (spent < __SETTLE_ANIMATION_MS__ && moving()) return apply(pageTimeout, win, [step, 16]);
                 resolve();
             }
             apply(pageTimeout, win, [step]);

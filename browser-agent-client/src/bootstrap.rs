@@ -53,6 +53,13 @@ pub(crate) const SETTLE_MS: u32 = 20;
 /// busy or just starting its frames may take longer than one frame).
 #[allow(dead_code)]
 pub(crate) const SETTLE_FRAME_MS: u32 = 100;
+/// Longest an action waits, after what it set off has settled, for a fade, slide or collapse it
+/// started to end (a running CSS transition of `opacity`, `transform`, `visibility`, `height` or
+/// `max-height`, a finite CSS animation, a jQuery animation), in ms: a Bootstrap modal's fade is
+/// 150–450 ms, and the answer should show it open, and a click should not land mid-fade (where
+/// Bootstrap drops it). Colour transitions (a button's hover) are not waited for.
+#[allow(dead_code)]
+pub(crate) const SETTLE_ANIMATION_MS: u32 = 600;
 /// `w(frames)`: a promise that resolves once what the page set to run soon after an action has
 /// run (its timers due within [`SETTLE_MS`], a frame it asked for since `frames`, the [`FRAMES`]
 /// count before the action); [`SETTLE_MS`] at most.

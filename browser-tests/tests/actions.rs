@@ -47,6 +47,27 @@ chromium_test!(what_a_click_sets_off_lands_before_the_answer, Axum, |c, server| 
     c.close_window().await.expect("close the tab");
     c.switch_to_window(original).await.expect("back");
 });
+chromium_test!(an_answer_waits_for_the_fade_it_started, Axum, |c, server| {
+    // A Bootstrap-style modal fades in and out over 300 ms and ignores clicks meanwhile: the
+    // answer shows it open (its end-of-fade text), and the next click is not lost mid-fade.
+    let original = c.window().await.expect("window");
+    let tab = c.new_window(true).await.expect("new tab");
+    c.switch_to_window(tab.handle.clone()).await.expect("switch");
+    let id = open(c, &server, "/actions/fade.html").await;
+    let v = run(&server, &id, json!([{"command": "click", "text": "Open modal"}])).await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    let text = v["snapshot"].as_str().unwrap_or_default();
+    assert!(text.contains("\"opened\"") && text.contains("dialog \"Fading\""), "{v}");
+    let v = run(&server, &id, json!([{"command": "click", "text": "Dismiss"}])).await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    let text = v["snapshot"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("\"closed again\"") && text.contains("- dialog \"Fading\""),
+        "{v}"
+    );
+    c.close_window().await.expect("close the tab");
+    c.switch_to_window(original).await.expect("back");
+});
 chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
 chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
     .await);
