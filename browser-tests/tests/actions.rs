@@ -85,6 +85,22 @@ chromium_test!(a_form_submitted_by_its_button_hands_over, Axum, |c, server| {
 chromium_test!(typed_values_are_what_a_person_gets, Axum, |c, server| {
     typed_values_are_what_a_person_gets_case(c, &server).await
 });
+chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| {
+    // Bootstrap 5's radio toggle buttons: the radio is clipped away under another label, so a
+    // click (or check) on it lands on its own label, as a person's would.
+    let id = open(c, &server, "/actions/forms.html").await;
+    let medium = browser_tests::ref_of(&server, &id, "radio \"Medium\"").await;
+    ok(&server, &id, json!({"command": "click", "ref": medium})).await;
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('size-m').checked").await,
+        true
+    );
+    ok(&server, &id, json!({"command": "check", "label": "Large"})).await;
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('size-l').checked").await,
+        true
+    );
+});
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await
 });

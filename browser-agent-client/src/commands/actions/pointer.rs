@@ -139,6 +139,14 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
     if label_of_target {
         return Ok((top, x, y));
     }
+    // A control drawn as its label (Bootstrap's `.btn-check` radios, clipped away under a
+    // neighbour's label): its own label is what a person clicks.
+    if let Some(label) = as_element(get(&get(el, "labels"), "0")) {
+        let (x, y) = centre(&label);
+        if let Some(top) = hit(&label, x, y).filter(|top| label.contains(Some(top))) {
+            return Ok((top, x, y));
+        }
+    }
     // What covers it: the outermost ancestor of the hit element that does not contain the target.
     let mut cover = top.clone();
     while let Some(p) = cover.parent_element() {
