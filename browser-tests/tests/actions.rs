@@ -101,6 +101,31 @@ chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| 
         true
     );
 });
+chromium_test!(
+    focus_and_blur_reach_a_page_whose_window_is_not_focused,
+    Axum,
+    |c, server| {
+        // The developer's browser sits beside the IDE: its page is not focused, where the browser
+        // moves the focus without focus and blur events. The agent's actions fire them.
+        let id = open(c, &server, "/actions/forms.html").await;
+        let original = c.window().await.expect("window");
+        let front = c.new_window(true).await.expect("new tab");
+        c.switch_to_window(front.handle.clone()).await.expect("switch");
+        assert_eq!(eval(&server, &id, "return document.hasFocus()").await, false);
+        let state = "return document.getElementById('touch-state').textContent";
+        ok(
+            &server,
+            &id,
+            json!({"command": "type", "label": "Touched", "text": "ab"}),
+        )
+        .await;
+        assert_eq!(eval(&server, &id, state).await, "focused");
+        ok(&server, &id, json!({"command": "press", "key": "Tab"})).await;
+        assert_eq!(eval(&server, &id, state).await, "touched");
+        c.close_window().await.expect("close the tab");
+        c.switch_to_window(original).await.expect("back");
+    }
+);
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await
 });

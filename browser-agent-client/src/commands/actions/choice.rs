@@ -9,7 +9,7 @@ use super::pointer::{centre, click_target, disabled, scroll_into_view};
 use super::target;
 use super::text::native_set;
 use crate::cursor;
-use crate::js::{as_element, attribute, call, event_init, fire, get, js_string, set};
+use crate::js::{as_element, attribute, event_init, fire, get, js_string, set};
 use crate::snapshot::name::squash;
 use crate::text::{cat, ci_contains, push_number, quote};
 use js_sys::Reflect;
@@ -84,7 +84,7 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
     if get(&option, "disabled").is_truthy() {
         return Err(cat(&["The option ", &quote(&text), " in ", &t.label, " is disabled"]));
     }
-    let _ = call(&el, "focus", &[]);
+    super::focus(Some(&el));
     native_set(&el, "value", &get(&option, "value"));
     set(&option, "selected", &JsValue::TRUE);
     fire(&el, "Event", "input", &event_init(true));

@@ -284,7 +284,7 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
         batch::note(&t);
         let (x, y) = centre(&t.el);
         cursor::move_to(x, y).await;
-        let _ = call(&t.el, "focus", &[]);
+        super::focus(Some(&t.el));
         t.el
     } else {
         active_element()
@@ -377,7 +377,7 @@ fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
                     (None, false) => 0,
                     (None, true) => all.len() - 1,
                 };
-                let _ = call(&all[next], "focus", &[]);
+                super::focus(Some(&all[next]));
             }
         }
         "Backspace" | "Delete" if text_field(el) || editable(el) => delete_back(el),

@@ -200,17 +200,7 @@ fn focus_for_press(el: &Element) {
         el,
         "a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable]",
     );
-    match focusable {
-        Some(f) => {
-            let _ = call(&f, "focus", &[]);
-        }
-        None => {
-            let active = get(&get(&global(), "document"), "activeElement");
-            if active.is_object() && get(&active, "localName").as_string().as_deref() != Some("body") {
-                let _ = call(&active, "blur", &[]);
-            }
-        }
-    }
+    super::focus(focusable.as_ref());
 }
 
 /// pointerdown, mousedown, focus, pointerup, mouseup, click (and dblclick after the second).

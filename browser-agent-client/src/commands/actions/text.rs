@@ -224,7 +224,7 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     batch::note(&t);
     let (x, y, w, h) = rect(&el);
     cursor::move_to(x + (0.3 * w).max(16.0).min(w / 2.0), y + h / 2.0).await;
-    let _ = call(&el, "focus", &[]);
+    super::focus(Some(&el));
     // What the app renders after the previous step (a field it cleared on Enter) lands first, so
     // the text never goes onto an older value.
     next_frame(&el).await;
