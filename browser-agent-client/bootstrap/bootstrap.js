@@ -662,6 +662,30 @@
     // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
     // or starting its frames may take longer than one), `atLeast` ms at least (the visible
     // cursor's pause), one task at least; then a fade it started (moving()) to its end.
+    // alert/confirm/prompt opened by an agent's action (inside the events it dispatches, which are
+    // not trusted, or while the page settles after one) would block the page, and every batch
+    // after it, until a person answers: the agent's action answers them instead (OK, the prompt's
+    // default), as the person acting through the agent would, and says so in the log. A person's
+    // own clicks (trusted events) get the real dialog.
+    var settling = 0;
+    ['alert', 'confirm', 'prompt'].forEach(function (name) {
+        var original = win[name];
+        if (typeof original != 'function') return;
+        win[name] = function (message, value) {
+            var ev = win.event;
+            if (!settling && !(ev && ev.isTrusted === false)) return apply(original, win, arguments);
+            var answer = name == 'alert' ? void 0 : name == 'confirm' || (value == null ? '' : str(value));
+            emit({
+                type: __CONSOLE__,
+                level: 'warn',
+                args: [
+                    'the page opened ' + name + '(' + stringify(message == null ? '' : str(message)) + ') during the agent\'s action, which answered ' +
+                        (name == 'alert' ? 'OK' : name == 'confirm' ? 'OK (true)' : stringify(answer)),
+                ],
+            });
+            return answer;
+        };
+    });
     // Whether a fade, slide or collapse is under way (see moving's use in settle below).
     var MOVES = /^(opacity|transform|visibility|height|max-height)$/;
     function moving() {
@@ -690,7 +714,12 @@
         var start = now(),
             after = start,
             waited = 0;
-        return new kept.Promise(function (resolve) {
+        settling++;
+        return new kept.Promise(function (done) {
+            function resolve() {
+                settling--;
+                done();
+            }
             function step() {
                 var spent = now() - start,
                     due = agent.__F_TIMERS_DUE__,

@@ -126,6 +126,35 @@ chromium_test!(
         c.switch_to_window(original).await.expect("back");
     }
 );
+chromium_test!(native_dialogs_an_action_opens_are_answered, Axum, |c, server| {
+    // confirm/prompt/alert opened by the agent's click (at once, or by a timer while the page
+    // settles) would block the page and every later batch: the action answers them and the
+    // answer's log says what was asked and answered.
+    let id = open(c, &server, "/actions/dialogs.html").await;
+    let v = run(&server, &id, json!([{"command": "click", "text": "Remove"}])).await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    let said = |v: &serde_json::Value, what: &str| {
+        v["logs"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|e| e["text"].as_str().is_some_and(|t| t.contains(what))))
+    };
+    assert!(
+        said(&v, "confirm(\"Really remove?\")") && said(&v, "answered OK (true)"),
+        "{v}"
+    );
+    assert_eq!(eval(&server, &id, "return location.hash").await, "#removed");
+    let v = run(&server, &id, json!([{"command": "click", "text": "Name"}])).await;
+    assert!(
+        said(&v, "prompt(\"Your name?\")") && said(&v, "answered \"Ada\""),
+        "{v}"
+    );
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('name').textContent").await,
+        "Ada"
+    );
+    let v = run(&server, &id, json!([{"command": "click", "text": "Save"}])).await;
+    assert!(said(&v, "alert(\"Saved\")"), "{v}");
+});
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await
 });

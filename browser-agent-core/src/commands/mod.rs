@@ -260,7 +260,7 @@ pub enum RunError {
     #[error("The page already has {MAX_QUEUED} batches waiting; wait for them to finish")]
     QueueFull,
     /// The page did not answer in time; the batch was removed and will not run later.
-    #[error("Browser command timed out after {0} ms: the page did not answer (it may have navigated away, be paused in a debugger, or be busy)")]
+    #[error("Browser command timed out after {0} ms: the page did not answer (it may have navigated away, be paused in a debugger, be busy, or show an alert, confirm or prompt dialog it opened on its own, which a person must answer)")]
     Timeout(u64),
     /// The named page said it left (closed, or navigated away).
     #[error("The page with client id {client:?} was closed or navigated away. {open}")]
