@@ -59,8 +59,16 @@ impl LogQuery {
         }
     }
 
-    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (unknown parameters and empty values
-    /// are ignored). The error names the parameter and what it accepts.
+    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (empty values are not given; `level`
+    /// given twice adds up). The error names the parameter and what it accepts; a parameter it
+    /// does not take, or one given twice, is an error too (a typo would answer the whole log).
+    ///
+    /// ```
+    /// use browser_agent_core::LogQuery;
+    /// assert!(LogQuery::parse(Some("levels=error")).is_err());
+    /// assert!(LogQuery::parse(Some("type=error&type=console")).is_err());
+    /// assert_eq!(LogQuery::parse(Some("level=error&level=warn")).unwrap().levels.len(), 2);
+    /// ```
     pub fn parse(query: Option<&str>) -> Result<Self, QueryError> {
         LogQuery::from_pairs(crate::util::Params::parse(query).iter())
     }
@@ -69,9 +77,18 @@ impl LogQuery {
     /// `browser_logs` tool's arguments), so both readers share every rule and error text.
     pub(crate) fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, QueryError> {
         let mut q = LogQuery::default();
+        let mut seen: Vec<&str> = Vec::new();
         for (name, value) in pairs {
             if value.is_empty() {
                 continue;
+            }
+            if name != "level" {
+                // `client` and `clientId` (and `since`, `sinceMs`) are one parameter.
+                let key = name.trim_end_matches("Id").trim_end_matches("Ms");
+                if seen.contains(&key) {
+                    return Err(QueryError::Twice(name.to_owned()));
+                }
+                seen.push(key);
             }
             match name {
                 "level" => {
@@ -92,7 +109,7 @@ impl LogQuery {
                     q.kind = Some((*kind).to_owned());
                 }
                 "client" | "clientId" => q.client = Some(value.to_owned()),
-                _ => {}
+                _ => return Err(QueryError::Unknown(name.to_owned())),
             }
         }
         Ok(q)
@@ -228,6 +245,11 @@ mod tests {
             Some("network")
         );
         assert_eq!(LogQuery::parse(Some("limit=2.0")).unwrap().limit, Some(2));
-        assert_eq!(LogQuery::parse(Some("unknown=1&level=")).unwrap(), LogQuery::default());
+        // Empty values are not given; an unknown name is refused (a typo would read the whole log).
+        assert_eq!(LogQuery::parse(Some("level=&type=")).unwrap(), LogQuery::default());
+        assert_eq!(
+            LogQuery::parse(Some("unknown=1")).unwrap_err().to_string(),
+            "unknown parameter \"unknown\": the log query takes level, type, sinceMs, afterSeq, limit and client"
+        );
     }
 }

@@ -709,4 +709,23 @@ async fn tools_run_against_a_page_and_answer_in_text() {
         text,
         "No page with client id \"gone-page\" is connected. Open pages: \"pg1\" (http://127.0.0.1:3000/)\n"
     );
+    // The logs and the action log of a page nobody knows: the same error, not an empty answer
+    // whose header says no page ever connected.
+    for tool in ["browser_logs", "browser_actions"] {
+        let (text, failed) = call_tool(&agent, tool, json!({"client": "gone-page"})).await;
+        assert!(failed, "{tool}: {text}");
+        assert!(
+            text.starts_with("No page with client id \"gone-page\""),
+            "{tool}: {text}"
+        );
+    }
+    let (text, failed) = call_tool(&agent, "browser_logs", json!({"levels": ["error"]})).await;
+    assert!(failed);
+    assert!(text.contains("unknown parameter \"levels\""), "{text}");
+    let (text, failed) = call_tool(&agent, "browser_actions", json!({"proof": "begin"})).await;
+    assert!(failed);
+    assert!(
+        text.contains("\"proof\" must be start, stop or status, not \"begin\""),
+        "{text}"
+    );
 }

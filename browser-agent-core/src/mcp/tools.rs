@@ -142,6 +142,9 @@ impl BrowserAgent {
             }
             Tool::Logs => {
                 let query = logs_query(args)?;
+                if let Some(err) = query.client.as_deref().and_then(|c| self.unknown_client(c)) {
+                    return Ok(Output::failed(err.to_string()));
+                }
                 Output::ok(text::logs(&self.console_json(&query)))
             }
             Tool::Pages => Output::ok(text::pages(&self.page_json())),
@@ -196,7 +199,8 @@ impl BrowserAgent {
                     Some("status") => Ok(self
                         .proof_status()
                         .map_or("No proof session is running.\n".to_owned(), |s| text::proof_started(&s))),
-                    other => return Err(format!("\"proof\" must be start, stop or status, not {other:?}")),
+                    Some(other) => return Err(format!("\"proof\" must be start, stop or status, not {other:?}")),
+                    None => return Err("\"proof\" must be start, stop or status".into()),
                 };
                 match answer {
                     Ok(text) => Output::ok(text),
@@ -205,6 +209,9 @@ impl BrowserAgent {
             }
             Tool::Actions => {
                 let client = string(args, "client")?;
+                if let Some(err) = client.as_deref().and_then(|c| self.unknown_client(c)) {
+                    return Ok(Output::failed(err.to_string()));
+                }
                 Output::ok(text::actions(&self.actions_json(client.as_deref())))
             }
         })
@@ -227,6 +234,10 @@ impl BrowserAgent {
 
 /// `browser_logs`'s arguments as `GET {prefix}/console` parameters, read by the same parser.
 fn logs_query(args: &Map<String, Value>) -> Result<LogQuery, String> {
+    const TAKES: [&str; 6] = ["level", "type", "client", "sinceMs", "afterSeq", "limit"];
+    if let Some(name) = args.keys().find(|k| !TAKES.contains(&k.as_str())) {
+        return Err(crate::error::QueryError::Unknown(name.clone()).to_string());
+    }
     let mut pairs: Vec<(&str, String)> = Vec::new();
     match args.get("level") {
         None | Some(Value::Null) => {}

@@ -46,20 +46,29 @@ impl BrowserAgent {
     pub(super) fn console(&self, parts: &Parts) -> Response<Bytes> {
         match LogQuery::parse(parts.uri.query()) {
             Ok(query) => {
-                let body = self.console_json(&query);
-                if let Some(client) = query.client.as_deref() {
-                    if self.inner.clients.get(client).is_none() && body["count"] == 0 {
-                        let err = RunError::UnknownPage {
-                            client: client.to_owned(),
-                            open: self.open_pages(now_ms()),
-                        };
-                        return super::response::error(StatusCode::NOT_FOUND, err.to_string());
-                    }
+                if let Some(err) = query.client.as_deref().and_then(|c| self.unknown_client(c)) {
+                    return super::response::error(StatusCode::NOT_FOUND, err.to_string());
                 }
-                json_response(StatusCode::OK, &body)
+                json_response(StatusCode::OK, &self.console_json(&query))
             }
             Err(why) => failure(&why),
         }
+    }
+
+    /// A page an agent named that this host knows nothing of: no record, and no log entry held
+    /// (not: none that passes a filter, which `limit=0` and `afterSeq` polling of a page closed a
+    /// while ago ask for). The 404 of `/console` and `/actions`, and the error of their MCP tools.
+    pub(crate) fn unknown_client(&self, client: &str) -> Option<RunError> {
+        let any = LogQuery {
+            client: Some(client.to_owned()),
+            limit: Some(1),
+            ..LogQuery::default()
+        };
+        let known = self.inner.clients.get(client).is_some() || !self.inner.logs.query(&any).is_empty();
+        (!known).then(|| RunError::UnknownPage {
+            client: client.to_owned(),
+            open: self.open_pages(now_ms()),
+        })
     }
 
     /// The answer of `GET {prefix}/console` for `query` (also what the MCP `browser_logs` tool reads).
@@ -269,6 +278,9 @@ impl BrowserAgent {
     pub(super) fn actions(&self, parts: &Parts) -> Response<Bytes> {
         let params = Params::parse(parts.uri.query());
         let client = params.first(param::CLIENT).filter(|c| !c.is_empty());
+        if let Some(err) = client.and_then(|c| self.unknown_client(c)) {
+            return super::response::error(StatusCode::NOT_FOUND, err.to_string());
+        }
         json_response(StatusCode::OK, &self.actions_json(client))
     }
 

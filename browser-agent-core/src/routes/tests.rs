@@ -534,6 +534,23 @@ async fn run_refuses_bad_batches_and_fails_at_once_without_a_page() {
             "No page with client id \"nobody\" is connected. No page is connected."
         )
     );
+    // The log and action log queries: a typo or a parameter given twice is a 400 (it would answer
+    // the whole log); a page nobody knows is a 404 on both.
+    for (query, text) in [
+        ("levels=error", "unknown parameter \"levels\""),
+        ("type=error&type=console", "parameter \"type\" is given twice"),
+        ("client=a&clientId=b", "parameter \"clientId\" is given twice"),
+    ] {
+        let r = send(&agent, "GET", &format!("{P}/console?{query}"), &[], b"").await;
+        assert_eq!(r.status, 400, "{query}");
+        assert!(r.error().starts_with(text), "{query}: {}", r.error());
+    }
+    let r = send(&agent, "GET", &format!("{P}/console?level=error&level=warn"), &[], b"").await;
+    assert_eq!(r.status, 200);
+    for path in ["console", "actions"] {
+        let r = send(&agent, "GET", &format!("{P}/{path}?client=nobody"), &[], b"").await;
+        assert_eq!(r.status, 404, "{path}");
+    }
 }
 
 #[tokio::test]
