@@ -673,6 +673,28 @@ async fn evaluate_case(c: &Client, server: &Server) {
     )
     .await;
     assert!(e.starts_with("evaluate failed: SyntaxError: "), "{e}");
+    // What the server logged while the batch ran is in its answer, with the page's entries.
+    let v = run(
+        server,
+        &id,
+        json!([{"command": "evaluate", "script": "return (await fetch('/api/fail')).status"}]),
+    )
+    .await;
+    assert_eq!(v["steps"][0]["result"], 500, "{v}");
+    let logs = v["logs"].as_array().expect("logs");
+    let server_at = logs
+        .iter()
+        .position(|e| e["type"] == "server")
+        .unwrap_or_else(|| panic!("{v}"));
+    let seqs: Vec<u64> = logs.iter().filter_map(|e| e["seq"].as_u64()).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in the order stored: {v}");
+    assert!(
+        logs[server_at]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("/api/fail"),
+        "{v}"
+    );
 }
 
 async fn navigation_hands_over_case(c: &Client, server: &Server) {

@@ -246,6 +246,8 @@ impl BrowserAgent {
             Some(plan) => (&plan.steps, diff_steps.iter().map(|&i| plan.page_index(i)).collect()),
             None => (&batch.steps, diff_steps),
         };
+        // Entries stored from here on: the server's among them join the answer's logs below.
+        let first_seq = self.inner.logs.last_seq();
         let ticket = queue.enqueue(&client, steps, diff_steps, batch.timeout)?;
         // The page may have said it left between the look-up above and the enqueue.
         if clients.is_gone(&client) {
@@ -257,7 +259,29 @@ impl BrowserAgent {
         }
         let mut result = outcome?;
         self.inline_screenshots(&batch.steps, &mut result);
+        self.add_server_entries(first_seq, &mut result);
         Ok(result)
+    }
+
+    /// The server's entries stored while a batch ran (after `first_seq`; at most the default 50),
+    /// into its answer's logs in their order: a 500's panic message and error lines belong in the
+    /// same timeline as the page's failed fetch.
+    fn add_server_entries(&self, first_seq: u64, result: &mut BatchResult) {
+        let query = logs::LogQuery {
+            kind: Some(crate::protocol::entry_type::SERVER.to_owned()),
+            after_seq: Some(first_seq),
+            ..logs::LogQuery::default()
+        };
+        let server = self.inner.logs.query(&query);
+        if server.is_empty() {
+            return;
+        }
+        result.logs.extend(
+            server
+                .iter()
+                .map(|e| serde_json::to_value(&**e).expect("entries serialize")),
+        );
+        result.logs.sort_by_key(|e| e["seq"].as_u64());
     }
 
     /// Page `client` said it left (`POST {prefix}/logs?gone=1`): it is no longer alive nor a default
