@@ -994,7 +994,8 @@ async fn validation_modals_and_timeouts_case(c: &Client, server: &Server) {
     // A batch the agent already got a timeout for stops in the page: no later step acts (an agent
     // that retries must not act twice), and waits end at the deadline.
     let body = json!({"client": id, "timeoutMs": 1000, "steps": [
-        {"command": "wait", "ms": 2500},
+        {"command": "wait", "ms": 600},
+        {"command": "wait", "ms": 600},
         {"command": "evaluate", "script": "window.__late = true"},
     ]})
     .to_string();

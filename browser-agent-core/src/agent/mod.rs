@@ -202,6 +202,7 @@ impl BrowserAgent {
         origin: Option<String>,
     ) -> Result<BatchResult, RunError> {
         let diff_steps = commands::validate_steps(&mut batch.steps)?;
+        commands::waits_fit(&batch.steps, batch.timeout)?;
         // A batch is what makes per-page state grow: free that of pages gone for good first.
         self.sweep_pages();
         let now = util::now_ms();

@@ -19,7 +19,7 @@ use crate::protocol::{field, CommandError, StepResult};
 use crate::snapshot;
 
 pub(crate) use queue::CommandQueue;
-pub(crate) use validate::validate_steps;
+pub(crate) use validate::{validate_steps, waits_fit};
 
 /// Default time a batch may take, queueing included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -55,6 +55,27 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
     Ok(diff_steps)
 }
 
+/// A `wait` that would outlast its batch (`timeout` or `ms` at least the batch's `timeoutMs`) is
+/// refused: the agent would get the batch's timeout, without the steps that ran, while the page
+/// still waits.
+pub(crate) fn waits_fit(steps: &[Value], timeout: std::time::Duration) -> Result<(), RunError> {
+    let batch_ms = timeout.as_millis() as f64;
+    for (i, step) in steps.iter().enumerate() {
+        if step.get(field::COMMAND).and_then(Value::as_str) != Some("wait") {
+            continue;
+        }
+        for name in ["timeout", "ms"] {
+            if let Some(ms) = step.get(name).and_then(Value::as_f64).filter(|ms| *ms >= batch_ms) {
+                return Err(RunError::BadRequest(format!(
+                    "step {i}: wait {name} {ms} ms is as long as the batch's timeoutMs {batch_ms} or longer: \
+                     the batch would time out first; raise \"timeoutMs\" or wait less"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One step of a known command against its entry of [`STEP_FIELDS`]: no field it does not take,
 /// the command's own rules (snapshot view, screenshot options, notes mode), each field of its kind,
 /// what it needs given, and the fields that exclude each other.
@@ -454,6 +475,23 @@ mod tests {
         assert!(check(json!({"command": "screenshot", "method": "gpu"})).is_err());
         assert!(check(json!({"command": "screenshot", "fullPage": true, "ref": "e3"})).is_err());
         assert!(check(json!({"command": "screenshot", "inline": "yes"})).is_err());
+    }
+
+    #[test]
+    fn a_wait_longer_than_its_batch_is_refused() {
+        let two_s = std::time::Duration::from_secs(2);
+        let steps = [
+            json!({"command": "click", "text": "Go"}),
+            json!({"command": "wait", "text": "never", "timeout": 10000}),
+        ];
+        assert_eq!(
+            waits_fit(&steps, two_s).unwrap_err().to_string(),
+            "step 1: wait timeout 10000 ms is as long as the batch's timeoutMs 2000 or longer: the batch would time \
+             out first; raise \"timeoutMs\" or wait less"
+        );
+        assert!(waits_fit(&[json!({"command": "wait", "ms": 2000})], two_s).is_err());
+        assert!(waits_fit(&[json!({"command": "wait", "ms": 1999})], two_s).is_ok());
+        assert!(waits_fit(&[json!({"command": "evaluate", "script": "1", "timeout": 9999})], two_s).is_ok());
     }
 
     #[test]
