@@ -127,9 +127,16 @@ impl CommandQueue {
 
 /// The message of a handed-over batch no page took within `waited`, with the steps that ran.
 fn handover_failed(url: Option<&str>, waited: Duration, steps: &[StepResult]) -> String {
-    let whither = match url {
-        Some(url) => format!("navigated to {url}"),
-        None => "navigated away".to_owned(),
+    // Without a URL the page left with no step sending it anywhere: a tab closed looks the same.
+    let (whither, why) = match url {
+        Some(url) => (
+            format!("navigated to {url}"),
+            "not an HTML page served through this dev server?",
+        ),
+        None => (
+            "navigated away or was closed".to_owned(),
+            "its tab closed, or it left for a page not served through this dev server?",
+        ),
     };
     let tenths = (waited.as_millis() + 50) / 100;
     let secs = if tenths.is_multiple_of(10) {
@@ -161,7 +168,7 @@ fn handover_failed(url: Option<&str>, waited: Duration, steps: &[StepResult]) ->
         ran.join("; ")
     };
     format!(
-        "The page {whither} and no browser-agent client started there within {secs} (not an HTML page served through this dev server?); the steps before it ran: {ran}"
+        "The page {whither} and no browser-agent client started there within {secs} ({why}); the steps before it ran: {ran}"
     )
 }
 

@@ -411,7 +411,7 @@ fn a_handed_over_batch_fails_soon_when_no_page_takes_it() {
     let err = q.expire(&b.id, overall, overall, 4_000).unwrap();
     assert!(
         err.to_string()
-            .starts_with("The page navigated away and no browser-agent client started there within 2.5 s"),
+            .starts_with("The page navigated away or was closed and no browser-agent client started there within 2.5 s (its tab closed"),
         "{err}"
     );
 
