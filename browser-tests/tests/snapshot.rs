@@ -252,6 +252,9 @@ chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
         "  menuitem \"Music\" [ref=e7]",
         // An icon font's glyph names nothing: the title does.
         "link \"Delete user jdoe\" [ref=e8]",
+        // A label whose control is hidden from the tree (select2) keeps its text.
+        "\"Country\"",
+        "combobox \"Choose a country\" [collapsed] [ref=e9]: \"Choose…\"",
     ]
     .join("\n");
     assert_eq!(text, expected);

@@ -383,7 +383,14 @@ impl Walker {
     fn names_something(&self, el: &Element, tag: &str, id: Option<&str>) -> bool {
         let parent_is = |t: &str| el.parent_element().is_some_and(|p| p.local_name() == t);
         match tag {
-            "label" if get(el, "control").is_object() => return true,
+            // (Not when its control is hidden from the tree, select2's `aria-hidden` `<select>`:
+            // the label's text is then all that says what the widget beside it is for.)
+            "label" => {
+                let c = get(el, "control");
+                if c.is_object() && !matches(c.unchecked_ref(), "[aria-hidden=true],[aria-hidden=true] *") {
+                    return true;
+                }
+            }
             "legend" if parent_is("fieldset") => return true,
             "caption" if parent_is("table") => return true,
             "figcaption" if parent_is("figure") => return true,
