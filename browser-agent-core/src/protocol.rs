@@ -156,6 +156,14 @@ pub const TARGET_STEP_FIELDS: &[(&str, FieldKind)] = &[
     ("nth", FieldKind::Index),
 ];
 
+/// The own fields of `type` and `fill`: the text to enter (`""` empties the field), and whether
+/// to clear it first.
+const TEXT_ENTRY: &[(&str, FieldKind)] = &[
+    ("text", FieldKind::String),
+    ("value", FieldKind::String),
+    ("clear", FieldKind::Flag),
+];
+
 /// Every command's step fields, in the order of [`COMMANDS`]: the one list the host checks steps
 /// against (a field not listed is refused, naming what the command takes). Each entry is what the
 /// page client reads (`browser-agent-client/src/commands/actions/*`, `resolve/*`, `screenshot.rs`
@@ -205,22 +213,14 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "type",
         target: TargetUse::RequiredNotText,
-        fields: &[
-            ("text", FieldKind::String),
-            ("value", FieldKind::String),
-            ("clear", FieldKind::Flag),
-        ],
+        fields: TEXT_ENTRY,
         needs: &["text", "value"],
         example: r#"{"command":"type","label":"Email","text":"ada@example.com"}"#,
     },
     StepFields {
         command: "fill",
         target: TargetUse::RequiredNotText,
-        fields: &[
-            ("text", FieldKind::String),
-            ("value", FieldKind::String),
-            ("clear", FieldKind::Flag),
-        ],
+        fields: TEXT_ENTRY,
         needs: &["text", "value"],
         example: r#"{"command":"fill","label":"Email","text":"ada@example.com"}"#,
     },
