@@ -657,11 +657,6 @@
             return 1;
         }
     };
-    // settle(frames, atLeast): resolves once the page's short timers due since have run and, when
-    // it asked for a frame since `frames` (the count before the action), that frame has run; after
-    // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
-    // or starting its frames may take longer than one), `atLeast` ms at least (the visible
-    // cursor's pause), one task at least; then a fade it started (moving()) to its end.
     // alert/confirm/prompt opened by an agent's action (inside the events it dispatches, which are
     // not trusted, or while the page settles after one) would block the page, and every batch
     // after it, until a person answers: the agent's action answers them instead (OK, the prompt's
@@ -708,6 +703,11 @@
             return 0;
         }
     }
+    // settle(frames, atLeast): resolves once the page's short timers due since have run and, when
+    // it asked for a frame since `frames` (the count before the action), that frame has run; after
+    // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
+    // or starting its frames may take longer than one), `atLeast` ms at least (the visible
+    // cursor's pause), one task at least; then a fade it started (moving()) to its end.
     agent.__F_SETTLE__ = function (frames, atLeast) {
         // `after`: when the last round of ours was due. A page timer due no later ran before it
         // (timers run in the order they are due); one due later is waited for.
@@ -716,9 +716,15 @@
             waited = 0;
         settling++;
         return new kept.Promise(function (done) {
+            // Once: a second call must not take another action's count away (a count below 0
+            // would answer the dialogs of a person's own clicks).
+            var open = 1;
             function resolve() {
-                settling--;
-                done();
+                if (open) {
+                    open = 0;
+                    settling--;
+                    done();
+                }
             }
             function step() {
                 var spent = now() - start,
