@@ -454,7 +454,6 @@ impl ClientRegistry {
         self
     }
 
-    /// Lets pages framed by these origins be default targets.
     /// The redaction applied to the pages' URLs (the host's, as for its log entries).
     pub(crate) fn with_redaction(mut self, redaction: &crate::logs::Redaction) -> Self {
         self.redaction = redaction.clone();
@@ -466,6 +465,7 @@ impl ClientRegistry {
         bounded(&self.redaction.text(page))
     }
 
+    /// Lets pages framed by these origins be default targets.
     pub(crate) fn with_frame_parents(mut self, origins: &[String]) -> Self {
         self.frame_parents = origins.iter().map(|o| normalize_origin(o)).collect();
         self

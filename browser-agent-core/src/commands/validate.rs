@@ -28,28 +28,20 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
         target_ref(step).map_err(at)?;
         let step = &*step;
         let command = step.get(field::COMMAND).and_then(Value::as_str);
-        match command {
-            Some(c) if crate::protocol::COMMANDS.contains(&c) => {
-                if let Some(spec) = STEP_FIELDS.iter().find(|s| s.command == c) {
-                    check_step(spec, step).map_err(at)?;
-                }
-                if c == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
-                    diff_steps.push(i);
-                }
-            }
-            // Refused before anything runs: a batch stops at its first failing step, so an unknown
-            // command late in it would otherwise leave the earlier steps done and the rest not.
-            Some(c) if !c.is_empty() => {
-                return Err(RunError::BadRequest(format!(
+        // An unknown command is refused before anything runs: a batch stops at its first failing
+        // step, so one late in it would otherwise leave the earlier steps done and the rest not.
+        let Some(spec) = command.and_then(|c| STEP_FIELDS.iter().find(|s| s.command == c)) else {
+            return Err(RunError::BadRequest(match command {
+                Some(c) if !c.is_empty() => format!(
                     "step {i}: unknown command {c:?}; commands: {}",
                     crate::protocol::COMMANDS.join(", ")
-                )))
-            }
-            _ => {
-                return Err(RunError::BadRequest(format!(
-                    "step {i} needs a \"command\" string, e.g. {{\"command\":\"snapshot\"}}"
-                )))
-            }
+                ),
+                _ => format!("step {i} needs a \"command\" string, e.g. {{\"command\":\"snapshot\"}}"),
+            }));
+        };
+        check_step(spec, step).map_err(at)?;
+        if spec.command == "snapshot" && step.get("diff").and_then(Value::as_bool) == Some(true) {
+            diff_steps.push(i);
         }
     }
     Ok(diff_steps)
@@ -320,19 +312,25 @@ fn field_is(step: &Value, name: &str, ok: impl Fn(&Value) -> bool, what: &str) -
 /// A step's `ref`: absent, `null`, empty (not given, as the page reads it) or a ref, which is
 /// then written as the snapshot writes it.
 fn target_ref(step: &mut Value) -> Result<(), String> {
-    let form = crate::protocol::REF_FORM;
-    field_is(
-        step,
-        "ref",
-        |v| v.as_str().is_some_and(|r| r.is_empty() || Ref::read(r).is_some()),
-        &format!("expected a ref from a snapshot ({form})"),
-    )?;
-    if let Some(r) = step.get_mut("ref") {
-        if let Some(read) = r.as_str().and_then(Ref::read) {
+    let Some(r) = step.get_mut("ref") else {
+        return Ok(());
+    };
+    let read = match r {
+        Value::Null => return Ok(()),
+        Value::String(s) if s.is_empty() => return Ok(()),
+        Value::String(s) => Ref::read(s),
+        _ => None,
+    };
+    match read {
+        Some(read) => {
             *r = Value::String(read.to_string());
+            Ok(())
         }
+        None => Err(format!(
+            "invalid ref {r}: expected a ref from a snapshot ({})",
+            crate::protocol::REF_FORM
+        )),
     }
-    Ok(())
 }
 
 /// A step's flag `name`: absent, `null`, `true` or `false`.
