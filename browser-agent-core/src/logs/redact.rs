@@ -308,8 +308,6 @@ const JSON: u8 = 2;
 const SCHEME: u8 = 4;
 const JWT: u8 = 8;
 
-/// Which scans a string needs, in one pass: `=` (parameters), `":` (JSON keys), `bearer ` or
-/// `basic ` (credentials), `eyJ` (a JWT).
 /// `s` with some byte ranges replaced by [`REDACTED`], copied only once the first range is found
 /// (most strings hold no secret and are returned as they are).
 struct Spans<'a> {
@@ -344,6 +342,8 @@ impl<'a> Spans<'a> {
     }
 }
 
+/// Which scans a string needs, in one pass: `=` (parameters), `":` (JSON keys), `bearer ` or
+/// `basic ` (credentials), `eyJ` (a JWT).
 fn markers(b: &[u8]) -> u8 {
     let mut found = 0;
     for i in 1..b.len() {
