@@ -6,7 +6,7 @@
 use super::seen;
 use crate::js::{as_element, get};
 use crate::text::{cat, push_number};
-use browser_agent_core::protocol::{Ref, REF_FORM};
+use browser_agent_core::protocol::Ref;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -51,7 +51,7 @@ fn with_refs<R>(f: impl FnOnce(&mut Refs) -> R) -> R {
 /// Why a ref names no element.
 pub(crate) enum RefError {
     /// Not the syntax of a ref.
-    NotARef(String),
+    NotARef,
     /// A number this page load never gave out (a typo, or a ref from before a reload); `last` is
     /// the highest it gave.
     Unknown {
@@ -68,9 +68,9 @@ impl RefError {
     /// The text for the agent: what is wrong, and what the last snapshot had instead.
     pub(crate) fn message(&self) -> String {
         let mut msg = match self {
-            RefError::NotARef(r) => {
-                return cat(&["Not a ref: \"", r, "\" (", REF_FORM, ")"]);
-            }
+            // The host reads every step's ref first and refuses what is none, saying what refs
+            // look like (core's `REF_FORM`): this is only a guard.
+            RefError::NotARef => return crate::commands::actions::bad_field("ref"),
             RefError::Unknown { r, last } => {
                 let mut m = cat(&["There is no [ref=", r, "] on this page"]);
                 if *last > 0 {
@@ -156,7 +156,7 @@ pub(crate) fn ref_of(el: &Element) -> String {
 /// The element a ref (`e12`, `f1e40`, as agents write them: `@e12`, `ref=e12`) names.
 pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
     let Some(Ref { frame, number: n }) = Ref::parse(r) else {
-        return Err(RefError::NotARef(r.trim().to_owned()));
+        return Err(RefError::NotARef);
     };
     let found = with_refs(|refs| {
         refs.elements
@@ -188,10 +188,7 @@ mod tests {
 
     #[test]
     fn messages() {
-        assert_eq!(
-            RefError::NotARef("x1".into()).message(),
-            "Not a ref: \"x1\" (refs look like e12, or f1e12 inside a frame)"
-        );
+        assert_eq!(RefError::NotARef.message(), "invalid or missing \"ref\"");
         seen::record(Vec::new());
         assert_eq!(
             RefError::Unknown {

@@ -30,7 +30,7 @@ use core::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Runs the acting command `command`; `Unknown command` for anything else.
+/// Runs the acting command `command`.
 pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
     batch::step_begins(step);
     let outcome = match command {
@@ -59,11 +59,8 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
                 "evaluate" => Box::pin(evaluate::evaluate(step)),
                 "screenshot" => Box::pin(super::screenshot::screenshot(step)),
                 "notes" => Box::pin(notes(step)),
-                _ => {
-                    let mut m = cat(&["Unknown command: ", command, ". Commands: "]);
-                    crate::text::push_joined(&mut m, browser_agent_core::protocol::COMMANDS, ", ");
-                    return batch::step_outcome(Err(m));
-                }
+                // The host refuses an unknown command with the list of them (core's `COMMANDS`).
+                _ => return batch::step_outcome(Err(bad_field("command"))),
             };
             fut.await
         }
@@ -96,7 +93,7 @@ async fn notes(step: &JsValue) -> Outcome {
 
 /// A field the step lacks or holds wrongly. Every step passes the host's check first (core's
 /// `protocol::STEP_FIELDS`, with the texts that say what to send), so this only names the field.
-pub(super) fn bad_field(name: &str) -> String {
+pub(crate) fn bad_field(name: &str) -> String {
     cat(&["invalid or missing \"", name, "\""])
 }
 

@@ -117,11 +117,9 @@ fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, Miss> {
     if let Some(s) = field(step, "selector") {
         return by::selector(step, &s);
     }
-    Err(Miss::Nothing(if typing {
-        "No target given: name the field with ref, label, placeholder, role (with name) or selector (in type and fill, \"text\" is what is typed)".to_owned()
-    } else {
-        "No target given: use ref, text, role (with name), label, placeholder or selector".to_owned()
-    }))
+    // The host refuses a step without a target before the page sees it (core's `STEP_FIELDS`),
+    // with the text that teaches the target fields: this is only a guard.
+    Err(Miss::Nothing(super::actions::bad_field("ref")))
 }
 
 #[cfg(test)]
