@@ -525,6 +525,42 @@ async fn teaching_errors_case(c: &Client, server: &Server) {
     assert!(e.ends_with(". Use a ref, or \"nth\" (0 = the first)"), "{e}");
     ok(server, &id, json!({"command": "click", "text": "Details", "nth": 1})).await;
     assert_eq!(eval(server, &id, "location.hash").await, "#b");
+    // An `nth` past the matches is refused, with one match as with two: acting on the only one
+    // would act on an element the agent did not mean.
+    let e = fails(server, &id, json!({"command": "click", "text": "Details", "nth": 2})).await;
+    assert!(e.starts_with("2 elements match text \"Details\": "), "{e}");
+    assert!(e.ends_with("; nth is out of range"), "{e}");
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "click", "role": "button", "name": "Save", "nth": 1}),
+    )
+    .await;
+    assert!(
+        e.starts_with("1 element matches button \"Save\": button \"Save\" [ref=e"),
+        "{e}"
+    );
+    assert!(e.ends_with("; nth is out of range"), "{e}");
+    assert_eq!(eval(server, &id, "window.saved === true").await, false);
+    // And a wait for the third match waits until there are three.
+    let add = "setTimeout(() => { const a = document.createElement('a'); a.href = '#c'; a.textContent = 'Details'; \
+        document.body.append(a); }, 300); return 1";
+    eval(server, &id, add).await;
+    let waited = ok(
+        server,
+        &id,
+        json!({"command": "wait", "role": "link", "name": "Details", "nth": 2, "timeout": 5000}),
+    )
+    .await;
+    let waited = waited["result"].as_str().unwrap().to_owned();
+    let ms: u64 = waited
+        .rsplit(" after ")
+        .next()
+        .unwrap()
+        .trim_end_matches(" ms")
+        .parse()
+        .unwrap();
+    assert!(ms >= 250, "{waited}");
 
     // A stale ref never acts on another element; the error names the new one.
     let old = ref_of(server, &id, "button \"Save\"").await;
@@ -872,6 +908,22 @@ async fn typed_values_are_what_a_person_gets_case(c: &Client, server: &Server) {
         eval(server, &id, "return document.querySelector('[name=secret]').value").await,
         "MyS3cret!"
     );
+    // Typing and filling stop at `maxlength`, as a person's typing does, and the answer says what
+    // the field holds.
+    let zip = "return document.querySelector('[name=zip]').value";
+    let r = ok(server, &id, json!({"command": "type", "label": "Zip", "text": "12"})).await;
+    assert_eq!(r["result"], "typed \"12\"", "{r}");
+    let r = ok(server, &id, json!({"command": "type", "label": "Zip", "text": "3456"})).await;
+    assert_eq!(r["result"], "typed \"3456\"; the field now holds \"12345\"", "{r}");
+    assert_eq!(eval(server, &id, zip).await, "12345");
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "fill", "label": "Zip", "text": "abcdefgh"}),
+    )
+    .await;
+    assert_eq!(r["result"], "filled \"abcdefgh\"; the field now holds \"abcde\"", "{r}");
+    assert_eq!(eval(server, &id, zip).await, "abcde");
 }
 
 async fn form_submitted_by_enter_case(c: &Client, server: &Server) {

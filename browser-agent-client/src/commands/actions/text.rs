@@ -90,14 +90,14 @@ pub(super) fn text_field(el: &Element) -> bool {
 }
 
 /// The init of an `InputEvent` of `inputType` `kind`.
-fn input_init(kind: &str, data: Option<&str>) -> Object {
+fn input_init(kind: &str, data: Option<&JsValue>) -> Object {
     let o = object(&[
         ("bubbles", JsValue::TRUE),
         ("composed", JsValue::TRUE),
         ("inputType", js_string(kind)),
     ]);
     if let Some(d) = data {
-        set(&o, "data", &js_string(d));
+        set(&o, "data", d);
     }
     o
 }
@@ -134,7 +134,12 @@ pub(super) fn insert(el: &Element, text: &str, shown: &str) {
             if let Ok(node) = call(&doc, "createTextNode", &[&js_string(text)]) {
                 let _ = call(el, "appendChild", &[&node]);
             }
-            fire(el, "InputEvent", "input", &input_init("insertText", Some(text)));
+            fire(
+                el,
+                "InputEvent",
+                "input",
+                &input_init("insertText", Some(&js_string(text))),
+            );
         }
         return;
     }
@@ -145,11 +150,25 @@ pub(super) fn insert(el: &Element, text: &str, shown: &str) {
     let v = JsString::from(v);
     let len = v.length();
     let (start, end) = selection(el, len);
-    let new = v.slice(0, start).concat(&js_string(text)).concat(&v.slice(end, len));
+    let text = fitting(el, text, len - (end - start));
+    if text.length() == 0 {
+        return;
+    }
+    let new = v.slice(0, start).concat(&text).concat(&v.slice(end, len));
     native_set(el, "value", &new);
-    let caret = JsValue::from(start + JsString::from(text).length());
+    let caret = JsValue::from(start + text.length());
     let _ = call(el, "setSelectionRange", &[&caret, &caret]);
-    fire(el, "InputEvent", "input", &input_init("insertText", Some(text)));
+    fire(el, "InputEvent", "input", &input_init("insertText", Some(&text)));
+}
+
+/// `text`, cut to what the field's `maxlength` leaves room for beside `kept` UTF-16 units: a
+/// person's typing stops there (a number field ignores the attribute, as the browser does).
+fn fitting(el: &Element, text: &str, kept: u32) -> JsString {
+    let text = JsString::from(text);
+    match get(el, "maxLength").as_f64() {
+        Some(max) if max >= 0.0 && get(el, "type") != "number" => text.slice(0, (max as u32).saturating_sub(kept)),
+        _ => text,
+    }
 }
 
 /// The selection in a text field of `len` UTF-16 units. Email and number inputs have no selection
@@ -252,12 +271,13 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
         if is_edit {
             insert(&el, &text, "");
         } else {
-            native_set(&el, "value", &js_string(&text));
+            let fits = fitting(&el, &text, 0);
+            native_set(&el, "value", &fits);
             fire(
                 &el,
                 "InputEvent",
                 "input",
-                &input_init("insertReplacementText", Some(&text)),
+                &input_init("insertReplacementText", Some(&fits)),
             );
         }
     } else {

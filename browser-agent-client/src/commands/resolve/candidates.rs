@@ -136,27 +136,29 @@ pub(super) fn promote(el: &Element) -> Element {
     el.clone()
 }
 
-/// Picks one of several equally good matches (`nth`), or says which there are.
+/// Picks one of several equally good matches (`nth`), or says which there are. An `nth` past
+/// the matches is refused even when only one matches (acting on it would act on another element),
+/// and is nothing found, so a `wait` for the third match waits until there are three.
 fn choose(step: &JsValue, what: &str, mut cands: Vec<Cand>) -> Result<Element, Miss> {
-    if cands.len() == 1 {
-        return Ok(cands.remove(0).el);
-    }
     let nth = get(step, "nth").as_f64();
-    if let Some(n) = nth {
-        let i = n as usize;
-        if n >= 0.0 && i < cands.len() {
-            return Ok(cands.swap_remove(i).el);
-        }
+    let i = nth.unwrap_or(0.0);
+    if (nth.is_some() || cands.len() == 1) && i >= 0.0 && (i as usize) < cands.len() {
+        return Ok(cands.swap_remove(i as usize).el);
     }
     let mut m = String::new();
     push_number(&mut m, cands.len() as u32);
-    m.push_str(" elements match ");
+    m.push_str(if cands.len() == 1 {
+        " element matches "
+    } else {
+        " elements match "
+    });
     m.push_str(what);
     m.push_str(": ");
     list(&mut m, cands.iter().map(|c| describe(&c.el)));
     m.push_str(". Use a ref, or \"nth\" (0 = the first)");
     if nth.is_some() {
         m.push_str("; nth is out of range");
+        return Err(Miss::Nothing(m));
     }
     Err(Miss::Several(m))
 }
