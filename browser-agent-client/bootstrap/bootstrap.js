@@ -658,17 +658,18 @@
         }
     };
     // alert/confirm/prompt opened by an agent's action (inside the events it dispatches, which are
-    // not trusted, or while the page settles after one) would block the page, and every batch
-    // after it, until a person answers: the agent's action answers them instead (OK, the prompt's
+    // not trusted, or while the page settles after one) or by the page on its own while a batch
+    // runs (after a slow request the batch waits for) would block the page, and every batch after
+    // it, until a person answers: the agent's action answers them instead (OK, the prompt's
     // default), as the person acting through the agent would, and says so in the log. A person's
-    // own clicks (trusted events) get the real dialog.
+    // own clicks (trusted events) between batches get the real dialog.
     var settling = 0;
     ['alert', 'confirm', 'prompt'].forEach(function (name) {
         var original = win[name];
         if (typeof original != 'function') return;
         win[name] = function (message, value) {
             var ev = win.event;
-            if (!settling && !(ev && ev.isTrusted === false)) return apply(original, win, arguments);
+            if (!settling && !agent.__F_BUSY__ && !(ev && ev.isTrusted === false)) return apply(original, win, arguments);
             var answer = name == 'alert' ? void 0 : name == 'confirm' || (value == null ? '' : str(value));
             emit({
                 type: __CONSOLE__,

@@ -64,6 +64,10 @@ pub(crate) const SETTLE_ANIMATION_MS: u32 = 600;
 /// run (its timers due within [`SETTLE_MS`], a frame it asked for since `frames`, the [`FRAMES`]
 /// count before the action); [`SETTLE_MS`] at most.
 pub(crate) const SETTLE: &str = "w";
+/// `ab`: set while this page runs an agent's batch; the bootstrap then answers the native dialogs
+/// (`alert`, `confirm`, `prompt`) the page opens on its own (after a slow request, a timer), which
+/// would block it and every later step until a person answered.
+pub(crate) const BUSY: &str = "ab";
 /// `pc(root)`: whether the style sheets of `root` (a document or a shadow root) may give a
 /// `::before` or `::after` text (`content`); 1 when it cannot tell. The walk skips reading
 /// pseudo-elements where they cannot.

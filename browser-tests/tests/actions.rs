@@ -126,10 +126,10 @@ chromium_test!(
         c.switch_to_window(original).await.expect("back");
     }
 );
-chromium_test!(native_dialogs_an_action_opens_are_answered, Axum, |c, server| {
+chromium_test!(native_dialogs_during_a_batch_are_answered, Axum, |c, server| {
     // confirm/prompt/alert opened by the agent's click (at once, or by a timer while the page
-    // settles) would block the page and every later batch: the action answers them and the
-    // answer's log says what was asked and answered.
+    // settles), or by the page on its own while a batch runs, would block the page and every later
+    // batch: the action answers them and the answer's log says what was asked and answered.
     let id = open(c, &server, "/actions/dialogs.html").await;
     let v = run(&server, &id, json!([{"command": "click", "text": "Remove"}])).await;
     assert!(v["steps"][0]["error"].is_null(), "{v}");
@@ -154,6 +154,15 @@ chromium_test!(native_dialogs_an_action_opens_are_answered, Axum, |c, server| {
     );
     let v = run(&server, &id, json!([{"command": "click", "text": "Save"}])).await;
     assert!(said(&v, "alert(\"Saved\")"), "{v}");
+    // One the page opens on its own later, while the batch waits for what the click set off.
+    let steps = json!([
+        {"command": "click", "text": "Delete"},
+        {"command": "wait", "text": "deleted", "timeout": 4000},
+    ]);
+    let (status, v) = run_raw(&server, json!({"client": id, "steps": steps, "timeoutMs": 6000})).await;
+    assert_eq!(status, 200, "{v}");
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert!(said(&v, "confirm(\"Delete for good?\")"), "{v}");
 });
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await

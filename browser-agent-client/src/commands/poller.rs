@@ -97,7 +97,9 @@ pub(crate) fn spawn_batch(batch: JsValue) {
 
 /// Runs a batch on this page and posts its results.
 async fn run_batch(batch: JsValue) {
+    bootstrap::set_field(bootstrap::BUSY, &JsValue::TRUE);
     let results = executor::run(&batch).await;
+    bootstrap::set_field(bootstrap::BUSY, &JsValue::FALSE);
     // Null: handed over to the next page (the results were posted already).
     if !results.is_null() {
         post_results(&results).await;
