@@ -933,6 +933,36 @@ async fn typed_values_are_what_a_person_gets_case(c: &Client, server: &Server) {
     .await;
     assert_eq!(r["result"], "filled \"abcdefgh\"; the field now holds \"abcde\"", "{r}");
     assert_eq!(eval(server, &id, zip).await, "abcde");
+    // `select` takes the option that is the text, else the only one containing it; several that
+    // contain it are refused, not guessed between.
+    let plan = "return document.querySelector('[name=plan]').value";
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "select", "label": "Plan", "option": "Pro"}),
+    )
+    .await;
+    assert!(
+        e.starts_with("Several options contain \"Pro\" in combobox \"Plan\" [ref=e")
+            && e.ends_with("]. Options: \"Basic\", \"Pro monthly\", \"Pro yearly\""),
+        "{e}"
+    );
+    assert_eq!(eval(server, &id, plan).await, "Basic");
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "select", "label": "Plan", "option": "yearly"}),
+    )
+    .await;
+    assert_eq!(r["result"], "selected \"Pro yearly\"", "{r}");
+    let r = ok(
+        server,
+        &id,
+        json!({"command": "select", "label": "Plan", "option": "pro MONTHLY"}),
+    )
+    .await;
+    assert_eq!(r["result"], "selected \"Pro monthly\"", "{r}");
+    assert_eq!(eval(server, &id, plan).await, "Pro monthly");
 }
 
 async fn form_submitted_by_enter_case(c: &Client, server: &Server) {

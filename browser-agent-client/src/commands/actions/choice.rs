@@ -48,6 +48,9 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
     let count = get(&options, "length").as_f64().unwrap_or(0.0) as u32;
     let mut best: Option<(u32, JsValue, String)> = None;
     let mut names = Vec::new();
+    // Options that only contain the text: one is taken when no option is the text, several are
+    // refused (a guess could pick "Pro yearly" for "Pro" beside "Pro monthly").
+    let mut partial = 0;
     let want_t = want.trim();
     for i in 0..count {
         let o = Reflect::get_u32(&options, i).unwrap_or(JsValue::UNDEFINED);
@@ -60,6 +63,7 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
         let rank = if exact {
             2
         } else if ci_contains(&text, want_t) || ci_contains(&label, want_t) {
+            partial += 1;
             1
         } else {
             0
@@ -68,8 +72,14 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
             best = Some((rank, o, text));
         }
     }
-    let Some((_, option, text)) = best else {
-        let mut m = cat(&["No option ", &quote(want_t), " in ", &t.label, ". Options: "]);
+    let several = partial > 1 && best.as_ref().is_some_and(|b| b.0 == 1);
+    let Some((_, option, text)) = best.filter(|_| !several) else {
+        let none = if several {
+            "Several options contain "
+        } else {
+            "No option "
+        };
+        let mut m = cat(&[none, &quote(want_t), " in ", &t.label, ". Options: "]);
         let more = names.len().saturating_sub(10);
         names.truncate(10);
         let shown: Vec<&str> = names.iter().map(String::as_str).collect();
