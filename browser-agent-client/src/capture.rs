@@ -91,7 +91,10 @@ pub(crate) fn install(global: &JsValue) {
 
 /// A click anywhere (capture phase): an `interaction` entry naming what was clicked.
 fn on_click(ev: JsValue) {
-    let Some(el) = element_of(&get(&ev, "target")) else {
+    // The element clicked, inside an open shadow root too: `target` is retargeted to the host for
+    // a listener outside it, `composedPath()` is not (a closed root's inside stays hidden).
+    let path = js::call(&ev, "composedPath", &[]).unwrap_or_default();
+    let Some(el) = element_of(&get(&path, "0")) else {
         return;
     };
     let el = click_target(&el);

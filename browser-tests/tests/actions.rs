@@ -465,8 +465,17 @@ async fn shadow_targets_case(c: &Client, server: &Server) {
         "window.__clicks = []; const card = document.querySelector('x-card').shadowRoot; card.querySelector('button:not(.hidden)').addEventListener('click', () => __clicks.push('details')); document.querySelector('x-toggle').shadowRoot.firstElementChild.addEventListener('click', () => __clicks.push('switch')); return true",
     )
     .await;
-    let r = ok(server, &id, json!({"command": "click", "text": "Shadow details"})).await;
-    assert_eq!(r["matched"], "button \"Shadow details\" [ref=e3]", "{r}");
+    let v = run(server, &id, json!([{"command": "click", "text": "Shadow details"}])).await;
+    assert_eq!(v["steps"][0]["matched"], "button \"Shadow details\" [ref=e3]", "{v}");
+    // The click's log entry names the button inside the open root, not its host.
+    let clicked: Vec<&serde_json::Value> = v["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "interaction")
+        .map(|e| &e["target"])
+        .collect();
+    assert_eq!(clicked, [&json!("button \"Shadow details\"")], "{v}");
     let r = ok(
         server,
         &id,
