@@ -720,6 +720,17 @@ async fn evaluate_case(c: &Client, server: &Server) {
     )
     .await;
     assert!(e.starts_with("evaluate failed: Error: boom"), "{e}");
+    // The stack names the script's own lines, not the client's wrapper or its frames.
+    let e = fails(
+        server,
+        &id,
+        json!({"command": "evaluate", "script": "function f() { null.x }\nf()"}),
+    )
+    .await;
+    assert_eq!(
+        e,
+        "evaluate failed: TypeError: Cannot read properties of null (reading 'x')\n    at f (script:1:21)\n    at script:2:1"
+    );
     let e = fails(
         server,
         &id,

@@ -255,6 +255,11 @@ impl BrowserAgent {
             self.fail_batches_of_gone_page(&client);
         }
         let mut outcome = ticket.wait(queue, batch.timeout).await;
+        // Before a proof records it: the steps are the page's (a proof's screenshots included).
+        if let Ok(result) = &mut outcome {
+            let assets = format!("{}{}", self.inner.config.prefix, crate::protocol::ASSETS_DIR);
+            commands::tidy_evaluate_errors(steps, result, &assets);
+        }
         if let Some(plan) = &plan {
             outcome = self.proof_record(plan, &batch.steps, outcome);
         }

@@ -1,11 +1,13 @@
 //! The command channel: the agent's batches wait in a FIFO per page, a page runs one batch at a
 //! time, a batch that times out is removed and never runs later, and results find their caller.
 //! Here: the public types; [`queue`] holds the per-page queues, [`ending`] how a batch ends
-//! early or times out, [`complete`] what a page's answer does, [`validate`] the batch checks.
+//! early or times out, [`complete`] what a page's answer does, [`validate`] the batch checks,
+//! [`stack`] a failed `evaluate`'s stack as the agent wrote the script.
 
 mod complete;
 mod ending;
 mod queue;
+mod stack;
 #[cfg(test)]
 mod tests;
 mod validate;
@@ -19,6 +21,7 @@ use crate::protocol::{field, CommandError, StepResult};
 use crate::snapshot;
 
 pub(crate) use queue::CommandQueue;
+pub(crate) use stack::tidy_evaluate_errors;
 pub(crate) use validate::{validate_steps, waits_fit};
 
 /// Default time a batch may take, queueing included.
