@@ -127,6 +127,13 @@ pub(crate) fn closest(el: &web_sys::Element, selector: &str) -> Option<web_sys::
         .flatten()
 }
 
+/// Whether `el` is `:disabled` or inside `aria-disabled=true` (ARIA gives that state to the
+/// element's focusable descendants too: a jQuery UI menu puts it on the `<li>` around the item).
+/// The snapshot shows a control so and the actions refuse it, by this one rule.
+pub(crate) fn disabled(el: &web_sys::Element) -> bool {
+    matches(el, ":disabled") || closest(el, "[aria-disabled=true]").is_some()
+}
+
 /// A property (undefined when reading it throws).
 pub(crate) fn get(o: &JsValue, name: &str) -> JsValue {
     Reflect::get(o, &key(name)).unwrap_or(JsValue::UNDEFINED)

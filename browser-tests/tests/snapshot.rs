@@ -250,11 +250,13 @@ chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
         "menu \"Shelf\"",
         "  menuitem \"Books\" [ref=e6]",
         "  menuitem \"Music\" [ref=e7]",
+        // `aria-disabled` on the `<li>` disables the item in it (ARIA: the focusable descendants).
+        "  menuitem \"Films\" [disabled] [ref=e8]",
         // An icon font's glyph names nothing: the title does.
-        "link \"Delete user jdoe\" [ref=e8]",
+        "link \"Delete user jdoe\" [ref=e9]",
         // A label whose control is hidden from the tree (select2) keeps its text.
         "\"Country\"",
-        "combobox \"Choose a country\" [collapsed] [ref=e9]: \"Choose…\"",
+        "combobox \"Choose a country\" [collapsed] [ref=e10]: \"Choose…\"",
     ]
     .join("\n");
     assert_eq!(text, expected);

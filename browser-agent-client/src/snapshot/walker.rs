@@ -627,7 +627,11 @@ impl Walker {
             tag,
             "button" | "input" | "select" | "textarea" | "option" | "optgroup" | "fieldset"
         );
-        let disabled = if form_control { matches(el, ":disabled") } else { false } || is_true("aria-disabled");
+        let disabled = if roles::is_interactive(role) {
+            crate::js::disabled(el)
+        } else {
+            (form_control && matches(el, ":disabled")) || is_true("aria-disabled")
+        };
         if disabled {
             attrs.push(Attr::Disabled);
         }

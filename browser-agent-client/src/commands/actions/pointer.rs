@@ -9,8 +9,8 @@ use super::settle;
 use super::target;
 use crate::cursor;
 use crate::js::{
-    as_element, attribute, call, closest, event_init, fire, get, global, js_number, js_string, matches, now_ms, object,
-    set, sleep, window_of,
+    as_element, attribute, call, closest, disabled, event_init, fire, get, global, js_number, js_string, now_ms,
+    object, set, sleep, window_of,
 };
 use crate::text::{cat, num};
 use js_sys::Object;
@@ -110,11 +110,6 @@ fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
     hits.iter()
         .filter_map(as_element)
         .find(|e| closest(e, browser_agent_core::protocol::UI_SELECTOR).is_none())
-}
-
-/// Whether `el` is `:disabled` or inside `aria-disabled=true`.
-pub(super) fn disabled(el: &Element) -> bool {
-    matches(el, ":disabled") || closest(el, "[aria-disabled=true]").is_some()
 }
 
 /// Where a pointer action lands: the element at the target's centre when it is the target or

@@ -5,9 +5,10 @@
 use super::super::batch;
 use super::super::Outcome;
 use super::keys::{key_inits, Mods};
-use super::pointer::{disabled, rect, scroll_into_view};
+use super::pointer::{rect, scroll_into_view};
 use super::target;
 use crate::cursor;
+use crate::js::disabled;
 use crate::js::{call, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of};
 use crate::text::{cat, char_count, ci_contains, quote};
 use browser_agent_core::protocol::SECRET_VALUE;
