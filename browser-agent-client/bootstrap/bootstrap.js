@@ -609,6 +609,18 @@
             return apply(pageFrame, win, arguments);
         };
     }
+    // oc(el): whether el's `onclick` property is a handler that does something. React sets an
+    // empty one (`onclick = noop`, for old Safari) on its root and on every portal container; as
+    // a handler it made the whole page one clickable, whose centre a text target then clicked.
+    var fnSource = Function.prototype.toString;
+    agent.__F_ONCLICK__ = function (el) {
+        var f = el.onclick;
+        try {
+            return typeof f == 'function' && !/^[^{]*\{\s*\}\s*$/.test(apply(fnSource, f, []));
+        } catch (e) {
+            return 1;
+        }
+    };
     // pc(root): whether the style sheets of `root` (a document or a shadow root) may give a
     // ::before or ::after any `content`. The snapshot reads pseudo-elements only where they may
     // (reading them is ~40 % of a big page's walk), so a page without such rules is walked without.

@@ -68,6 +68,9 @@ pub(crate) const SETTLE: &str = "w";
 /// (`alert`, `confirm`, `prompt`) the page opens on its own (after a slow request, a timer), which
 /// would block it and every later step until a person answered.
 pub(crate) const BUSY: &str = "ab";
+/// `oc(el)`: whether `el`'s `onclick` property is a handler that does something (not React's empty
+/// one on its root and portal containers); see [`crate::snapshot::roles::onclick_handler`].
+pub(crate) const ONCLICK: &str = "oc";
 /// `pc(root)`: whether the style sheets of `root` (a document or a shadow root) may give a
 /// `::before` or `::after` text (`content`); 1 when it cannot tell. The walk skips reading
 /// pseudo-elements where they cannot.

@@ -164,6 +164,40 @@ chromium_test!(native_dialogs_during_a_batch_are_answered, Axum, |c, server| {
     assert!(v["steps"][1]["error"].is_null(), "{v}");
     assert!(said(&v, "confirm(\"Delete for good?\")"), "{v}");
 });
+chromium_test!(a_click_lands_where_a_persons_would, Axum, |c, server| {
+    // Found with modern component libraries (React 19, antd, Vuetify, Radix, MUI).
+    let id = open(c, &server, "/actions/roots.html").await;
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+    // React's empty `onclick` on its root makes no control: no `clickable` around the page.
+    let snap = text(&ok(&server, &id, json!({"command": "snapshot"})).await["result"]);
+    assert!(
+        snap.starts_with("heading \"Dashboard\" [level=1]\n\"Welcome back, Ann.\""),
+        "{snap}"
+    );
+    // Plain text is clicked where it is, not through the root at the page's centre.
+    let r = ok(&server, &id, json!({"command": "click", "text": "Welcome back"})).await;
+    assert!(!text(&r["matched"]).contains("ref="), "{r}");
+    assert_eq!(eval(&server, &id, "return log.textContent").await, "nothing");
+    // A cell that takes clicks is the target of its own text, as its ref is.
+    ok(&server, &id, json!({"command": "click", "text": "15"})).await;
+    assert_eq!(eval(&server, &id, "return picked.textContent").await, "15");
+    // A control that lets clicks through (`pointer-events: none`) is clicked where a person's
+    // click lands: the field around it, not a cover to remove.
+    ok(
+        &server,
+        &id,
+        json!({"command": "click", "role": "combobox", "name": "Fruit"}),
+    )
+    .await;
+    assert_eq!(eval(&server, &id, "return opened.textContent").await, "opened");
+    // What `aria-hidden` hides is not offered as a visible alternative.
+    let e = fails(&server, &id, json!({"command": "click", "text": "Nowhere"})).await;
+    assert!(
+        e.contains("Visible elements: ") && !e.contains("Behind the popup"),
+        "{e}"
+    );
+    assert!(e.contains("button \"Archive all\""), "{e}");
+});
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await
 });

@@ -343,6 +343,14 @@ pub(crate) fn clickable(
             || onclick_prop())
 }
 
+/// Whether `el`'s `onclick` property is a handler: a function that does something (the
+/// bootstrap's [`ONCLICK`](crate::bootstrap::ONCLICK) reads its source). React sets an empty one
+/// (`onclick = noop`) on its root and every portal container: not a control.
+pub(crate) fn onclick_handler(el: &Element) -> bool {
+    let agent = crate::bootstrap::agent();
+    crate::js::call(&agent, crate::bootstrap::ONCLICK, &[el]).is_ok_and(|v| v.is_truthy())
+}
+
 /// Whether the snapshot leaves `role` out (its content floats up).
 pub(crate) fn is_dropped(role: &str) -> bool {
     role.is_empty() || has(DROPPED, role)

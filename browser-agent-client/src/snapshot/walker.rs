@@ -460,7 +460,7 @@ impl Walker {
             stand_in = tag == "label" && check_visibility(&get(&el, "control")) == Some(false);
             clickable = stand_in
                 || roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
-                    bare && get(&el, "onclick").is_function()
+                    bare && roles::onclick_handler(&el)
                 });
             if clickable && bare {
                 role = "clickable";

@@ -127,7 +127,9 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
             ")",
         ]));
     };
-    if el.contains(Some(&top)) {
+    // Inside the target, or the target's own ancestor (a target with `pointer-events:none`, as
+    // Vuetify draws its select's input): where a person's click lands.
+    if el.contains(Some(&top)) || top.contains(Some(el)) {
         return Ok((top, x, y));
     }
     let label_of_target = closest(&top, "label").is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));

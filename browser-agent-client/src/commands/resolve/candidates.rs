@@ -187,7 +187,14 @@ pub(super) fn list(out: &mut String, items: impl Iterator<Item = String>) {
 fn visible_interactive() -> Vec<Element> {
     all_elements()
         .into_iter()
-        .filter(|e| e.local_name() != "option" && is_interactive_el(e) && visible(e))
+        // What `aria-hidden` hides (the page behind an open MUI or Radix popup) is not in the
+        // snapshot, so not offered here either.
+        .filter(|e| {
+            e.local_name() != "option"
+                && is_interactive_el(e)
+                && visible(e)
+                && closest(e, "[aria-hidden=true]").is_none()
+        })
         .collect()
 }
 

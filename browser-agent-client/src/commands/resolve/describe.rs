@@ -4,7 +4,7 @@
 //! client's `describeTarget`).
 
 use super::scope::with_labels;
-use crate::js::{attribute, closest, get, has_attribute};
+use crate::js::{attribute, closest, has_attribute};
 use crate::snapshot::name::{self, squash};
 use crate::snapshot::refs::ref_of;
 use crate::snapshot::{page_window, roles};
@@ -49,6 +49,15 @@ pub(crate) fn role_of(el: &Element) -> &'static str {
     if !roles::is_dropped(r) {
         return r;
     }
+    if takes_clicks(el, &tag, true) {
+        return "clickable";
+    }
+    ""
+}
+
+/// Whether `el` takes clicks by the snapshot's rule ([`roles::clickable`]), reading the `onclick`
+/// property only where it has no role of its own (`bare`), as the walker does.
+fn takes_clicks(el: &Element, tag: &str, bare: bool) -> bool {
     let pointer = |e: &Element| {
         page_window()
             .computed_style(e, None)
@@ -57,16 +66,13 @@ pub(crate) fn role_of(el: &Element) -> &'static str {
     };
     let own_pointer = pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p));
     let tabindex = attribute(el, "tabindex");
-    if roles::clickable(
-        &tag,
+    roles::clickable(
+        tag,
         own_pointer,
         has_attribute(el, "onclick"),
         tabindex.as_deref(),
-        || get(el, "onclick").is_function(),
-    ) {
-        return "clickable";
-    }
-    ""
+        || bare && roles::onclick_handler(el),
+    )
 }
 
 /// Elements an agent acts on.
@@ -74,9 +80,11 @@ pub(super) fn interactive(role: &str) -> bool {
     role == "clickable" || roles::is_interactive(role)
 }
 
-/// Whether `el` is an element an agent acts on.
+/// Whether `el` is an element an agent acts on: an interactive role, a `clickable`, or a row,
+/// cell or item that takes clicks (the snapshot gives each a ref: `cell "15" [ref=e69]`).
 pub(super) fn is_interactive_el(el: &Element) -> bool {
-    interactive(role_of(el))
+    let r = role_of(el);
+    interactive(r) || (!r.is_empty() && takes_clicks(el, &el.local_name(), false))
 }
 
 /// The accessible name of `el` for `role`.
