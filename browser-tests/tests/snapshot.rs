@@ -257,6 +257,9 @@ chromium_test!(layout_tables_and_lists_print_no_rows, Axum, |c, server| {
         // A label whose control is hidden from the tree (select2) keeps its text.
         "\"Country\"",
         "combobox \"Choose a country\" [collapsed] [ref=e10]: \"Choose…\"",
+        // Text a pseudo-element hides is no text.
+        "textbox \"Age\" [ref=e11]",
+        "button \"Save\" [ref=e12]",
     ]
     .join("\n");
     assert_eq!(text, expected);

@@ -103,7 +103,7 @@ pub(crate) fn restore_pseudo(before: bool) {
 }
 
 /// The text of a `::before` / `::after` pseudo-element's `content` (quoted strings only; an
-/// alternative text after `/` wins).
+/// alternative text after `/` wins), unless the pseudo-element is hidden.
 pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
     if NO_PSEUDO.with(Cell::get) {
         // A shadow host's own pseudo-elements may take text from its shadow root's sheets
@@ -120,8 +120,10 @@ pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
         }
     }
     match win.computed_style(el, Some(intern(which))) {
-        Ok(style) => parse_content(&style.content()),
-        Err(_) => String::new(),
+        // Text a pseudo-element hides is no text (antd's `label::after { content: ":";
+        // visibility: hidden }`), as in Chromium's names.
+        Ok(style) if style.visibility() == "visible" && style.display() != "none" => parse_content(&style.content()),
+        _ => String::new(),
     }
 }
 
