@@ -593,13 +593,18 @@
 
     // What the page sets to run soon (a timer due within __SETTLE_MS__ ms, an animation frame): an
     // action waits for it before the next step, instead of a fixed pause.
+    // After a hover, also a timer due within __HOVER_INTENT_MS__ ms: menus that open on hover
+    // wait that long for the pointer to stay (Radix 100 ms, antd 150 ms).
     agent.__F_TIMERS_DUE__ = agent.__F_FRAMES__ = 0;
+    var hoverDue = 0;
     if (pageTimeout) {
         win.setTimeout = function (f, ms) {
-            // Only short timers count; the clock is read once. (`due`, not `ms`: assigning a named
-            // parameter would change `arguments` in sloppy code.)
-            var due = +ms || 0;
-            if (due <= __SETTLE_MS__ && (due += now()) > agent.__F_TIMERS_DUE__) agent.__F_TIMERS_DUE__ = due;
+            // Only short timers count; the clock is read once. (Locals, not `ms`: assigning a
+            // named parameter would change `arguments` in sloppy code.)
+            var delay = +ms || 0,
+                due = delay + now();
+            if (delay <= __HOVER_INTENT_MS__ && due > hoverDue) hoverDue = due;
+            if (delay <= __SETTLE_MS__ && due > agent.__F_TIMERS_DUE__) agent.__F_TIMERS_DUE__ = due;
             return apply(pageTimeout, win, arguments);
         };
     }
@@ -720,8 +725,9 @@
     // it asked for a frame since `frames` (the count before the action), that frame has run; after
     // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
     // or starting its frames may take longer than one), `atLeast` ms at least (the visible
-    // cursor's pause), one task at least; then a fade it started (moving()) to its end.
-    agent.__F_SETTLE__ = function (frames, atLeast) {
+    // cursor's pause), one task at least; then a fade it started (moving()) to its end. After a
+    // hover (`hover` set), its timers due within __HOVER_INTENT_MS__ ms are waited for too.
+    agent.__F_SETTLE__ = function (frames, atLeast, hover) {
         // `after`: when the last round of ours was due. A page timer due no later ran before it
         // (timers run in the order they are due); one due later is waited for.
         var start = now(),
@@ -741,8 +747,8 @@
             }
             function step() {
                 var spent = now() - start,
-                    due = agent.__F_TIMERS_DUE__,
-                    left = __SETTLE_MS__ - spent,
+                    due = hover && hoverDue > agent.__F_TIMERS_DUE__ ? hoverDue : agent.__F_TIMERS_DUE__,
+                    left = (hover ? __HOVER_INTENT_MS__ : __SETTLE_MS__) - spent,
                     once = 0;
                 if (spent < atLeast) return apply(pageTimeout, win, [step, atLeast - spent]);
                 if (pageFrame && agent.__F_FRAMES__ > frames && (!waited || left > 0)) {

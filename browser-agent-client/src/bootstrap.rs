@@ -60,9 +60,14 @@ pub(crate) const SETTLE_FRAME_MS: u32 = 100;
 /// Bootstrap drops it). Colour transitions (a button's hover) are not waited for.
 #[allow(dead_code)]
 pub(crate) const SETTLE_ANIMATION_MS: u32 = 600;
-/// `w(frames)`: a promise that resolves once what the page set to run soon after an action has
-/// run (its timers due within [`SETTLE_MS`], a frame it asked for since `frames`, the [`FRAMES`]
-/// count before the action); [`SETTLE_MS`] at most.
+/// Longest a `hover` waits for a timer the page set to open something on hover (hover intent:
+/// Radix's submenus 100 ms, antd's dropdowns 150 ms), in ms: the answer shows the menu open, and
+/// the next step finds its items. Other actions wait for [`SETTLE_MS`] only.
+#[allow(dead_code)]
+pub(crate) const HOVER_INTENT_MS: u32 = 300;
+/// `w(frames, atLeast, hover)`: a promise that resolves once what the page set to run soon after
+/// an action has run (its timers due within [`SETTLE_MS`], [`HOVER_INTENT_MS`] after a hover, a
+/// frame it asked for since `frames`, the [`FRAMES`] count before the action); that long at most.
 pub(crate) const SETTLE: &str = "w";
 /// `ab`: set while this page runs an agent's batch; the bootstrap then answers the native dialogs
 /// (`alert`, `confirm`, `prompt`) the page opens on its own (after a slow request, a timer), which

@@ -197,6 +197,16 @@ chromium_test!(a_click_lands_where_a_persons_would, Axum, |c, server| {
         "{e}"
     );
     assert!(e.contains("button \"Archive all\""), "{e}");
+    // A hover waits for the menu the page opens when the pointer stays (hover intent), so the
+    // next step finds its items.
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "hover", "text": "Share"}, {"command": "click", "text": "Copy link"}]),
+    )
+    .await;
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert_eq!(eval(&server, &id, "return log.textContent").await, "copied");
 });
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await

@@ -186,6 +186,6 @@ pub(super) async fn hover(step: &JsValue) -> Outcome {
     cursor::move_to(x, y).await;
     let mark = super::settle::mark();
     hover_at(&at, x, y);
-    let _ = super::settle::settle(mark, if cursor::enabled() { 120 } else { 0 }).await;
+    let _ = super::settle::settle(mark, if cursor::enabled() { 120 } else { 0 }, true).await;
     Ok(js_string("hovered"))
 }

@@ -315,7 +315,7 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
         out.push_str(&describe(&el));
     }
     // What the app renders for the key (a field it clears on Enter) lands before the next step.
-    let _ = super::settle::settle(mark, 0).await;
+    let _ = super::settle::settle(mark, 0, false).await;
     next_frame(&el).await;
     if key == "Enter" && el.local_name() == "input" {
         if let Some(why) = blocked_submit(&get(&el, "form")) {

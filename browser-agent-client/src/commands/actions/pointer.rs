@@ -241,7 +241,7 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     }
     cursor::release().await;
     // Let the page's handlers (timers, microtasks, re-renders) run before the next step.
-    let _ = settle::settle(mark, if cursor::enabled() { 120 } else { 0 }).await;
+    let _ = settle::settle(mark, if cursor::enabled() { 120 } else { 0 }, false).await;
     Ok(())
 }
 

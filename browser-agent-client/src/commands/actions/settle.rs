@@ -18,12 +18,13 @@ pub(super) fn mark() -> Mark {
 }
 
 /// Waits for what the page set to run soon since `mark` (see the module), and `at_least` ms (the
-/// visible cursor's pause). (A future, not an `async fn`: no state machine of its own.)
-pub(super) fn settle(mark: Mark, at_least: u32) -> wasm_bindgen_futures::JsFuture {
+/// visible cursor's pause); after a `hover`, for its hover-intent timers too
+/// ([`bootstrap::HOVER_INTENT_MS`]). (A future, not an `async fn`: no state machine of its own.)
+pub(super) fn settle(mark: Mark, at_least: u32, hover: bool) -> wasm_bindgen_futures::JsFuture {
     let p = call(
         &bootstrap::agent(),
         bootstrap::SETTLE,
-        &[&mark.0, &JsValue::from(at_least)],
+        &[&mark.0, &JsValue::from(at_least), &JsValue::from(hover)],
     );
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&p.unwrap_or_default()))
 }
