@@ -207,6 +207,10 @@ chromium_test!(a_click_lands_where_a_persons_would, Axum, |c, server| {
     .await;
     assert!(v["steps"][1]["error"].is_null(), "{v}");
     assert_eq!(eval(&server, &id, "return log.textContent").await, "copied");
+    // The chosen item hid the menu from under the pointer: the pointer has left it, as a person's
+    // still mouse does, so the menu's own reopen timer is cancelled and it stays closed.
+    ok(&server, &id, json!({"command": "wait", "ms": 400})).await;
+    assert_eq!(eval(&server, &id, "return menu.hidden").await, true);
 });
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await

@@ -242,6 +242,12 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     cursor::release().await;
     // Let the page's handlers (timers, microtasks, re-renders) run before the next step.
     let _ = settle::settle(mark, if cursor::enabled() { 120 } else { 0 }, false).await;
+    // What the click hid or moved from under the pointer (a menu's chosen item) is left, and what
+    // is there now entered, as for a person's still mouse: a menu's leave handler then cancels
+    // the reopen its enter handler had set.
+    if let Some(under) = hit(&at, x, y) {
+        hover_at(&under, x, y);
+    }
     Ok(())
 }
 
