@@ -101,6 +101,13 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     match command {
         "snapshot" => snapshot_view(step)?,
         "screenshot" => screenshot_options(step)?,
+        "press" => {
+            for name in ["key", "keys"] {
+                if let Some(chord) = step.get(name).and_then(Value::as_str).filter(|c| !c.is_empty()) {
+                    crate::protocol::keys::parse_chord(chord).map_err(|e| format!("invalid {name} {chord:?}: {e}"))?;
+                }
+            }
+        }
         "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
             return Err(
                 "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),
@@ -473,6 +480,19 @@ mod tests {
         assert!(check(json!({"command": "screenshot", "method": "gpu"})).is_err());
         assert!(check(json!({"command": "screenshot", "fullPage": true, "ref": "e3"})).is_err());
         assert!(check(json!({"command": "screenshot", "inline": "yes"})).is_err());
+    }
+
+    #[test]
+    fn a_key_that_is_none_is_refused_before_anything_runs() {
+        assert!(check(json!({"command": "press", "key": "Control+Shift+ArrowUp"})).is_ok());
+        assert!(check(json!({"command": "press", "keys": "esc", "label": "Search"})).is_ok());
+        assert_eq!(
+            check(json!({"command": "press", "key": "Hyper+a"})).unwrap_err(),
+            "step 0: invalid key \"Hyper+a\": unknown modifier \"Hyper\" in \"Hyper+a\" (use Control, Shift, Alt or Meta)"
+        );
+        assert!(check(json!({"command": "press", "keys": "Control+Foo"}))
+            .unwrap_err()
+            .starts_with("step 0: invalid keys \"Control+Foo\": unknown key \"Foo\" (use a character, or Enter"));
     }
 
     #[test]

@@ -14,76 +14,12 @@ use super::text::{
 use crate::cursor;
 use crate::js::{as_element, call, event_init, fire, get, global, js_string, matches, set};
 use crate::text::{cat, char_count};
+use browser_agent_core::protocol::keys::parse_chord;
+pub(super) use browser_agent_core::protocol::keys::Mods;
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
-
-/// The modifier keys held during a press.
-#[derive(Clone, Copy, Default)]
-#[cfg_attr(test, derive(Debug, PartialEq))]
-pub(super) struct Mods {
-    /// Control (or `ControlOrMeta`).
-    ctrl: bool,
-    /// Shift.
-    shift: bool,
-    /// Alt (Option).
-    alt: bool,
-    /// Meta (Command, Super).
-    meta: bool,
-}
-
-/// `Control+a` → the modifiers and the key (`a`); aliases become DOM key names.
-fn parse_chord(chord: &str) -> Result<(Mods, String), String> {
-    let mut mods = Mods::default();
-    let mut parts: Vec<&str> = chord.split('+').collect();
-    // `Control++`: the last key is `+`.
-    if chord.ends_with("++") || chord == "+" {
-        parts.retain(|p| !p.is_empty());
-        parts.push("+");
-    }
-    let key = parts.pop().unwrap_or("");
-    for m in parts {
-        match m.trim().to_ascii_lowercase().as_str() {
-            "control" | "ctrl" => mods.ctrl = true,
-            "shift" => mods.shift = true,
-            "alt" | "option" => mods.alt = true,
-            "meta" | "cmd" | "command" | "super" => mods.meta = true,
-            // Playwright's name for Control (Meta on macOS); pages here run anywhere: Control.
-            "controlormeta" => mods.ctrl = true,
-            _ => {
-                return Err(cat(&[
-                    "Unknown modifier \"",
-                    m,
-                    "\" in \"",
-                    chord,
-                    "\" (use Control, Shift, Alt or Meta)",
-                ]))
-            }
-        }
-    }
-    let lower = key.to_ascii_lowercase();
-    let named = match lower.as_str() {
-        "enter" | "return" => "Enter",
-        "tab" => "Tab",
-        "esc" | "escape" => "Escape",
-        "space" | " " => " ",
-        "backspace" => "Backspace",
-        "delete" | "del" => "Delete",
-        "up" | "arrowup" => "ArrowUp",
-        "down" | "arrowdown" => "ArrowDown",
-        "left" | "arrowleft" => "ArrowLeft",
-        "right" | "arrowright" => "ArrowRight",
-        "home" => "Home",
-        "end" => "End",
-        "pageup" => "PageUp",
-        "pagedown" => "PageDown",
-        _ if char_count(key) == 1 => key,
-        _ if key.len() > 1 && key.starts_with('F') && key.bytes().skip(1).all(|b| b.is_ascii_digit()) => key,
-        _ => return Err(cat(&["Unknown key \"", key, "\" (use a character, or Enter, Tab, Escape, Backspace, Delete, Space, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, F1–F12, with Control+, Shift+, Alt+, Meta+)"])),
-    };
-    Ok((mods, named.to_owned()))
-}
 
 /// The key of a US layout that types `ch`: the legacy `keyCode` Chromium gives its keydown and
 /// keyup (the unshifted key's), and its `code`.
@@ -277,7 +213,8 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
     let Some(chord) = field(step, "key").or_else(|| field(step, "keys")) else {
         return Err(bad_field("key"));
     };
-    let (mods, key) = parse_chord(&chord)?;
+    // The host refused a chord that is none, with the text that says what to write.
+    let (mods, key) = parse_chord(&chord).map_err(|_| bad_field("key"))?;
     let el = if resolve::has_target(step, false) {
         let t = target(step, false)?;
         scroll_into_view(&t.el).await;
@@ -400,58 +337,7 @@ fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{char_code, code_of, key_code, parse_chord, Mods};
-
-    fn chord(c: &str) -> (Mods, String) {
-        parse_chord(c).unwrap_or_else(|e| panic!("{c}: {e}"))
-    }
-
-    #[test]
-    fn chords() {
-        let ctrl = Mods {
-            ctrl: true,
-            ..Mods::default()
-        };
-        assert_eq!(chord("Control+a"), (ctrl, "a".to_owned()));
-        assert_eq!(chord("ctrl+A"), (ctrl, "A".to_owned()));
-        assert_eq!(chord("ControlOrMeta+c"), (ctrl, "c".to_owned()));
-        assert_eq!(chord("Control++"), (ctrl, "+".to_owned()));
-        assert_eq!(chord("+"), (Mods::default(), "+".to_owned()));
-        let (m, k) = chord("Shift+Alt+Meta+Tab");
-        assert!(m.shift && m.alt && m.meta && !m.ctrl);
-        assert_eq!(k, "Tab");
-        for (alias, key) in [
-            ("enter", "Enter"),
-            ("Return", "Enter"),
-            ("esc", "Escape"),
-            ("space", " "),
-            (" ", " "),
-            ("del", "Delete"),
-            ("up", "ArrowUp"),
-            ("ArrowLeft", "ArrowLeft"),
-            ("pagedown", "PageDown"),
-            ("F5", "F5"),
-            ("F12", "F12"),
-            ("é", "é"),
-        ] {
-            assert_eq!(chord(alias).1, key, "{alias}");
-        }
-    }
-
-    #[test]
-    fn chord_errors() {
-        assert_eq!(
-            parse_chord("Hyper+a").err().as_deref(),
-            Some("Unknown modifier \"Hyper\" in \"Hyper+a\" (use Control, Shift, Alt or Meta)")
-        );
-        let e = parse_chord("Control+Foo").err().unwrap_or_default();
-        assert!(
-            e.starts_with("Unknown key \"Foo\" (use a character, or Enter, Tab,"),
-            "{e}"
-        );
-        assert!(parse_chord("Fx").is_err());
-        assert!(parse_chord("").is_err());
-    }
+    use super::{char_code, code_of, key_code};
 
     #[test]
     fn key_codes() {
