@@ -623,6 +623,7 @@
         try {
             return typeof f == 'function' && !/^[^{]*\{\s*\}\s*$/.test(apply(fnSource, f, []));
         } catch (e) {
+            // (A function whose source cannot be read counts as a handler, as before this test.)
             return 1;
         }
     };

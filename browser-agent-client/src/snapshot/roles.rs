@@ -347,8 +347,10 @@ pub(crate) fn clickable(
 /// bootstrap's [`ONCLICK`](crate::bootstrap::ONCLICK) reads its source). React sets an empty one
 /// (`onclick = noop`) on its root and every portal container: not a control.
 pub(crate) fn onclick_handler(el: &Element) -> bool {
-    let agent = crate::bootstrap::agent();
-    crate::js::call(&agent, crate::bootstrap::ONCLICK, &[el]).is_ok_and(|v| v.is_truthy())
+    // Most elements have none: one property read decides for them (the walk asks of every
+    // element without a role); only a function is handed to the bootstrap.
+    crate::js::get(el, "onclick").is_function()
+        && crate::js::call(&crate::bootstrap::agent(), crate::bootstrap::ONCLICK, &[el]).is_ok_and(|v| v.is_truthy())
 }
 
 /// Whether the snapshot leaves `role` out (its content floats up).

@@ -69,8 +69,8 @@ pub(crate) fn waits_fit(steps: &[Value], timeout: std::time::Duration) -> Result
 }
 
 /// One step of a known command against its entry of [`STEP_FIELDS`]: no field it does not take,
-/// the command's own rules (snapshot view, screenshot options, notes mode), each field of its kind,
-/// what it needs given, and the fields that exclude each other.
+/// the command's own rules (snapshot view, screenshot options, a press's key, notes mode), each
+/// field of its kind, what it needs given, and the fields that exclude each other.
 fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     let command = spec.command;
     // Its own fields, then the target's (a field of its own replaces the target's of that name).

@@ -8,8 +8,9 @@ use super::keys::{key_inits, Mods};
 use super::pointer::{rect, scroll_into_view};
 use super::target;
 use crate::cursor;
-use crate::js::disabled;
-use crate::js::{call, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of};
+use crate::js::{
+    call, disabled, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of,
+};
 use crate::text::{cat, char_count, ci_contains, quote};
 use browser_agent_core::protocol::SECRET_VALUE;
 use js_sys::{Function, JsString, Object};
