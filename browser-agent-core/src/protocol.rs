@@ -51,28 +51,23 @@ pub const NOTES_PATH: &str = "/notes";
 pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
 
 /// The commands a batch step may name (`{"command": …}`): the host refuses a batch naming any
-/// other before it reaches a page, and the page's client runs these.
-pub const COMMANDS: &[&str] = &[
-    "snapshot",
-    "click",
-    "dblclick",
-    "type",
-    "fill",
-    "select",
-    "check",
-    "uncheck",
-    "press",
-    "hover",
-    "scroll",
-    "wait",
-    "evaluate",
-    "navigate",
-    "back",
-    "forward",
-    "reload",
-    "screenshot",
-    "notes",
-];
+/// other before it reaches a page, and the page's client runs these. Made from [`STEP_FIELDS`],
+/// whose entries they name, in its order.
+///
+/// ```
+/// use browser_agent_core::protocol::COMMANDS;
+/// assert_eq!(COMMANDS.first(), Some(&"snapshot"));
+/// assert!(COMMANDS.contains(&"press") && COMMANDS.contains(&"notes"));
+/// ```
+pub const COMMANDS: &[&str] = &{
+    let mut names = [""; STEP_FIELDS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = STEP_FIELDS[i].command;
+        i += 1;
+    }
+    names
+};
 
 /// What a step field holds, as the page reads it: the host checks every field of every step
 /// against [`STEP_FIELDS`] before a batch runs, so a bad one is a 400, not a failure after the
@@ -164,7 +159,7 @@ const TEXT_ENTRY: &[(&str, FieldKind)] = &[
     ("clear", FieldKind::Flag),
 ];
 
-/// Every command's step fields, in the order of [`COMMANDS`]: the one list the host checks steps
+/// Every command's step fields ([`COMMANDS`] is made from it): the one list the host checks steps
 /// against (a field not listed is refused, naming what the command takes). Each entry is what the
 /// page client reads (`browser-agent-client/src/commands/actions/*`, `resolve/*`, `screenshot.rs`
 /// and the snapshot's view), so a step the host accepts is one the page understands.
