@@ -94,6 +94,8 @@ pub enum FieldKind {
     Url,
     /// A ref from a snapshot ([`Ref::read`]; `""` is not given).
     Ref,
+    /// A key chord ([`keys::parse_chord`]: `Enter`, `Control+a`); `""` is not given.
+    Chord,
     /// Checked by the command's own rules in the host (the snapshot's view, the screenshot's
     /// options: ranges and fields that exclude each other).
     Own,
@@ -248,7 +250,7 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "press",
         target: TargetUse::Optional,
-        fields: &[("key", FieldKind::Text), ("keys", FieldKind::Text)],
+        fields: &[("key", FieldKind::Chord), ("keys", FieldKind::Chord)],
         needs: &["key", "keys"],
         example: r#"{"command":"press","key":"Enter"}"#,
     },

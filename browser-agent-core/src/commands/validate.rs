@@ -69,8 +69,8 @@ pub(crate) fn waits_fit(steps: &[Value], timeout: std::time::Duration) -> Result
 }
 
 /// One step of a known command against its entry of [`STEP_FIELDS`]: no field it does not take,
-/// the command's own rules (snapshot view, screenshot options, a press's key, notes mode), each
-/// field of its kind, what it needs given, and the fields that exclude each other.
+/// the command's own rules (snapshot view, screenshot options, notes mode), each field of its kind,
+/// what it needs given, and the fields that exclude each other.
 fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     let command = spec.command;
     // Its own fields, then the target's (a field of its own replaces the target's of that name).
@@ -101,13 +101,6 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     match command {
         "snapshot" => snapshot_view(step)?,
         "screenshot" => screenshot_options(step)?,
-        "press" => {
-            for name in ["key", "keys"] {
-                if let Some(chord) = step.get(name).and_then(Value::as_str).filter(|c| !c.is_empty()) {
-                    crate::protocol::keys::parse_chord(chord).map_err(|e| format!("invalid {name} {chord:?}: {e}"))?;
-                }
-            }
-        }
         "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
             return Err(
                 "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),
@@ -221,6 +214,12 @@ fn field_of_kind(step: &Value, name: &str, kind: FieldKind) -> Result<(), String
         // Read by their own rules (`target_ref`, `snapshot_view`, `screenshot_options`).
         FieldKind::Ref | FieldKind::Own => Ok(()),
         FieldKind::Text => field_is(step, name, |v| v.is_string() || v.is_number(), "expected a string"),
+        FieldKind::Chord => match step.get(name) {
+            Some(Value::String(chord)) if !chord.is_empty() => crate::protocol::keys::parse_chord(chord)
+                .map(|_| ())
+                .map_err(|e| format!("invalid {name} {chord:?}: {e}")),
+            _ => field_of_kind(step, name, FieldKind::Text),
+        },
         FieldKind::String => field_is(step, name, Value::is_string, "expected a string"),
         FieldKind::Flag => flag(step, name),
         FieldKind::Millis => field_is(
