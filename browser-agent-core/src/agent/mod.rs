@@ -282,11 +282,7 @@ impl BrowserAgent {
         if server.is_empty() {
             return;
         }
-        result.logs.extend(
-            server
-                .iter()
-                .map(|e| serde_json::to_value(&**e).expect("entries serialize")),
-        );
+        result.logs.extend(server.iter().map(|e| e.to_json()));
         result.logs.sort_by_key(|e| e["seq"].as_u64());
     }
 

@@ -76,6 +76,11 @@ impl LogEntry {
         96 + text.len() + page.len() + client_id.len() + kind.len() + field_bytes
     }
 
+    /// The entry as `GET /console` shows it, for the logs of a batch's answer.
+    pub(crate) fn to_json(&self) -> Value {
+        serde_json::to_value(self).expect("entries serialize")
+    }
+
     /// The field `name` as a string, if the client sent one.
     pub fn field_str(&self, name: &str) -> Option<&str> {
         self.fields.get(name).and_then(Value::as_str)

@@ -356,10 +356,7 @@ impl BrowserAgent {
             Ok(stored) => stored,
             Err(why) => return failure(&BadInput::ResultEntry(why)),
         };
-        let logs = logs
-            .iter()
-            .map(|e| serde_json::to_value(&**e).expect("entries serialize"))
-            .collect();
+        let logs = logs.iter().map(|e| e.to_json()).collect();
         if !self.inner.commands.complete(&id, results, logs) {
             eprintln!("browser-agent: result for unknown or timed-out batch {id:?} ignored");
         }
