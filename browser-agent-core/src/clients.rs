@@ -372,6 +372,12 @@ impl ClientRegistry {
         self.inner.lock().get(client).cloned()
     }
 
+    /// Whether the host keeps a record of `client` (without copying it out, as [`get`](Self::get)
+    /// does).
+    pub(crate) fn knows(&self, client: &str) -> bool {
+        self.inner.lock().contains_key(client)
+    }
+
     /// The page URL of `client`, if known.
     pub fn page_of(&self, client: &str) -> Option<String> {
         self.inner

@@ -64,7 +64,7 @@ impl BrowserAgent {
             limit: Some(1),
             ..LogQuery::default()
         };
-        let known = self.inner.clients.get(client).is_some() || !self.inner.logs.query(&any).is_empty();
+        let known = self.inner.clients.knows(client) || !self.inner.logs.query(&any).is_empty();
         (!known).then(|| RunError::UnknownPage {
             client: client.to_owned(),
             open: self.open_pages(now_ms()),
