@@ -234,8 +234,11 @@ impl BrowserAgent {
 
 /// `browser_logs`'s arguments as `GET {prefix}/console` parameters, read by the same parser.
 fn logs_query(args: &Map<String, Value>) -> Result<LogQuery, String> {
-    const TAKES: [&str; 6] = ["level", "type", "client", "sinceMs", "afterSeq", "limit"];
-    if let Some(name) = args.keys().find(|k| !TAKES.contains(&k.as_str())) {
+    // The parameters it takes besides `level` (a name or a list of names): strings, and numbers.
+    const TEXTS: [&str; 2] = ["type", "client"];
+    const NUMBERS: [&str; 3] = ["sinceMs", "afterSeq", "limit"];
+    let takes = |k: &str| k == "level" || TEXTS.contains(&k) || NUMBERS.contains(&k);
+    if let Some(name) = args.keys().find(|k| !takes(k)) {
         return Err(crate::error::QueryError::Unknown(name.clone()).to_string());
     }
     let mut pairs: Vec<(&str, String)> = Vec::new();
@@ -249,12 +252,12 @@ fn logs_query(args: &Map<String, Value>) -> Result<LogQuery, String> {
         }
         Some(_) => return Err("\"level\" must be an array of level names (debug, log, info, warn, error)".into()),
     }
-    for name in ["type", "client"] {
+    for name in TEXTS {
         if let Some(value) = string(args, name)? {
             pairs.push((name, value));
         }
     }
-    for name in ["sinceMs", "afterSeq", "limit"] {
+    for name in NUMBERS {
         match args.get(name) {
             None | Some(Value::Null) => {}
             Some(Value::Number(n)) => pairs.push((name, n.to_string())),
