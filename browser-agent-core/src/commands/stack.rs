@@ -25,12 +25,13 @@ pub(crate) fn tidy_evaluate_errors(steps: &[Value], result: &mut BatchResult, as
             .and_then(|i| steps.get(usize::try_from(i).ok()?))
             .and_then(script_of);
         if let (Some(error), Some(script)) = (step.error.as_mut(), script) {
-            *error = tidy(error, script.lines().count().max(1) as u64, assets);
+            let tidied = tidy(error, script.lines().count().max(1) as u64, assets);
+            // The batch's error quotes its failed step's: the same text, rewritten there too.
+            if result.error.as_deref() == Some(error.as_str()) {
+                result.error = Some(tidied.clone());
+            }
+            *error = tidied;
         }
-    }
-    // The batch's error is its failed step's (see `complete`).
-    if let Some(failed) = result.steps.iter().find_map(|s| s.error.clone()) {
-        result.error = Some(failed);
     }
 }
 
@@ -46,8 +47,7 @@ fn script_of(step: &Value) -> Option<&str> {
 /// `error` with each frame of the compiled script at the script's own line (`at f (script:1:21)`,
 /// `at script:1:25` for its top level), the wrapper's call and the client's frames left out, and
 /// every other line as it was.
-///
-pub(crate) fn tidy(error: &str, script_lines: u64, assets: &str) -> String {
+fn tidy(error: &str, script_lines: u64, assets: &str) -> String {
     let mut out = String::with_capacity(error.len());
     for line in error.split('\n') {
         let frame = line.trim_start().strip_prefix("at ");
