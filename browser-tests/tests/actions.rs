@@ -1001,6 +1001,23 @@ async fn typed_values_are_what_a_person_gets_case(c: &Client, server: &Server) {
     .await;
     assert_eq!(r["result"], "filled \"abcdefgh\"; the field now holds \"abcde\"", "{r}");
     assert_eq!(eval(server, &id, zip).await, "abcde");
+    // A field the page empties while typing goes on empty (only a number or date field's partial
+    // value reads "" while it shows something).
+    ok(
+        server,
+        &id,
+        json!({"command": "type", "label": "Tags", "text": "red,blue"}),
+    )
+    .await;
+    assert_eq!(
+        eval(
+            server,
+            &id,
+            "return [window.tags, document.querySelector('[name=tags]').value]"
+        )
+        .await,
+        json!([["red"], "blue"])
+    );
     // `select` takes the option that is the text, else the only one containing it; several that
     // contain it are refused, not guessed between.
     let plan = "return document.querySelector('[name=plan]').value";

@@ -127,8 +127,8 @@ pub(super) fn exec_command(el: &Element, cmd: &str, arg: &str) -> bool {
 }
 
 /// Inserts `text` where a person's typing would put it, with the input events. `shown` is what
-/// the field shows a person when its value reads `""`: a number or date field drops a partial
-/// value (`1.`, `-`) that the next character goes on from.
+/// a number or date field would show a person when its value reads `""`: the browser empties a
+/// partial value (`1.`, `-`), which the next character goes on from.
 pub(super) fn insert(el: &Element, text: &str, shown: &str) {
     if editable(el) {
         if !exec_command(el, "insertText", text) {
@@ -146,7 +146,10 @@ pub(super) fn insert(el: &Element, text: &str, shown: &str) {
         return;
     }
     let mut v = value(el);
-    if v.is_empty() {
+    // Only a field without a text selection (number, date and time fields, whose value the
+    // browser empties while it holds a partial one) goes on from what it would show; a text field
+    // the page emptied (a tag input at a comma) goes on empty.
+    if v.is_empty() && get(el, "selectionStart").is_null() {
         v = shown.to_owned();
     }
     let v = JsString::from(v);
