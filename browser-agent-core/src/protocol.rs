@@ -86,8 +86,6 @@ pub enum FieldKind {
     Pixels,
     /// A whole number, 0 or more.
     Index,
-    /// One of these words, exactly.
-    OneOf(&'static [&'static str]),
     /// One of these words, in any case.
     AnyCase(&'static [&'static str]),
     /// An `http`/`https` URL, or one relative to the page's (`/settings`); `""` is not given.
@@ -97,7 +95,7 @@ pub enum FieldKind {
     /// A key chord ([`keys::parse_chord`]: `Enter`, `Control+a`); `""` is not given.
     Chord,
     /// Checked by the command's own rules in the host (the snapshot's view, the screenshot's
-    /// options: ranges and fields that exclude each other).
+    /// options: ranges and fields that exclude each other; the notes mode).
     Own,
 }
 
@@ -342,7 +340,7 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "notes",
         target: TargetUse::No,
-        fields: &[("mode", FieldKind::OneOf(&["enter", "exit"]))],
+        fields: &[("mode", FieldKind::Own)],
         needs: &["mode"],
         example: r#"{"command":"notes","mode":"enter"}"#,
     },

@@ -176,8 +176,7 @@ fn needs_text(spec: &StepFields) -> String {
         let rest: Vec<String> = spec.needs[1..].iter().map(|n| format!("{n:?}")).collect();
         out.push_str(&format!(" (or {})", rest.join(", ")));
     }
-    if let Some((_, FieldKind::OneOf(words) | FieldKind::AnyCase(words))) = spec.fields.iter().find(|(f, _)| f == first)
-    {
+    if let Some((_, FieldKind::AnyCase(words))) = spec.fields.iter().find(|(f, _)| f == first) {
         out.push_str(&format!(" ({})", or_list(words)));
     }
     out
@@ -211,7 +210,7 @@ fn field_of_kind(step: &Value, name: &str, kind: FieldKind) -> Result<(), String
             .is_some_and(|n| n >= 0.0 && (!whole || (n.fract() == 0.0 && n <= f64::from(u32::MAX))))
     };
     match kind {
-        // Read by their own rules (`target_ref`, `snapshot_view`, `screenshot_options`).
+        // Read by their own rules (`target_ref`, `snapshot_view`, `screenshot_options`, notes' mode).
         FieldKind::Ref | FieldKind::Own => Ok(()),
         FieldKind::Text => field_is(step, name, |v| v.is_string() || v.is_number(), "expected a string"),
         FieldKind::Chord => match step.get(name) {
@@ -239,12 +238,6 @@ fn field_of_kind(step: &Value, name: &str, kind: FieldKind) -> Result<(), String
             name,
             |v| number(v, true),
             "expected a whole number, 0 or more (0 = the first match)",
-        ),
-        FieldKind::OneOf(words) => field_is(
-            step,
-            name,
-            |v| v.as_str().is_some_and(|s| words.contains(&s)),
-            &format!("use {}", or_list(words)),
         ),
         FieldKind::AnyCase(words) => field_is(
             step,
