@@ -77,18 +77,17 @@ impl LogQuery {
     /// `browser_logs` tool's arguments), so both readers share every rule and error text.
     pub(crate) fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, QueryError> {
         let mut q = LogQuery::default();
-        let mut seen: Vec<&str> = Vec::new();
+        // A parameter given twice (`client` and `clientId` are one) finds its slot filled.
+        fn once<T>(slot: &mut Option<T>, name: &str, value: T) -> Result<(), QueryError> {
+            if slot.is_some() {
+                return Err(QueryError::Twice(name.to_owned()));
+            }
+            *slot = Some(value);
+            Ok(())
+        }
         for (name, value) in pairs {
             if value.is_empty() {
                 continue;
-            }
-            if name != "level" {
-                // `client` and `clientId` (and `since`, `sinceMs`) are one parameter.
-                let key = name.trim_end_matches("Id").trim_end_matches("Ms");
-                if seen.contains(&key) {
-                    return Err(QueryError::Twice(name.to_owned()));
-                }
-                seen.push(key);
             }
             match name {
                 "level" => {
@@ -97,18 +96,18 @@ impl LogQuery {
                         q.levels.push(level);
                     }
                 }
-                "sinceMs" | "since" => q.since_ms = Some(parse_number(name, value)?),
-                "limit" => q.limit = Some(parse_number(name, value)? as usize),
-                "afterSeq" => q.after_seq = Some(parse_number(name, value)?),
+                "sinceMs" | "since" => once(&mut q.since_ms, name, parse_number(name, value)?)?,
+                "limit" => once(&mut q.limit, name, parse_number(name, value)? as usize)?,
+                "afterSeq" => once(&mut q.after_seq, name, parse_number(name, value)?)?,
                 "type" => {
                     let kind = TYPES
                         .iter()
                         .chain(HOST_TYPES.iter())
                         .find(|t| value.trim().eq_ignore_ascii_case(t))
                         .ok_or_else(|| QueryError::Type(value.to_owned()))?;
-                    q.kind = Some((*kind).to_owned());
+                    once(&mut q.kind, name, (*kind).to_owned())?;
                 }
-                "client" | "clientId" => q.client = Some(value.to_owned()),
+                "client" | "clientId" => once(&mut q.client, name, value.to_owned())?,
                 _ => return Err(QueryError::Unknown(name.to_owned())),
             }
         }
