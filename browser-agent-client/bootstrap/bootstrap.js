@@ -536,6 +536,8 @@
     } catch (ignored) {}
 
     win.addEventListener('error', function (event) {
+        // A form of the agent's `evaluate` that did not parse (evaluate.js then tries the next).
+        if (agent.__F_EVAL__ === 0) return;
         var entry = {
             type: __ERROR__,
             message: event.message,

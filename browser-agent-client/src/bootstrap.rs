@@ -86,7 +86,10 @@ pub(crate) const STARTED: &str = "started";
 pub(crate) const POLL_MS: &str = "pollMs";
 /// `walkMs`: how long the last snapshot walk took (ms), written by the client for benchmarks.
 pub(crate) const WALK_MS: &str = "walkMs";
-/// `ev`: the promise an `evaluate` run through a nonce'd `<script>` leaves behind.
+/// `ev`: the promise an `evaluate` run through a nonce'd `<script>` leaves behind; 0 while the
+/// script is inserted, so the bootstrap does not log a form that did not parse (read by
+/// `evaluate.js` and the bootstrap, filled in at build time).
+#[allow(dead_code)]
 pub(crate) const EVAL: &str = "ev";
 /// `l(url)`: the bootstrap's `import()` of a module the client loads on first use (the screenshot
 /// capture); wasm cannot import, and the bootstrap's `import()` runs under the page's nonce.

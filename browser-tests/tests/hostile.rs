@@ -345,3 +345,56 @@ async fn pages_that_forbid_the_client_say_why() {
     })
     .await;
 }
+
+/// A page whose CSP forbids `eval` but carries a script nonce (`/fixtures/nonce-wasm`): the client
+/// starts under the nonce, and `evaluate` runs the agent's script through a `<script>` with that
+/// nonce: an expression, a body with `return`, an awaited value, a throw and a syntax error, each
+/// answered as on any page, and none logged as the page's error. Inside the script, `new Function`
+/// is still refused: the CSP held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluate_on_a_page_that_forbids_eval() {
+    let browser = shared_browser().await;
+    let server = Server::start(agent(), any_port());
+    within("evaluate_on_a_page_that_forbids_eval", SCENARIO_DEADLINE, async {
+        let url = server.url("/fixtures/nonce-wasm");
+        open(&browser.client, &url).await;
+        let id = listed(&server, &url, "ready").await["clientId"]
+            .as_str()
+            .expect("a client id")
+            .to_owned();
+        let v = run(
+            &server,
+            &id,
+            json!([
+                {"command": "evaluate", "script": "document.title + ' ' + (1 + 2)"},
+                {"command": "evaluate", "script": "const p = document.querySelector('p'); return p.textContent"},
+                {"command": "evaluate", "script": "await new Promise((r) => setTimeout(r, 10)); return {n: [1, 2]}"},
+                {"command": "evaluate", "script": "try { new Function('1'); return 'eval ran' } catch (e) { return e.name }"},
+            ]),
+        )
+        .await;
+        let results: Vec<&Value> = v["steps"].as_array().expect("steps").iter().map(|s| &s["result"]).collect();
+        assert_eq!(
+            results,
+            [&json!("fixture 3"), &json!("fixture body"), &json!({"n": [1, 2]}), &json!("EvalError")],
+            "{v}"
+        );
+        // A statement that is no expression (the expression form does not parse: tried, kept
+        // from the page's error listeners, then the body form), and a script that is neither.
+        for (script, expected) in [
+            ("throw new RangeError('nope')", "evaluate failed: RangeError: nope"),
+            ("1 +", "evaluate failed: SyntaxError: Unexpected token '}'"),
+        ] {
+            let (status, v) = run_raw(
+                &server,
+                json!({"client": id, "steps": [{"command": "evaluate", "script": script}]}),
+            )
+            .await;
+            let error = v["steps"][0]["error"].as_str().unwrap_or_default();
+            assert!(status == 200 && error.starts_with(expected), "{script}: {v}");
+        }
+        let errors: Vec<Value> = server.logs_of(&id).into_iter().filter(|e| e["type"] == "error").collect();
+        assert!(errors.is_empty(), "the forms that did not parse were logged: {errors:?}");
+    })
+    .await;
+}

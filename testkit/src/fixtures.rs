@@ -9,7 +9,7 @@ use crate::Reply;
 pub const HTML: &str = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>fixture</title>\n</head>\n<body><p>fixture body</p></body>\n</html>\n";
 
 /// Every fixture name.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     "sized",
     "chunked",
     "latin1",
@@ -17,6 +17,7 @@ pub const NAMES: [&str; 14] = [
     "gzip",
     "json",
     "nonce",
+    "nonce-wasm",
     "empty",
     "notmodified",
     "partial",
@@ -64,6 +65,12 @@ pub fn fixture(name: &str) -> Option<Reply> {
         "nonce" => Reply::new(200, html, HTML).header(
             "content-security-policy",
             "script-src 'nonce-fixture123' 'strict-dynamic'; object-src 'none'",
+        ),
+        // A page that runs (its CSP allows wasm) but forbids `eval`: the agent's `evaluate` goes
+        // through a `<script>` with the page's nonce.
+        "nonce-wasm" => Reply::new(200, html, HTML).header(
+            "content-security-policy",
+            "script-src 'nonce-fixture123' 'strict-dynamic' 'wasm-unsafe-eval'; object-src 'none'",
         ),
         "empty" => Reply {
             status: 204,

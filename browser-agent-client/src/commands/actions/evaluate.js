@@ -1,5 +1,6 @@
-// The `evaluate` step's result copier, loaded on the first evaluate (it was Rust in the code every
-// page loads): a JSON-safe copy of what the agent's script returned. Depth ≤ 10, ≤ 500 items or
+// The `evaluate` step, loaded on the first evaluate (it was Rust in the code every page loads):
+// runs the agent's script as an async function (through a nonce'd `<script>` where the page's CSP
+// forbids `eval`) and returns a JSON-safe copy of what it returned. Depth ≤ 10, ≤ 500 items or
 // keys, strings ≤ 20,000 UTF-16 units, 20,000 values in all; cycles marked, DOM nodes described
 // (`label`: the element as the snapshot names it), errors as `{__type, name, message, stack}`.
 // Its placeholders are filled from the Rust constants by scripts/build-bootstrap.mjs.
@@ -72,7 +73,7 @@ function node(v) {
 }
 
 // The copy of `value`.
-export function copy(value) {
+function copy(value) {
     let left = VALUES;
     const seen = [];
     function safe(v, depth) {
@@ -154,4 +155,119 @@ export function copy(value) {
         return out;
     }
     return safe(value, 0);
+}
+
+// What a failure throws: `{message}` (read by the client's module loader), its text
+// `evaluate failed: TypeError: x is undefined` and the first five stack lines (the host rewrites
+// them to the script's own lines).
+function failed(e) {
+    let m = 'evaluate failed: ';
+    const name = get(e, 'name');
+    const message = get(e, 'message');
+    if (typeof name == 'string' && typeof message == 'string') {
+        m += name + ': ' + message;
+        const stack = get(e, 'stack');
+        if (typeof stack == 'string') {
+            // Lines 2 to 6, read by index (the page may have replaced `split` or `slice`).
+            let at = stack.indexOf('\n');
+            for (let n = 0; at >= 0 && n < 5; n++) {
+                const end = stack.indexOf('\n', at + 1);
+                m += stack.substring(at, end < 0 ? stack.length : end);
+                at = end;
+            }
+        }
+    } else m += text(e);
+    return { message: m };
+}
+
+// The two ways `src` is compiled, in the order they are tried: as an async function's expression
+// (returned), or, when that does not parse, as its body.
+function forms(src) {
+    return [
+        '(async () => (\n' + src.trim().replace(/;+$/, '') + '\n))()',
+        '(async () => {\n' + src + '\n})()',
+    ];
+}
+
+// `src` compiled into a function (the first form that parses). Throws what the compiler threw:
+// the body's SyntaxError, an EvalError under a CSP that forbids `eval`.
+function compile(src) {
+    const [expr, body] = forms(src);
+    try {
+        return new Function('return ' + expr);
+    } catch (e) {
+        if (get(e, 'name') !== 'SyntaxError') throw e;
+    }
+    return new Function('return ' + body);
+}
+
+// The nonce of the injected tag, copied from the page's CSP; undefined when it has none.
+function scriptNonce() {
+    const tag = document.querySelector('script[' + __CONFIG_ATTR__ + ']');
+    return (tag && tag.nonce) || undefined;
+}
+
+// Runs `src` through a `<script>` that carries `nonce` (for pages whose CSP forbids `eval` but
+// allows our tag by nonce), in the first form that parses: the promise it leaves on the agent's
+// global. Throws the last form's SyntaxError when none parses.
+function viaScript(src, nonce) {
+    const [expr, body] = forms(src);
+    // Nothing can test a form here without running it, and a form that does not parse is the
+    // page's error event too (only the bootstrap's listener, told by the 0 below, leaves it out):
+    // a script that begins with a statement's keyword is no expression, so its body goes first.
+    const statement = /^\s*(const|let|var|if|for|while|do|switch|try|throw|return)\b/.test(src);
+    let error;
+    const seen = (e) => {
+        e.preventDefault();
+        error = e.error;
+    };
+    for (const form of statement ? [body] : [expr, body]) {
+        agent.__F_EVAL__ = 0;
+        const script = document.createElement('script');
+        script.nonce = nonce;
+        script.textContent = 'window.' + __GLOBAL__ + '.__F_EVAL__ = ' + form + ';';
+        addEventListener('error', seen, true);
+        try {
+            (document.head || document.documentElement).appendChild(script);
+        } finally {
+            removeEventListener('error', seen, true);
+            script.remove();
+        }
+        const p = agent.__F_EVAL__;
+        agent.__F_EVAL__ = undefined;
+        if (p && typeof p == 'object') return p;
+    }
+    // Chromium words it as appendChild's failure; the parser's own words are what `eval` gives.
+    throw {
+        name: get(error, 'name'),
+        message: text(get(error, 'message')).replace(/^Failed to execute '[^']*' on '[^']*': /, ''),
+    };
+}
+
+// The `evaluate` step: runs `src` and returns the copy of its result, made as its promise settles
+// (before what the script set off, a navigation on the next frame, has happened). A failure
+// throws `{message}`.
+export async function run(src) {
+    let promise;
+    try {
+        promise = apply(compile(src), window, []);
+    } catch (e) {
+        if (get(e, 'name') !== 'EvalError') throw failed(e);
+        const nonce = scriptNonce();
+        if (!nonce)
+            throw {
+                message:
+                    "evaluate failed: the page's Content-Security-Policy forbids running code from a string ('unsafe-eval' is not allowed and the agent's script tag has no nonce)",
+            };
+        try {
+            promise = viaScript(src, nonce);
+        } catch (e) {
+            throw failed(e);
+        }
+    }
+    try {
+        return copy(await promise);
+    } catch (e) {
+        throw failed(e);
+    }
 }
