@@ -85,6 +85,115 @@ chromium_test!(a_form_submitted_by_its_button_hands_over, Axum, |c, server| {
 chromium_test!(typed_values_are_what_a_person_gets, Axum, |c, server| {
     typed_values_are_what_a_person_gets_case(c, &server).await
 });
+chromium_test!(
+    select_opens_an_aria_combobox_and_clicks_its_option,
+    Axum,
+    |c, server| {
+        // `select` on what component libraries draw instead of a <select> (`fixtures/actions/combobox.html`):
+        // it opens the combobox and clicks the option, as a person picks it.
+        let id = open(c, &server, "/actions/combobox.html").await;
+        let out = |which: &'static str| format!("return document.getElementById('{which}-out').textContent");
+        // The options of a box of no size (antd's copy for screen readers) are neither shown nor used.
+        let snap = browser_tests::snapshot(&server, &id).await;
+        assert!(!snap.contains("london") && !snap.contains("listbox [ref"), "{snap}");
+
+        // A select-only combobox whose list shows two frames after the click and moves into place:
+        // exact before partial ("orange" is "Orange", not "Blood orange").
+        for (want, chosen) in [("banana", "Banana"), ("orange", "Orange"), ("blood", "Blood orange")] {
+            let s = ok(
+                &server,
+                &id,
+                json!({"command": "select", "label": "Fruit", "option": want}),
+            )
+            .await;
+            assert_eq!(s["result"], format!("selected \"{chosen}\""), "{s}");
+            assert_eq!(eval(&server, &id, &out("fruit")).await, format!("Fruit: {chosen}"));
+        }
+        let cherry = fails(
+            &server,
+            &id,
+            json!({"command": "select", "label": "Fruit", "option": "Cherry"}),
+        )
+        .await;
+        assert!(
+            cherry.starts_with("option \"Cherry\" [ref=") && cherry.ends_with("] is disabled"),
+            "{cherry}"
+        );
+        // The list is open now (labelled "Fruit" too, but `select` means the combobox): no click
+        // closes it, and a miss says what is there.
+        let kiwi = fails(
+            &server,
+            &id,
+            json!({"command": "select", "label": "Fruit", "option": "Kiwi"}),
+        )
+        .await;
+        assert_eq!(
+        kiwi,
+        "No option \"Kiwi\" found. Visible options: \"Apple\", \"Banana\", \"Cherry\", \"Blood orange\", \"Orange\""
+    );
+
+        // (A person closes the list left open, which covers the next field.)
+        ok(
+            &server,
+            &id,
+            json!({"command": "click", "role": "combobox", "name": "Fruit"}),
+        )
+        .await;
+
+        // An autocomplete that lists nothing until something is typed: the option is typed first.
+        let s = ok(
+            &server,
+            &id,
+            json!({"command": "select", "label": "State", "option": "Ohio"}),
+        )
+        .await;
+        assert_eq!(s["result"], "selected \"Ohio\"", "{s}");
+        assert_eq!(eval(&server, &id, &out("state")).await, "State: Ohio");
+        let atlantis = fails(
+            &server,
+            &id,
+            json!({"command": "select", "label": "State", "option": "Atlantis"}),
+        )
+        .await;
+        let state = ref_of(&server, &id, "combobox \"State\"").await;
+        assert!(
+            atlantis.starts_with(&format!(
+                "Typed \"Atlantis\" into combobox \"State\" [ref={state}]: No option \"Atlantis\" found"
+            )),
+            "{atlantis}"
+        );
+
+        // antd's Select: its `aria-controls` names the copy of no size; the visible item is clicked.
+        let s = ok(
+            &server,
+            &id,
+            json!({"command": "select", "label": "City", "option": "Paris"}),
+        )
+        .await;
+        assert_eq!(s["result"], "selected \"Paris\"", "{s}");
+        assert_eq!(eval(&server, &id, &out("city")).await, "City: Paris");
+
+        // `type` into the field labelled "Age", not the column header of that name.
+        let s = ok(&server, &id, json!({"command": "type", "label": "Age", "text": "42"})).await;
+        assert_eq!(s["result"], "typed \"42\"", "{s}");
+        assert_eq!(
+            eval(&server, &id, "return document.getElementById('age').value").await,
+            "42"
+        );
+
+        // Anything else is refused, with what to do instead.
+        let plain = fails(
+            &server,
+            &id,
+            json!({"command": "select", "selector": "#plain", "option": "x"}),
+        )
+        .await;
+        assert!(
+            plain.ends_with("is not a <select>, combobox or listbox; click it to open it, then click the option"),
+            "{plain}"
+        );
+    }
+);
 chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| {
     // Bootstrap 5's radio toggle buttons: the radio is clipped away under another label, so a
     // click (or check) on it lands on its own label, as a person's would.

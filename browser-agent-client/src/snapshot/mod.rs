@@ -51,6 +51,9 @@ extern "C" {
     /// `style.content` (of a pseudo-element).
     #[wasm_bindgen(method, getter)]
     pub(crate) fn content(this: &Style) -> String;
+    /// `style.overflow`.
+    #[wasm_bindgen(method, getter)]
+    pub(crate) fn overflow(this: &Style) -> String;
 }
 
 /// Whether a computed style skips its element's contents (`content-visibility: hidden`, also what
@@ -60,6 +63,18 @@ pub(crate) fn hides_contents(style: &Style) -> bool {
     get(style, "contentVisibility")
         .as_string()
         .is_some_and(|v| v == "hidden")
+}
+
+/// Whether `el`, with its computed `style`, cuts its contents off to nothing: a box without width
+/// or height whose `overflow` is not `visible` (antd's copy of a Select's options for screen
+/// readers, a collapsed panel). Chromium keeps such contents in its tree; nobody sees or clicks
+/// them, so the snapshot and the commands leave them out.
+pub(crate) fn clips_to_nothing(el: &Element, style: &Style) -> bool {
+    if style.overflow() == "visible" || style.display() == "contents" {
+        return false;
+    }
+    let r = el.get_bounding_client_rect();
+    r.width() == 0.0 || r.height() == 0.0
 }
 
 /// The page's window.

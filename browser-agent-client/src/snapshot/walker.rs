@@ -278,12 +278,13 @@ fn labelled_ids(doc: &web_sys::Document) -> Vec<String> {
 }
 
 impl Walker {
-    /// `(display, visible, cursor is pointer)`; `None` when it is not displayed.
+    /// `(display, visible, cursor is pointer)`; `None` when it is not displayed (or clipped to
+    /// nothing).
     fn look(&self, el: &Element) -> Option<(String, bool, bool)> {
         let style = self.win.computed_style(el, None).ok()?;
         let display = style.display();
         // (An element that hides its contents is left out with them: alone it says nothing.)
-        if display == "none" || super::hides_contents(&style) {
+        if display == "none" || super::hides_contents(&style) || super::clips_to_nothing(el, &style) {
             return None;
         }
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))

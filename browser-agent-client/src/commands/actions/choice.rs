@@ -2,21 +2,24 @@
 //! (checkboxes, radio buttons, switches, and their ARIA kin).
 
 use super::super::batch;
-use super::super::resolve::{self, describe, field, Target};
+use super::super::resolve::{self, describe, field, Miss, Target};
 use super::super::Outcome;
 use super::bad_field;
 use super::pointer::{centre, click_target, scroll_into_view};
 use super::target;
-use super::text::native_set;
+use super::text::{native_set, text_field, type_text};
 use crate::cursor;
-use crate::js::{as_element, attribute, disabled, event_init, fire, get, js_string, set};
+use crate::js::{as_element, attribute, disabled, event_init, fire, get, has_attribute, js_string, now_ms, set, sleep};
 use crate::snapshot::name::squash;
+use crate::snapshot::refs::ref_of;
 use crate::text::{cat, ci_contains, push_number, quote};
-use js_sys::Reflect;
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 /// `select`: picks an option of a `<select>` by its text, value or label (exact before partial).
+/// An ARIA combobox (a `combobox`, or a control with `aria-haspopup`) is opened with a click, and
+/// its option clicked, as a person picks it; a `listbox` has its option clicked.
 pub(super) async fn select(step: &JsValue) -> Outcome {
     let want = field(step, "option").or_else(|| field(step, "value")).or_else(|| {
         if field(step, "name").is_some() || field(step, "ref").is_some() {
@@ -32,10 +35,7 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
     let t = target(step, true)?;
     let el = t.el.clone();
     if el.local_name() != "select" {
-        return Err(cat(&[
-            &t.label,
-            " is not a <select>; click it to open it, then click the option",
-        ]));
+        return aria_select(&t, want.trim()).await;
     }
     if disabled(&el) {
         return Err(cat(&[&t.label, " is disabled"]));
@@ -100,6 +100,85 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
     fire(&el, "Event", "input", &event_init(true));
     fire(&el, "Event", "change", &event_init(true));
     Ok(js_string(&cat(&["selected ", &quote(&text)])))
+}
+
+/// How long an opened combobox may take to show its options (ms): a popup positioned, or kept
+/// `visibility: hidden`, a frame or more after the click settles (Vuetify's lists).
+const OPTIONS_WAIT_MS: f64 = 1_000.0;
+
+/// `select` on an ARIA combobox or listbox: opens a combobox that is not expanded (a click), then
+/// clicks the visible `option` named `want`, found as `{"role":"option","name":want}` would be.
+/// An editable combobox that shows no such option (an autocomplete that lists a few) gets `want`
+/// typed into it first, as a person narrows the list.
+async fn aria_select(t: &Target, want: &str) -> Outcome {
+    let role = resolve::role_of(&t.el);
+    let popup = attribute(&t.el, "aria-haspopup").is_some_and(|v| v != "false");
+    if role != "combobox" && role != "listbox" && !popup {
+        return Err(cat(&[
+            &t.label,
+            " is not a <select>, combobox or listbox; click it to open it, then click the option",
+        ]));
+    }
+    if role != "listbox" && attribute(&t.el, "aria-expanded").as_deref() != Some("true") {
+        click_target(t, 1).await?;
+    }
+    let query = Object::new();
+    set(&query, "role", &js_string("option"));
+    set(&query, "name", &js_string(want));
+    let typable = text_field(&t.el) && !has_attribute(&t.el, "readonly");
+    let mut typed = false;
+    // The options may show, and stop moving, a frame or more after the click settles (a popup
+    // positioned, faded or scaled in): looked for, and their click tried (it checks what the
+    // pointer would hit before it fires anything), until they do.
+    let mut start = now_ms();
+    loop {
+        let waited = now_ms() - start > OPTIONS_WAIT_MS;
+        let found = resolve::resolve(&query, false, false).or_else(|miss| match miss {
+            Miss::Nothing(_) => item_named(want).ok_or(miss),
+            several => Err(several),
+        });
+        match found {
+            Err(Miss::Nothing(_)) if !waited => {}
+            Err(Miss::Nothing(_)) if typable && !typed => {
+                typed = true;
+                let step = Object::new();
+                set(&step, "ref", &js_string(&ref_of(&t.el)));
+                set(&step, "text", &js_string(want));
+                set(&step, "clear", &JsValue::TRUE);
+                type_text(&step, false).await?;
+                start = now_ms();
+            }
+            // The text of what is there instead (or, if it showed just now, the next round).
+            Err(_) => {
+                if let Err(e) = target(&query, false) {
+                    return Err(if typed {
+                        cat(&["Typed ", &quote(want), " into ", &t.label, ": ", &e])
+                    } else {
+                        e
+                    });
+                }
+            }
+            Ok(option) => {
+                batch::note(&option);
+                let text = resolve::describe::name_of(&option.el, "option");
+                match click_target(&option, 1).await {
+                    Err(_) if !waited && !disabled(&option.el) => {}
+                    done => return done.map(|()| js_string(&cat(&["selected ", &quote(&text)]))),
+                }
+            }
+        }
+        sleep(50).await;
+    }
+}
+
+/// A visible item without a role that takes clicks and is named `want` (antd draws a Select's
+/// options so, beside a listbox for screen readers that it clips to nothing).
+fn item_named(want: &str) -> Option<Target> {
+    let query = Object::new();
+    set(&query, "text", &js_string(want));
+    resolve::resolve(&query, false, false).ok().filter(|i| {
+        resolve::role_of(&i.el) == "clickable" && resolve::describe::name_of(&i.el, "").eq_ignore_ascii_case(want)
+    })
 }
 
 /// Whether a checkbox, radio button or ARIA checkable is checked.

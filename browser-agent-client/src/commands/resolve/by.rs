@@ -127,7 +127,9 @@ pub(super) fn text(step: &JsValue, text: &str, teach: bool) -> Result<Element, M
 
 /// A `<label>`'s control, or a control whose accessible name (`aria-label`, `aria-labelledby`)
 /// contains the text.
-pub(super) fn label(step: &JsValue, label: &str, teach: bool) -> Result<Element, Miss> {
+/// For `type` and `fill` (`typing`) a field beats whatever else has the label (a sortable column
+/// header named like the field).
+pub(super) fn label(step: &JsValue, label: &str, typing: bool, teach: bool) -> Result<Element, Miss> {
     let needle = label.trim();
     let mut cands: Vec<Cand> = Vec::new();
     let mut hidden: Option<Element> = None;
@@ -154,10 +156,11 @@ pub(super) fn label(step: &JsValue, label: &str, teach: bool) -> Result<Element,
             hidden.get_or_insert(control);
             continue;
         }
+        let interactive = !typing || matches!(role_of(&control), "textbox" | "searchbox" | "combobox" | "spinbutton");
         cands.push(Cand {
             exact: text.eq_ignore_ascii_case(needle),
             el: control,
-            interactive: true,
+            interactive,
         });
     }
     let lookup = Lookup::field("labelled ", "label ", &q(needle), ". Visible labels: ", labels);

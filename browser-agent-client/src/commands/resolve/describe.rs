@@ -88,7 +88,7 @@ pub(super) fn is_interactive_el(el: &Element) -> bool {
 }
 
 /// The accessible name of `el` for `role`.
-pub(super) fn name_of(el: &Element, role: &str) -> String {
+pub(crate) fn name_of(el: &Element, role: &str) -> String {
     with_labels(|| {
         let tag = el.local_name().to_ascii_lowercase();
         if role.is_empty() || role == "clickable" {
@@ -121,7 +121,8 @@ fn head(el: &Element) -> (String, bool) {
     if out.is_empty() {
         return (short(el), false);
     }
-    let with_ref = interactive(role) || (roles::is_landmark(role) && !name.is_empty());
+    // The snapshot's rule: what takes clicks has a ref; landmarks and dialogs print none.
+    let with_ref = interactive(role) || (!role.is_empty() && takes_clicks(el, &el.local_name(), false));
     (out, with_ref)
 }
 

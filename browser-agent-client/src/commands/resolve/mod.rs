@@ -109,7 +109,7 @@ fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, Miss> {
         return by::text(step, &t, teach);
     }
     if let Some(l) = field(step, "label") {
-        return by::label(step, &l, teach);
+        return by::label(step, &l, typing, teach);
     }
     if let Some(p) = field(step, "placeholder") {
         return by::placeholder(step, &p, teach);

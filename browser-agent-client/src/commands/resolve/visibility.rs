@@ -1,6 +1,6 @@
 //! Whether an element can be used, and why not: detached, inert, behind an open modal dialog,
 //! `display:none` or `visibility:hidden` on it or an ancestor (across shadow hosts), an ancestor's
-//! `content-visibility:hidden`, zero size.
+//! `content-visibility:hidden`, an ancestor that clips it to nothing, zero size.
 
 use super::describe::{name_of, quoted, short};
 use super::scope::modal_of;
@@ -39,6 +39,9 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
             }
             if !first && crate::snapshot::hides_contents(&style) {
                 return Some(cat(&["content-visibility:hidden on ", &short(&e)]));
+            }
+            if !first && crate::snapshot::clips_to_nothing(&e, &style) {
+                return Some(cat(&["clipped by ", &short(&e), ", which has no width or height"]));
             }
             if first && style.visibility() != "visible" {
                 // Inherited: name the outermost element that sets it.
