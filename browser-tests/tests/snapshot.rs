@@ -194,6 +194,13 @@ chromium_test!(clickable_icons_are_refd_and_clicked, Axum, |c, server| {
         "{text}"
     );
     assert!(!text.contains("columnheader \"Name\" [ref"), "{text}");
+    // Focus guards (empty, focusable) are no controls; a named empty focusable is.
+    assert!(text.contains("clickable \"Red swatch\" [ref=e"), "{text}");
+    let nameless = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("clickable [ref="))
+        .count();
+    assert_eq!(nameless, 2, "the icon and the report card, no guard:\n{text}");
     let row = &ada[ada.find("[ref=").unwrap() + 5..ada.find("]:").unwrap()];
     let v = run(&server, &page, json!([{"command": "click", "ref": row}])).await;
     assert!(v["error"].is_null(), "{v}");

@@ -326,22 +326,28 @@ pub(crate) fn is_leaf(role: &str) -> bool {
 /// The one rule for an element that is clickable without a role (it appears as `clickable`, and
 /// targeting treats it as interactive): not a `<label>`, and the outermost element of a
 /// `cursor:pointer` subtree (`own_pointer`: its cursor is pointer and its parent's is not), or an
-/// `onclick` attribute, or `tabindex` ≥ 0, or an `onclick` property (checked last: it crosses into JS).
+/// `onclick` attribute, or `tabindex` ≥ 0 on an element with content or a name (an empty one is
+/// a focus guard: Radix's and MUI's sentinels around dialogs and popups), or an `onclick`
+/// property (checked last: it crosses into JS).
 pub(crate) fn clickable(
+    el: &Element,
     tag: &str,
     own_pointer: bool,
     onclick_attr: bool,
     tabindex: Option<&str>,
     onclick_prop: impl FnOnce() -> bool,
 ) -> bool {
-    tag != "label"
-        && (own_pointer
-            || onclick_attr
-            || tabindex
-                .and_then(|t| crate::text::parse_number(t.trim()))
-                .is_some_and(|t| t >= 0)
-            || onclick_prop())
+    let focusable = || {
+        tabindex
+            .and_then(|t| crate::text::parse_number(t.trim()))
+            .is_some_and(|t| t >= 0)
+            && (el.has_child_nodes() || NAMING_ATTRS.iter().any(|a| has_attribute(el, a)))
+    };
+    tag != "label" && (own_pointer || onclick_attr || focusable() || onclick_prop())
 }
+
+/// What names an element without content: with one, an empty focusable element is a control.
+const NAMING_ATTRS: [&str; 3] = ["aria-label", "aria-labelledby", "title"];
 
 /// Whether `el`'s `onclick` property is a handler: a function that does something (the
 /// bootstrap's [`ONCLICK`](crate::bootstrap::ONCLICK) reads its source). React sets an empty one

@@ -460,9 +460,14 @@ impl Walker {
             // what a user clicks: the only node of that control, with its `[checked]`.
             stand_in = tag == "label" && check_visibility(&get(&el, "control")) == Some(false);
             clickable = stand_in
-                || roles::clickable(&tag, pointer && !ctx.pointer, onclick_attr, tabindex.as_deref(), || {
-                    bare && roles::onclick_handler(&el)
-                });
+                || roles::clickable(
+                    &el,
+                    &tag,
+                    pointer && !ctx.pointer,
+                    onclick_attr,
+                    tabindex.as_deref(),
+                    || bare && roles::onclick_handler(&el),
+                );
             if clickable && bare {
                 role = "clickable";
             }

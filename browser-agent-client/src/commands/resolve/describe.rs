@@ -67,6 +67,7 @@ fn takes_clicks(el: &Element, tag: &str, bare: bool) -> bool {
     let own_pointer = pointer(el) && !el.parent_element().is_some_and(|p| pointer(&p));
     let tabindex = attribute(el, "tabindex");
     roles::clickable(
+        el,
         tag,
         own_pointer,
         has_attribute(el, "onclick"),
