@@ -598,14 +598,14 @@
     // After a hover, also a timer due within __HOVER_INTENT_MS__ ms: menus that open on hover
     // wait that long for the pointer to stay (Radix 100 ms, antd 150 ms).
     agent.__F_TIMERS_DUE__ = agent.__F_FRAMES__ = 0;
-    var hoverDue = 0;
+    agent.__F_HOVER_DUE__ = 0;
     if (pageTimeout) {
         win.setTimeout = function (f, ms) {
             // Only short timers count; the clock is read once. (Locals, not `ms`: assigning a
             // named parameter would change `arguments` in sloppy code.)
             var delay = +ms || 0,
                 due = delay + now();
-            if (delay <= __HOVER_INTENT_MS__ && due > hoverDue) hoverDue = due;
+            if (delay <= __HOVER_INTENT_MS__ && due > agent.__F_HOVER_DUE__) agent.__F_HOVER_DUE__ = due;
             if (delay <= __SETTLE_MS__ && due > agent.__F_TIMERS_DUE__) agent.__F_TIMERS_DUE__ = due;
             return apply(pageTimeout, win, arguments);
         };
@@ -750,7 +750,7 @@
             }
             function step() {
                 var spent = now() - start,
-                    due = hover && hoverDue > agent.__F_TIMERS_DUE__ ? hoverDue : agent.__F_TIMERS_DUE__,
+                    due = hover && agent.__F_HOVER_DUE__ > agent.__F_TIMERS_DUE__ ? agent.__F_HOVER_DUE__ : agent.__F_TIMERS_DUE__,
                     left = (hover ? __HOVER_INTENT_MS__ : __SETTLE_MS__) - spent,
                     once = 0;
                 if (spent < atLeast) return apply(pageTimeout, win, [step, atLeast - spent]);

@@ -65,6 +65,10 @@ pub(crate) const SETTLE_ANIMATION_MS: u32 = 600;
 /// the next step finds its items. Other actions wait for [`SETTLE_MS`] only.
 #[allow(dead_code)]
 pub(crate) const HOVER_INTENT_MS: u32 = 300;
+/// `hd`: when the last timer the page set for at most [`HOVER_INTENT_MS`] is due, ms since the
+/// epoch; a click whose pointer's arrival set one (a menu that opens when the pointer stays)
+/// waits for it as a `hover` does.
+pub(crate) const HOVER_DUE: &str = "hd";
 /// `w(frames, atLeast, hover)`: a promise that resolves once what the page set to run soon after
 /// an action has run (its timers due within [`SETTLE_MS`], [`HOVER_INTENT_MS`] after a hover, a
 /// frame it asked for since `frames`, the [`FRAMES`] count before the action); that long at most.

@@ -320,6 +320,21 @@ chromium_test!(a_click_lands_where_a_persons_would, Axum, |c, server| {
     // still mouse does, so the menu's own reopen timer is cancelled and it stays closed.
     ok(&server, &id, json!({"command": "wait", "ms": 400})).await;
     assert_eq!(eval(&server, &id, "return menu.hidden").await, true);
+    // A click on the button waits for the menu its pointer's arrival opens, as a hover does.
+    ok(
+        &server,
+        &id,
+        json!({"command": "evaluate", "script": "log.textContent = ''"}),
+    )
+    .await;
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "click", "text": "Share"}, {"command": "click", "text": "Copy link"}]),
+    )
+    .await;
+    assert!(v["steps"][1]["error"].is_null(), "{v}");
+    assert_eq!(eval(&server, &id, "return log.textContent").await, "copied");
 });
 chromium_test!(a_form_submitted_by_enter_hands_over, Axum, |c, server| {
     form_submitted_by_enter_case(c, &server).await

@@ -7,6 +7,7 @@ use super::super::Outcome;
 use super::hover::hover_at;
 use super::settle;
 use super::target;
+use crate::bootstrap;
 use crate::cursor;
 use crate::js::{
     as_element, attribute, call, closest, disabled, event_init, fire, get, global, js_number, js_string, now_ms,
@@ -232,7 +233,12 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     let (at, x, y) = landing(t)?;
     cursor::move_to(x, y).await;
     let mark = settle::mark();
+    let due = bootstrap::field(bootstrap::HOVER_DUE);
     hover_at(&at, x, y);
+    // A timer the pointer's arrival set (a menu that opens when the pointer stays on its button)
+    // is waited for, as after a `hover`, once the pointer has left what the click hid: the next
+    // step finds the menu's items, and a chosen item's menu stays closed.
+    let hover_intent = bootstrap::field(bootstrap::HOVER_DUE) != due;
     cursor::press().await;
     press_sequence(&at, x, y, clicks);
     if batch::navigating() {
@@ -247,6 +253,9 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     // the reopen its enter handler had set.
     if let Some(under) = hit(&at, x, y) {
         hover_at(&under, x, y);
+    }
+    if hover_intent {
+        let _ = settle::settle(settle::mark(), 0, true).await;
     }
     Ok(())
 }
