@@ -1125,6 +1125,21 @@ async fn typed_values_are_what_a_person_gets_case(c: &Client, server: &Server) {
     .await;
     assert_eq!(r["result"], "filled \"abcdefgh\"; the field now holds \"abcde\"", "{r}");
     assert_eq!(eval(server, &id, zip).await, "abcde");
+    // `fill` sets a slider (within its range, as the browser keeps it) and a colour, and the
+    // page's input and change handlers see it; `type` into them is refused.
+    for (label, text, result, holds) in [
+        ("Volume", "7", "filled \"7\"", "7"),
+        ("Volume", "15", "filled \"15\"; the field now holds \"10\"", "10"),
+        ("Accent", "#00ff00", "filled \"#00ff00\"", "#00ff00"),
+    ] {
+        let r = ok(server, &id, json!({"command": "fill", "label": label, "text": text})).await;
+        assert_eq!(r["result"], result, "{r}");
+        let seen = format!("return window.{}Seen", label.to_lowercase());
+        assert_eq!(eval(server, &id, &seen).await, holds);
+    }
+    assert_eq!(eval(server, &id, "return window.volumeChanged").await, "10");
+    let e = fails(server, &id, json!({"command": "type", "label": "Volume", "text": "5"})).await;
+    assert!(e.ends_with("fill also sets a slider or a colour)"), "{e}");
     // A field the page empties while typing goes on empty (only a number or date field's partial
     // value reads "" while it shows something).
     ok(

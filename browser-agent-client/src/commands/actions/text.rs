@@ -232,10 +232,14 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     };
     let t = target(step, true)?;
     let el = t.el.clone();
-    if !text_field(&el) && !editable(&el) {
+    // `fill` also sets a slider or a colour (a value a person picks, not types).
+    let picked = whole
+        && el.local_name() == "input"
+        && matches!(get(&el, "type").as_string().as_deref(), Some("range" | "color"));
+    if !picked && !text_field(&el) && !editable(&el) {
         return Err(cat(&[
             &t.label,
-            " is not a text field (type and fill need an input, a textarea or a contenteditable element)",
+            " is not a text field (type and fill need an input, a textarea or a contenteditable element; fill also sets a slider or a colour)",
         ]));
     }
     if disabled(&el) {
@@ -260,7 +264,7 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
             exec_command(&el, "delete", "");
         }
     } else {
-        if clear && !value(&el).is_empty() {
+        if clear && !picked && !value(&el).is_empty() {
             native_set(&el, "value", &js_string(""));
             fire(&el, "InputEvent", "input", &input_init("deleteContentBackward", None));
         }
