@@ -706,9 +706,12 @@ pub mod lazy {
     pub const CURSOR: &str = "cursor";
     /// Notes mode (`browser-agent-client/src/notes/notes.js`), when it is first entered.
     pub const NOTES: &str = "notes";
-    /// The `evaluate` step's result copier (`browser-agent-client/src/commands/actions/evaluate.js`),
-    /// on the first `evaluate` step.
+    /// The `evaluate` step (`browser-agent-client/src/commands/actions/evaluate.js`): compiling and
+    /// running the agent's script and copying its result, on the first `evaluate` step.
     pub const EVALUATE: &str = "evaluate";
+    /// The `scroll` step by a direction (`browser-agent-client/src/commands/actions/scroll.js`), on
+    /// the first such `scroll` step.
+    pub const SCROLL: &str = "scroll";
 }
 
 /// Notes mode's contract: the parent frame's messages, the shortcut, and the note a page sends
