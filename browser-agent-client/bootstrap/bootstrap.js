@@ -735,7 +735,8 @@
         // (timers run in the order they are due); one due later is waited for.
         var start = now(),
             after = start,
-            waited = 0;
+            waited = 0,
+            faded = 0;
         settling++;
         return new kept.Promise(function (done) {
             // Once: a second call must not take another action's count away (a count below 0
@@ -772,7 +773,22 @@
                 }
                 // Then a fade, slide or collapse the action started, to its end (a Bootstrap modal
                 // drops a click that lands mid-fade): __SETTLE_ANIMATION_MS__ ms at most.
-                if (spent < __SETTLE_ANIMATION_MS__ && moving()) return apply(pageTimeout, win, [step, 16]);
+                if (spent < __SETTLE_ANIMATION_MS__ && moving()) {
+                    faded = 1;
+                    return apply(pageTimeout, win, [step, 16]);
+                }
+                // Between frames a script reads an animation's time off the clock, so the poll may
+                // see a fade end before the frame that ends it has sent its `transitionend` (a busy
+                // machine's frames come late): one more frame (or __SETTLE_FRAME_MS__ ms in a tab
+                // without frames) lets the page's handler for it run.
+                if (faded == 1 && pageFrame) {
+                    faded = 2;
+                    var ended = function () {
+                        if (!once++) apply(pageTimeout, win, [step]);
+                    };
+                    apply(pageFrame, win, [ended]);
+                    return apply(pageTimeout, win, [ended, __SETTLE_FRAME_MS__]);
+                }
                 resolve();
             }
             apply(pageTimeout, win, [step]);
