@@ -194,6 +194,78 @@ chromium_test!(
         );
     }
 );
+chromium_test!(
+    select_works_on_what_libraries_draw_around_a_combobox,
+    Axum,
+    |c, server| {
+        // The seventh QA round's libraries (`fixtures/actions/combobox.html`, sections 4 to 8).
+        let id = open(c, &server, "/actions/combobox.html").await;
+        let out = |which: &'static str| format!("return document.getElementById('{which}-out').textContent");
+        // select2: the hidden native select's copies of the options are no targets of their own.
+        let s = ok(
+            &server,
+            &id,
+            json!({"command": "select", "role": "combobox", "name": "Country", "option": "Netherlands"}),
+        )
+        .await;
+        assert_eq!(s["result"], "selected \"Netherlands\"", "{s}");
+        assert_eq!(eval(&server, &id, &out("country")).await, "Country: Netherlands");
+        // A multi-select that stays open: a chosen option is not clicked out again.
+        for (want, answer, now) in [
+            ("Go", "selected \"Go\"", "Languages: Go"),
+            ("Rust", "selected \"Rust\"", "Languages: Go, Rust"),
+            ("Go", "already selected \"Go\"", "Languages: Go, Rust"),
+        ] {
+            let s = ok(
+                &server,
+                &id,
+                json!({"command": "select", "role": "combobox", "name": "Languages", "option": want}),
+            )
+            .await;
+            assert_eq!(s["result"], answer, "{s}");
+            assert_eq!(eval(&server, &id, &out("langs")).await, now);
+        }
+        ok(
+            &server,
+            &id,
+            json!({"command": "click", "role": "combobox", "name": "Languages"}),
+        )
+        .await;
+        // A combobox around a text field: the text is typed into the field.
+        let s = ok(
+            &server,
+            &id,
+            json!({"command": "select", "label": "Berry", "option": "Cranberry"}),
+        )
+        .await;
+        assert_eq!(s["result"], "selected \"Cranberry\"", "{s}");
+        assert_eq!(eval(&server, &id, &out("berry")).await, "Berry: Cranberry");
+        // A combobox kept in a 1 px box opens with a click on the box drawn around it; its list says
+        // it is a multi-select.
+        for (want, answer) in [("Oslo", "selected \"Oslo\""), ("Oslo", "already selected \"Oslo\"")] {
+            let s = ok(
+                &server,
+                &id,
+                json!({"command": "select", "label": "Cities", "option": want}),
+            )
+            .await;
+            assert_eq!(s["result"], answer, "{s}");
+        }
+        assert_eq!(eval(&server, &id, &out("city2")).await, "Cities: Oslo");
+        // In a modal dialog whose list is moved to <body>: the list its combobox controls is part of it.
+        let v = run(
+            &server,
+            &id,
+            json!([
+                {"command": "click", "text": "Edit user"},
+                {"command": "select", "role": "combobox", "name": "Role", "option": "Editor"},
+            ]),
+        )
+        .await;
+        assert!(v["error"].is_null(), "{v}");
+        assert_eq!(eval(&server, &id, &out("role")).await, "Role: Editor");
+    }
+);
 chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| {
     // Bootstrap 5's radio toggle buttons: the radio is clipped away under another label, so a
     // click (or check) on it lands on its own label, as a person's would.
@@ -208,6 +280,24 @@ chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| 
     assert_eq!(
         eval(&server, &id, "return document.getElementById('size-l').checked").await,
         true
+    );
+    // jQuery UI's checkbox, clipped to 1 px: what is hit there is the row around it, which is no
+    // click on it; its label is. Element Plus's: a 0×0 input inside its label, by its own ref.
+    ok(&server, &id, json!({"command": "check", "label": "Newsletter"})).await;
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('news').checked").await,
+        true
+    );
+    let terms = browser_tests::ref_of(&server, &id, "checkbox \"Accept terms\"").await;
+    ok(&server, &id, json!({"command": "check", "ref": terms})).await;
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('terms').checked").await,
+        true
+    );
+    ok(&server, &id, json!({"command": "uncheck", "label": "Accept terms"})).await;
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('terms').checked").await,
+        false
     );
 });
 chromium_test!(

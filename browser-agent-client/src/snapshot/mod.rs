@@ -51,6 +51,9 @@ extern "C" {
     /// `style.content` (of a pseudo-element).
     #[wasm_bindgen(method, getter)]
     pub(crate) fn content(this: &Style) -> String;
+    /// `style.pointerEvents`.
+    #[wasm_bindgen(method, getter, js_name = pointerEvents)]
+    pub(crate) fn pointer_events(this: &Style) -> String;
     /// `style.overflow`.
     #[wasm_bindgen(method, getter)]
     pub(crate) fn overflow(this: &Style) -> String;

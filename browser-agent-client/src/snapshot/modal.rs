@@ -1,7 +1,7 @@
 //! The open modal dialog of a document, which makes the rest of the page unreachable for the
 //! snapshot and for commands alike.
 
-use crate::js::check_visibility;
+use crate::js::{attribute, check_visibility};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -26,4 +26,36 @@ pub(crate) fn open_modal(doc: &web_sys::Document) -> Option<Element> {
             d.contains(Some(&focus))
                 && check_visibility(d).unwrap_or_else(|| d.get_bounding_client_rect().width() > 0.0)
         })
+}
+
+/// The popups that controls inside `modal` control or own (`aria-controls`, `aria-owns`) outside
+/// it: a select's list that Element Plus, PrimeVue and Mantine move to `<body>`.
+pub(crate) fn owned_popups(modal: &Element) -> Vec<Element> {
+    let mut popups = Vec::new();
+    let (Some(doc), Ok(list)) = (
+        modal.owner_document(),
+        modal.query_selector_all("[aria-controls],[aria-owns]"),
+    ) else {
+        return popups;
+    };
+    for i in 0..list.length() {
+        let Some(owner) = list.item(i).map(|n| n.unchecked_into::<Element>()) else {
+            continue;
+        };
+        for name in ["aria-controls", "aria-owns"] {
+            for id in attribute(&owner, name).unwrap_or_default().split_ascii_whitespace() {
+                if let Some(p) = doc.get_element_by_id(id).filter(|p| !modal.contains(Some(p))) {
+                    popups.push(p);
+                }
+            }
+        }
+    }
+    popups
+}
+
+/// Whether `el` can be reached beside the open modal dialog `modal`: it is inside it or around
+/// it, or inside (or around) one of its `popups` ([`owned_popups`]).
+pub(crate) fn reachable(modal: &Element, popups: &[Element], el: &Element) -> bool {
+    let beside = |d: &Element| el.contains(Some(d)) || d.contains(Some(el));
+    beside(modal) || popups.iter().any(beside)
 }

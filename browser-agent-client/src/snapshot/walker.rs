@@ -190,8 +190,10 @@ struct Walker {
     labelled: Vec<String>,
     /// How deep in frames this document is.
     depth: u32,
-    /// An open modal dialog (`showModal()`): everything outside it is inert.
+    /// An open modal dialog: everything outside it (and the popups its controls own) is inert.
     modal: Option<Element>,
+    /// The popups the modal dialog's controls own outside it ([`super::modal::owned_popups`]).
+    popups: Vec<Element>,
 }
 
 /// The page as snapshot nodes.
@@ -237,8 +239,11 @@ fn walk_document(
         win,
         prefix,
         depth,
-        modal: super::modal::open_modal(doc),
+        modal: None,
+        popups: Vec::new(),
     };
+    w.modal = super::modal::open_modal(doc);
+    w.popups = w.modal.as_ref().map(super::modal::owned_popups).unwrap_or_default();
     let above = root.and_then(|el| el.parent_element());
     let pointer = w.look(above.as_ref().unwrap_or(&body)).is_some_and(|l| l.2);
     let mut out = Out::default();
@@ -418,9 +423,9 @@ impl Walker {
             return;
         }
         if let Some(modal) = &self.modal {
-            // Outside the modal dialog (neither it, inside it, nor around it): inert.
-            let node: &Node = el.as_ref();
-            if !el.contains(Some(modal.as_ref())) && !modal.contains(Some(node)) {
+            // Outside the modal dialog (neither it, inside it, nor around it, nor a popup its
+            // controls own): inert.
+            if !super::modal::reachable(modal, &self.popups, &el) {
                 return;
             }
         }

@@ -5,11 +5,13 @@ use super::super::batch;
 use super::super::resolve::{self, describe, field, Miss, Target};
 use super::super::Outcome;
 use super::bad_field;
-use super::pointer::{centre, click_target, scroll_into_view};
+use super::pointer::{centre, click_target, landing, scroll_into_view};
 use super::target;
 use super::text::{native_set, text_field, type_text};
 use crate::cursor;
-use crate::js::{as_element, attribute, disabled, event_init, fire, get, has_attribute, js_string, now_ms, set, sleep};
+use crate::js::{
+    as_element, attribute, closest, disabled, event_init, fire, get, has_attribute, js_string, now_ms, set, sleep,
+};
 use crate::snapshot::name::squash;
 use crate::snapshot::refs::ref_of;
 use crate::text::{cat, ci_contains, push_number, quote};
@@ -113,36 +115,72 @@ const OPTIONS_WAIT_MS: f64 = 1_000.0;
 async fn aria_select(t: &Target, want: &str) -> Outcome {
     let role = resolve::role_of(&t.el);
     let popup = attribute(&t.el, "aria-haspopup").is_some_and(|v| v != "false");
-    if role != "combobox" && role != "listbox" && !popup {
-        return Err(cat(&[
-            &t.label,
-            " is not a <select>, combobox or listbox; click it to open it, then click the option",
-        ]));
+    // The field an autocomplete takes its text in: the target, or the one inside a combobox that
+    // wraps it (ARIA 1.1: Element Plus's autocomplete).
+    let field = if text_field(&t.el) {
+        Some(t.el.clone())
+    } else {
+        t.el.query_selector("input,textarea").ok().flatten().filter(text_field)
+    };
+    let field = field.filter(|f| !has_attribute(f, "readonly"));
+    // A text field that suggests (`aria-autocomplete`, or inside a combobox) is one.
+    let suggests = field
+        .as_ref()
+        .is_some_and(|f| has_attribute(f, "aria-autocomplete") || closest(f, "[role=combobox]").is_some());
+    if role != "combobox" && role != "listbox" && !popup && !suggests {
+        let how = if field.is_some() {
+            " is not a <select>, combobox or listbox; type the text into it, then click the suggestion"
+        } else {
+            " is not a <select>, combobox or listbox; click it to open it, then click the option"
+        };
+        return Err(cat(&[&t.label, how]));
     }
-    if role != "listbox" && attribute(&t.el, "aria-expanded").as_deref() != Some("true") {
-        click_target(t, 1).await?;
+    let expanded = || attribute(&t.el, "aria-expanded").as_deref() == Some("true");
+    let was_open = role == "listbox" || expanded();
+    if !was_open {
+        // A combobox clipped away (PrimeVue's MultiSelect keeps it in a 1 px box, a click there
+        // reaches only its label) opens with a click on the box drawn around it.
+        let drawn = landing(t).is_ok_and(|(top, _, _)| t.el.contains(Some(&top)));
+        let mut around = t.el.parent_element().filter(|_| !drawn);
+        while let Some(e) = around.as_ref().filter(|e| resolve::role_of(e) != "clickable") {
+            around = e.parent_element();
+        }
+        match around {
+            Some(el) => {
+                click_target(
+                    &Target {
+                        label: describe(&el),
+                        el,
+                    },
+                    1,
+                )
+                .await?
+            }
+            None => click_target(t, 1).await?,
+        }
     }
     let query = Object::new();
     set(&query, "role", &js_string("option"));
     set(&query, "name", &js_string(want));
-    let typable = text_field(&t.el) && !has_attribute(&t.el, "readonly");
     let mut typed = false;
     // The options may show, and stop moving, a frame or more after the click settles (a popup
     // positioned, faded or scaled in): looked for, and their click tried (it checks what the
-    // pointer would hit before it fires anything), until they do.
+    // pointer would hit before it fires anything), until they do. A field whose list did not
+    // open on the click gets the text at once.
     let mut start = now_ms();
     loop {
         let waited = now_ms() - start > OPTIONS_WAIT_MS;
+        let type_now = field.is_some() && !typed && !expanded();
         let found = resolve::resolve(&query, false, false).or_else(|miss| match miss {
             Miss::Nothing(_) => item_named(want).ok_or(miss),
             several => Err(several),
         });
         match found {
-            Err(Miss::Nothing(_)) if !waited => {}
-            Err(Miss::Nothing(_)) if typable && !typed => {
+            Err(Miss::Nothing(_)) if !waited && !type_now => {}
+            Err(Miss::Nothing(_)) if field.is_some() && !typed => {
                 typed = true;
                 let step = Object::new();
-                set(&step, "ref", &js_string(&ref_of(&t.el)));
+                set(&step, "ref", &js_string(&ref_of(field.as_ref().unwrap_or(&t.el))));
                 set(&step, "text", &js_string(want));
                 set(&step, "clear", &JsValue::TRUE);
                 type_text(&step, false).await?;
@@ -161,6 +199,13 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
             Ok(option) => {
                 batch::note(&option);
                 let text = resolve::describe::name_of(&option.el, "option");
+                // A click on a chosen option of a multi-select would take it out again: one marked
+                // so, or one whose list was open before this step (a single select's closes on a
+                // pick; Element Plus marks none).
+                let multi = was_open || closest(&option.el, "[aria-multiselectable=true]").is_some();
+                if multi && attribute(&option.el, "aria-selected").as_deref() == Some("true") {
+                    return Ok(js_string(&cat(&["already selected ", &quote(&text)])));
+                }
                 match click_target(&option, 1).await {
                     Err(_) if !waited && !disabled(&option.el) => {}
                     done => return done.map(|()| js_string(&cat(&["selected ", &quote(&text)]))),

@@ -128,9 +128,16 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
             ")",
         ]));
     };
-    // Inside the target, or the target's own ancestor (a target with `pointer-events:none`, as
-    // Vuetify draws its select's input): where a person's click lands.
-    if el.contains(Some(&top)) || top.contains(Some(el)) {
+    // Inside the target, or the target's own ancestor where the target lets clicks through
+    // (`pointer-events:none`, as Vuetify draws its select's input): where a person's click lands.
+    // (An ancestor hit over a control that is only clipped away, jQuery UI's checkbox, is no
+    // click on it: its label below is.)
+    let through = || {
+        crate::snapshot::page_window()
+            .computed_style(el, None)
+            .is_ok_and(|s| s.pointer_events() == "none")
+    };
+    if el.contains(Some(&top)) || (top.contains(Some(el)) && through()) {
         return Ok((top, x, y));
     }
     let label_of_target = closest(&top, "label").is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));

@@ -5,7 +5,8 @@
 use super::describe::{name_of, quoted, short};
 use super::scope::modal_of;
 use crate::js::{as_element, closest, get};
-use crate::snapshot::page_window;
+use crate::snapshot::modal::{owned_popups, reachable};
+use crate::snapshot::{page_window, roles};
 use crate::text::cat;
 use web_sys::Element;
 
@@ -20,7 +21,7 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
         return Some(cat(&["inert on ", &short(&i)]));
     }
     let modal = modal_of(&get(el, "ownerDocument"));
-    if let Some(d) = modal.filter(|d| !d.contains(Some(el))) {
+    if let Some(d) = modal.filter(|d| !reachable(d, &owned_popups(d), el)) {
         let mut why = String::from("behind the open modal dialog");
         let name = name_of(&d, "dialog");
         if !name.is_empty() {
@@ -28,6 +29,11 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
             quoted(&mut why, &name);
         }
         return Some(why);
+    }
+    // A drop-down `<select>`'s options are picked through it (`select`), never clicked alone (a
+    // hidden native select behind select2 or bootstrap-select holds copies of what they show).
+    if el.local_name() == "option" && closest(el, "select").is_some_and(|s| roles::role(&s, "select") == "combobox") {
+        return Some("it is an option of a drop-down <select>: use select on it".to_owned());
     }
     let win = page_window();
     let mut cur = Some(el.clone());
@@ -63,7 +69,10 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
             .or_else(|| as_element(get(&e.get_root_node(), "host")));
     }
     let r = el.get_bounding_client_rect();
-    if r.width() == 0.0 && r.height() == 0.0 && el.local_name() != "option" {
+    // A control drawn as its label (Element Plus's checkbox and switch: a 0×0 input inside it)
+    // is used there, as a person does.
+    let drawn_as_label = || as_element(get(&get(el, "labels"), "0")).is_some_and(|l| hidden_reason(&l).is_none());
+    if r.width() == 0.0 && r.height() == 0.0 && el.local_name() != "option" && !drawn_as_label() {
         return Some("it has zero size".to_owned());
     }
     None
