@@ -7,13 +7,12 @@ use super::super::Outcome;
 use super::bad_field;
 use super::pointer::{centre, click_target, landing, scroll_into_view};
 use super::target;
-use super::text::{native_set, text_field, type_text};
+use super::text::{native_set, text_field, type_into};
 use crate::cursor;
 use crate::js::{
     as_element, attribute, closest, disabled, event_init, fire, get, has_attribute, js_string, now_ms, set, sleep,
 };
 use crate::snapshot::name::squash;
-use crate::snapshot::refs::ref_of;
 use crate::text::{cat, ci_contains, push_number, quote};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -129,35 +128,16 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
         .is_some_and(|f| has_attribute(f, "aria-autocomplete") || closest(f, "[role=combobox]").is_some());
     if role != "combobox" && role != "listbox" && !popup && !suggests {
         let how = if field.is_some() {
-            " is not a <select>, combobox or listbox; type the text into it, then click the suggestion"
+            "type the text into it, then click the suggestion"
         } else {
-            " is not a <select>, combobox or listbox; click it to open it, then click the option"
+            "click it to open it, then click the option"
         };
-        return Err(cat(&[&t.label, how]));
+        return Err(cat(&[&t.label, " is not a <select>, combobox or listbox; ", how]));
     }
     let expanded = || attribute(&t.el, "aria-expanded").as_deref() == Some("true");
     let was_open = role == "listbox" || expanded();
     if !was_open {
-        // A combobox clipped away (PrimeVue's MultiSelect keeps it in a 1 px box, a click there
-        // reaches only its label) opens with a click on the box drawn around it.
-        let drawn = landing(t).is_ok_and(|(top, _, _)| t.el.contains(Some(&top)));
-        let mut around = t.el.parent_element().filter(|_| !drawn);
-        while let Some(e) = around.as_ref().filter(|e| resolve::role_of(e) != "clickable") {
-            around = e.parent_element();
-        }
-        match around {
-            Some(el) => {
-                click_target(
-                    &Target {
-                        label: describe(&el),
-                        el,
-                    },
-                    1,
-                )
-                .await?
-            }
-            None => click_target(t, 1).await?,
-        }
+        click_target(opener(t).as_ref().unwrap_or(t), 1).await?;
     }
     let query = Object::new();
     set(&query, "role", &js_string("option"));
@@ -179,11 +159,18 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
             Err(Miss::Nothing(_)) if !waited && !type_now => {}
             Err(Miss::Nothing(_)) if field.is_some() && !typed => {
                 typed = true;
-                let step = Object::new();
-                set(&step, "ref", &js_string(&ref_of(field.as_ref().unwrap_or(&t.el))));
-                set(&step, "text", &js_string(want));
-                set(&step, "clear", &JsValue::TRUE);
-                type_text(&step, false).await?;
+                if let Some(el) = field.clone() {
+                    type_into(
+                        &Target {
+                            label: describe(&el),
+                            el,
+                        },
+                        want,
+                        false,
+                        true,
+                    )
+                    .await?;
+                }
                 start = now_ms();
             }
             // The text of what is there instead (or, if it showed just now, the next round).
@@ -214,6 +201,26 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
         }
         sleep(50).await;
     }
+}
+
+/// Where a click opens the combobox `t` when not on `t` itself: where `t` is clipped away
+/// (PrimeVue's MultiSelect keeps it in a 1 px box, and a click there reaches only its label), the
+/// box drawn around it (the nearest `clickable` around it).
+fn opener(t: &Target) -> Option<Target> {
+    if landing(t).is_ok_and(|(top, _, _)| t.el.contains(Some(&top))) {
+        return None;
+    }
+    let mut around = t.el.parent_element();
+    while let Some(e) = around {
+        if resolve::role_of(&e) == "clickable" {
+            return Some(Target {
+                label: describe(&e),
+                el: e,
+            });
+        }
+        around = e.parent_element();
+    }
+    None
 }
 
 /// A visible item without a role that takes clicks and is named `want` (antd draws a Select's

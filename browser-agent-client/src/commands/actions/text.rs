@@ -3,6 +3,7 @@
 //! events a person's typing makes.
 
 use super::super::batch;
+use super::super::resolve::Target;
 use super::super::Outcome;
 use super::keys::{key_inits, Mods};
 use super::pointer::{rect, scroll_into_view};
@@ -231,6 +232,12 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
         return Err(super::bad_field("text"));
     };
     let t = target(step, true)?;
+    type_into(&t, &text, whole, whole || get(step, "clear").is_truthy()).await
+}
+
+/// Types `text` into `t` (each character, or the `whole` value at once), after emptying it when
+/// `clear`; the answer.
+pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) -> Outcome {
     let el = t.el.clone();
     // `fill` also sets a slider or a colour (a value a person picks, not types).
     let picked = whole
@@ -249,14 +256,13 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
         return Err(cat(&[&t.label, " is read-only"]));
     }
     scroll_into_view(&el).await;
-    batch::note(&t);
+    batch::note(t);
     let (x, y, w, h) = rect(&el);
     cursor::move_to(x + (0.3 * w).max(16.0).min(w / 2.0), y + h / 2.0).await;
     super::focus(Some(&el));
     // What the app renders after the previous step (a field it cleared on Enter) lands first, so
     // the text never goes onto an older value.
     next_frame(&el).await;
-    let clear = whole || get(step, "clear").is_truthy();
     let is_edit = editable(&el);
     if is_edit {
         caret_to_end(&el, clear);
@@ -278,9 +284,9 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     }
     if whole {
         if is_edit {
-            insert(&el, &text, "");
+            insert(&el, text, "");
         } else {
-            let fits = fitting(&el, &text, 0);
+            let fits = fitting(&el, text, 0);
             native_set(&el, "value", &fits);
             fire(
                 &el,
@@ -290,7 +296,7 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
             );
         }
     } else {
-        let count = char_count(&text).max(1) as f64;
+        let count = char_count(text).max(1) as f64;
         let delay = if cursor::enabled() {
             (1500.0 / count).min(40.0) as i32
         } else {
@@ -317,13 +323,13 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     let verb = if whole { "filled " } else { "typed " };
     // A password is not repeated: the answer goes into the action log and proofs for PRs.
     let secret = get(&el, "type").as_string().is_some_and(|t| t == "password");
-    let mut out = cat(&[verb, &quote(if secret { SECRET_VALUE } else { &text })]);
+    let mut out = cat(&[verb, &quote(if secret { SECRET_VALUE } else { text })]);
     let now = if is_edit {
         el.text_content().unwrap_or_default()
     } else {
         value(&el)
     };
-    if !is_edit && !secret && !ci_contains(&now, &text) {
+    if !is_edit && !secret && !ci_contains(&now, text) {
         out.push_str("; the field now holds ");
         out.push_str(&quote(&now));
     }
