@@ -595,8 +595,9 @@
 
     // What the page sets to run soon (a timer due within __SETTLE_MS__ ms, an animation frame): an
     // action waits for it before the next step, instead of a fixed pause.
-    // After a hover, also a timer due within __HOVER_INTENT_MS__ ms: menus that open on hover
-    // wait that long for the pointer to stay (Radix 100 ms, antd 150 ms).
+    // After a hover (and a click whose pointer's arrival set one), also a timer due within
+    // __HOVER_INTENT_MS__ ms: menus that open on hover wait that long for the pointer to stay
+    // (Radix 100 ms, antd 150 ms).
     agent.__F_TIMERS_DUE__ = agent.__F_FRAMES__ = 0;
     agent.__F_HOVER_DUE__ = 0;
     if (pageTimeout) {

@@ -62,7 +62,8 @@ pub(crate) const SETTLE_FRAME_MS: u32 = 100;
 pub(crate) const SETTLE_ANIMATION_MS: u32 = 600;
 /// Longest a `hover` waits for a timer the page set to open something on hover (hover intent:
 /// Radix's submenus 100 ms, antd's dropdowns 150 ms), in ms: the answer shows the menu open, and
-/// the next step finds its items. Other actions wait for [`SETTLE_MS`] only.
+/// the next step finds its items; so does a click whose pointer's arrival set such a timer
+/// ([`HOVER_DUE`]). Other actions wait for [`SETTLE_MS`] only.
 #[allow(dead_code)]
 pub(crate) const HOVER_INTENT_MS: u32 = 300;
 /// `hd`: when the last timer the page set for at most [`HOVER_INTENT_MS`] is due, ms since the

@@ -234,16 +234,16 @@ fn walk_document(
     // Pseudo-elements: skipped where no sheet gives them text, but a walk scoped to one element
     // (perhaps inside shadow trees whose sheets it would have to look up) reads them all.
     let pseudo_before = name::pseudo_in_document(doc, root.is_none());
+    let modal = super::modal::open_modal(doc);
+    let popups = modal.as_ref().map(super::modal::owned_popups).unwrap_or_default();
     let mut w = Walker {
         labelled: labelled_ids(doc),
         win,
         prefix,
         depth,
-        modal: None,
-        popups: Vec::new(),
+        modal,
+        popups,
     };
-    w.modal = super::modal::open_modal(doc);
-    w.popups = w.modal.as_ref().map(super::modal::owned_popups).unwrap_or_default();
     let above = root.and_then(|el| el.parent_element());
     let pointer = w.look(above.as_ref().unwrap_or(&body)).is_some_and(|l| l.2);
     let mut out = Out::default();

@@ -21,7 +21,8 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
         return Some(cat(&["inert on ", &short(&i)]));
     }
     let modal = modal_of(&get(el, "ownerDocument"));
-    if let Some(d) = modal.filter(|d| !reachable(d, &owned_popups(d), el)) {
+    // (Its popups are looked up only for what is outside it.)
+    if let Some(d) = modal.filter(|d| !d.contains(Some(el)) && !reachable(d, &owned_popups(d), el)) {
         let mut why = String::from("behind the open modal dialog");
         let name = name_of(&d, "dialog");
         if !name.is_empty() {
