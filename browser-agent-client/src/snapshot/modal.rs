@@ -5,12 +5,40 @@ use crate::js::{attribute, check_visibility};
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
+/// An open modal dialog, and the popups its controls own outside it: what stays reachable
+/// beside it. Looked up once per walk and per target lookup.
+#[derive(Clone)]
+pub(crate) struct Modal {
+    /// The dialog.
+    pub(crate) dialog: Element,
+    /// The popups its controls own outside it ([`owned_popups`]).
+    popups: Vec<Element>,
+}
+
+impl Modal {
+    /// The open modal dialog of `doc` ([`open_modal`]) with its popups.
+    pub(crate) fn of(doc: &web_sys::Document) -> Option<Modal> {
+        let dialog = open_modal(doc)?;
+        Some(Modal {
+            popups: owned_popups(&dialog),
+            dialog,
+        })
+    }
+
+    /// Whether `el` can be reached beside the dialog: it is inside it or around it, or inside (or
+    /// around) one of its popups.
+    pub(crate) fn reaches(&self, el: &Element) -> bool {
+        let beside = |d: &Element| el.contains(Some(d)) || d.contains(Some(el));
+        beside(&self.dialog) || self.popups.iter().any(beside)
+    }
+}
+
 /// The open modal dialog of `doc`, if any: a `showModal()` dialog, else a rendered
 /// `role=dialog`/`alertdialog` with `aria-modal=true` that holds the focus (the last, which is
 /// usually on top). As in Chromium's accessibility tree, `aria-modal` alone blocks nothing: a
 /// cookie bar marked so while focus stays on the page leaves the page usable, and a click behind
 /// a dialog that does cover it is refused by the hit test.
-pub(crate) fn open_modal(doc: &web_sys::Document) -> Option<Element> {
+fn open_modal(doc: &web_sys::Document) -> Option<Element> {
     if let Some(d) = doc.query_selector("dialog:modal").ok().flatten() {
         return Some(d);
     }
@@ -30,7 +58,7 @@ pub(crate) fn open_modal(doc: &web_sys::Document) -> Option<Element> {
 
 /// The popups that controls inside `modal` control or own (`aria-controls`, `aria-owns`) outside
 /// it: a select's list that Element Plus, PrimeVue and Mantine move to `<body>`.
-pub(crate) fn owned_popups(modal: &Element) -> Vec<Element> {
+fn owned_popups(modal: &Element) -> Vec<Element> {
     let mut popups = Vec::new();
     let (Some(doc), Ok(list)) = (
         modal.owner_document(),
@@ -51,11 +79,4 @@ pub(crate) fn owned_popups(modal: &Element) -> Vec<Element> {
         }
     }
     popups
-}
-
-/// Whether `el` can be reached beside the open modal dialog `modal`: it is inside it or around
-/// it, or inside (or around) one of its `popups` ([`owned_popups`]).
-pub(crate) fn reachable(modal: &Element, popups: &[Element], el: &Element) -> bool {
-    let beside = |d: &Element| el.contains(Some(d)) || d.contains(Some(el));
-    beside(modal) || popups.iter().any(beside)
 }

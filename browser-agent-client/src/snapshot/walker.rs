@@ -16,6 +16,7 @@
 
 use super::flat::for_each_child;
 use super::labels;
+use super::modal::Modal;
 use super::name::{self, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
 use super::{budget, page_window, roles, Win};
@@ -191,9 +192,7 @@ struct Walker {
     /// How deep in frames this document is.
     depth: u32,
     /// An open modal dialog: everything outside it (and the popups its controls own) is inert.
-    modal: Option<Element>,
-    /// The popups the modal dialog's controls own outside it ([`super::modal::owned_popups`]).
-    popups: Vec<Element>,
+    modal: Option<Modal>,
 }
 
 /// The page as snapshot nodes.
@@ -234,15 +233,12 @@ fn walk_document(
     // Pseudo-elements: skipped where no sheet gives them text, but a walk scoped to one element
     // (perhaps inside shadow trees whose sheets it would have to look up) reads them all.
     let pseudo_before = name::pseudo_in_document(doc, root.is_none());
-    let modal = super::modal::open_modal(doc);
-    let popups = modal.as_ref().map(super::modal::owned_popups).unwrap_or_default();
     let mut w = Walker {
         labelled: labelled_ids(doc),
         win,
         prefix,
         depth,
-        modal,
-        popups,
+        modal: Modal::of(doc),
     };
     let above = root.and_then(|el| el.parent_element());
     let pointer = w.look(above.as_ref().unwrap_or(&body)).is_some_and(|l| l.2);
@@ -425,7 +421,7 @@ impl Walker {
         if let Some(modal) = &self.modal {
             // Outside the modal dialog (neither it, inside it, nor around it, nor a popup its
             // controls own): inert.
-            if !super::modal::reachable(modal, &self.popups, &el) {
+            if !modal.reaches(&el) {
                 return;
             }
         }

@@ -257,8 +257,7 @@ impl BrowserAgent {
         let mut outcome = ticket.wait(queue, batch.timeout).await;
         // Before a proof records it: the steps are the page's (a proof's screenshots included).
         if let Ok(result) = &mut outcome {
-            let assets = format!("{}{}", self.inner.config.prefix, crate::protocol::ASSETS_DIR);
-            commands::tidy_evaluate_errors(steps, result, &assets);
+            commands::tidy_evaluate_errors(steps, result, &self.inner.config.prefix);
         }
         if let Some(plan) = &plan {
             outcome = self.proof_record(plan, &batch.steps, outcome);

@@ -14,8 +14,11 @@ use crate::protocol::STEP_FIELDS;
 const WRAPPER_LINES: u64 = 3;
 
 /// Rewrites the stacks of the batch's failed `evaluate` steps (see [`tidy`]); `steps` are the
-/// agent's steps, `assets` the URL path the client's scripts are served under.
-pub(crate) fn tidy_evaluate_errors(steps: &[Value], result: &mut BatchResult, assets: &str) {
+/// agent's steps, `prefix` the host's route prefix (the client's scripts are served under its
+/// assets path).
+pub(crate) fn tidy_evaluate_errors(steps: &[Value], result: &mut BatchResult, prefix: &str) {
+    // Made only for a batch with a failed `evaluate`.
+    let mut assets = String::new();
     for step in &mut result.steps {
         if step.command != "evaluate" {
             continue;
@@ -25,7 +28,10 @@ pub(crate) fn tidy_evaluate_errors(steps: &[Value], result: &mut BatchResult, as
             .and_then(|i| steps.get(usize::try_from(i).ok()?))
             .and_then(script_of);
         if let (Some(error), Some(script)) = (step.error.as_mut(), script) {
-            let tidied = tidy(error, script.lines().count().max(1) as u64, assets);
+            if assets.is_empty() {
+                assets = format!("{prefix}{}", crate::protocol::ASSETS_DIR);
+            }
+            let tidied = tidy(error, script.lines().count().max(1) as u64, &assets);
             // The batch's error quotes its failed step's: the same text, rewritten there too.
             if result.error.as_deref() == Some(error.as_str()) {
                 result.error = Some(tidied.clone());

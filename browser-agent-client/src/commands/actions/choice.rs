@@ -203,11 +203,12 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
     }
 }
 
-/// Where a click opens the combobox `t` when not on `t` itself: where `t` is clipped away
-/// (PrimeVue's MultiSelect keeps it in a 1 px box, and a click there reaches only its label), the
-/// box drawn around it (the nearest `clickable` around it).
+/// Where a click opens the combobox `t` when not on `t` itself: where a click on `t` reaches only
+/// its label (PrimeVue's MultiSelect keeps it clipped in a 1 px box), the box drawn around it (the
+/// nearest `clickable` around it).
 fn opener(t: &Target) -> Option<Target> {
-    if landing(t).is_ok_and(|(top, _, _)| t.el.contains(Some(&top))) {
+    let on_label = landing(t).is_ok_and(|(top, _, _)| !t.el.contains(Some(&top)) && closest(&top, "label").is_some());
+    if !on_label {
         return None;
     }
     let mut around = t.el.parent_element();

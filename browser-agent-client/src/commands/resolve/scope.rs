@@ -3,16 +3,15 @@
 //! DOM does not change meanwhile).
 
 use super::candidates::page_window_document;
-use crate::snapshot::{labels, modal::open_modal};
+use crate::snapshot::{labels, modal::Modal};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
-use web_sys::Element;
 
 thread_local! {
     /// The snapshot's `label[for]` index is built for the document (during a lookup).
     static INDEXED: Cell<bool> = const { Cell::new(false) };
-    /// The page document's open modal dialog, looked up once per lookup.
-    static MODAL: RefCell<Option<(web_sys::Document, Option<Element>)>> = const { RefCell::new(None) };
+    /// The page document's open modal dialog (with its popups), looked up once per lookup.
+    static MODAL: RefCell<Option<(web_sys::Document, Option<Modal>)>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` with the label index built for the page and its open modal dialog looked up (once,
@@ -24,7 +23,7 @@ pub(super) fn with_labels<R>(f: impl FnOnce() -> R) -> R {
     let Some(doc) = page_window_document() else { return f() };
     let saved = labels::index_labels(&doc);
     INDEXED.with(|i| i.set(true));
-    MODAL.with(|m| *m.borrow_mut() = Some((doc.clone(), open_modal(&doc))));
+    MODAL.with(|m| *m.borrow_mut() = Some((doc.clone(), Modal::of(&doc))));
     let r = f();
     MODAL.with(|m| m.borrow_mut().take());
     INDEXED.with(|i| i.set(false));
@@ -34,7 +33,7 @@ pub(super) fn with_labels<R>(f: impl FnOnce() -> R) -> R {
 
 /// The open modal dialog of `doc` (an element's `ownerDocument`): the one looked up for this
 /// lookup when `doc` is the page's document, else looked up now.
-pub(super) fn modal_of(doc: &JsValue) -> Option<Element> {
+pub(super) fn modal_of(doc: &JsValue) -> Option<Modal> {
     let cached = MODAL.with(|m| {
         m.borrow()
             .as_ref()
@@ -46,6 +45,6 @@ pub(super) fn modal_of(doc: &JsValue) -> Option<Element> {
         None => doc
             .is_object()
             .then(|| wasm_bindgen::JsCast::unchecked_ref::<web_sys::Document>(doc).clone())
-            .and_then(|d| open_modal(&d)),
+            .and_then(|d| Modal::of(&d)),
     }
 }

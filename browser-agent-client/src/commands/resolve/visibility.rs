@@ -5,7 +5,6 @@
 use super::describe::{name_of, quoted, short};
 use super::scope::modal_of;
 use crate::js::{as_element, closest, get};
-use crate::snapshot::modal::{owned_popups, reachable};
 use crate::snapshot::{page_window, roles};
 use crate::text::cat;
 use web_sys::Element;
@@ -20,11 +19,9 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
     if let Some(i) = closest(el, "[inert]") {
         return Some(cat(&["inert on ", &short(&i)]));
     }
-    let modal = modal_of(&get(el, "ownerDocument"));
-    // (Its popups are looked up only for what is outside it.)
-    if let Some(d) = modal.filter(|d| !d.contains(Some(el)) && !reachable(d, &owned_popups(d), el)) {
+    if let Some(modal) = modal_of(&get(el, "ownerDocument")).filter(|m| !m.reaches(el)) {
         let mut why = String::from("behind the open modal dialog");
-        let name = name_of(&d, "dialog");
+        let name = name_of(&modal.dialog, "dialog");
         if !name.is_empty() {
             why.push(' ');
             quoted(&mut why, &name);
