@@ -597,7 +597,8 @@
     // action waits for it before the next step, instead of a fixed pause.
     // After a hover (and a click whose pointer's arrival set one), also a timer due within
     // __HOVER_INTENT_MS__ ms: menus that open on hover wait that long for the pointer to stay
-    // (Radix 100 ms, antd 150 ms).
+    // (Radix 100 ms, antd 150 ms); after typing, an autocomplete's delayed search (jQuery UI's
+    // 300 ms).
     agent.__F_TIMERS_DUE__ = agent.__F_FRAMES__ = 0;
     agent.__F_HOVER_DUE__ = 0;
     if (pageTimeout) {
@@ -730,8 +731,9 @@
     // __SETTLE_MS__ ms at most (the first frame it asked for: __SETTLE_FRAME_MS__, as a browser busy
     // or starting its frames may take longer than one), `atLeast` ms at least (the visible
     // cursor's pause), one task at least; then a fade it started (moving()) to its end. After a
-    // hover (`hover` set), its timers due within __HOVER_INTENT_MS__ ms are waited for too.
-    agent.__F_SETTLE__ = function (frames, atLeast, hover) {
+    // hover or typing (`intent` set), its timers due within __HOVER_INTENT_MS__ ms are waited for
+    // too.
+    agent.__F_SETTLE__ = function (frames, atLeast, intent) {
         // `after`: when the last round of ours was due. A page timer due no later ran before it
         // (timers run in the order they are due); one due later is waited for.
         var start = now(),
@@ -752,8 +754,8 @@
             }
             function step() {
                 var spent = now() - start,
-                    due = hover && agent.__F_HOVER_DUE__ > agent.__F_TIMERS_DUE__ ? agent.__F_HOVER_DUE__ : agent.__F_TIMERS_DUE__,
-                    left = (hover ? __HOVER_INTENT_MS__ : __SETTLE_MS__) - spent,
+                    due = intent && agent.__F_HOVER_DUE__ > agent.__F_TIMERS_DUE__ ? agent.__F_HOVER_DUE__ : agent.__F_TIMERS_DUE__,
+                    left = (intent ? __HOVER_INTENT_MS__ : __SETTLE_MS__) - spent,
                     once = 0;
                 if (spent < atLeast) return apply(pageTimeout, win, [step, atLeast - spent]);
                 if (pageFrame && agent.__F_FRAMES__ > frames && (!waited || left > 0)) {

@@ -63,15 +63,16 @@ pub(crate) const SETTLE_ANIMATION_MS: u32 = 600;
 /// Longest a `hover` waits for a timer the page set to open something on hover (hover intent:
 /// Radix's submenus 100 ms, antd's dropdowns 150 ms), in ms: the answer shows the menu open, and
 /// the next step finds its items; so does a click whose pointer's arrival set such a timer
-/// ([`HOVER_DUE`]). Other actions wait for [`SETTLE_MS`] only.
+/// ([`HOVER_DUE`]), and `type` and `fill` for an autocomplete's delayed search (jQuery UI's
+/// 300 ms). Other actions wait for [`SETTLE_MS`] only.
 #[allow(dead_code)]
 pub(crate) const HOVER_INTENT_MS: u32 = 300;
 /// `hd`: when the last timer the page set for at most [`HOVER_INTENT_MS`] is due, ms since the
 /// epoch; a click whose pointer's arrival set one (a menu that opens when the pointer stays)
 /// waits for it as a `hover` does.
 pub(crate) const HOVER_DUE: &str = "hd";
-/// `w(frames, atLeast, hover)`: a promise that resolves once what the page set to run soon after
-/// an action has run (its timers due within [`SETTLE_MS`], [`HOVER_INTENT_MS`] after a hover, a
+/// `w(frames, atLeast, intent)`: a promise that resolves once what the page set to run soon after
+/// an action has run (its timers due within [`SETTLE_MS`], [`HOVER_INTENT_MS`] with `intent`, a
 /// frame it asked for since `frames`, the [`FRAMES`] count before the action); that long at most.
 pub(crate) const SETTLE: &str = "w";
 /// `ab`: set while this page runs an agent's batch; the bootstrap then answers the native dialogs

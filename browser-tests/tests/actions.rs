@@ -252,6 +252,19 @@ chromium_test!(
             assert_eq!(s["result"], answer, "{s}");
         }
         assert_eq!(eval(&server, &id, &out("city2")).await, "Cities: Oslo");
+        // jQuery UI's autocomplete searches 300 ms after the last key: `type` waits for it, so the
+        // next step finds the suggestion.
+        let v = run(
+            &server,
+            &id,
+            json!([
+                {"command": "type", "label": "Language", "text": "Jul"},
+                {"command": "click", "text": "Julia"},
+            ]),
+        )
+        .await;
+        assert!(v["error"].is_null(), "{v}");
+        assert_eq!(eval(&server, &id, &out("lang")).await, "Language: Julia");
         // In a modal dialog whose list is moved to <body>: the list its combobox controls is part of it.
         let v = run(
             &server,

@@ -18,13 +18,14 @@ pub(super) fn mark() -> Mark {
 }
 
 /// Waits for what the page set to run soon since `mark` (see the module), and `at_least` ms (the
-/// visible cursor's pause); after a `hover`, for its hover-intent timers too
-/// ([`bootstrap::HOVER_INTENT_MS`]). (A future, not an `async fn`: no state machine of its own.)
-pub(super) fn settle(mark: Mark, at_least: u32, hover: bool) -> wasm_bindgen_futures::JsFuture {
+/// visible cursor's pause); with `intent` (after a `hover`, `type` or `fill`), for the timers of
+/// up to [`bootstrap::HOVER_INTENT_MS`] too: hover intent, an autocomplete's delayed search. (A
+/// future, not an `async fn`: no state machine of its own.)
+pub(super) fn settle(mark: Mark, at_least: u32, intent: bool) -> wasm_bindgen_futures::JsFuture {
     let p = call(
         &bootstrap::agent(),
         bootstrap::SETTLE,
-        &[&mark.0, &JsValue::from(at_least), &JsValue::from(hover)],
+        &[&mark.0, &JsValue::from(at_least), &JsValue::from(intent)],
     );
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&p.unwrap_or_default()))
 }

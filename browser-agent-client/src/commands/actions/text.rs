@@ -260,6 +260,7 @@ pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) 
     let (x, y, w, h) = rect(&el);
     cursor::move_to(x + (0.3 * w).max(16.0).min(w / 2.0), y + h / 2.0).await;
     super::focus(Some(&el));
+    let mark = super::settle::mark();
     // What the app renders after the previous step (a field it cleared on Enter) lands first, so
     // the text never goes onto an older value.
     next_frame(&el).await;
@@ -318,8 +319,11 @@ pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) 
     if !is_edit {
         fire(&el, "Event", "change", &event_init(true));
     }
-    // The app's render of the typed text, and the release of its input lock, before the next step.
+    // The app's render of the typed text, and the release of its input lock, before the next step;
+    // and what it set off after a short delay (an autocomplete's search, jQuery UI's 300 ms), as
+    // after a hover.
     next_frame(&el).await;
+    let _ = super::settle::settle(mark, 0, true).await;
     let verb = if whole { "filled " } else { "typed " };
     // A password is not repeated: the answer goes into the action log and proofs for PRs.
     let secret = get(&el, "type").as_string().is_some_and(|t| t == "password");
