@@ -5,6 +5,7 @@ use super::super::batch;
 use super::super::resolve::{self, describe, field, Miss, Target};
 use super::super::Outcome;
 use super::bad_field;
+use super::keys::{key_inits, Mods};
 use super::pointer::{centre, click_target, landing, scroll_into_view};
 use super::target;
 use super::text::{native_set, text_field, type_into};
@@ -134,10 +135,11 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
         };
         return Err(cat(&[&t.label, " is not a <select>, combobox or listbox; ", how]));
     }
-    let expanded = || attribute(&t.el, "aria-expanded").as_deref() == Some("true");
-    let was_open = role == "listbox" || expanded();
+    let was_open = role == "listbox" || expanded(&t.el);
+    let open_on = opener(t);
+    let open_on = open_on.as_ref().unwrap_or(t);
     if !was_open {
-        click_target(opener(t).as_ref().unwrap_or(t), 1).await?;
+        click_target(open_on, 1).await?;
     }
     let query = Object::new();
     set(&query, "role", &js_string("option"));
@@ -148,9 +150,9 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
     // pointer would hit before it fires anything), until they do. A field whose list did not
     // open on the click gets the text at once.
     let mut start = now_ms();
-    loop {
+    let picked = loop {
         let waited = now_ms() - start > OPTIONS_WAIT_MS;
-        let type_now = field.is_some() && !typed && !expanded();
+        let type_now = field.is_some() && !typed && !expanded(&t.el);
         let found = resolve::resolve(&query, false, false).or_else(|miss| match miss {
             Miss::Nothing(_) => item_named(want).ok_or(miss),
             several => Err(several),
@@ -160,7 +162,7 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
             Err(Miss::Nothing(_)) if field.is_some() && !typed => {
                 typed = true;
                 if let Some(el) = field.clone() {
-                    type_into(
+                    if let Err(e) = type_into(
                         &Target {
                             label: describe(&el),
                             el,
@@ -169,14 +171,17 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
                         false,
                         true,
                     )
-                    .await?;
+                    .await
+                    {
+                        break Err(e);
+                    }
                 }
                 start = now_ms();
             }
             // The text of what is there instead (or, if it showed just now, the next round).
             Err(_) => {
                 if let Err(e) = target(&query, false) {
-                    return Err(if typed {
+                    break Err(if typed {
                         cat(&["Typed ", &quote(want), " into ", &t.label, ": ", &e])
                     } else {
                         e
@@ -191,16 +196,34 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
                 // pick; Element Plus marks none).
                 let multi = was_open || closest(&option.el, "[aria-multiselectable=true]").is_some();
                 if multi && attribute(&option.el, "aria-selected").as_deref() == Some("true") {
-                    return Ok(js_string(&cat(&["already selected ", &quote(&text)])));
+                    break Ok(js_string(&cat(&["already selected ", &quote(&text)])));
                 }
                 match click_target(&option, 1).await {
                     Err(_) if !waited && !disabled(&option.el) => {}
-                    done => return done.map(|()| js_string(&cat(&["selected ", &quote(&text)]))),
+                    done => break done.map(|()| js_string(&cat(&["selected ", &quote(&text)]))),
                 }
             }
         }
         sleep(50).await;
+    };
+    // A failed pick leaves the page as it found it: the list this step opened is closed with
+    // Escape, as a person closes it, or with a second click where the list ignores Escape.
+    if picked.is_err() && !was_open && expanded(&t.el) {
+        let on = get(&t.el, "ownerDocument");
+        let (escape, _) = key_inits("Escape", Mods::default());
+        let mark = super::settle::mark();
+        fire(&get(&on, "activeElement"), "KeyboardEvent", "keydown", &escape);
+        let _ = super::settle::settle(mark, 0, false).await;
+        if expanded(&t.el) {
+            let _ = click_target(open_on, 1).await;
+        }
     }
+    picked
+}
+
+/// Whether the combobox `el` says its list is open.
+fn expanded(el: &Element) -> bool {
+    attribute(el, "aria-expanded").as_deref() == Some("true")
 }
 
 /// Where a click opens the combobox `t` when not on `t` itself: where a click on `t` reaches only
