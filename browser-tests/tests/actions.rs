@@ -1302,6 +1302,24 @@ async fn typed_values_are_what_a_person_gets_case(c: &Client, server: &Server) {
     .await;
     assert_eq!(r["result"], "selected \"Pro monthly\"", "{r}");
     assert_eq!(eval(server, &id, plan).await, "Pro monthly");
+    // A multi-select keeps what was chosen before.
+    for option in ["Olives", "Cheese"] {
+        ok(
+            server,
+            &id,
+            json!({"command": "select", "label": "Toppings", "option": option}),
+        )
+        .await;
+    }
+    assert_eq!(
+        eval(
+            server,
+            &id,
+            "return [[...document.querySelector('[name=toppings]').selectedOptions].map((o) => o.text), window.toppingsChanged]"
+        )
+        .await,
+        json!([["Cheese", "Olives"], 2])
+    );
 }
 
 async fn form_submitted_by_enter_case(c: &Client, server: &Server) {

@@ -97,7 +97,11 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
         return Err(cat(&["The option ", &quote(&text), " in ", &t.label, " is disabled"]));
     }
     super::focus(Some(&el));
-    native_set(&el, "value", &get(&option, "value"));
+    // A multi-select keeps what was chosen before, as a person's Control+click does; setting
+    // its value would leave only this option.
+    if !get(&el, "multiple").is_truthy() {
+        native_set(&el, "value", &get(&option, "value"));
+    }
     set(&option, "selected", &JsValue::TRUE);
     fire(&el, "Event", "input", &event_init(true));
     fire(&el, "Event", "change", &event_init(true));
