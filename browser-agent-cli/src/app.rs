@@ -68,6 +68,9 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     if let Some(file) = &args.log_file {
         builder = builder.ndjson_file(file.clone());
     }
+    if let Some(dir) = &args.proof_dir {
+        builder = builder.proof_dir(dir.clone());
+    }
     let agent = match builder.try_build() {
         Ok(agent) => agent,
         Err(err) => {
@@ -231,11 +234,15 @@ fn banner(term: &Term, agent: &BrowserAgent, url: &str, target: &crate::target::
     term.detail(&format!("logs      curl -s '{base}{prefix}/console?limit=20'"));
     term.detail(&format!("pages     curl -s {base}{prefix}/page"));
     term.detail(&format!(
-        "MCP       claude mcp add --transport http browser-agent {base}{prefix}/mcp   (once the MCP endpoint has landed)"
+        "MCP       claude mcp add --transport http browser-agent {base}{prefix}/mcp"
     ));
     if let Some(file) = &args.log_file {
         term.detail(&format!("log file  {}", file.display()));
     }
+    term.detail(&format!(
+        "proofs    {}   (curl -s -X POST {base}{prefix}/proof/start -H 'content-type: application/json' -d '{{\"description\":\"what you verify\"}}')",
+        agent.config().proof_dir().display()
+    ));
     if args.run.is_some() {
         term.detail(&format!(
             "dev server errors: curl -s '{base}{prefix}/console?type=server'"

@@ -79,6 +79,11 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "FILE")]
     pub log_file: Option<PathBuf>,
 
+    /// Where proof sessions (`{prefix}/proof/start` … `/proof/stop`) write their folders
+    /// [default: .browser-agent/proof in the current folder]
+    #[arg(long = "proof-dir", value_name = "DIR")]
+    pub proof_dir: Option<PathBuf>,
+
     /// The pages' default snapshot budget in tokens (a step's own `budget` or `full` still wins).
     #[arg(long = "snapshot-budget", value_name = "TOKENS", default_value_t = browser_agent_core::protocol::SNAPSHOT_BUDGET)]
     pub snapshot_budget: u32,

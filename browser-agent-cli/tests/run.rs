@@ -5,6 +5,7 @@ mod common;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
+use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -218,6 +219,50 @@ fn sigterm_stops_the_dev_server_too() {
     let (code, stderr) = cli.exit();
     assert_eq!(code, exit::TERMINATED, "{stderr}");
     wait_group_gone(pgid);
+}
+
+#[test]
+fn proof_dir_holds_the_sessions_with_the_dev_server_s_errors() {
+    // A proof session started through the proxy is written under --proof-dir, and its summary
+    // has the dev server's 5xx that passed the proxy meanwhile.
+    let port = free_port();
+    let proofs = scratch("proofs");
+    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
+    let target = format!("http://127.0.0.1:{port}");
+    let dir = proofs.to_str().unwrap();
+    let mut cli = Cli::start(&[
+        "--target",
+        &target,
+        "--port",
+        "0",
+        "--run",
+        &command,
+        "--proof-dir",
+        dir,
+    ]);
+    let addr = cli.addr();
+    cli.line("where proofs go", |l| {
+        l.trim().strip_prefix("proofs")?.trim().starts_with(dir).then_some(())
+    });
+    let json = [("content-type", "application/json")];
+    let started = request(
+        addr,
+        "POST",
+        &format!("{P}/proof/start"),
+        &json,
+        br#"{"description":"the upload fails"}"#,
+    );
+    assert_eq!(started.status, 200, "{}", started.text());
+    let session = started.json()["dir"].as_str().unwrap().to_owned();
+    assert!(session.starts_with(dir), "{session} is under {dir}");
+    // Python's http.server has no DELETE: 501, a server error in the session's timeline.
+    assert_eq!(request(addr, "DELETE", "/", &[], b"").status, 501);
+    let stopped = request(addr, "POST", &format!("{P}/proof/stop"), &json, b"{}");
+    assert_eq!(stopped.status, 200, "{}", stopped.text());
+    let report = stopped.json();
+    let summary = std::fs::read_to_string(report["summary"].as_str().unwrap()).expect("SUMMARY.md");
+    assert!(summary.contains("DELETE / → 501"), "{summary}");
+    assert!(Path::new(&session).join("viewer.html").is_file());
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! [`Config`]: every limit and switch of the host, with the defaults the design names.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::ConfigError;
@@ -159,6 +159,22 @@ impl Config {
     /// [`Builder::snapshot_budget`](crate::Builder::snapshot_budget)).
     pub fn snapshot_budget(&self) -> u32 {
         self.snapshot_budget
+    }
+    /// The folder proof sessions are written under: the one given to
+    /// [`Builder::proof_dir`](crate::Builder::proof_dir), else
+    /// [`DEFAULT_PROOF_DIR`](crate::DEFAULT_PROOF_DIR) in the working directory.
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder().build();
+    /// assert_eq!(agent.config().proof_dir(), std::path::Path::new(".browser-agent/proof"));
+    /// let agent = BrowserAgent::builder().proof_dir("target/proof").build();
+    /// assert_eq!(agent.config().proof_dir(), std::path::Path::new("target/proof"));
+    /// ```
+    pub fn proof_dir(&self) -> &Path {
+        self.proof_dir
+            .as_deref()
+            .unwrap_or(Path::new(crate::proof::DEFAULT_PROOF_DIR))
     }
 
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {

@@ -312,11 +312,7 @@ fn relative_dir(dir: &str) -> Result<PathBuf, ProofError> {
 
 impl BrowserAgent {
     fn proof_root(&self) -> PathBuf {
-        self.inner
-            .config
-            .proof_dir
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_PROOF_DIR))
+        self.inner.config.proof_dir().to_path_buf()
     }
 
     /// Starts a proof session: every batch from now on is recorded until [`proof_stop`](Self::proof_stop).
