@@ -38,7 +38,8 @@ pub enum Command {
 /// Options of the proxy.
 #[derive(Debug, Args)]
 pub struct ProxyArgs {
-    /// The dev server to put the agent in front of (http://HOST:PORT).
+    /// The dev server to put the agent in front of (http://HOST:PORT, or https://HOST:PORT: its
+    /// certificate is not checked, as dev servers' are self-signed; the browser speaks http to us).
     #[arg(long, value_name = "URL", required = true)]
     pub target: Option<Target>,
 

@@ -1,7 +1,7 @@
 //! # browser-agent-cli
 //!
 //! The `browser-agent` binary: the browser agent in front of any dev server. A reverse proxy
-//! (hyper, streaming both ways, WebSocket upgrades passed through) answers the agent's routes
+//! (hyper, streaming both ways, WebSocket upgrades passed through, TLS to an `https://` dev server) answers the agent's routes
 //! through `browser-agent-core` and streams the page client's tag into the dev server's HTML with
 //! core's injection code, as the tower and actix adapters do: this crate is a third adapter.
 //! With `--run "CMD"` it also starts the dev server, feeds its output to core's server-error
@@ -18,6 +18,7 @@ pub mod proxy;
 pub mod run;
 pub mod target;
 pub mod term;
+mod tls;
 
 /// The exit codes of `browser-agent`.
 pub mod exit {

@@ -14,10 +14,12 @@ use http::{Method, Request, Response, StatusCode, Uri};
 use http_body_util::Empty;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
+use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+use tower_service::Service;
 
 use crate::body::ProxyBody;
 use crate::target::{split_authority, Target};
@@ -30,7 +32,9 @@ pub const RETRY_SECS: u64 = 2;
 struct Shared {
     agent: BrowserAgent,
     target: Target,
-    client: Client<HttpConnector, Incoming>,
+    client: Client<HttpsConnector<HttpConnector>, Incoming>,
+    /// What the client connects with (TLS for an https target), for upgrades' own connections.
+    connector: HttpsConnector<HttpConnector>,
 }
 
 /// A running proxy (tests and the binary): where it listens, and its accept loop.
@@ -58,13 +62,16 @@ impl Drop for Running {
 /// word) in front of `target`, until the returned handle is stopped or dropped.
 pub fn serve(listener: TcpListener, agent: BrowserAgent, target: Target) -> std::io::Result<Running> {
     let addr = listener.local_addr()?;
-    let mut connector = HttpConnector::new();
-    connector.set_nodelay(true);
-    connector.set_connect_timeout(Some(Duration::from_secs(5)));
+    let connector = crate::tls::connector();
     let client = Client::builder(TokioExecutor::new())
         .pool_idle_timeout(Duration::from_secs(30))
-        .build(connector);
-    let shared = Arc::new(Shared { agent, target, client });
+        .build(connector.clone());
+    let shared = Arc::new(Shared {
+        agent,
+        target,
+        client,
+        connector,
+    });
     let task = tokio::spawn(async move {
         loop {
             let (stream, peer) = match listener.accept().await {
@@ -159,12 +166,15 @@ async fn upgrade(shared: &Shared, mut req: Request<Incoming>, peer: SocketAddr) 
     let path = req.uri().path_and_query().map_or("/", |p| p.as_str()).to_owned();
     *req.uri_mut() = Uri::try_from(path).unwrap_or_else(|_| Uri::from_static("/"));
     let target = &shared.target;
-    let stream = match TcpStream::connect((target.connect_host(), target.port)).await {
+    let mut connector = shared.connector.clone();
+    if let Err(err) = std::future::poll_fn(|cx| connector.poll_ready(cx)).await {
+        return bad_gateway(target, &*err, wants_page);
+    }
+    let stream = match connector.call(target_uri(target, "/")).await {
         Ok(stream) => stream,
-        Err(err) => return bad_gateway(target, &err, wants_page),
+        Err(err) => return bad_gateway(target, &*err, wants_page),
     };
-    let _ = stream.set_nodelay(true);
-    let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(stream)).await {
+    let (mut sender, conn) = match hyper::client::conn::http1::handshake(stream).await {
         Ok(pair) => pair,
         Err(err) => return bad_gateway(target, &err, wants_page),
     };
@@ -201,9 +211,7 @@ fn upstream_request(shared: &Shared, req: Request<Incoming>, peer: SocketAddr, u
             .authority()
             .and_then(|a| HeaderValue::from_str(a.as_str()).ok())
     });
-    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    parts.uri =
-        Uri::try_from(format!("http://{}{}", target.authority(), path)).unwrap_or_else(|_| Uri::from_static("/"));
+    parts.uri = target_uri(target, parts.uri.path_and_query().map_or("/", |p| p.as_str()));
     parts.version = http::Version::HTTP_11;
     let upgrade_value = parts.headers.get(header::UPGRADE).cloned();
     remove_hop_by_hop(&mut parts.headers);
@@ -239,6 +247,12 @@ fn upstream_request(shared: &Shared, req: Request<Incoming>, peer: SocketAddr, u
         }
     }
     Request::from_parts(parts, body)
+}
+
+/// `path` (with its query) on the dev server: `http://127.0.0.1:5173/path`.
+fn target_uri(target: &Target, path: &str) -> Uri {
+    Uri::try_from(format!("{}://{}{}", target.scheme(), target.authority(), path))
+        .unwrap_or_else(|_| Uri::from_static("/"))
 }
 
 /// Where the browser sent the request (`Host`, else the URI's authority).
@@ -294,12 +308,15 @@ fn remove_hop_by_hop(headers: &mut HeaderMap) {
     }
 }
 
-/// A redirect to the dev server's own address goes to ours instead.
+/// A redirect to the dev server's own address goes to ours instead (an https dev server's to our
+/// plain http one).
 fn rewrite_location(headers: &mut HeaderMap, target: &Target, our_host: &str) {
     let Some(location) = headers.get(header::LOCATION).and_then(|v| v.to_str().ok()) else {
         return;
     };
     let (prefix, rest) = if let Some(rest) = location.strip_prefix("http://") {
+        ("http://", rest)
+    } else if let Some(rest) = location.strip_prefix("https://").filter(|_| target.tls) {
         ("http://", rest)
     } else if let Some(rest) = location.strip_prefix("//") {
         ("//", rest)
@@ -427,6 +444,12 @@ mod tests {
         assert_eq!(rewrite("/relative"), "/relative");
         assert_eq!(rewrite("http://example.test/x"), "http://example.test/x");
         assert_eq!(rewrite("https://127.0.0.1:5173/x"), "https://127.0.0.1:5173/x");
+        // An https dev server's redirects to itself come to us, in plain http.
+        let https: Target = "https://localhost:5173".parse().unwrap();
+        let mut h = HeaderMap::new();
+        h.insert(header::LOCATION, "https://127.0.0.1:5173/app/".parse().unwrap());
+        rewrite_location(&mut h, &https, "127.0.0.1:6173");
+        assert_eq!(h[header::LOCATION], "http://127.0.0.1:6173/app/");
     }
 
     #[test]

@@ -3,16 +3,27 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The upstream dev server: `http://host[:port][/]`.
+/// The upstream dev server: `http://host[:port][/]` or `https://host[:port][/]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     /// Host name or IP literal as given (`localhost`, `127.0.0.1`, `[::1]`).
     pub host: String,
-    /// Port (80 when the URL names none).
+    /// Port (80, or 443 for https, when the URL names none).
     pub port: u16,
+    /// Whether the dev server speaks TLS (`https://`); the browser still speaks plain http to us.
+    pub tls: bool,
 }
 
 impl Target {
+    /// `http` or `https`: how we speak to the dev server.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls {
+            "https"
+        } else {
+            "http"
+        }
+    }
+
     /// `host:port`, what the upstream's `Host` header says.
     pub fn authority(&self) -> String {
         format!("{}:{}", self.host, self.port)
@@ -28,7 +39,7 @@ impl Target {
     /// asked on `127.0.0.1` often redirects to `localhost`).
     pub fn is_authority(&self, authority: &str) -> bool {
         let (host, port) = split_authority(authority);
-        let port = port.unwrap_or(80);
+        let port = port.unwrap_or(if self.tls { 443 } else { 80 });
         if port != self.port {
             return false;
         }
@@ -60,15 +71,15 @@ impl FromStr for Target {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let rest = if let Some(rest) = s.strip_prefix("http://") {
-            rest
-        } else if s.starts_with("https://") {
-            return Err("https is not supported: point --target at the dev server's plain http:// address".into());
+        let (rest, tls) = if let Some(rest) = s.strip_prefix("http://") {
+            (rest, false)
+        } else if let Some(rest) = s.strip_prefix("https://") {
+            (rest, true)
         } else if s.contains("://") {
-            return Err("only http:// URLs are supported".into());
+            return Err("only http:// and https:// URLs are supported".into());
         } else {
             // `localhost:5173` and `5173` are what people type.
-            s
+            (s, false)
         };
         let (authority, path) = match rest.find('/') {
             Some(at) => (&rest[..at], &rest[at..]),
@@ -83,25 +94,27 @@ impl FromStr for Target {
             return Ok(Target {
                 host: "127.0.0.1".into(),
                 port,
+                tls,
             });
         }
         let (host, port) = split_authority(authority);
         if host.is_empty() || host.contains(['@', '?', '#', ' ']) {
-            return Err("expected http://HOST:PORT, e.g. http://127.0.0.1:5173".into());
+            return Err("expected http://HOST:PORT or https://HOST:PORT, e.g. http://127.0.0.1:5173".into());
         }
         if authority.len() > host.len() && port.is_none() {
             return Err(format!("invalid port in {authority:?}"));
         }
         Ok(Target {
             host: host.to_owned(),
-            port: port.unwrap_or(80),
+            port: port.unwrap_or(if tls { 443 } else { 80 }),
+            tls,
         })
     }
 }
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "http://{}:{}", self.host, self.port)
+        write!(f, "{}://{}:{}", self.scheme(), self.host, self.port)
     }
 }
 
@@ -118,7 +131,11 @@ mod tests {
         assert_eq!(t("5173").unwrap().to_string(), "http://127.0.0.1:5173");
         assert_eq!(t("http://example.test").unwrap().port, 80);
         assert_eq!(t("http://[::1]:5173").unwrap().connect_host(), "::1");
-        assert!(t("https://x:1").unwrap_err().contains("https is not supported"));
+        let https = t("https://localhost:5173").unwrap();
+        assert!(https.tls && https.to_string() == "https://localhost:5173");
+        assert_eq!(t("https://dev.test").unwrap().port, 443);
+        assert!(!t("5173").unwrap().tls);
+        assert!(t("ftp://x:1").unwrap_err().contains("only http:// and https://"));
         assert!(t("http://x:1/app").unwrap_err().contains("without a path"));
         assert!(t("http://x:port").unwrap_err().contains("invalid port"));
         assert!(t("http://:80").is_err());
@@ -129,5 +146,7 @@ mod tests {
         let t: Target = "http://127.0.0.1:5173".parse().unwrap();
         assert!(t.is_authority("localhost:5173") && t.is_authority("[::1]:5173") && t.is_authority("127.0.0.1:5173"));
         assert!(!t.is_authority("localhost:5174") && !t.is_authority("example.test:5173"));
+        let t: Target = "https://localhost".parse().unwrap();
+        assert!(t.is_authority("127.0.0.1:443") && t.is_authority("localhost") && !t.is_authority("localhost:80"));
     }
 }

@@ -222,6 +222,43 @@ async fn websocket_upgrades_pass_through_and_bytes_flow_both_ways() {
 }
 
 #[tokio::test]
+async fn an_https_dev_server_gets_the_same_proxy_pages_tagged_and_upgrades_piped() {
+    // A dev server that speaks only TLS, with a self-signed certificate (Vite's `server.https`):
+    // the browser speaks plain http to us, we speak TLS to it.
+    let up = upstream_tls().await;
+    let agent = agent();
+    let proxy = proxy_to_url(agent.clone(), &format!("https://localhost:{}", up.addr.port())).await;
+    let page = send(proxy.addr, "GET", "/", &DOCUMENT, b"").await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert_eq!(page.body, with_tag(PAGE, agent.tag()));
+    let posted = send(proxy.addr, "POST", "/echo", &[], &binary()).await;
+    assert!(posted.body == binary(), "request and answer bodies pass byte for byte");
+
+    let mut stream = TcpStream::connect(proxy.addr).await.unwrap();
+    let head = format!(
+        "GET /ws HTTP/1.1\r\nhost: {}\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        proxy.addr
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut seen = Vec::new();
+    read_until(&mut stream, &mut seen, b"\r\n\r\n").await;
+    assert!(String::from_utf8_lossy(&seen)
+        .to_lowercase()
+        .starts_with("http/1.1 101"));
+    stream.write_all(b"ping over tls").await.unwrap();
+    let mut echoed = [0u8; 13];
+    tokio::time::timeout(PATIENCE, stream.read_exact(&mut echoed))
+        .await
+        .expect("the echo comes back")
+        .unwrap();
+    assert_eq!(&echoed, b"ping over tls");
+    // Plain http to a TLS-only server is no answer: the 502 says what did not answer.
+    let plain = proxy_to_url(agent, &format!("http://localhost:{}", up.addr.port())).await;
+    let refused = send(plain.addr, "GET", "/", &[], b"").await;
+    assert_eq!(refused.status, 502);
+}
+
+#[tokio::test]
 async fn an_upstream_that_is_down_gets_a_self_retrying_502_and_our_routes_still_answer() {
     let port = free_port();
     let down = std::net::SocketAddr::from(([127, 0, 0, 1], port));

@@ -3,7 +3,7 @@
 //! `browser-agent --run`, a tiny app opened through the proxy in real Chromium. The page loads
 //! with the client, its console and a failing fetch are captured, a `/run` click works, and an
 //! edit of a source file reaches the page through Vite's HMR WebSocket (through our proxy)
-//! without a reload.
+//! without a reload; then all of it again with Vite serving https (a self-signed certificate).
 
 mod common;
 
@@ -109,13 +109,19 @@ impl Cli {
     }
 }
 
-fn start_cli(app: &Path) -> Cli {
+/// `browser-agent --run vite`, Vite serving https with the certificate `tls` names (key, cert).
+fn start_cli(app: &Path, tls: Option<&(PathBuf, PathBuf)>) -> Cli {
     let vite_port = free_port();
     let run = format!("node_modules/.bin/vite --port {vite_port} --strictPort --host 127.0.0.1");
-    let mut child = bin()
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let mut command = bin();
+    if let Some((key, cert)) = tls {
+        command.env("TLS_KEY", key).env("TLS_CERT", cert);
+    }
+    let mut child = command
         .args([
             "--target",
-            &format!("http://127.0.0.1:{vite_port}"),
+            &format!("{scheme}://127.0.0.1:{vite_port}"),
             "--port",
             "0",
             "--run",
@@ -169,10 +175,21 @@ async fn exec(client: &fantoccini::Client, script: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vite_app_gets_the_whole_agent_and_hmr_still_works() {
     let app = install_app();
-    let mut cli = start_cli(&app);
-    let addr = cli.addr();
     let scratch = scratch("vite");
     let browser = Browser::launch(&scratch).await;
+    scenario(&app, &browser, None).await;
+    // The same over https (Vite's `server.https`): the browser speaks http to us, we speak TLS
+    // to Vite, its HMR WebSocket included. (One after the other: both edit the app's source.)
+    install_app();
+    let tls = self_signed(&scratch);
+    scenario(&app, &browser, Some(&tls)).await;
+    browser.close().await;
+}
+
+/// The app through `browser-agent --run vite` (over https with `tls`): see the module.
+async fn scenario(app: &Path, browser: &Browser, tls: Option<&(PathBuf, PathBuf)>) {
+    let mut cli = start_cli(app, tls);
+    let addr = cli.addr();
     let cli = &mut cli;
     within("the Vite scenario", Duration::from_secs(240), async {
         let client = &browser.client;
@@ -239,5 +256,4 @@ async fn a_vite_app_gets_the_whole_agent_and_hmr_still_works() {
         }
     })
     .await;
-    browser.close().await;
 }

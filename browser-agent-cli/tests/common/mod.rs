@@ -79,6 +79,52 @@ fn full(data: impl Into<Bytes>) -> UpBody {
 
 /// Starts the hyper upstream on a free port.
 pub async fn upstream() -> Upstream {
+    serve_upstream(None).await
+}
+
+/// A self-signed certificate for `localhost` and its key, made by the `openssl` command in `dir`
+/// (as mkcert's or a framework's own would be): `(key.pem, cert.pem)`.
+pub fn self_signed(dir: &Path) -> (PathBuf, PathBuf) {
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+        ])
+        .args(["-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2"])
+        .args(["-subj", "/CN=localhost"])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl runs");
+    assert!(made.success(), "openssl made a certificate");
+    (dir.join("key.pem"), dir.join("cert.pem"))
+}
+
+/// The hyper upstream speaking TLS only, with a [`self_signed`] certificate.
+pub async fn upstream_tls() -> Upstream {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let (key, cert) = self_signed(&scratch("tls-upstream"));
+    let certs = CertificateDer::pem_file_iter(cert)
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_file(key).unwrap();
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    serve_upstream(Some(tokio_rustls::TlsAcceptor::from(Arc::new(config)))).await
+}
+
+async fn serve_upstream(tls: Option<tokio_rustls::TlsAcceptor>) -> Upstream {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let next_event = Arc::new(Notify::new());
@@ -92,12 +138,23 @@ pub async fn upstream() -> Upstream {
             };
             count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let gate = gate.clone();
+            let tls = tls.clone();
             tokio::spawn(async move {
                 let service = service_fn(move |req| answer(req, addr, gate.clone()));
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .with_upgrades()
-                    .await;
+                let http = hyper::server::conn::http1::Builder::new();
+                let _ = match tls {
+                    Some(tls) => {
+                        let Ok(stream) = tls.accept(stream).await else { return };
+                        http.serve_connection(TokioIo::new(stream), service)
+                            .with_upgrades()
+                            .await
+                    }
+                    None => {
+                        http.serve_connection(TokioIo::new(stream), service)
+                            .with_upgrades()
+                            .await
+                    }
+                };
             });
         }
     });
@@ -254,8 +311,13 @@ impl http_body::Body for ChannelBody {
 
 /// The proxy, in-process, on a free port in front of `target`.
 pub async fn proxy_to(agent: BrowserAgent, target: SocketAddr) -> Running {
+    proxy_to_url(agent, &format!("http://{target}")).await
+}
+
+/// The proxy, in-process, on a free port in front of the dev server at `url`.
+pub async fn proxy_to_url(agent: BrowserAgent, url: &str) -> Running {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let target: Target = format!("http://{target}").parse().unwrap();
+    let target: Target = url.parse().unwrap();
     proxy::serve(listener, agent, target).unwrap()
 }
 

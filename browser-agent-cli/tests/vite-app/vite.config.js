@@ -1,8 +1,16 @@
-// The test starts Vite on a port of its choosing: `vite --port N --strictPort --host 127.0.0.1`.
-// One API route that fails, as a broken backend would.
+// The test starts Vite on a port of its choosing: `vite --port N --strictPort --host 127.0.0.1`,
+// and a second time over https with a self-signed certificate (TLS_KEY and TLS_CERT name its
+// files), as `server.https` with mkcert's is used. One API route that fails, as a broken backend
+// would.
+import { readFileSync } from 'node:fs';
+
+const https = process.env.TLS_KEY
+  ? { key: readFileSync(process.env.TLS_KEY), cert: readFileSync(process.env.TLS_CERT) }
+  : undefined;
+
 export default {
   clearScreen: false,
-  server: { strictPort: true },
+  server: { strictPort: true, https },
   plugins: [
     {
       name: 'failing-api',
