@@ -334,7 +334,10 @@ fn bad_arguments_exit_2_with_clap_s_message() {
     let out = bin().args(["--target", "ftp://127.0.0.1:5173"]).output().unwrap();
     assert_eq!(out.status.code(), Some(exit::USAGE));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("only http:// and https:// URLs are supported"), "{stderr}");
+    assert!(
+        stderr.contains("only http:// and https:// URLs are supported"),
+        "{stderr}"
+    );
     let out = bin().output().unwrap();
     assert_eq!(out.status.code(), Some(exit::USAGE));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--target <URL>"));
