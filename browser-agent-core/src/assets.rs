@@ -15,7 +15,7 @@ const CLIENT_WASM: &[u8] = include_bytes!("../assets/client/browser_agent_client
 const CLIENT_JS_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client.js.gz");
 const CLIENT_WASM_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm.gz");
 /// The modules the client loads on first use (see [`protocol::lazy`]): (name, JS, gzipped JS).
-const LAZY: [(&str, &[u8], &[u8]); 5] = [
+const LAZY: [(&str, &[u8], &[u8]); 6] = [
     (
         protocol::lazy::SCREENSHOT,
         include_bytes!("../assets/client/screenshot.js"),
@@ -40,6 +40,11 @@ const LAZY: [(&str, &[u8], &[u8]); 5] = [
         protocol::lazy::SCROLL,
         include_bytes!("../assets/client/scroll.js"),
         include_bytes!("../assets/client/scroll.js.gz"),
+    ),
+    (
+        protocol::lazy::KEYS,
+        include_bytes!("../assets/client/keys.js"),
+        include_bytes!("../assets/client/keys.js.gz"),
     ),
 ];
 

@@ -712,6 +712,9 @@ pub mod lazy {
     /// The `scroll` step by a direction (`browser-agent-client/src/commands/actions/scroll.js`), on
     /// the first such `scroll` step.
     pub const SCROLL: &str = "scroll";
+    /// What Tab and Escape do beyond their key events (`browser-agent-client/src/commands/actions/keys.js`:
+    /// Tab's order, closing the top dialog or popover), on the first such `press`.
+    pub const KEYS: &str = "keys";
 }
 
 /// Notes mode's contract: the parent frame's messages, the shortcut, and the note a page sends

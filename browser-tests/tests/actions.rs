@@ -741,6 +741,19 @@ async fn pointer_and_keys_case(c: &Client, server: &Server) {
     assert_eq!(eval(server, &id, "document.activeElement.id").await, "name");
     ok(server, &id, json!({"command": "press", "key": "Enter"})).await;
     assert_eq!(eval(server, &id, "window.submitted").await, 1);
+
+    // Tab's order: a positive tabindex first, by value; round from the first back to the last
+    // element that can be used (past a disabled and a hidden one).
+    eval(
+        server,
+        &id,
+        "document.body.insertAdjacentHTML('beforeend', '<button id=\"t2\" tabindex=\"2\">Two</button><button id=\"t1\" tabindex=\"1\">One</button><button id=\"last\">Last</button><button disabled>Off</button><button style=\"display: none\">Gone</button>'); document.activeElement.blur(); return true",
+    )
+    .await;
+    for (key, now) in [("Tab", "t1"), ("Tab", "t2"), ("Shift+Tab", "t1"), ("Shift+Tab", "last")] {
+        ok(server, &id, json!({"command": "press", "key": key})).await;
+        assert_eq!(eval(server, &id, "document.activeElement.id").await, now, "after {key}");
+    }
 }
 
 async fn shadow_targets_case(c: &Client, server: &Server) {

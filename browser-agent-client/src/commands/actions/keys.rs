@@ -12,11 +12,13 @@ use super::text::{
     caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
 };
 use crate::cursor;
-use crate::js::{as_element, call, event_init, fire, get, global, js_string, matches, set};
+use crate::js::{as_element, call, event_init, fire, get, global, js_string, set};
+use crate::lazy;
 use crate::text::{cat, char_count};
 use browser_agent_core::protocol::keys::parse_chord;
 pub(super) use browser_agent_core::protocol::keys::Mods;
-use js_sys::{Object, Reflect};
+use browser_agent_core::protocol::lazy::KEYS;
+use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -173,41 +175,6 @@ fn active_element() -> Element {
         .unwrap_or_else(|| get(&doc, "documentElement").unchecked_into())
 }
 
-/// Elements Tab reaches, in document order (positive tabindex first).
-fn tabbables() -> Vec<Element> {
-    let Some(doc) = resolve::page_window_document() else {
-        return Vec::new();
-    };
-    let Ok(list) = doc.query_selector_all(
-        "a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable=''],[contenteditable=true]",
-    ) else {
-        return Vec::new();
-    };
-    let mut out: Vec<(i32, Element)> = (0..list.length())
-        .filter_map(|i| list.item(i))
-        .map(|n| n.unchecked_into::<Element>())
-        .filter(|e| {
-            get(e, "tabIndex").as_f64().unwrap_or(-1.0) >= 0.0
-                && !matches(e, ":disabled")
-                && get(e, "type").as_string().as_deref() != Some("hidden")
-                && resolve::hidden_reason(e).is_none()
-        })
-        .map(|e| {
-            let ti = get(&e, "tabIndex").as_f64().unwrap_or(0.0) as i32;
-            (if ti > 0 { ti } else { i32::MAX }, e)
-        })
-        .collect();
-    // Stable insertion sort: nearly all keys are equal (no moves), and it links no sort machinery.
-    for i in 1..out.len() {
-        let mut j = i;
-        while j > 0 && out[j - 1].0 > out[j].0 {
-            out.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    out.into_iter().map(|(_, e)| e).collect()
-}
-
 /// `press`: a key or chord on the target (focused first) or on the focused element.
 pub(super) async fn press(step: &JsValue) -> Outcome {
     let Some(chord) = field(step, "key").or_else(|| field(step, "keys")) else {
@@ -241,7 +208,7 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
             }
         }
         if go {
-            outcome = default_action(&el, &key, mods);
+            outcome = default_action(&el, &key, mods).await;
         }
         fire(&el, "KeyboardEvent", "keyup", &init);
     }
@@ -262,8 +229,9 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
     Ok(js_string(&out))
 }
 
-/// What the browser does for a key that synthetic events do not do by themselves.
-fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
+/// What the browser does for a key that synthetic events do not do by themselves (Tab's order and
+/// Escape's closing in the module [`KEYS`], `keys.js`, loaded on the first of them).
+async fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
     let tag = el.local_name();
     match key {
         "Enter" if !mods.ctrl && !mods.meta => {
@@ -285,36 +253,18 @@ fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
         {
             let _ = call(el, "click", &[]);
         }
-        "Escape" => {
-            // The browser closes the topmost modal dialog (its `cancel` first) or open popover;
-            // a synthetic key does not.
-            let doc = get(el, "ownerDocument");
-            for sel in ["dialog:modal", "[popover]:popover-open"] {
-                let open = call(&doc, "querySelectorAll", &[&js_string(sel)]).unwrap_or_default();
-                let len = get(&open, "length").as_f64().unwrap_or(0.0) as u32;
-                if len > 0 {
-                    let top = Reflect::get_u32(&open, len - 1).unwrap_or_default();
-                    let how = ["requestClose", "close", "hidePopover"]
-                        .into_iter()
-                        .find(|m| get(&top, m).is_function());
-                    if let Some(m) = how {
-                        let _ = call(&top, m, &[]);
-                    }
-                    break;
-                }
-            }
-        }
-        "Tab" => {
-            let all = tabbables();
-            if !all.is_empty() {
-                let pos = all.iter().position(|e| e == el);
-                let next = match (pos, mods.shift) {
-                    (Some(i), false) => (i + 1) % all.len(),
-                    (Some(i), true) => (i + all.len() - 1) % all.len(),
-                    (None, false) => 0,
-                    (None, true) => all.len() - 1,
-                };
-                super::focus(Some(&all[next]));
+        "Escape" | "Tab" => {
+            let keys = lazy::module(KEYS).await?;
+            let shift = JsValue::from_bool(mods.shift);
+            let order = lazy::call(&keys, "act", &[el, &js_string(key), &shift]).await?;
+            // Tab: the first element that can be used, in the order it tries them.
+            let order = order.unchecked_into::<Array>();
+            if let Some(next) = order
+                .iter()
+                .filter_map(as_element)
+                .find(|e| resolve::hidden_reason(e).is_none())
+            {
+                super::focus(Some(&next));
             }
         }
         "Backspace" | "Delete" if text_field(el) || editable(el) => delete_back(el),

@@ -22,7 +22,6 @@ mod scope;
 mod stale;
 mod visibility;
 
-pub(crate) use candidates::page_window_document;
 pub(crate) use describe::{describe, role_of, short};
 pub(crate) use stale::remember;
 pub(crate) use visibility::hidden_reason;
