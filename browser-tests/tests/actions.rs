@@ -277,6 +277,16 @@ chromium_test!(
         .await;
         assert!(v["error"].is_null(), "{v}");
         assert_eq!(eval(&server, &id, &out("lang")).await, "Language: Julia");
+        // jQuery UI's selectmenu: its label points at the combobox it draws, which a label target
+        // then means.
+        let s = ok(
+            &server,
+            &id,
+            json!({"command": "select", "label": "Speed", "option": "Fast"}),
+        )
+        .await;
+        assert_eq!(s["result"], "selected \"Fast\"", "{s}");
+        assert_eq!(eval(&server, &id, &out("speed")).await, "Speed: Fast");
         // In a modal dialog whose list is moved to <body>: the list its combobox controls is part of it.
         let v = run(
             &server,

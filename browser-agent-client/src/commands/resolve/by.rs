@@ -125,8 +125,8 @@ pub(super) fn text(step: &JsValue, text: &str, teach: bool) -> Result<Element, M
     lookup.finish(step, teach, best(cands), hidden)
 }
 
-/// A `<label>`'s control, or a control whose accessible name (`aria-label`, `aria-labelledby`)
-/// contains the text.
+/// A `<label>`'s control (or what its `for` names), or a control whose accessible name
+/// (`aria-label`, `aria-labelledby`) contains the text.
 /// For `type` and `fill` (`typing`) a field beats whatever else has the label (a sortable column
 /// header named like the field).
 pub(super) fn label(step: &JsValue, label: &str, typing: bool, teach: bool) -> Result<Element, Miss> {
@@ -138,7 +138,10 @@ pub(super) fn label(step: &JsValue, label: &str, typing: bool, teach: bool) -> R
         let tag = el.local_name();
         let (control, text) = if tag == "label" {
             let t = squash(&el.text_content().unwrap_or_default());
-            (as_element(get(&el, "control")), t)
+            // A label may point at what is no form field (jQuery UI's selectmenu points it at the
+            // combobox it draws): the agent means that.
+            let pointed = || el.owner_document()?.get_element_by_id(&attribute(&el, "for")?);
+            (as_element(get(&el, "control")).or_else(pointed), t)
         } else if has_attribute(&el, "aria-label") || has_attribute(&el, "aria-labelledby") {
             let r = role_of(&el);
             (Some(el.clone()), name_of(&el, r))
