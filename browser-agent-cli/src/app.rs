@@ -32,6 +32,13 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
             }
         },
     };
+    // Our own address as the target would forward every request to ourselves, without end.
+    if target.is_authority(&format!("127.0.0.1:{port}")) {
+        term.error(&format!(
+            "--target {target} is browser-agent's own address (--port {port}): --target is where the dev server listens, --port where we do (another port, or 0 for any free one)"
+        ));
+        return exit::USAGE;
+    }
     if !(args.startup_timeout.is_finite() && args.startup_timeout >= 0.0) {
         term.error("--startup-timeout takes a number of seconds, e.g. 60");
         return exit::USAGE;

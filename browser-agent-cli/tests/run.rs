@@ -341,6 +341,17 @@ fn bad_arguments_exit_2_with_clap_s_message() {
     let out = bin().output().unwrap();
     assert_eq!(out.status.code(), Some(exit::USAGE));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--target <URL>"));
+    // Our own address as the target (any loopback name) would forward to ourselves without end.
+    let out = bin()
+        .args(["--target", "localhost:7777", "--port", "7777"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--target http://localhost:7777 is browser-agent's own address (--port 7777)"),
+        "{stderr}"
+    );
     let out = bin().args(["--target", "http://127.0.0.1:65000"]).output().unwrap();
     assert_eq!(out.status.code(), Some(exit::USAGE));
     assert!(String::from_utf8_lossy(&out.stderr).contains("65000 + 1000 is no port"));
