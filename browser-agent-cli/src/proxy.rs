@@ -3,6 +3,7 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,9 @@ struct Shared {
     client: Client<HttpsConnector<HttpConnector>, Incoming>,
     /// What the client connects with (TLS for an https target), for upgrades' own connections.
     connector: HttpsConnector<HttpConnector>,
+    /// Set while the dev server does not answer: the first 502 of an outage is a `server` entry,
+    /// not every retry of the self-reloading 502 page.
+    down: AtomicBool,
 }
 
 /// A running proxy (tests and the binary): where it listens, and its accept loop.
@@ -71,6 +75,7 @@ pub fn serve(listener: TcpListener, agent: BrowserAgent, target: Target) -> std:
         target,
         client,
         connector,
+        down: AtomicBool::new(false),
     });
     let task = tokio::spawn(async move {
         loop {
@@ -124,12 +129,20 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
         req.headers_mut()
             .insert(header::ACCEPT_ENCODING, HeaderValue::from_static("identity"));
     }
+    let path = path.as_ref().map_or("/", |p| p.as_str());
     let res = match shared.client.request(req).await {
         Ok(res) => res,
-        Err(err) => return bad_gateway(&shared.target, &err, wants_page),
+        Err(err) => {
+            // An outage is a server error too (the agent's first look is `console?type=server`),
+            // once: the 502 page retries every few seconds.
+            if !shared.down.swap(true, Ordering::Relaxed) {
+                agent.record_response(method.as_str(), path, StatusCode::BAD_GATEWAY.as_u16(), started);
+            }
+            return bad_gateway(&shared.target, &err, wants_page);
+        }
     };
+    shared.down.store(false, Ordering::Relaxed);
     let (mut parts, body) = res.into_parts();
-    let path = path.as_ref().map_or("/", |p| p.as_str());
     agent.record_response(method.as_str(), path, parts.status.as_u16(), started);
     // We speak HTTP/1.1 to the browser whatever the dev server spoke (Python's answers 1.0).
     parts.version = http::Version::HTTP_11;

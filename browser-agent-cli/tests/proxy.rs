@@ -282,10 +282,17 @@ async fn an_upstream_that_is_down_gets_a_self_retrying_502_and_our_routes_still_
         "{}",
         fetch.text()
     );
-    assert_eq!(
-        send(proxy.addr, "GET", &format!("{P}/console"), &[], b"").await.status,
-        200
-    );
+    // The outage is a server error, once (not each retry of the 502 page).
+    let server = send(proxy.addr, "GET", &format!("{P}/console?type=server"), &[], b"").await;
+    assert_eq!(server.status, 200);
+    let texts: Vec<String> = server.json()["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].starts_with("GET / → 502 Bad Gateway ("), "{texts:?}");
 
     // The dev server comes back on its port: the next try gets the app.
     let listener = tokio::net::TcpListener::bind(down).await.unwrap();
