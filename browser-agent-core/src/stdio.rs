@@ -107,7 +107,13 @@ impl BrowserAgent {
             }
             None => return fail("request needs \"action\":\"browser\" (or \"screenshot\")".into()),
         }
-        let result = match Batch::from_json(line.as_bytes()) {
+        // The line is the batch, with its `action`.
+        let mut batch = value;
+        if let Some(fields) = batch.as_object_mut() {
+            fields.remove("action");
+        }
+        let body = serde_json::to_vec(&batch).expect("a JSON value serializes");
+        let result = match Batch::from_json(&body) {
             Ok(batch) => self.run(batch).await,
             Err(err) => Err(err),
         };

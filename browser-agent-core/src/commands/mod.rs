@@ -100,6 +100,8 @@ impl Batch {
     /// let batch = Batch::from_json(br#"{"steps":[{"command":"snapshot"}],"timeoutMs":5000}"#).unwrap();
     /// assert_eq!(batch.timeout.as_millis(), 5000);
     /// assert!(Batch::from_json(br#"{"steps":[]}"#).is_err());
+    /// let e = Batch::from_json(br#"{"steps":[{"command":"snapshot"}],"clientId":"c1"}"#).unwrap_err();
+    /// assert!(e.to_string().contains(r#"not "clientId"; the page is "client""#), "{e}");
     /// ```
     pub fn from_json(body: &[u8]) -> Result<Batch, RunError> {
         let bad = |m: String| RunError::BadRequest(m);
@@ -107,6 +109,19 @@ impl Batch {
         let obj = value
             .as_object()
             .ok_or_else(|| bad("body must be a JSON object {\"steps\":[…]}".into()))?;
+        // A field it does not take is refused, not ignored: `clientId` (the name every answer
+        // uses) would otherwise run the batch on another page.
+        let known = [field::STEPS, crate::protocol::param::CLIENT, field::TIMEOUT_MS];
+        if let Some(other) = obj.keys().find(|k| !known.contains(&k.as_str())) {
+            let hint = match other.as_str() {
+                "clientId" | "client_id" | "page" => "; the page is \"client\" (a client id from GET /page)",
+                "timeout" | "timeout_ms" => "; the batch's time limit is \"timeoutMs\"",
+                _ => "",
+            };
+            return Err(bad(format!(
+                "a batch takes \"steps\", \"client\" and \"timeoutMs\"; not {other:?}{hint}"
+            )));
+        }
         // Refused here too (with `validate_steps`'s text), before the other fields are checked.
         let steps = match obj.get(field::STEPS) {
             Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
