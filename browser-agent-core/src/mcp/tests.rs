@@ -729,3 +729,32 @@ async fn tools_run_against_a_page_and_answer_in_text() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn proof_answers_say_what_to_call_in_this_tool() {
+    // An agent on MCP follows the text: it names browser_actions, not a tool or route it lacks.
+    let dir = std::env::temp_dir().join(format!("ba-mcp-proof-{}", std::process::id()));
+    let agent = BrowserAgent::builder().enabled(true).proof_dir(&dir).build();
+    let (text, failed) = call_tool(&agent, "browser_actions", json!({"proof": "stop"})).await;
+    assert!(failed);
+    assert_eq!(
+        text,
+        "no proof session is running; start one with browser_actions {\"proof\":\"start\",\"description\":\"…\"}"
+    );
+    let start = json!({"proof": "start", "description": "login works"});
+    let (text, failed) = call_tool(&agent, "browser_actions", start.clone()).await;
+    assert!(!failed, "{text}");
+    assert!(
+        text.contains("Work in the page, then browser_actions {\"proof\":\"stop\"}."),
+        "{text}"
+    );
+    let (text, failed) = call_tool(&agent, "browser_actions", start).await;
+    assert!(failed);
+    assert!(
+        text.contains("stop it with browser_actions {\"proof\":\"stop\"}, or start with \"force\": true"),
+        "{text}"
+    );
+    let (_, failed) = call_tool(&agent, "browser_actions", json!({"proof": "stop"})).await;
+    assert!(!failed);
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -240,15 +240,29 @@ pub(crate) fn actions(log: &Value) -> String {
     out
 }
 
-/// `browser_proof start` / `status`: the open session.
+/// `browser_actions` with `proof` `start` or `status`: the open session.
 pub(crate) fn proof_started(s: &crate::proof::ProofStatus) -> String {
     format!(
-        "Proof session {} recording since {} ({} steps, {} screenshots so far); it will be written to {}. Work in the page, then browser_proof stop.\n",
+        "Proof session {} recording since {} ({} steps, {} screenshots so far); it will be written to {}. Work in the page, then browser_actions {{\"proof\":\"stop\"}}.\n",
         s.id, s.started, s.steps, s.screenshots, s.dir
     )
 }
 
-/// `browser_proof stop`: what was written.
+/// A refused proof call, saying what to call instead in this tool (the HTTP texts name routes).
+pub(crate) fn proof_error(e: &crate::proof::ProofError) -> String {
+    use crate::proof::ProofError;
+    match e {
+        ProofError::Running { id, description, started } => format!(
+            "a proof session is already running: {id} ({description:?}, since {started}); stop it with browser_actions {{\"proof\":\"stop\"}}, or start with \"force\": true to replace it"
+        ),
+        ProofError::NotRunning => {
+            "no proof session is running; start one with browser_actions {\"proof\":\"start\",\"description\":\"…\"}".into()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `browser_actions` with `proof` `stop`: what was written.
 pub(crate) fn proof_stopped(r: &crate::proof::ProofReport) -> String {
     let c = &r.counts;
     format!(

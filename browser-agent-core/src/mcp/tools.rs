@@ -204,7 +204,7 @@ impl BrowserAgent {
                 };
                 match answer {
                     Ok(text) => Output::ok(text),
-                    Err(e) => Output::failed(e.to_string()),
+                    Err(e) => Output::failed(text::proof_error(&e)),
                 }
             }
             Tool::Actions => {
