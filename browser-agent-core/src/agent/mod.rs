@@ -258,6 +258,7 @@ impl BrowserAgent {
         // Before a proof records it: the steps are the page's (a proof's screenshots included).
         if let Ok(result) = &mut outcome {
             commands::tidy_evaluate_errors(steps, result, &self.inner.config.prefix);
+            self.redact_evaluations(result);
         }
         if let Some(plan) = &plan {
             outcome = self.proof_record(plan, &batch.steps, outcome);
@@ -266,6 +267,27 @@ impl BrowserAgent {
         self.inline_screenshots(&batch.steps, &mut result);
         self.add_server_entries(first_seq, &mut result);
         Ok(result)
+    }
+
+    /// An `evaluate` step's result and error follow the logs' redaction rules: they go into the
+    /// answer, MCP's text and proof files as the page's console entries do (a value without a
+    /// secret-looking name or shape, a field's `.value`, stays).
+    fn redact_evaluations(&self, result: &mut BatchResult) {
+        let redaction = &self.inner.config.redaction;
+        for step in result.steps.iter_mut().filter(|s| s.command == "evaluate") {
+            if let Some(value) = step.result.as_mut() {
+                redaction.json(value);
+            }
+            if let Some(error) = step.error.as_mut() {
+                if let std::borrow::Cow::Owned(redacted) = redaction.text(error) {
+                    // The batch's error quotes its failed step's.
+                    if result.error.as_deref() == Some(error.as_str()) {
+                        result.error = Some(redacted.clone());
+                    }
+                    *error = redacted;
+                }
+            }
+        }
     }
 
     /// The server's entries stored while a batch ran (after `first_seq`; at most the default 50),

@@ -758,3 +758,35 @@ async fn proof_answers_say_what_to_call_in_this_tool() {
     assert!(!failed);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test]
+async fn evaluate_results_are_redacted_as_logs_are() {
+    // A secret a script reads back is not repeated in the answer, as the page's console entries
+    // with it are not; a plain value read back stays.
+    let agent = agent();
+    open_page(&agent, "pg1").await;
+    let steps = json!([
+        {"command": "evaluate", "script": "({password: 'hunter2', user: 'ada'})"},
+        {"command": "evaluate", "script": "document.cookie"},
+        {"command": "evaluate", "script": "f()"}
+    ]);
+    let page = page_answers(
+        &agent,
+        "pg1",
+        steps.clone(),
+        json!({"steps": [
+            {"index": 0, "command": "evaluate", "result": {"password": "hunter2", "user": "ada"}},
+            {"index": 1, "command": "evaluate", "result": "Bearer A1b2C3d4E5f6 and plain"},
+            {"index": 2, "command": "evaluate", "error": "evaluate failed: Error: bad Bearer A1b2C3d4E5f6"}
+        ], "snapshot": BEFORE, "duration": 5, "logs": [], "error": "evaluate failed: Error: bad Bearer A1b2C3d4E5f6"}),
+    );
+    let (text, failed) = call_tool(&agent, "browser_run", json!({"steps": steps})).await;
+    page.await.unwrap();
+    assert!(failed, "{text}");
+    assert!(!text.contains("hunter2") && !text.contains("A1b2C3d4E5f6"), "{text}");
+    assert!(
+        text.contains(r#""password":"[redacted]""#) && text.contains("ada"),
+        "{text}"
+    );
+    assert!(text.contains("Bearer [redacted] and plain"), "{text}");
+}
