@@ -237,22 +237,37 @@ fn banner(term: &Term, agent: &BrowserAgent, url: &str, target: &crate::target::
     let prefix = agent.config().prefix();
     let base = url.trim_end_matches('/');
     term.info(&format!("{target} is ready; the agent is in front of it"));
+    // With --token every agent request needs it: the lines say so (with a stand-in for the
+    // token, which stays out of terminal logs).
+    let (curl_auth, mcp_auth) = if args.token.is_some() {
+        (
+            " -H 'Authorization: Bearer <token>'",
+            " --header 'Authorization: Bearer <token>'",
+        )
+    } else {
+        ("", "")
+    };
     term.detail(&format!("open      {url}"));
-    term.detail(&format!("logs      curl -s '{base}{prefix}/console?limit=20'"));
-    term.detail(&format!("pages     curl -s {base}{prefix}/page"));
+    if args.token.is_some() {
+        term.detail("token     the agent's requests need 'Authorization: Bearer <token>' (the --token)");
+    }
     term.detail(&format!(
-        "MCP       claude mcp add --transport http browser-agent {base}{prefix}/mcp"
+        "logs      curl -s{curl_auth} '{base}{prefix}/console?limit=20'"
+    ));
+    term.detail(&format!("pages     curl -s{curl_auth} {base}{prefix}/page"));
+    term.detail(&format!(
+        "MCP       claude mcp add --transport http browser-agent {base}{prefix}/mcp{mcp_auth}"
     ));
     if let Some(file) = &args.log_file {
         term.detail(&format!("log file  {}", file.display()));
     }
     term.detail(&format!(
-        "proofs    {}   (curl -s -X POST {base}{prefix}/proof/start -H 'content-type: application/json' -d '{{\"description\":\"what you verify\"}}')",
+        "proofs    {}   (curl -s{curl_auth} -X POST {base}{prefix}/proof/start -H 'content-type: application/json' -d '{{\"description\":\"what you verify\"}}')",
         agent.config().proof_dir().display()
     ));
     if args.run.is_some() {
         term.detail(&format!(
-            "dev server errors: curl -s '{base}{prefix}/console?type=server'"
+            "dev server errors: curl -s{curl_auth} '{base}{prefix}/console?type=server'"
         ));
     }
 }

@@ -266,6 +266,46 @@ fn proof_dir_holds_the_sessions_with_the_dev_server_s_errors() {
 }
 
 #[test]
+fn with_a_token_the_banner_lines_carry_its_header_and_any_case_of_bearer_works() {
+    let port = free_port();
+    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&[
+        "--target",
+        &target,
+        "--port",
+        "0",
+        "--run",
+        &command,
+        "--token",
+        "s3cret-t0ken",
+    ]);
+    let addr = cli.addr();
+    cli.line("the logs line with the header", |l| {
+        (l.contains("logs      curl -s -H 'Authorization: Bearer <token>' 'http://")).then_some(())
+    });
+    cli.line("the MCP line with the header", |l| {
+        l.trim_end()
+            .ends_with("/mcp --header 'Authorization: Bearer <token>'")
+            .then_some(())
+    });
+    assert!(
+        !cli.seen.iter().any(|l| l.contains("s3cret-t0ken")),
+        "the token itself is not printed"
+    );
+    let page = format!("{P}/page");
+    assert_eq!(request(addr, "GET", &page, &[], b"").status, 401);
+    for scheme in ["Bearer", "bearer", "BEARER"] {
+        let auth = format!("{scheme} s3cret-t0ken");
+        assert_eq!(
+            request(addr, "GET", &page, &[("authorization", &auth)], b"").status,
+            200,
+            "{scheme}"
+        );
+    }
+}
+
+#[test]
 fn a_run_that_exits_at_once_says_so_with_its_status() {
     let target = format!("http://127.0.0.1:{}", free_port());
     let cli = Cli::start(&[
@@ -341,6 +381,11 @@ fn bad_arguments_exit_2_with_clap_s_message() {
     let out = bin().output().unwrap();
     assert_eq!(out.status.code(), Some(exit::USAGE));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--target <URL>"));
+    // An empty token (an unset variable) would lock every agent route.
+    let out = bin().args(["--target", "5173", "--token", ""]).output().unwrap();
+    assert_eq!(out.status.code(), Some(exit::USAGE));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the bearer token is empty"), "{stderr}");
     // Our own address as the target (any loopback name) would forward to ourselves without end.
     let out = bin()
         .args(["--target", "localhost:7777", "--port", "7777"])

@@ -204,6 +204,9 @@ impl Config {
                 return Err(ConfigError::Zero(name));
             }
         }
+        if self.bearer_token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            return Err(ConfigError::EmptyToken);
+        }
         if self.snapshot_budget < protocol::SNAPSHOT_BUDGET_MIN {
             return Err(ConfigError::SnapshotBudget(self.snapshot_budget));
         }

@@ -26,6 +26,9 @@ pub enum ConfigError {
     /// The notes parent origin is not `scheme://host[:port]`.
     #[error("invalid notes parent origin {0:?}: write it as scheme://host[:port], e.g. \"https://ide.example\"")]
     Origin(String),
+    /// An empty bearer token would refuse every request to the agent's routes.
+    #[error("the bearer token is empty: every agent request would be refused; give a token, or none to require none")]
+    EmptyToken,
     /// A snapshot budget below [`SNAPSHOT_BUDGET_MIN`](crate::protocol::SNAPSHOT_BUDGET_MIN) tokens.
     #[error("snapshot budget {0} is too small: give at least {min} tokens (the default is {default})", min = crate::protocol::SNAPSHOT_BUDGET_MIN, default = crate::protocol::SNAPSHOT_BUDGET)]
     SnapshotBudget(u32),

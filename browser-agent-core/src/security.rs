@@ -207,8 +207,10 @@ pub(crate) fn check_bearer(parts: &Parts, token: Option<&str>) -> Result<(), Ref
         .headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        // The scheme is case-insensitive (RFC 9110 §11.1): `bearer t0k` is one too.
+        .and_then(|v| v.trim_start().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim());
     match given {
         Some(g) if same_secret(g, token) => Ok(()),
         _ => Err(Refusal::BadToken),
@@ -398,5 +400,8 @@ mod tests {
         assert!(check_bearer(&parts(&[]), None).is_ok());
         assert!(check_bearer(&parts(&[("authorization", "Bearer t0k")]), Some("t0k")).is_ok());
         assert!(check_bearer(&parts(&[("authorization", "Bearer nope")]), Some("t0k")).is_err());
+        assert!(check_bearer(&parts(&[("authorization", "bearer t0k")]), Some("t0k")).is_ok());
+        assert!(check_bearer(&parts(&[("authorization", "Basic t0k")]), Some("t0k")).is_err());
+        assert!(check_bearer(&parts(&[("authorization", "t0k")]), Some("t0k")).is_err());
     }
 }

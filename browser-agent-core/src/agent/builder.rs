@@ -120,7 +120,16 @@ impl Builder {
         self.config.key_file = Some(path.into());
         self
     }
-    /// Require `Authorization: Bearer <token>` on agent routes.
+    /// Require `Authorization: Bearer <token>` on agent routes (the scheme in any case). An empty
+    /// token is refused by [`try_build`](Self::try_build): it would refuse every request.
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, ConfigError};
+    /// let agent = BrowserAgent::builder().bearer_token("s3cret-t0ken").build();
+    /// # let _ = agent;
+    /// let empty = BrowserAgent::builder().bearer_token("").try_build();
+    /// assert_eq!(empty.unwrap_err(), ConfigError::EmptyToken);
+    /// ```
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
         self.config.bearer_token = Some(token.into());
         self
