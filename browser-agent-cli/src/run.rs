@@ -17,6 +17,12 @@ const MAX_LINE: u64 = 64 * 1024;
 /// How long the group gets to stop after SIGTERM before SIGKILL.
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
+/// What the watchdog runs (`$0`: the dev server's process group): it waits for its stdin, a pipe
+/// only we hold, to close, which happens however we end, `kill -9` and crashes included; then it
+/// stops the group as [`DevServer::stop`] does. On a normal stop we kill it first.
+const WATCHDOG: &str =
+    "read _; kill -TERM -$0 2>/dev/null || exit 0; sleep 5; kill -0 -$0 2>/dev/null && kill -KILL -$0";
+
 /// The running dev server.
 #[derive(Debug)]
 pub struct DevServer {
@@ -24,6 +30,8 @@ pub struct DevServer {
     pgid: i32,
     /// Its exit, once seen.
     status: Option<ExitStatus>,
+    /// Stops the group should we end (or drop this) without stopping it (see [`WATCHDOG`]).
+    watchdog: Option<Child>,
 }
 
 impl DevServer {
@@ -31,9 +39,9 @@ impl DevServer {
     /// (both to our stderr when `quiet_stdout`: our stdout speaks the stdio protocol then) and
     /// fed to `agent`'s server-error patterns.
     ///
-    /// Call it from the thread that lives as long as browser-agent (the main one): the shell gets
-    /// SIGTERM when that thread ends, so even a `kill -9` of browser-agent stops a dev server that
-    /// the shell `exec`s (`npm run dev` as the last command does).
+    /// Should browser-agent end without stopping it (`kill -9`, a crash), a watchdog process of its
+    /// own stops the whole group, whatever the shell started (`npm run dev` forks node); the shell
+    /// itself also gets SIGTERM when the thread that started it ends (call it from the main one).
     pub fn start(command: &str, agent: &BrowserAgent, quiet_stdout: bool) -> std::io::Result<DevServer> {
         let mut shell = Command::new("sh");
         shell
@@ -53,6 +61,23 @@ impl DevServer {
         }
         let mut child = shell.spawn()?;
         let pgid = child.id().map_or(0, |id| id as i32);
+        // In a group of its own, so Ctrl-C at the terminal does not end it before we stop the dev
+        // server ourselves. Without it (no `sh`?) the dev server still runs; only a kill -9 of
+        // ours would then leave what the shell forked.
+        let watchdog = (pgid > 0)
+            .then(|| {
+                Command::new("sh")
+                    .arg("-c")
+                    .arg(WATCHDOG)
+                    .arg(pgid.to_string())
+                    .process_group(0)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .ok()
+            })
+            .flatten();
         if let Some(out) = child.stdout.take() {
             let agent = agent.clone();
             tokio::spawn(async move {
@@ -71,6 +96,7 @@ impl DevServer {
             child,
             pgid,
             status: None,
+            watchdog,
         })
     }
 
@@ -92,6 +118,7 @@ impl DevServer {
     /// Stops the whole group: SIGTERM, then SIGKILL to what is left after a grace. Returns the
     /// shell's exit status.
     pub async fn stop(&mut self) -> Option<ExitStatus> {
+        self.end_watchdog();
         if self.pgid <= 0 {
             return self.status;
         }
@@ -112,6 +139,16 @@ impl DevServer {
         match self.status {
             Some(status) => Some(status),
             None => self.wait().await.ok(),
+        }
+    }
+}
+
+impl DevServer {
+    /// Kills the watchdog (it must not signal a group we stopped, whose id may be reused).
+    fn end_watchdog(&mut self) {
+        if let Some(mut watchdog) = self.watchdog.take() {
+            let _ = watchdog.start_kill();
+            // Reaped in the background: tokio's orphan reaper waits for it.
         }
     }
 }

@@ -501,6 +501,21 @@ fn a_dev_server_that_fails_later_ends_browser_agent_with_its_status() {
 }
 
 #[test]
+fn a_killed_browser_agent_stops_what_the_shell_forked_too() {
+    // QA8: `npm run dev` forks node, and the shell that got the death signal died alone; the
+    // dev server kept its port. (`; true` makes the shell fork rather than exec.)
+    let port = free_port();
+    let command = format!("python3 -m http.server {port} --bind 127.0.0.1; true");
+    let target = format!("http://127.0.0.1:{port}");
+    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let pgid = cli.pgid();
+    let _ = cli.addr();
+    cli.signal(libc::SIGKILL);
+    let _ = cli.exit_signalled();
+    wait_group_gone(pgid);
+}
+
+#[test]
 fn a_killed_browser_agent_still_stops_a_dev_server_the_shell_execs() {
     let port = free_port();
     let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
