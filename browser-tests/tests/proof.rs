@@ -242,6 +242,7 @@ async fn secrets_flow(server: Server, client: &Client) {
         json!([
             {"command": "type", "label": "Secret", "text": "MyS3cretPass!"},
             {"command": "navigate", "url": "/actions/page2.html?access_token=SECRETabc123&q=ok"},
+            {"command": "screenshot"},
         ]),
     )
     .await;
@@ -249,6 +250,10 @@ async fn secrets_flow(server: Server, client: &Client) {
     let (status, report) = post(&server, "/proof/stop", json!({}));
     assert_eq!(status, 200, "{report}");
     let dir = PathBuf::from(report["dir"].as_str().unwrap());
+    // The agent's own screenshot is its step's picture, even with "screenshots": "none" (QA8:
+    // the one picture taken for the reviewer was the one missing).
+    assert_eq!(report["counts"]["screenshots"], 1, "{report}");
+    assert!(dir.join("step-03.png").is_file(), "{}", dir.display());
     for f in ["SUMMARY.md", "session-log.json", "viewer.html"] {
         let text = std::fs::read_to_string(dir.join(f)).unwrap();
         assert!(

@@ -114,6 +114,13 @@ impl BrowserAgent {
         }
     }
 
+    /// The image a `screenshot` step's answer names (`{"id"}`), from the host's store.
+    fn stored_shot(&self, step: &StepResult) -> Option<(crate::protocol::screenshot::Format, bytes::Bytes)> {
+        let id = step.result.as_ref()?.get("id")?.as_str()?;
+        let shot = self.inner.screenshots.get(id)?;
+        Some((shot.info.format, shot.bytes))
+    }
+
     fn split(&self, plan: &Plan, asked: &[Value], steps: Vec<StepResult>, left: Option<&str>) -> Vec<StepResult> {
         let mut mine = Vec::with_capacity(steps.len());
         let mut recorded: Vec<Recorded> = Vec::new();
@@ -142,7 +149,10 @@ impl BrowserAgent {
                             .map(str::to_owned),
                         target: step.other.get(field::TARGET).cloned(),
                         viewport: step.other.get(field::VIEWPORT).cloned(),
-                        shot: None,
+                        // The agent's own screenshot is the step's picture (no proof one follows it).
+                        shot: (step.command == "screenshot")
+                            .then(|| self.stored_shot(&step))
+                            .flatten(),
                         shot_error: None,
                     };
                     self.keep_secrets(&mut rec);
@@ -153,14 +163,8 @@ impl BrowserAgent {
                     let Some(rec) = recorded.iter_mut().rev().find(|r| r.index == of) else {
                         continue;
                     };
-                    let stored = step
-                        .result
-                        .as_ref()
-                        .and_then(|v| v.get("id"))
-                        .and_then(Value::as_str)
-                        .and_then(|id| self.inner.screenshots.get(id));
-                    match stored {
-                        Some(shot) => rec.shot = Some((shot.info.format, shot.bytes)),
+                    match self.stored_shot(&step) {
+                        Some(shot) => rec.shot = Some(shot),
                         None => {
                             let why = step
                                 .error
