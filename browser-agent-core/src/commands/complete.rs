@@ -51,6 +51,7 @@ impl CommandQueue {
             &full,
         );
         bound_baselines(&mut state, &w.client);
+        let duration = whole_batch_time(&w, &mut steps, duration);
         let (steps, logs) = merge_done(&mut w, steps, logs);
         let error = steps.iter().find_map(|s| s.error.clone()).or(error);
         let out = BatchResult {
@@ -126,6 +127,24 @@ fn hand_over(
     });
     w.changed.notify_one();
     state.waiting.insert(id.to_owned(), w);
+}
+
+/// The batch's `duration` when it crossed a navigation: the host's time since it was queued (the
+/// last page timed only its own part), and the last page's steps' `at` counted from the batch's
+/// start too, so they stay in order after the earlier pages'. Otherwise the page's `duration`.
+fn whole_batch_time(w: &Waiting, steps: &mut [StepResult], duration: u64) -> u64 {
+    let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let Some(resumed) = w.resumed.filter(|_| !w.done_steps.is_empty()) else {
+        return duration;
+    };
+    let shift = ms(resumed.duration_since(w.queued));
+    for step in steps.iter_mut() {
+        if let Some(at) = step.other.get(field::AT).and_then(Value::as_u64) {
+            step.other
+                .insert(field::AT.into(), Value::from(at.saturating_add(shift)));
+        }
+    }
+    duration.max(ms(w.queued.elapsed()))
 }
 
 /// The steps and logs of the whole batch: those of the pages it left first, then the last page's.

@@ -56,6 +56,10 @@ pub(super) struct Waiting {
     /// When the caller gives up on the batch (its `timeoutMs`): sent to the page with the batch,
     /// so a page still running it then stops instead of acting after the agent got its timeout.
     pub(super) deadline: Instant,
+    /// When it was queued, and when the last page it was handed to took it: a batch that crossed
+    /// a navigation is timed from the first, its later steps' `at` shifted by the second.
+    pub(super) queued: Instant,
+    pub(super) resumed: Option<Instant>,
 }
 
 /// What the caller of [`CommandQueue::enqueue`] holds: the batch id, the receiver of its outcome,
@@ -259,6 +263,8 @@ impl CommandQueue {
                 early: None,
                 deadline: Instant::now() + timeout,
                 changed: changed.clone(),
+                queued: Instant::now(),
+                resumed: None,
             },
         );
         Ok(Ticket { id, rx, changed })
@@ -328,6 +334,7 @@ impl CommandQueue {
         if let Some(handed) = tab.and_then(|t| state.handovers.remove(t)) {
             if let Some(w) = state.waiting.get_mut(&handed.id) {
                 w.client = client.to_owned();
+                w.resumed = Some(Instant::now());
                 // The next page connected: from now on the batch's own timeout applies.
                 w.early = None;
                 w.changed.notify_one();

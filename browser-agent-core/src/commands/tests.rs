@@ -156,19 +156,25 @@ fn a_navigating_page_hands_the_rest_to_the_next_page_in_its_tab() {
     assert!(complete(&q, &id, partial, vec![]));
     assert!(rx.try_recv().is_err(), "the agent waits for the rest");
     assert!(q.take("other-tab-page", Some("tab2")).is_none());
+    // The next page load takes a while to come (QA8: a 1.6 s batch answered "duration": 3).
+    std::thread::sleep(Duration::from_millis(60));
     let rest = q.take("new", Some("tab1")).unwrap();
     assert_eq!((rest.id.as_str(), rest.offset), (id.as_str(), Some(1)));
     assert_eq!(rest.steps, [json!({"command": "snapshot"})]);
     complete(
         &q,
         &id,
-        json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main"}], "snapshot": "main"}),
+        json!({"id": id, "steps": [{"index": 1, "command": "snapshot", "result": "main", "at": 2}], "snapshot": "main", "duration": 3}),
         vec![],
     );
     let done = rx.try_recv().unwrap().unwrap();
     assert_eq!(done.client_id, "new");
     assert_eq!(done.steps.len(), 2);
     assert_eq!(done.steps[0].result_str(), Some("navigating to /two"));
+    // Timed as one batch: the new page's step after the old page's, the whole in `duration`.
+    let at: Vec<u64> = done.steps.iter().map(|s| s.other["at"].as_u64().unwrap()).collect();
+    assert!(at[0] == 3 && at[1] >= 62, "{at:?}");
+    assert!(done.duration >= 60, "{}", done.duration);
     assert_eq!(q.actions("old").len(), 1);
     assert_eq!(q.actions("new")[0]["command"], "snapshot");
 }
