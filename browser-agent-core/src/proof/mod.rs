@@ -444,14 +444,18 @@ impl BrowserAgent {
             .ok_or_else(|| ProofError::Unknown(id.to_owned()))
     }
 
-    /// Copies the log entries stored since the last look into the session (bounded).
+    /// Copies the log entries stored since the last look into the session (bounded), but those
+    /// from before it started (a page sends its entries in batches, after they happened).
     pub(crate) fn collect_logs(&self, session: &mut Session) {
         let fresh = self.inner.logs.since_seq(session.last_seq);
         if let Some(last) = fresh.last() {
             session.last_seq = last.seq;
         }
         let room = MAX_SESSION_LOGS.saturating_sub(session.logs.len());
-        session.logs.extend(fresh.into_iter().take(room));
+        let started = session.started;
+        session
+            .logs
+            .extend(fresh.into_iter().filter(|e| e.t >= started).take(room));
     }
 }
 

@@ -29,6 +29,9 @@ pub(crate) struct Plan {
     slots: Vec<Result<usize, usize>>,
     /// When the batch was queued (epoch ms).
     started: u64,
+    /// The session open then: the batch is recorded there or nowhere (a session stopped or
+    /// replaced while it ran must not pass its steps to the next one).
+    session: String,
 }
 
 impl Plan {
@@ -41,11 +44,16 @@ impl Plan {
 impl BrowserAgent {
     /// The batch the page runs while a session is open; `None` without one.
     pub(crate) fn proof_plan(&self, steps: &[Value]) -> Option<Plan> {
-        let mode = self.inner.proofs.open.lock().as_ref()?.mode;
+        let (mode, session) = {
+            let open = self.inner.proofs.open.lock();
+            let s = open.as_ref()?;
+            (s.mode, s.id.clone())
+        };
         let mut plan = Plan {
             steps: Vec::with_capacity(steps.len() * 2),
             slots: Vec::with_capacity(steps.len() * 2),
             started: crate::util::now_ms(),
+            session,
         };
         for (i, step) in steps.iter().enumerate() {
             plan.steps.push(step.clone());
@@ -81,7 +89,7 @@ impl BrowserAgent {
                 Err(RunError::PageLeft { message, steps })
             }
             Err(other) => {
-                if let Some(s) = self.inner.proofs.open.lock().as_mut() {
+                if let Some(s) = self.inner.proofs.open.lock().as_mut().filter(|s| s.id == plan.session) {
                     s.faults.push(format!("a batch did not run: {other}"));
                 }
                 Err(other)
@@ -178,6 +186,14 @@ impl BrowserAgent {
             }
         }
         let mut open = self.inner.proofs.open.lock();
+        if let Some(session) = open.as_mut().filter(|s| s.id != plan.session) {
+            session.faults.push(format!(
+                "a batch started before this session (in {}) ended during it: its {} step(s) are not recorded",
+                plan.session,
+                recorded.len()
+            ));
+            return mine;
+        }
         if let Some(session) = open.as_mut() {
             for rec in recorded {
                 if let Some(why) = &rec.shot_error {
@@ -198,5 +214,67 @@ impl BrowserAgent {
             self.collect_logs(session);
         }
         mine
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logs::LogEntry;
+    use crate::protocol::Level;
+    use crate::ProofOptions;
+
+    #[test]
+    fn a_batch_belongs_to_the_session_it_started_in() {
+        // QA8: a session stopped while a batch ran passed the batch's steps, and an error from
+        // before it started, to the session started next.
+        let root = std::env::temp_dir().join(format!("ba-proof-race-{}", crate::util::random_hex(6)));
+        let agent = BrowserAgent::builder().enabled(true).proof_dir(&root).build();
+        let options = |d: &str| ProofOptions {
+            description: d.into(),
+            ..Default::default()
+        };
+        agent.proof_start(options("first")).unwrap();
+        let asked = [json!({"command": "click", "text": "Load"})];
+        let plan = agent.proof_plan(&asked).unwrap();
+        agent.proof_stop().unwrap();
+        let second = agent.proof_start(options("second")).unwrap();
+        // The page's error from before the second session, sent to the host after it started.
+        let before = crate::util::now_ms() - 5_000;
+        agent.store(vec![LogEntry::new(
+            "error",
+            Level::Error,
+            "TypeError: from before",
+            before,
+        )]);
+        let answer = BatchResult {
+            event: "browser-completed",
+            client_id: "p".into(),
+            steps: vec![StepResult {
+                index: Some(0),
+                command: "click".into(),
+                result: Some(json!("clicked")),
+                error: None,
+                elapsed: None,
+                other: Default::default(),
+            }],
+            snapshot: String::new(),
+            logs: vec![],
+            duration: 5,
+            error: None,
+            full_snapshot: String::new(),
+        };
+        let agents = agent.proof_record(&plan, &asked, Ok(answer)).unwrap();
+        assert_eq!(agents.steps.len(), 1, "the agent's answer is whole");
+        let report = agent.proof_stop().unwrap();
+        assert_eq!(report.counts.steps, 0, "{report:?}");
+        assert_eq!(report.counts.console_errors, 0, "{report:?}");
+        let summary = std::fs::read_to_string(&report.summary).unwrap();
+        assert!(
+            summary.contains("a batch started before this session (in p1) ended during it"),
+            "{summary}"
+        );
+        assert!(second.id != "p1");
+        std::fs::remove_dir_all(root).unwrap();
     }
 }
