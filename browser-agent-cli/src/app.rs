@@ -72,6 +72,9 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     if let Some(token) = &args.token {
         builder = builder.bearer_token(token.clone());
     }
+    for origin in &args.mcp_allow_origin {
+        builder = builder.mcp_allow_origin(origin.clone());
+    }
     if let Some(file) = &args.log_file {
         builder = builder.ndjson_file(file.clone());
     }

@@ -67,6 +67,12 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
 
+    /// Let a browser-based MCP client from this origin call the MCP endpoint (e.g.
+    /// http://localhost:6274 for MCP Inspector); without it any request with an Origin is
+    /// refused there. Repeatable.
+    #[arg(long = "mcp-allow-origin", value_name = "ORIGIN")]
+    pub mcp_allow_origin: Vec<String>,
+
     /// Also serve the NDJSON stdio protocol on stdin/stdout (our messages go to stderr then).
     #[arg(long, conflicts_with = "mcp_stdio")]
     pub stdio: bool,

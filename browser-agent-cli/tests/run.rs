@@ -279,6 +279,8 @@ fn with_a_token_the_banner_lines_carry_its_header_and_any_case_of_bearer_works()
         &command,
         "--token",
         "s3cret-t0ken",
+        "--mcp-allow-origin",
+        "http://localhost:6274",
     ]);
     let addr = cli.addr();
     cli.line("the logs line with the header", |l| {
@@ -295,6 +297,15 @@ fn with_a_token_the_banner_lines_carry_its_header_and_any_case_of_bearer_works()
     );
     let page = format!("{P}/page");
     assert_eq!(request(addr, "GET", &page, &[], b"").status, 401);
+    // --mcp-allow-origin lets MCP Inspector's origin in; another stays out.
+    let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let mcp = format!("{P}/mcp");
+    let auth = ("authorization", "Bearer s3cret-t0ken");
+    let json = ("content-type", "application/json");
+    let accept = ("accept", "application/json, text/event-stream");
+    let from = |origin| request(addr, "POST", &mcp, &[auth, json, accept, ("origin", origin)], ping).status;
+    assert_eq!(from("http://localhost:6274"), 200);
+    assert_eq!(from("http://evil.test"), 403);
     for scheme in ["Bearer", "bearer", "BEARER"] {
         let auth = format!("{scheme} s3cret-t0ken");
         assert_eq!(
