@@ -274,10 +274,13 @@ pub(crate) fn summary(
             format!("{n} error(s)")
         }
     };
-    let title = if s.description.is_empty() {
-        "browser session"
+    // The agent's text, as Markdown that shows it as written: one line (a line break would start
+    // a heading or a list of its own), and a `<` that no PR renders as a tag (GitHub drops tags).
+    let plain = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ").replace('<', "\\<");
+    let title = if s.description.trim().is_empty() {
+        "browser session".to_owned()
     } else {
-        s.description.as_str()
+        plain(&s.description)
     };
     let mut out = format!("# Proof: {title}\n\n");
     let _ = writeln!(
@@ -292,7 +295,7 @@ pub(crate) fn summary(
     );
     out.push_str("Open `viewer.html` (in this folder) in a browser for the step-by-step timeline with each screenshot, the element acted on, and the console and server logs.\n\n");
     out.push_str("## Steps\n\n| # | time | action | result | screenshot |\n|---|---|---|---|---|\n");
-    let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
+    let cell = |t: &str| plain(t).replace('|', "\\|");
     for (i, r) in s.steps.iter().enumerate() {
         let shot = files[i].as_ref().map_or(String::new(), |f| format!("[{f}]({f})"));
         let _ = writeln!(
@@ -461,6 +464,22 @@ mod tests {
             md, want,
             "SUMMARY.md changed: review it as a change of the format (UPDATE_GOLDEN=1)"
         );
+    }
+
+    #[test]
+    fn the_agents_text_cannot_make_markdown_of_its_own() {
+        // QA8: a line break in the description made a heading of its own, and a `<tag>` was
+        // dropped from the PR description as HTML.
+        let mut s = session();
+        s.description = "Verify the <sign-up> form\n# fake heading".into();
+        s.steps[2].error = Some("No <button> \"Pay\"\n| found".into());
+        let counts = Counts::default();
+        let md = summary(&s, T0 + 1_000, &counts, &[None, None, None], &[], &[], &[]);
+        assert!(
+            md.starts_with("# Proof: Verify the \\<sign-up> form # fake heading\n"),
+            "{md}"
+        );
+        assert!(md.contains("FAILED: No \\<button> \"Pay\" \\| found |"), "{md}");
     }
 
     #[test]
