@@ -356,8 +356,33 @@ impl BrowserAgent {
                 root.join(name)
             }
         };
-        // Refused now rather than at stop: the parent must be writable.
         let parent = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+        // A `dir` without `..` can still leave the project through a symbolic link in it: checked
+        // on the deepest folder of it that exists, before anything is created there.
+        if let Some(d) = &options.dir {
+            let base = root
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let _ = std::fs::create_dir_all(base);
+            let mut existing = parent.as_path();
+            while !existing.exists() {
+                match existing.parent() {
+                    Some(up) if !up.as_os_str().is_empty() => existing = up,
+                    _ => break,
+                }
+            }
+            let inside = match (existing.canonicalize(), base.canonicalize()) {
+                (Ok(e), Ok(b)) => e.starts_with(b),
+                _ => false,
+            };
+            if !inside {
+                return Err(ProofError::BadRequest(format!(
+                    "invalid dir {d:?}: it leads outside the project through a symbolic link (sessions stay inside it)"
+                )));
+            }
+        }
+        // Refused now rather than at stop: the parent must be writable.
         let probe = parent.join(format!(".browser-agent-probe-{}", crate::util::random_hex(4)));
         let writable = std::fs::create_dir_all(&parent)
             .and_then(|()| std::fs::write(&probe, b""))
@@ -501,6 +526,37 @@ mod tests {
         assert!(err.to_string().starts_with("cannot write the proof folder"), "{err}");
         assert!(agent.proof_status().is_none());
         std::fs::remove_file(file).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_does_not_lead_a_session_out() {
+        let base = std::env::temp_dir().join(format!("ba-proof-link-{}", crate::util::random_hex(6)));
+        let outside = base.join("outside");
+        let project = base.join("project");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::create_dir_all(project.join(".browser-agent")).unwrap();
+        std::os::unix::fs::symlink(&outside, project.join(".browser-agent/linkout")).unwrap();
+        let agent = BrowserAgent::builder()
+            .enabled(true)
+            .proof_dir(project.join(".browser-agent/proof"))
+            .build();
+        let options = |dir: &str| ProofOptions {
+            description: "x".into(),
+            dir: Some(dir.into()),
+            ..Default::default()
+        };
+        let err = agent.proof_start(options("linkout/a/p")).unwrap_err();
+        assert!(
+            err.to_string().contains("outside the project through a symbolic link"),
+            "{err}"
+        );
+        assert!(
+            std::fs::read_dir(&outside).unwrap().next().is_none(),
+            "nothing written there"
+        );
+        assert!(agent.proof_start(options("inside/p")).is_ok());
+        std::fs::remove_dir_all(base).unwrap();
     }
 
     #[test]
