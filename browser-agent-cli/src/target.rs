@@ -90,6 +90,9 @@ impl FromStr for Target {
                 "the target must be the dev server's root, without a path (got {path:?})"
             ));
         }
+        if authority.parse::<u16>() == Ok(0) || split_authority(authority).1 == Some(0) {
+            return Err("port 0 is no dev server's address: give the port it listens on".into());
+        }
         if let Ok(port) = authority.parse::<u16>() {
             return Ok(Target {
                 host: "127.0.0.1".into(),
@@ -139,6 +142,8 @@ mod tests {
         assert!(t("http://x:1/app").unwrap_err().contains("without a path"));
         assert!(t("http://x:port").unwrap_err().contains("invalid port"));
         assert!(t("http://:80").is_err());
+        assert!(t("http://127.0.0.1:0").unwrap_err().contains("port 0"));
+        assert!(t("0").unwrap_err().contains("port 0"));
     }
 
     #[test]
