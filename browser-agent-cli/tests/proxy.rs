@@ -196,10 +196,16 @@ async fn server_sent_events_arrive_as_they_are_sent() {
 async fn websocket_upgrades_pass_through_and_bytes_flow_both_ways() {
     let up = upstream().await;
     let proxy = proxy_to(agent(), up.addr).await;
-    let mut stream = TcpStream::connect(proxy.addr).await.unwrap();
+    upgrade_and_echo(proxy.addr, &[b"ping one", &[0x81, 0x05, b'h', b'e', b'l', b'l', b'o']]).await;
+}
+
+/// Asks `proxy` for the upstream's `/ws` upgrade, checks the 101, and sends each message,
+/// reading back its echo.
+async fn upgrade_and_echo(proxy: std::net::SocketAddr, messages: &[&[u8]]) {
+    let mut stream = TcpStream::connect(proxy).await.unwrap();
     let head = format!(
         "GET /ws HTTP/1.1\r\nhost: {}\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
-        proxy.addr
+        proxy
     );
     stream.write_all(head.as_bytes()).await.unwrap();
     let mut seen = Vec::new();
@@ -210,14 +216,14 @@ async fn websocket_upgrades_pass_through_and_bytes_flow_both_ways() {
         text.contains("upgrade: websocket") && text.contains("sec-websocket-accept"),
         "{text}"
     );
-    for message in [&b"ping one"[..], &[0x81, 0x05, b'h', b'e', b'l', b'l', b'o'][..]] {
+    for message in messages {
         stream.write_all(message).await.unwrap();
         let mut echoed = vec![0u8; message.len()];
         tokio::time::timeout(PATIENCE, stream.read_exact(&mut echoed))
             .await
             .expect("the echo comes back")
             .unwrap();
-        assert_eq!(echoed, message);
+        assert_eq!(&echoed, message);
     }
 }
 
@@ -234,24 +240,7 @@ async fn an_https_dev_server_gets_the_same_proxy_pages_tagged_and_upgrades_piped
     let posted = send(proxy.addr, "POST", "/echo", &[], &binary()).await;
     assert!(posted.body == binary(), "request and answer bodies pass byte for byte");
 
-    let mut stream = TcpStream::connect(proxy.addr).await.unwrap();
-    let head = format!(
-        "GET /ws HTTP/1.1\r\nhost: {}\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-version: 13\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
-        proxy.addr
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    let mut seen = Vec::new();
-    read_until(&mut stream, &mut seen, b"\r\n\r\n").await;
-    assert!(String::from_utf8_lossy(&seen)
-        .to_lowercase()
-        .starts_with("http/1.1 101"));
-    stream.write_all(b"ping over tls").await.unwrap();
-    let mut echoed = [0u8; 13];
-    tokio::time::timeout(PATIENCE, stream.read_exact(&mut echoed))
-        .await
-        .expect("the echo comes back")
-        .unwrap();
-    assert_eq!(&echoed, b"ping over tls");
+    upgrade_and_echo(proxy.addr, &[b"ping over tls"]).await;
     // Plain http to a TLS-only server is no answer: the 502 says what did not answer.
     let plain = proxy_to_url(agent, &format!("http://localhost:{}", up.addr.port())).await;
     let refused = send(plain.addr, "GET", "/", &[], b"").await;

@@ -511,12 +511,11 @@ fn a_dev_server_that_fails_later_ends_browser_agent_with_its_status() {
     wait_group_gone(pgid);
 }
 
-#[test]
-fn a_killed_browser_agent_stops_what_the_shell_forked_too() {
-    // QA8: `npm run dev` forks node, and the shell that got the death signal died alone; the
-    // dev server kept its port. (`; true` makes the shell fork rather than exec.)
+/// Starts browser-agent with `--run` of `shell` (`{port}` standing for the dev server's port),
+/// kills it with SIGKILL once it serves, and waits for the dev server's whole group to be gone.
+fn a_kill_9_stops_the_group_of(shell: &str) {
     let port = free_port();
-    let command = format!("python3 -m http.server {port} --bind 127.0.0.1; true");
+    let command = shell.replace("{port}", &port.to_string());
     let target = format!("http://127.0.0.1:{port}");
     let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
     let pgid = cli.pgid();
@@ -527,14 +526,13 @@ fn a_killed_browser_agent_stops_what_the_shell_forked_too() {
 }
 
 #[test]
+fn a_killed_browser_agent_stops_what_the_shell_forked_too() {
+    // QA8: `npm run dev` forks node, and the shell that got the death signal died alone; the
+    // dev server kept its port. (`; true` makes the shell fork rather than exec.)
+    a_kill_9_stops_the_group_of("python3 -m http.server {port} --bind 127.0.0.1; true");
+}
+
+#[test]
 fn a_killed_browser_agent_still_stops_a_dev_server_the_shell_execs() {
-    let port = free_port();
-    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
-    let target = format!("http://127.0.0.1:{port}");
-    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
-    let pgid = cli.pgid();
-    let _ = cli.addr();
-    cli.signal(libc::SIGKILL);
-    let _ = cli.exit_signalled();
-    wait_group_gone(pgid);
+    a_kill_9_stops_the_group_of("exec python3 -m http.server {port} --bind 127.0.0.1");
 }
