@@ -115,6 +115,14 @@ impl DevServer {
         Ok(status)
     }
 
+    /// Kills the watchdog (it must not signal a group we stopped, whose id may be reused); tokio
+    /// reaps it in the background.
+    fn end_watchdog(&mut self) {
+        if let Some(mut watchdog) = self.watchdog.take() {
+            let _ = watchdog.start_kill();
+        }
+    }
+
     /// Stops the whole group: SIGTERM, then SIGKILL to what is left after a grace. Returns the
     /// shell's exit status.
     pub async fn stop(&mut self) -> Option<ExitStatus> {
@@ -139,16 +147,6 @@ impl DevServer {
         match self.status {
             Some(status) => Some(status),
             None => self.wait().await.ok(),
-        }
-    }
-}
-
-impl DevServer {
-    /// Kills the watchdog (it must not signal a group we stopped, whose id may be reused).
-    fn end_watchdog(&mut self) {
-        if let Some(mut watchdog) = self.watchdog.take() {
-            let _ = watchdog.start_kill();
-            // Reaped in the background: tokio's orphan reaper waits for it.
         }
     }
 }
