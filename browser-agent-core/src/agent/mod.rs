@@ -232,10 +232,9 @@ impl BrowserAgent {
                     if let Some((r, message)) = clients.failed_page(now) {
                         return Err(RunError::ClientFailed { page: r.page, message });
                     }
-                    let origin = origin
-                        .or_else(|| self.inner.config.app_url.clone())
-                        .or_else(|| clients.most_recent().and_then(|r| page_origin(&r.page)));
-                    return Err(RunError::NoBrowser(origin.unwrap_or_else(|| "your app".into())));
+                    return Err(RunError::NoBrowser(
+                        self.app_url(origin).unwrap_or_else(|| "your app".into()),
+                    ));
                 }
             },
         };
@@ -389,6 +388,16 @@ impl BrowserAgent {
 }
 
 /// `http://host:port/` of a page URL.
+impl BrowserAgent {
+    /// Where the app is, for the texts that say to open it: where the agent's request came
+    /// (`origin`), the host's `app_url`, or the origin of the last page that connected.
+    pub(crate) fn app_url(&self, origin: Option<String>) -> Option<String> {
+        origin
+            .or_else(|| self.inner.config.app_url.clone())
+            .or_else(|| self.clients().most_recent().and_then(|r| page_origin(&r.page)))
+    }
+}
+
 fn page_origin(page: &str) -> Option<String> {
     let (scheme, rest) = page.split_once("://")?;
     let host = rest.split(['/', '?', '#', ' ']).next()?;

@@ -677,7 +677,10 @@ async fn tools_run_against_a_page_and_answer_in_text() {
 
     let (logs, failed) = call_tool(&agent, "browser_logs", json!({"level": ["log"], "limit": 5})).await;
     assert!(!failed);
-    assert_eq!(logs, "1 entries (lastSeq 2) · page http://127.0.0.1:3000/ (client pg1, alive)\n#2 log console demo: added Buy milk\n");
+    assert_eq!(
+        logs,
+        "1 entry (lastSeq 2) · page http://127.0.0.1:3000/ (client pg1, alive)\n#2 log console demo: added Buy milk\n"
+    );
     let (logs, _) = call_tool(&agent, "browser_logs", json!({"type": "interaction"})).await;
     assert!(logs.ends_with("\n#1 info interaction click button \"Add\"\n"), "{logs}");
     let (logs, _) = call_tool(&agent, "browser_logs", json!({"afterSeq": 2})).await;
@@ -789,4 +792,17 @@ async fn evaluate_results_are_redacted_as_logs_are() {
         "{text}"
     );
     assert!(text.contains("Bearer [redacted] and plain"), "{text}");
+}
+
+#[tokio::test]
+async fn without_a_page_the_texts_say_where_to_open_the_app() {
+    // QA8: with --port 0 and --mcp-stdio the agent could not tell where the app is.
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .app_url("http://127.0.0.1:6173/")
+        .build();
+    let (pages, _) = call_tool(&agent, "browser_pages", json!({})).await;
+    assert!(pages.starts_with("No page is connected: open http://"), "{pages}");
+    let (logs, _) = call_tool(&agent, "browser_logs", json!({})).await;
+    assert!(logs.contains("no page has connected yet: open http://"), "{logs}");
 }

@@ -32,11 +32,13 @@ fn entry(out: &mut String, e: &Value) {
 /// `browser_logs`: a header (how many, the last seq, the page), then one line per entry.
 ///
 /// The header: `2 entries (lastSeq 17) · page http://127.0.0.1:3000/ (client c1, alive)`.
-pub(crate) fn logs(console: &Value) -> String {
+/// `app`: where the app is served, for the line that says to open it.
+pub(crate) fn logs(console: &Value, app: Option<&str>) -> String {
     let entries = console["logs"].as_array().map_or(&[][..], Vec::as_slice);
     let mut out = String::new();
     let last = console["lastSeq"].as_u64().unwrap_or(0);
-    let _ = write!(out, "{} entries (lastSeq {last}", entries.len());
+    let noun = if entries.len() == 1 { "entry" } else { "entries" };
+    let _ = write!(out, "{} {noun} (lastSeq {last}", entries.len());
     match console["evicted"].as_u64() {
         Some(n) if n > 0 => {
             let _ = write!(out, ", {n} older evicted");
@@ -53,7 +55,13 @@ pub(crate) fn logs(console: &Value) -> String {
             };
             let _ = write!(out, " · page {} (client {client}, {alive})", str_of(console, "page"));
         }
-        None => out.push_str(" · no page has connected yet: open the app in a browser"),
+        None => {
+            let _ = write!(
+                out,
+                " · no page has connected yet: open {} in a browser",
+                app.unwrap_or("the app")
+            );
+        }
     }
     out.push('\n');
     for e in entries {
@@ -62,11 +70,15 @@ pub(crate) fn logs(console: &Value) -> String {
     out
 }
 
-/// `browser_pages`: one line per page, `c1 alive visible focused "Title" http://… (default target)`.
-pub(crate) fn pages(page: &Value) -> String {
+/// `browser_pages`: one line per page, `c1 alive visible focused "Title" http://… (default target)`;
+/// without one, where to open the app (`app`, when the host knows it).
+pub(crate) fn pages(page: &Value, app: Option<&str>) -> String {
     let pages = page["pages"].as_array().map_or(&[][..], Vec::as_slice);
     if pages.is_empty() {
-        return "No page is connected: open the app in a browser (every page it serves gets the client).\n".into();
+        return format!(
+            "No page is connected: open {} in a browser (every page it serves gets the client).\n",
+            app.unwrap_or("the app")
+        );
     }
     let mut out = format!("{} page(s)\n", pages.len());
     for p in pages {

@@ -145,9 +145,9 @@ impl BrowserAgent {
                 if let Some(err) = query.client.as_deref().and_then(|c| self.unknown_client(c)) {
                     return Ok(Output::failed(err.to_string()));
                 }
-                Output::ok(text::logs(&self.console_json(&query)))
+                Output::ok(text::logs(&self.console_json(&query), self.app_url(origin).as_deref()))
             }
-            Tool::Pages => Output::ok(text::pages(&self.page_json())),
+            Tool::Pages => Output::ok(text::pages(&self.page_json(), self.app_url(origin).as_deref())),
             Tool::Snapshot => {
                 // The `snapshot` step itself: its view fields (diff, ref, filter, offset, limit,
                 // viewport, full, budget) are checked with the step, as for `/run` and `/snapshot`.
