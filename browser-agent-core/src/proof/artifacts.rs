@@ -114,12 +114,7 @@ pub(crate) fn write(session: &Session, prefix: &str) -> Result<ProofReport, Proo
         }
     };
     // A folder of that name already there (a second session in the same second): a suffix.
-    let mut dir = session.dir.clone();
-    let mut n = 2;
-    while dir.exists() {
-        dir = parent.join(format!("{name}-{n}"));
-        n += 1;
-    }
+    let dir = free_dir(&session.dir);
     if let Err(e) = std::fs::rename(&tmp, &dir) {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(unwritable(e));
@@ -255,6 +250,21 @@ fn fill(s: &Session, dir: &Path, prefix: &str) -> std::io::Result<Counts> {
     let embedded = data.to_string().replace("</", "<\\/");
     std::fs::write(dir.join("viewer.html"), VIEWER.replace("__PROOF_DATA__", &embedded))?;
     Ok(counts)
+}
+
+/// `dir`, or the first of `dir-2`, `dir-3`, … that does not exist yet.
+pub(crate) fn free_dir(dir: &Path) -> PathBuf {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return dir.to_path_buf();
+    };
+    let name = name.to_string_lossy();
+    let mut free = dir.to_path_buf();
+    let mut n = 2;
+    while free.exists() {
+        free = parent.join(format!("{name}-{n}"));
+        n += 1;
+    }
+    free
 }
 
 /// SUMMARY.md: what a PR description needs.

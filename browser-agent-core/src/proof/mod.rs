@@ -401,7 +401,9 @@ impl BrowserAgent {
         let session = Session {
             id: format!("p{n}"),
             description: options.description,
-            dir,
+            // The folder stop will write: a name already taken gets its suffix now, so the
+            // answer names it (stop suffixes again only if one appears meanwhile).
+            dir: artifacts::free_dir(&dir),
             mode: options.screenshots.unwrap_or(ShotMode::Actions),
             started: now,
             steps: Vec::new(),
@@ -556,6 +558,12 @@ mod tests {
             "nothing written there"
         );
         assert!(agent.proof_start(options("inside/p")).is_ok());
+        let first = agent.proof_stop().unwrap();
+        // A folder already there: the start answers the one stop writes (QA8).
+        let again = agent.proof_start(options("inside/p")).unwrap();
+        assert!(again.dir.ends_with("inside/p-2"), "{}", again.dir);
+        let second = agent.proof_stop().unwrap();
+        assert_eq!((first.dir.ends_with("inside/p"), second.dir), (true, again.dir));
         std::fs::remove_dir_all(base).unwrap();
     }
 
