@@ -81,13 +81,13 @@ impl FromStr for Target {
             // `localhost:5173` and `5173` are what people type.
             (s, false)
         };
-        let (authority, path) = match rest.find('/') {
+        let (authority, path) = match rest.find(['/', '?', '#']) {
             Some(at) => (&rest[..at], &rest[at..]),
             None => (rest, ""),
         };
         if !(path.is_empty() || path == "/") {
             return Err(format!(
-                "the target must be the dev server's root, without a path (got {path:?})"
+                "the target must be the dev server's root, without a path or query (got {path:?})"
             ));
         }
         if authority.parse::<u16>() == Ok(0) || split_authority(authority).1 == Some(0) {
@@ -140,6 +140,9 @@ mod tests {
         assert!(!t("5173").unwrap().tls);
         assert!(t("ftp://x:1").unwrap_err().contains("only http:// and https://"));
         assert!(t("http://x:1/app").unwrap_err().contains("without a path"));
+        assert!(t("http://127.0.0.1:5273?x=1")
+            .unwrap_err()
+            .contains("without a path or query (got \"?x=1\")"));
         assert!(t("http://x:port").unwrap_err().contains("invalid port"));
         assert!(t("http://:80").is_err());
         assert!(t("http://127.0.0.1:0").unwrap_err().contains("port 0"));

@@ -204,6 +204,9 @@ impl Config {
                 return Err(ConfigError::Zero(name));
             }
         }
+        if self.allowed_hosts.iter().any(|h| h.trim().is_empty()) {
+            return Err(ConfigError::EmptyHost);
+        }
         if self.bearer_token.as_deref().is_some_and(|t| t.trim().is_empty()) {
             return Err(ConfigError::EmptyToken);
         }

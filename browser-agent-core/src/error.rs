@@ -26,6 +26,9 @@ pub enum ConfigError {
     /// The notes parent origin is not `scheme://host[:port]`.
     #[error("invalid notes parent origin {0:?}: write it as scheme://host[:port], e.g. \"https://ide.example\"")]
     Origin(String),
+    /// An allowed host that is empty names nothing (an unset variable, most likely).
+    #[error("an allowed host is empty: give a name or name:port, e.g. \"devbox.local\"")]
+    EmptyHost,
     /// An empty bearer token would refuse every request to the agent's routes.
     #[error("the bearer token is empty: every agent request would be refused; give a token, or none to require none")]
     EmptyToken,

@@ -90,7 +90,16 @@ impl Builder {
         self.config.prefix = prefix.into();
         self
     }
-    /// Also answer requests addressed to this host (`name` or `name:port`), besides loopback.
+    /// Also answer requests addressed to this host (`name` or `name:port`), besides loopback. An
+    /// empty one is refused by [`try_build`](Self::try_build).
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, ConfigError};
+    /// let agent = BrowserAgent::builder().allow_host("devbox.local").build();
+    /// # let _ = agent;
+    /// let empty = BrowserAgent::builder().allow_host("").try_build();
+    /// assert_eq!(empty.unwrap_err(), ConfigError::EmptyHost);
+    /// ```
     pub fn allow_host(mut self, host: impl Into<String>) -> Self {
         self.config.allowed_hosts.push(host.into());
         self
