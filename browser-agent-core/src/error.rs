@@ -163,9 +163,9 @@ impl Refusal {
 /// ```
 /// use browser_agent_core::{LogQuery, QueryError};
 /// let err = LogQuery::parse(Some("limit=ten")).unwrap_err();
-/// assert!(matches!(&err, QueryError::Number { name, .. } if name == "limit"));
+/// assert!(matches!(&err, QueryError::Count { name, .. } if name == "limit"));
 /// assert_eq!(err.status(), 400);
-/// assert_eq!(err.to_string(), "invalid limit \"ten\": expected a non-negative number");
+/// assert_eq!(err.to_string(), "invalid limit \"ten\": expected a whole number");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -176,9 +176,17 @@ pub enum QueryError {
     /// `type=` names no entry type.
     #[error("invalid type {0:?}: use {types}", types = crate::logs::type_list())]
     Type(String),
-    /// A numeric parameter (`sinceMs`, `limit`, `afterSeq`) is not a non-negative number.
+    /// `sinceMs` is not a non-negative number.
     #[error("invalid {name} {value:?}: expected a non-negative number")]
     Number {
+        /// The parameter.
+        name: String,
+        /// What was sent.
+        value: String,
+    },
+    /// A count or sequence number (`limit`, `afterSeq`) is not a whole number (`1.5`, `1e3`).
+    #[error("invalid {name} {value:?}: expected a whole number")]
+    Count {
         /// The parameter.
         name: String,
         /// What was sent.

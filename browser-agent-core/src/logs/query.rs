@@ -97,8 +97,8 @@ impl LogQuery {
                     }
                 }
                 "sinceMs" | "since" => once(&mut q.since_ms, name, parse_number(name, value)?)?,
-                "limit" => once(&mut q.limit, name, parse_number(name, value)? as usize)?,
-                "afterSeq" => once(&mut q.after_seq, name, parse_number(name, value)?)?,
+                "limit" => once(&mut q.limit, name, parse_count(name, value)? as usize)?,
+                "afterSeq" => once(&mut q.after_seq, name, parse_count(name, value)?)?,
                 "type" => {
                     let kind = TYPES
                         .iter()
@@ -138,6 +138,18 @@ impl LogQuery {
 pub(crate) fn type_list() -> String {
     let all: Vec<&str> = TYPES.iter().chain(HOST_TYPES.iter()).copied().collect();
     format!("{} or {}", all[..all.len() - 1].join(", "), all[all.len() - 1])
+}
+
+/// A count or a sequence number: a whole number (`2`, `2.0`), never a fraction truncated (`1.5`
+/// is refused).
+fn parse_count(name: &str, value: &str) -> Result<u64, QueryError> {
+    match parse_number(name, value) {
+        Ok(n) if value.trim().parse::<f64>().is_ok_and(|f| f.fract() == 0.0) => Ok(n),
+        _ => Err(QueryError::Count {
+            name: name.to_owned(),
+            value: value.trim().to_owned(),
+        }),
+    }
 }
 
 fn parse_number(name: &str, value: &str) -> Result<u64, QueryError> {

@@ -217,7 +217,7 @@ async fn a_bad_argument_is_a_tool_error_that_teaches() {
         (
             "browser_logs",
             json!({"limit": "ten"}),
-            "browser_logs: invalid limit \"ten\": expected a non-negative number",
+            "browser_logs: invalid limit \"ten\": expected a whole number",
         ),
         (
             "browser_logs",

@@ -370,10 +370,16 @@ impl BrowserAgent {
             Route::Probe => self.probe_get(parts),
             Route::Logs => self.logs_post(parts, body),
             Route::Console => self.console(parts),
-            Route::Page => self.page(),
+            Route::Page => match unknown_param(parts, &[]) {
+                Some(refused) => refused,
+                None => self.page(),
+            },
             Route::Asset(name) => self.asset(&name, parts),
             Route::Results => self.results_post(body),
-            Route::Actions => self.actions(parts),
+            Route::Actions => match unknown_param(parts, &[crate::protocol::param::CLIENT]) {
+                Some(refused) => refused,
+                None => self.actions(parts),
+            },
             Route::Screenshots => self.screenshot_upload(parts, body),
             Route::ScreenshotFile(name) => self.screenshot_file(&name),
             Route::Proof(route) => self.proof_route(route, parts, body),
@@ -382,6 +388,22 @@ impl BrowserAgent {
             Route::Commands | Route::Run | Route::Snapshot | Route::Mcp => unreachable!("answered above"),
         })
     }
+}
+
+/// A 400 naming the first query parameter of `parts` that is not one of `takes` (a typo is said,
+/// not ignored, as `/console` and `/run` do); `None` when all are.
+fn unknown_param(parts: &Parts, takes: &[&str]) -> Option<Response<Bytes>> {
+    let params = crate::util::Params::parse(parts.uri.query());
+    let (name, _) = params.iter().find(|(name, _)| !takes.contains(name))?;
+    let takes = if takes.is_empty() {
+        "no parameters".to_owned()
+    } else {
+        takes.join(", ")
+    };
+    Some(response::error(
+        http::StatusCode::BAD_REQUEST,
+        format!("unknown parameter {name:?}: {} takes {takes}", parts.uri.path()),
+    ))
 }
 
 /// A route's answer: now, or when the batch or long-poll it waits for ends.

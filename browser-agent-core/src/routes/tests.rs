@@ -346,7 +346,9 @@ async fn console_filters_and_names_bad_parameters() {
             "level=fatal",
             "invalid level \"fatal\": use debug, log, info, warn or error (comma-separated for several)",
         ),
-        ("limit=-1", "invalid limit \"-1\": expected a non-negative number"),
+        ("limit=-1", "invalid limit \"-1\": expected a whole number"),
+        ("limit=1.5", "invalid limit \"1.5\": expected a whole number"),
+        ("afterSeq=20.5", "invalid afterSeq \"20.5\": expected a whole number"),
         (
             "sinceMs=soon",
             "invalid sinceMs \"soon\": expected a non-negative number",
@@ -888,4 +890,24 @@ async fn one_poll_covers_every_page_the_host_keeps() {
         "{}",
         r.text()
     );
+}
+
+#[tokio::test]
+async fn page_and_actions_refuse_a_parameter_they_do_not_take() {
+    // QA8: `GET /actions?clientId=c2` read the default page's log without a word.
+    let agent = agent();
+    for (path, text) in [
+        (
+            "/page?client=c1",
+            "unknown parameter \"client\": /__mindstudio_dev__/page takes no parameters",
+        ),
+        (
+            "/actions?clientId=c2",
+            "unknown parameter \"clientId\": /__mindstudio_dev__/actions takes client",
+        ),
+    ] {
+        let r = get(&agent, &format!("{P}{path}")).await;
+        assert_eq!((r.status, r.error().as_str()), (400, text), "{path}");
+    }
+    assert_eq!(get(&agent, &format!("{P}/actions?client=")).await.status, 200);
 }
