@@ -97,7 +97,7 @@ fn check(v: &Value, what: &str, entry: &str, item: &str) {
     };
     let logs = tool("logs");
     assert!(
-        logs.contains(" entries (lastSeq ") && logs.contains("(client "),
+        (logs.contains(" entries (lastSeq ") || logs.contains(" entry (lastSeq ")) && logs.contains("(client "),
         "{what} logs:\n{logs}"
     );
     let snapshot = tool("snapshot");

@@ -806,3 +806,13 @@ async fn without_a_page_the_texts_say_where_to_open_the_app() {
     let (logs, _) = call_tool(&agent, "browser_logs", json!({})).await;
     assert!(logs.contains("no page has connected yet: open http://"), "{logs}");
 }
+
+#[tokio::test]
+async fn browser_pages_refuses_arguments_it_does_not_take() {
+    let (text, failed) = call_tool(&agent(), "browser_pages", json!({"client": "c1"})).await;
+    assert!(failed);
+    assert_eq!(
+        text,
+        "browser_pages: unknown argument \"client\": browser_pages takes none"
+    );
+}

@@ -147,7 +147,12 @@ impl BrowserAgent {
                 }
                 Output::ok(text::logs(&self.console_json(&query), self.app_url(origin).as_deref()))
             }
-            Tool::Pages => Output::ok(text::pages(&self.page_json(), self.app_url(origin).as_deref())),
+            Tool::Pages => {
+                if let Some(name) = args.keys().next() {
+                    return Err(format!("unknown argument {name:?}: browser_pages takes none"));
+                }
+                Output::ok(text::pages(&self.page_json(), self.app_url(origin).as_deref()))
+            }
             Tool::Snapshot => {
                 // The `snapshot` step itself: its view fields (diff, ref, filter, offset, limit,
                 // viewport, full, budget) are checked with the step, as for `/run` and `/snapshot`.

@@ -124,12 +124,22 @@ impl ProofOptions {
     /// assert_eq!(o.description, "login works");
     /// assert!(ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshots": "some"})).is_err());
     /// assert!(ProofOptions::from_json(&serde_json::json!({})).is_err()); // say what you verify
+    /// let typo = ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshot": "all"}));
+    /// assert!(typo.unwrap_err().to_string().ends_with(r#"not "screenshot""#));
     /// ```
     pub fn from_json(v: &Value) -> Result<ProofOptions, ProofError> {
         let bad = |m: &str| ProofError::BadRequest(m.to_owned());
         let obj = v.as_object().ok_or_else(|| {
             bad("body must be a JSON object {\"description\": \"…\", \"dir\"?, \"screenshots\"?, \"force\"?}")
         })?;
+        // A field it does not take is refused, not ignored (`"screenshot": "all"` would record
+        // with the default).
+        let takes = ["description", "dir", "screenshots", "force"];
+        if let Some(other) = obj.keys().find(|k| !takes.contains(&k.as_str())) {
+            return Err(ProofError::BadRequest(format!(
+                "a proof start takes \"description\", \"dir\", \"screenshots\" and \"force\"; not {other:?}"
+            )));
+        }
         let text = |name: &str| match obj.get(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
