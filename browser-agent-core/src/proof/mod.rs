@@ -285,9 +285,21 @@ fn stamp(ms: u64) -> String {
 
 /// RFC 3339 of epoch ms.
 pub(crate) fn rfc3339(ms: u64) -> String {
+    // Always three digits of milliseconds, as JavaScript's `toISOString()` (ProofShot's) writes
+    // them: times line up in a column, and `.1Z` is not read as 1 ms.
     time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .map(|t| {
+            format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute(),
+                t.second(),
+                t.millisecond()
+            )
+        })
         .unwrap_or_default()
 }
 
