@@ -207,8 +207,14 @@ pub(super) fn log_actions(page: &mut PageQueue, batch: &str, steps: &[StepResult
         if let Some(error) = &step.error {
             record[field::ERROR] = error.clone().into();
         }
-        if let Some(r) = step.result_str() {
-            let mut r = r.to_owned();
+        // A result that is no string (an `evaluate`'s object, a screenshot's id and size) is kept
+        // as its JSON text, cut as a string is.
+        let result = match &step.result {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => Some(other.to_string()),
+        };
+        if let Some(mut r) = result {
             crate::util::truncate_marked(&mut r, 200);
             record[field::RESULT] = Value::String(r);
         }

@@ -542,3 +542,15 @@ async fn a_page_whose_client_failed_to_start_is_named_instead_of_no_browser() {
     let event: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(event["message"], expected, "{event}");
 }
+
+#[test]
+fn the_action_log_keeps_a_result_that_is_no_string_as_its_json() {
+    // QA8: an `evaluate` that returned an object left no result in the action log.
+    let q = CommandQueue::default();
+    let steps = [json!({"command": "evaluate", "script": "({a: 1})"})];
+    let Ticket { id, .. } = q.enqueue("p", &steps, vec![], Duration::from_secs(30)).unwrap();
+    q.take("p", None);
+    let answer = json!({"id": id, "steps": [{"index": 0, "command": "evaluate", "result": {"a": 1, "b": [true]}}], "snapshot": ""});
+    assert!(complete(&q, &id, answer, vec![]));
+    assert_eq!(q.actions("p")[0]["result"], r#"{"a":1,"b":[true]}"#);
+}
