@@ -64,7 +64,7 @@ pub(crate) enum Refusal {
     #[error("refused: the request has no Host header; browser-agent answers only requests addressed to loopback or a configured host")]
     NoHost,
     /// 403: the `Host` is neither loopback nor allowed (DNS rebinding).
-    #[error("refused: Host {authority:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") if this dev server is reached by that name (this check blocks DNS rebinding)")]
+    #[error("refused: Host {authority:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{host}\") (the CLI: --allow-host {host}) if this dev server is reached by that name (this check blocks DNS rebinding)")]
     HostNotAllowed {
         /// The `Host` as sent, lower-cased.
         authority: String,
@@ -78,7 +78,7 @@ pub(crate) enum Refusal {
         origin: String,
     },
     /// 403: the MCP endpoint was called with an `Origin` (a browser) that is not allowed.
-    #[error("refused: the MCP endpoint does not accept requests with an Origin header (Origin {origin:?}); MCP clients are not browsers and send none. Allow one with BrowserAgent::builder().mcp_allow_origin(\"{origin}\") (this check blocks DNS rebinding and cross-site requests)")]
+    #[error("refused: the MCP endpoint does not accept requests with an Origin header (Origin {origin:?}); MCP clients are not browsers and send none. Allow one with BrowserAgent::builder().mcp_allow_origin(\"{origin}\") (the CLI: --mcp-allow-origin {origin}) (this check blocks DNS rebinding and cross-site requests)")]
     McpOrigin {
         /// The `Origin` as sent, lower-cased.
         origin: String,
@@ -100,7 +100,7 @@ pub(crate) enum Refusal {
     )]
     NoKey,
     /// 401: an agent route without the configured bearer token, or with a wrong one.
-    #[error("refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…)")]
+    #[error("refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…) (the CLI: --token)")]
     BadToken,
     /// 413: the body is (or says it is) larger than the limit.
     #[error("request body is larger than the limit of {limit} bytes")]

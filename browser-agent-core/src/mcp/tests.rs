@@ -479,7 +479,7 @@ async fn refusals_origin_type_size_token_method_host_and_oauth() {
         assert_eq!(r.status, 403, "{origin}");
         let (code, message) = r.rpc_error();
         assert_eq!(code, -32600);
-        assert_eq!(message, format!("refused: the MCP endpoint does not accept requests with an Origin header (Origin {origin:?}); MCP clients are not browsers and send none. Allow one with BrowserAgent::builder().mcp_allow_origin(\"{origin}\") (this check blocks DNS rebinding and cross-site requests)"));
+        assert_eq!(message, format!("refused: the MCP endpoint does not accept requests with an Origin header (Origin {origin:?}); MCP clients are not browsers and send none. Allow one with BrowserAgent::builder().mcp_allow_origin(\"{origin}\") (the CLI: --mcp-allow-origin {origin}) (this check blocks DNS rebinding and cross-site requests)"));
     }
     let r = send(&agent, "GET", URL, &[("origin", "http://evil.example")], b"").await;
     assert_eq!(r.status, 403, "a browser is refused whatever it asks");
@@ -550,7 +550,7 @@ async fn refusals_origin_type_size_token_method_host_and_oauth() {
         .build();
     let r = send(&guarded, "POST", URL, &[JSON], ping.as_bytes()).await;
     assert_eq!(r.status, 401);
-    assert_eq!(r.rpc_error().1, "refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…)");
+    assert_eq!(r.rpc_error().1, "refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…) (the CLI: --token)");
     let r = send(
         &guarded,
         "POST",

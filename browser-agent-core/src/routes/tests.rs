@@ -415,7 +415,7 @@ async fn host_origin_key_and_token_refusals() {
             .rsplit_once(':')
             .filter(|(_, p)| p.chars().all(|c| c.is_ascii_digit()))
             .map_or(host, |(h, _)| h);
-        assert_eq!(r.error(), format!("refused: Host {host:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{bare}\") if this dev server is reached by that name (this check blocks DNS rebinding)"));
+        assert_eq!(r.error(), format!("refused: Host {host:?} is not loopback; add it with BrowserAgent::builder().allow_host(\"{bare}\") (the CLI: --allow-host {bare}) if this dev server is reached by that name (this check blocks DNS rebinding)"));
     }
     let r = send(&agent, "GET", &format!("{P}/console"), &[("host", "")], b"").await;
     assert_eq!(r.status, 403);
@@ -455,7 +455,7 @@ async fn host_origin_key_and_token_refusals() {
         .build();
     let r = get(&guarded, &format!("{P}/page")).await;
     assert_eq!(r.status, 401);
-    assert_eq!(r.error(), "refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…)");
+    assert_eq!(r.error(), "refused: this agent route needs the header Authorization: Bearer <token> configured with BrowserAgent::builder().bearer_token(…) (the CLI: --token)");
     let r = send(
         &guarded,
         "GET",
