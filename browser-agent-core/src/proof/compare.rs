@@ -99,12 +99,31 @@ impl BrowserAgent {
     /// ```
     pub fn proof_compare(&self, a: &str, b: &str) -> Result<Comparison, ProofError> {
         let (dir_a, dir_b) = (self.proof_dir_of(a)?, self.proof_dir_of(b)?);
+        let same = |x: &std::path::Path, y: &std::path::Path| match (x.canonicalize(), y.canonicalize()) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => x == y,
+        };
+        if same(&dir_a, &dir_b) {
+            return Err(ProofError::BadRequest(format!(
+                "{a:?} and {b:?} are one session: compare two (an earlier run, then this one)"
+            )));
+        }
         let steps_a = read_steps(&dir_a).ok_or_else(|| ProofError::Unknown(a.to_owned()))?;
         let steps_b = read_steps(&dir_b).ok_or_else(|| ProofError::Unknown(b.to_owned()))?;
         let unwritable = |e: std::io::Error| ProofError::Unwritable {
             dir: dir_b.display().to_string(),
             why: e.to_string(),
         };
+        // An earlier comparison's images go: the viewer shows only this one's.
+        if let Ok(entries) = std::fs::read_dir(&dir_b) {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with("diff-") && name.ends_with(".png") {
+                    std::fs::remove_file(entry.path()).map_err(unwritable)?;
+                }
+            }
+        }
         let mut steps = Vec::new();
         for ((n, shot_a), (_, shot_b)) in steps_a.iter().zip(&steps_b) {
             let (Some(pa), Some(pb)) = (shot_a, shot_b) else {
@@ -160,6 +179,29 @@ impl BrowserAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comparison_replaces_the_last_one_and_needs_two_sessions() {
+        // QA8: a session compared with itself had diffs written into it, and a comparison that
+        // paired no steps left the earlier one's images beside a viewer that no longer shows them.
+        let root = std::env::temp_dir().join(format!("ba-compare-{}", crate::util::random_hex(6)));
+        let agent = BrowserAgent::builder()
+            .enabled(true)
+            .proof_dir(root.join("proof"))
+            .build();
+        for name in ["a", "b"] {
+            let dir = root.join("proof").join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("session-log.json"), r#"[{"action":"click"}]"#).unwrap();
+        }
+        std::fs::write(root.join("proof/b/diff-01.png"), b"stale").unwrap();
+        let err = agent.proof_compare("proof/a", "proof/a").unwrap_err();
+        assert!(err.to_string().contains("are one session"), "{err}");
+        let done = agent.proof_compare("proof/a", "proof/b").unwrap();
+        assert!(done.steps.is_empty());
+        assert!(!root.join("proof/b/diff-01.png").exists(), "the earlier image went");
+        std::fs::remove_dir_all(root).unwrap();
+    }
 
     #[test]
     fn difference_counts_changed_pixels_only() {
