@@ -184,7 +184,7 @@ pub enum QueryError {
         /// What was sent.
         value: String,
     },
-    /// A count or sequence number (`limit`, `afterSeq`) is not a whole number (`1.5`, `1e3`).
+    /// A count or sequence number (`limit`, `afterSeq`) is not a whole number (`1.5`).
     #[error("invalid {name} {value:?}: expected a whole number")]
     Count {
         /// The parameter.

@@ -112,8 +112,7 @@ impl BrowserAgent {
         if let Some(fields) = batch.as_object_mut() {
             fields.remove("action");
         }
-        let body = serde_json::to_vec(&batch).expect("a JSON value serializes");
-        let result = match Batch::from_json(&body) {
+        let result = match Batch::from_value(&batch) {
             Ok(batch) => self.run(batch).await,
             Err(err) => Err(err),
         };
@@ -198,8 +197,7 @@ impl BrowserAgent {
         if let Some(client) = client {
             batch["client"] = client;
         }
-        let body = serde_json::to_vec(&batch).expect("serializes");
-        let result = match Batch::from_json(&body) {
+        let result = match Batch::from_value(&batch) {
             Ok(batch) => self.run(batch).await,
             Err(err) => Err(err),
         };

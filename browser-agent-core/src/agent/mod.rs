@@ -268,6 +268,14 @@ impl BrowserAgent {
         Ok(result)
     }
 
+    /// Where the app is, for the texts that say to open it: where the agent's request came
+    /// (`origin`), the host's `app_url`, or the origin of the last page that connected.
+    pub(crate) fn app_url(&self, origin: Option<String>) -> Option<String> {
+        origin
+            .or_else(|| self.inner.config.app_url.clone())
+            .or_else(|| self.clients().most_recent().and_then(|r| page_origin(&r.page)))
+    }
+
     /// An `evaluate` step's result and error follow the logs' redaction rules: they go into the
     /// answer, MCP's text and proof files as the page's console entries do (a value without a
     /// secret-looking name or shape, a field's `.value`, stays).
@@ -388,16 +396,6 @@ impl BrowserAgent {
 }
 
 /// `http://host:port/` of a page URL.
-impl BrowserAgent {
-    /// Where the app is, for the texts that say to open it: where the agent's request came
-    /// (`origin`), the host's `app_url`, or the origin of the last page that connected.
-    pub(crate) fn app_url(&self, origin: Option<String>) -> Option<String> {
-        origin
-            .or_else(|| self.inner.config.app_url.clone())
-            .or_else(|| self.clients().most_recent().and_then(|r| page_origin(&r.page)))
-    }
-}
-
 fn page_origin(page: &str) -> Option<String> {
     let (scheme, rest) = page.split_once("://")?;
     let host = rest.split(['/', '?', '#', ' ']).next()?;

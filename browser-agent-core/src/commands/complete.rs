@@ -134,7 +134,7 @@ fn hand_over(
 /// start too, so they stay in order after the earlier pages'. Otherwise the page's `duration`.
 fn whole_batch_time(w: &Waiting, steps: &mut [StepResult], duration: u64) -> u64 {
     let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-    let Some(resumed) = w.resumed.filter(|_| !w.done_steps.is_empty()) else {
+    let Some(resumed) = w.resumed else {
         return duration;
     };
     let shift = ms(resumed.duration_since(w.queued));

@@ -104,8 +104,21 @@ impl Batch {
     /// assert!(e.to_string().contains(r#"not "clientId"; the page is "client""#), "{e}");
     /// ```
     pub fn from_json(body: &[u8]) -> Result<Batch, RunError> {
+        let value: Value =
+            serde_json::from_slice(body).map_err(|e| RunError::BadRequest(format!("body is not valid JSON: {e}")))?;
+        Batch::from_value(&value)
+    }
+
+    /// [`from_json`](Self::from_json) of a request already parsed (an MCP call's arguments, a
+    /// stdio line without its `action`).
+    ///
+    /// ```
+    /// use browser_agent_core::Batch;
+    /// let batch = Batch::from_value(&serde_json::json!({"steps": [{"command": "snapshot"}]})).unwrap();
+    /// assert_eq!(batch.steps.len(), 1);
+    /// ```
+    pub fn from_value(value: &Value) -> Result<Batch, RunError> {
         let bad = |m: String| RunError::BadRequest(m);
-        let value: Value = serde_json::from_slice(body).map_err(|e| bad(format!("body is not valid JSON: {e}")))?;
         let obj = value
             .as_object()
             .ok_or_else(|| bad("body must be a JSON object {\"steps\":[…]}".into()))?;

@@ -177,8 +177,7 @@ impl BrowserAgent {
                         }
                     }
                 }
-                let body = serde_json::to_vec(&args).expect("a map serializes");
-                let batch = Batch::from_json(&body).map_err(|e| e.to_string())?;
+                let batch = Batch::from_value(&Value::Object(args)).map_err(|e| e.to_string())?;
                 match self.run_with_hint(batch, origin).await {
                     Ok(result) => Output {
                         failed: result.error.is_some(),

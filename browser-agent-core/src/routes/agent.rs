@@ -277,6 +277,9 @@ impl BrowserAgent {
     /// target label and box, and the viewport), default page when no client is named.
     pub(super) fn actions(&self, parts: &Parts) -> Response<Bytes> {
         let params = Params::parse(parts.uri.query());
+        if let Some(refused) = super::unknown_param(&params, parts, &[param::CLIENT]) {
+            return refused;
+        }
         let client = params.first(param::CLIENT).filter(|c| !c.is_empty());
         if let Some(err) = client.and_then(|c| self.unknown_client(c)) {
             return super::response::error(StatusCode::NOT_FOUND, err.to_string());

@@ -370,16 +370,13 @@ impl BrowserAgent {
             Route::Probe => self.probe_get(parts),
             Route::Logs => self.logs_post(parts, body),
             Route::Console => self.console(parts),
-            Route::Page => match unknown_param(parts, &[]) {
+            Route::Page => match unknown_param(&crate::util::Params::parse(parts.uri.query()), parts, &[]) {
                 Some(refused) => refused,
                 None => self.page(),
             },
             Route::Asset(name) => self.asset(&name, parts),
             Route::Results => self.results_post(body),
-            Route::Actions => match unknown_param(parts, &[crate::protocol::param::CLIENT]) {
-                Some(refused) => refused,
-                None => self.actions(parts),
-            },
+            Route::Actions => self.actions(parts),
             Route::Screenshots => self.screenshot_upload(parts, body),
             Route::ScreenshotFile(name) => self.screenshot_file(&name),
             Route::Proof(route) => self.proof_route(route, parts, body),
@@ -390,10 +387,9 @@ impl BrowserAgent {
     }
 }
 
-/// A 400 naming the first query parameter of `parts` that is not one of `takes` (a typo is said,
-/// not ignored, as `/console` and `/run` do); `None` when all are.
-fn unknown_param(parts: &Parts, takes: &[&str]) -> Option<Response<Bytes>> {
-    let params = crate::util::Params::parse(parts.uri.query());
+/// A 400 naming the first of `params` (the query of `parts`) that is not one of `takes` (a typo
+/// is said, not ignored, as `/console` and `/run` do); `None` when all are.
+pub(super) fn unknown_param(params: &crate::util::Params, parts: &Parts, takes: &[&str]) -> Option<Response<Bytes>> {
     let (name, _) = params.iter().find(|(name, _)| !takes.contains(name))?;
     let takes = if takes.is_empty() {
         "no parameters".to_owned()
