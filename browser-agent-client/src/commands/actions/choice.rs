@@ -140,7 +140,8 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
         return Err(cat(&[&t.label, " is not a <select>, combobox or listbox; ", how]));
     }
     let was_open = role == "listbox" || expanded(&t.el);
-    let open_on = opener(t);
+    // Where this step opens the list (and closes it again on a failure): looked up only then.
+    let open_on = if was_open { None } else { opener(t) };
     let open_on = open_on.as_ref().unwrap_or(t);
     if !was_open {
         click_target(open_on, 1).await?;
