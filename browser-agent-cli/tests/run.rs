@@ -53,6 +53,17 @@ impl Cli {
         }
     }
 
+    /// browser-agent with `--run` of `shell` (`{port}` standing for the dev server's free port,
+    /// which is the `--target`), listening on any free port, with `extra` flags.
+    fn run_dev_server(shell: &str, extra: &[&str]) -> Cli {
+        let port = free_port().to_string();
+        let command = shell.replace("{port}", &port);
+        let target = format!("http://127.0.0.1:{port}");
+        let mut args = vec!["--target", &target, "--port", "0", "--run", &command];
+        args.extend_from_slice(extra);
+        Cli::start(&args)
+    }
+
     /// The first stderr line that `f` accepts (bounded).
     fn line<T>(&mut self, what: &str, mut f: impl FnMut(&str) -> Option<T>) -> T {
         let deadline = Instant::now() + PATIENCE;
@@ -126,6 +137,9 @@ impl Cli {
         }
     }
 }
+
+/// A dev server the shell `exec`s: Python's http.server on `{port}`.
+const PYTHON_DEV_SERVER: &str = "exec python3 -m http.server {port} --bind 127.0.0.1";
 
 fn group_alive(pgid: i32) -> bool {
     // SAFETY: signal 0 only checks whether the group exists.
@@ -209,10 +223,7 @@ fn run_feeds_error_lines_to_server_entries_and_ctrl_c_stops_the_whole_group() {
 
 #[test]
 fn sigterm_stops_the_dev_server_too() {
-    let port = free_port();
-    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
-    let target = format!("http://127.0.0.1:{port}");
-    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let mut cli = Cli::run_dev_server(PYTHON_DEV_SERVER, &[]);
     let pgid = cli.pgid();
     let _ = cli.addr();
     cli.signal(libc::SIGTERM);
@@ -225,21 +236,9 @@ fn sigterm_stops_the_dev_server_too() {
 fn proof_dir_holds_the_sessions_with_the_dev_server_s_errors() {
     // A proof session started through the proxy is written under --proof-dir, and its summary
     // has the dev server's 5xx that passed the proxy meanwhile.
-    let port = free_port();
     let proofs = scratch("proofs");
-    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
-    let target = format!("http://127.0.0.1:{port}");
     let dir = proofs.to_str().unwrap();
-    let mut cli = Cli::start(&[
-        "--target",
-        &target,
-        "--port",
-        "0",
-        "--run",
-        &command,
-        "--proof-dir",
-        dir,
-    ]);
+    let mut cli = Cli::run_dev_server(PYTHON_DEV_SERVER, &["--proof-dir", dir]);
     let addr = cli.addr();
     cli.line("where proofs go", |l| {
         l.trim().strip_prefix("proofs")?.trim().starts_with(dir).then_some(())
@@ -267,21 +266,10 @@ fn proof_dir_holds_the_sessions_with_the_dev_server_s_errors() {
 
 #[test]
 fn with_a_token_the_banner_lines_carry_its_header_and_any_case_of_bearer_works() {
-    let port = free_port();
-    let command = format!("exec python3 -m http.server {port} --bind 127.0.0.1");
-    let target = format!("http://127.0.0.1:{port}");
-    let mut cli = Cli::start(&[
-        "--target",
-        &target,
-        "--port",
-        "0",
-        "--run",
-        &command,
-        "--token",
-        "s3cret-t0ken",
-        "--mcp-allow-origin",
-        "http://localhost:6274",
-    ]);
+    let mut cli = Cli::run_dev_server(
+        PYTHON_DEV_SERVER,
+        &["--token", "s3cret-t0ken", "--mcp-allow-origin", "http://localhost:6274"],
+    );
     let addr = cli.addr();
     cli.line("the logs line with the header", |l| {
         (l.contains("logs      curl -s -H 'Authorization: Bearer <token>' 'http://")).then_some(())
@@ -511,13 +499,10 @@ fn a_dev_server_that_fails_later_ends_browser_agent_with_its_status() {
     wait_group_gone(pgid);
 }
 
-/// Starts browser-agent with `--run` of `shell` (`{port}` standing for the dev server's port),
+/// Starts browser-agent with `--run` of `shell` ([`Cli::run_dev_server`]),
 /// kills it with SIGKILL once it serves, and waits for the dev server's whole group to be gone.
 fn a_kill_9_stops_the_group_of(shell: &str) {
-    let port = free_port();
-    let command = shell.replace("{port}", &port.to_string());
-    let target = format!("http://127.0.0.1:{port}");
-    let mut cli = Cli::start(&["--target", &target, "--port", "0", "--run", &command]);
+    let mut cli = Cli::run_dev_server(shell, &[]);
     let pgid = cli.pgid();
     let _ = cli.addr();
     cli.signal(libc::SIGKILL);
@@ -534,5 +519,5 @@ fn a_killed_browser_agent_stops_what_the_shell_forked_too() {
 
 #[test]
 fn a_killed_browser_agent_still_stops_a_dev_server_the_shell_execs() {
-    a_kill_9_stops_the_group_of("exec python3 -m http.server {port} --bind 127.0.0.1");
+    a_kill_9_stops_the_group_of(PYTHON_DEV_SERVER);
 }
