@@ -141,7 +141,10 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
             return bad_gateway(&shared.target, &err, wants_page);
         }
     };
-    shared.down.store(false, Ordering::Relaxed);
+    // Written only when an outage ends: every answer reads the flag, none but that one writes it.
+    if shared.down.load(Ordering::Relaxed) {
+        shared.down.store(false, Ordering::Relaxed);
+    }
     let (mut parts, body) = res.into_parts();
     agent.record_response(method.as_str(), path, parts.status.as_u16(), started);
     // We speak HTTP/1.1 to the browser whatever the dev server spoke (Python's answers 1.0).
