@@ -3,6 +3,7 @@
 
 use std::hint::black_box;
 
+use browser_agent_core::adapter::AdapterExt;
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};

@@ -9,7 +9,7 @@ use std::time::Instant;
 use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::ServiceResponse;
 use actix_web::Error;
-use browser_agent_core::adapter::{gate, InjectExt, Injection};
+use browser_agent_core::adapter::{gate, AdapterExt, InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
 use pin_project_lite::pin_project;
 

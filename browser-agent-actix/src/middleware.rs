@@ -7,7 +7,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::Method;
 use actix_web::Error;
-use browser_agent_core::adapter::{InjectExt, RequestHead};
+use browser_agent_core::adapter::{AdapterExt, InjectExt, RequestHead};
 use browser_agent_core::BrowserAgent;
 
 use crate::body::ResponseBody;
@@ -96,7 +96,7 @@ impl BrowserAgentMiddleware {
     /// ```
     /// use browser_agent_actix::{BrowserAgent, BrowserAgentMiddleware};
     /// let mw = BrowserAgentMiddleware::new(BrowserAgent::builder().enabled(true).build());
-    /// assert!(mw.agent().is_ours("/browser/probe"));
+    /// assert_eq!(mw.agent().config().prefix(), "/__mindstudio_dev__");
     /// ```
     pub fn agent(&self) -> &BrowserAgent {
         &self.agent
@@ -187,7 +187,7 @@ where
         let inject = agent.wants_injection(&Head(&req));
         let head = req.method() == Method::HEAD;
         // The response carries the request: only the agent and the time are kept for a 5xx entry.
-        let agent = agent.enabled().then(|| agent.clone());
+        let agent = agent.config().enabled().then(|| agent.clone());
         ResponseFuture::app(self.service.call(req), agent, started, inject, head)
     }
 }

@@ -108,7 +108,7 @@ pub fn serve(listener: TcpListener, agent: BrowserAgent, target: Target) -> std:
 async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Response<ProxyBody> {
     let agent = &shared.agent;
     if agent.is_ours(req.uri().path()) {
-        return browser_agent_tower::answer(agent.clone(), req)
+        return browser_agent_tower::adapter::answer(agent.clone(), req)
             .await
             .map(ProxyBody::full);
     }

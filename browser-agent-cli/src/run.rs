@@ -5,7 +5,8 @@
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use browser_agent_core::{BrowserAgent, ServerStream};
+use browser_agent_core::adapter::{AdapterExt, ServerStream};
+use browser_agent_core::BrowserAgent;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, Command};

@@ -26,6 +26,7 @@ pub(crate) use crate::protocol::Heartbeat;
 /// The record of one page load, as [`ClientRegistry`] and `GET {prefix}/page` show it.
 ///
 /// ```
+/// use browser_agent_core::adapter::AdapterExt;
 /// use browser_agent_core::BrowserAgent;
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
@@ -41,6 +42,7 @@ pub(crate) use crate::protocol::Heartbeat;
 /// ```
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ClientRecord {
     /// Page load id.
     pub client_id: String,
@@ -87,22 +89,7 @@ impl ClientRecord {
     /// Why this page's client failed to start, if it did: the error its bootstrap reported
     /// ([`Phase::Failed`]), or that it has stayed at [`Phase::Hooked`] for longer than
     /// [`CLIENT_START_TIMEOUT_MS`](crate::protocol::CLIENT_START_TIMEOUT_MS) since it was first seen.
-    ///
-    /// ```
-    /// use browser_agent_core::BrowserAgent;
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
-    /// let failed = http::Request::get("/browser/probe?client=c1&phase=failed&error=CompileError%3A%20no")
-    ///     .header("host", "127.0.0.1:3000")
-    ///     .header("x-browser-agent-key", "k3y-for-docs")
-    ///     .body(bytes::Bytes::new())
-    ///     .unwrap();
-    /// agent.handle(failed).await.unwrap();
-    /// let record = agent.clients().get("c1").unwrap();
-    /// assert_eq!(record.start_failure(record.last_seen_at).as_deref(), Some("CompileError: no"));
-    /// # });
-    /// ```
-    pub fn start_failure(&self, now: u64) -> Option<String> {
+    pub(crate) fn start_failure(&self, now: u64) -> Option<String> {
         match self.phase {
             Phase::Failed => Some(self.error.clone()),
             Phase::Hooked if now.saturating_sub(self.first_seen_at) > crate::protocol::CLIENT_START_TIMEOUT_MS => {
@@ -163,6 +150,7 @@ impl SeenSeqs {
 /// through our routes (heartbeats, polls, log batches).
 ///
 /// ```
+/// use browser_agent_core::adapter::AdapterExt;
 /// use browser_agent_core::BrowserAgent;
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
@@ -206,8 +194,19 @@ impl ClientRegistry {
     }
 
     /// The liveness TTL in milliseconds.
-    pub fn ttl_ms(&self) -> u64 {
+    pub(crate) fn ttl_ms(&self) -> u64 {
         self.ttl_ms
+    }
+
+    /// How long a page counts as alive after its last heartbeat
+    /// ([`client_ttl`](crate::BrowserAgentBuilder::client_ttl), default 60 s).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert_eq!(agent.clients().ttl().as_secs(), 60);
+    /// ```
+    pub fn ttl(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.ttl_ms)
     }
 
     /// Records a (keyed) heartbeat at `now`; returns the updated record. A heartbeat brings a page
@@ -399,7 +398,7 @@ impl ClientRegistry {
     }
 
     /// Whether `record` is alive at `now`: seen within the TTL, and it has not said it left.
-    pub fn is_alive(&self, record: &ClientRecord, now: u64) -> bool {
+    pub(crate) fn is_alive(&self, record: &ClientRecord, now: u64) -> bool {
         !record.gone && is_fresh(record.last_seen_at, now, self.ttl_ms)
     }
 
@@ -412,9 +411,9 @@ impl ClientRegistry {
     /// iframe whose parent runs no client is the page the agent means, not a tab left in the background.
     ///
     /// A page framed by another origin (an app embedded by a foreign page) is never the default
-    /// target, unless its parent's origin is allowed ([`Builder::allow_frame_parent`](crate::Builder::allow_frame_parent)):
+    /// target, unless its parent's origin is allowed ([`BrowserAgentBuilder::allow_frame_parent`](crate::BrowserAgentBuilder::allow_frame_parent)):
     /// the agent names it with `client` if it means it.
-    pub fn default_target(&self, now: u64) -> Option<ClientRecord> {
+    pub(crate) fn default_target(&self, now: u64) -> Option<ClientRecord> {
         let rank = |r: &ClientRecord| (r.last_poll_at > 0, r.visible, !r.in_iframe, r.focused, r.last_seen_at);
         self.inner
             .lock()
@@ -426,7 +425,7 @@ impl ClientRegistry {
 
     /// The most recently seen live page whose client failed to start, and why (see
     /// [`ClientRecord::start_failure`]): what the agent is told when no page can run its batch.
-    pub fn failed_page(&self, now: u64) -> Option<(ClientRecord, String)> {
+    pub(crate) fn failed_page(&self, now: u64) -> Option<(ClientRecord, String)> {
         self.inner
             .lock()
             .values()

@@ -7,33 +7,33 @@ use crate::error::ConfigError;
 use crate::protocol;
 
 /// Default number of log entries kept in memory.
-pub const DEFAULT_MAX_LOGS: usize = 500;
+pub(crate) const DEFAULT_MAX_LOGS: usize = 500;
 /// Default byte budget of the in-memory log ring.
-pub const DEFAULT_MAX_LOG_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_LOG_BYTES: usize = 4 * 1024 * 1024;
 /// Default cut for an entry's `text`, in chars.
-pub const DEFAULT_MAX_TEXT: usize = 800;
+pub(crate) const DEFAULT_MAX_TEXT: usize = 800;
 /// Default cut for any other string field of an entry (stacks, bodies, args), in chars.
-pub const DEFAULT_MAX_FIELD: usize = 4000;
+pub(crate) const DEFAULT_MAX_FIELD: usize = 4000;
 /// Cut for page URLs and titles, in chars.
-pub const PAGE_MAX: usize = 300;
+pub(crate) const PAGE_MAX: usize = 300;
 /// Default request body limit of our routes.
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+pub(crate) const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// Default time within which the body of a request to our routes must have arrived (then 408).
 pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default number of page records kept.
-pub const DEFAULT_MAX_CLIENTS: usize = 256;
+pub(crate) const DEFAULT_MAX_CLIENTS: usize = 256;
 // One command poll covers every page a default host keeps (the poll's own page and the others).
 const _: () = assert!(crate::protocol::MAX_POLL_CLIENTS + 1 == DEFAULT_MAX_CLIENTS);
 /// Default size at which the NDJSON sink rotates.
-pub const DEFAULT_NDJSON_MAX_BYTES: u64 = 2 * 1024 * 1024;
+pub(crate) const DEFAULT_NDJSON_MAX_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The host's configuration. Build it with [`BrowserAgent::builder`](crate::BrowserAgent::builder).
 ///
 /// ```
-/// use browser_agent_core::{BrowserAgent, DEFAULT_BODY_LIMIT};
+/// use browser_agent_core::BrowserAgent;
 /// let agent = BrowserAgent::builder().enabled(true).max_logs(1000).build();
 /// let config = agent.config();
-/// assert_eq!((config.max_logs(), config.body_limit()), (1000, DEFAULT_BODY_LIMIT));
+/// assert_eq!((config.max_logs(), config.body_limit()), (1000, 1024 * 1024));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -134,12 +134,30 @@ impl Config {
     pub fn max_logs(&self) -> usize {
         self.max_logs
     }
+    /// Byte budget of the log ring (default 4 MiB).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert_eq!(agent.config().max_log_bytes(), 4 * 1024 * 1024);
+    /// ```
+    pub fn max_log_bytes(&self) -> usize {
+        self.max_log_bytes
+    }
+    /// Cut for any other string field of an entry (stacks, bodies, args), in chars (default 4000).
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert_eq!(agent.config().max_field(), 4000);
+    /// ```
+    pub fn max_field(&self) -> usize {
+        self.max_field
+    }
     /// Cut for an entry's text, in chars.
     pub fn max_text(&self) -> usize {
         self.max_text
     }
     /// Whether secrets in log entries are replaced with `[redacted]` before they are stored (on
-    /// by default; see [`Builder::redact`](crate::Builder::redact)).
+    /// by default; see [`BrowserAgentBuilder::redact`](crate::BrowserAgentBuilder::redact)).
     pub fn redacts(&self) -> bool {
         self.redaction.on
     }
@@ -147,7 +165,7 @@ impl Config {
     pub fn client_ttl(&self) -> Duration {
         self.client_ttl
     }
-    /// Whether notes mode is available in pages (see [`Builder::notes`](crate::Builder::notes)).
+    /// Whether notes mode is available in pages (see [`BrowserAgentBuilder::notes`](crate::BrowserAgentBuilder::notes)).
     pub fn notes(&self) -> bool {
         self.notes
     }
@@ -156,13 +174,13 @@ impl Config {
         self.max_notes
     }
     /// The pages' default snapshot budget, in tokens (see
-    /// [`Builder::snapshot_budget`](crate::Builder::snapshot_budget)).
+    /// [`BrowserAgentBuilder::snapshot_budget`](crate::BrowserAgentBuilder::snapshot_budget)).
     pub fn snapshot_budget(&self) -> u32 {
         self.snapshot_budget
     }
     /// The folder proof sessions are written under: the one given to
-    /// [`Builder::proof_dir`](crate::Builder::proof_dir), else
-    /// [`DEFAULT_PROOF_DIR`](crate::DEFAULT_PROOF_DIR) in the working directory.
+    /// [`BrowserAgentBuilder::proof_dir`](crate::BrowserAgentBuilder::proof_dir), else
+    /// `.browser-agent/proof` in the working directory.
     ///
     /// ```
     /// use browser_agent_core::BrowserAgent;

@@ -7,6 +7,7 @@
 //! only translate their framework's requests to this crate and back.
 //!
 //! ```
+//! use browser_agent_core::adapter::AdapterExt;
 //! use browser_agent_core::BrowserAgent;
 //! use bytes::Bytes;
 //!
@@ -59,6 +60,9 @@ mod logs;
 mod mcp;
 #[cfg(feature = "host")]
 mod notes;
+/// Whether an agent is attached (pages then prefetch their hands).
+#[cfg(feature = "host")]
+mod presence;
 #[cfg(feature = "host")]
 mod proof;
 #[cfg(feature = "host")]
@@ -75,42 +79,25 @@ mod stdio;
 mod util;
 
 #[cfg(feature = "host")]
-pub use agent::{BrowserAgent, Builder};
+pub use agent::{BrowserAgent, BrowserAgentBuilder, Notes, Proof, ScreenshotOptions, Screenshots, SnapshotOptions};
 #[cfg(feature = "host")]
 pub use clients::{ClientRecord, ClientRegistry};
 #[cfg(feature = "host")]
-pub use commands::{
-    Batch, BatchResult, OpenPages, PageSummary, RunError, DEFAULT_TIMEOUT, GONE_GRACE, HANDOVER_WAIT, MAX_ACTIONS,
-    MAX_QUEUED, MAX_STEPS,
-};
+pub use commands::{Batch, BatchResult, OpenPages, PageSummary, RunError};
 #[cfg(feature = "host")]
-pub use config::{
-    Config, DEFAULT_BODY_LIMIT, DEFAULT_MAX_CLIENTS, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOGS, DEFAULT_MAX_LOG_BYTES,
-    DEFAULT_MAX_TEXT, DEFAULT_NDJSON_MAX_BYTES, PAGE_MAX,
-};
+pub use config::Config;
 #[cfg(feature = "host")]
 pub use error::{ConfigError, QueryError};
 #[cfg(all(feature = "host", feature = "tracing"))]
 pub use logs::TracingLayer;
 #[cfg(feature = "host")]
-pub use logs::{
-    is_server_error, server_error_pattern, LogBuffer, LogEntry, LogQuery, ServerStream, DEFAULT_LIMIT,
-    SERVER_ERROR_PATTERNS, TAIL_MAX_LINE, TAIL_POLL,
-};
+pub use logs::{LogBuffer, LogEntry, LogQuery};
 #[cfg(feature = "host")]
-pub use notes::{parse_shortcut, NoteError, NotesStore};
-#[cfg(feature = "host")]
-pub use proof::{
-    Comparison, Counts, ProofError, ProofOptions, ProofReport, ProofStatus, ShotMode, StepDiff, DEFAULT_PROOF_DIR,
-    MAX_RECORDED_STEPS, MAX_SESSION_LOGS,
-};
+pub use proof::{Comparison, Counts, ProofError, ProofOptions, ProofReport, ProofStatus, ShotMode, StepDiff};
 #[cfg(feature = "host")]
 pub use protocol::StepResult;
 #[cfg(feature = "host")]
-pub use screenshots::{
-    Screenshot, ScreenshotStore, StoreError, DEFAULT_MAX_SCREENSHOTS, DEFAULT_MAX_SCREENSHOT_BYTES,
-    DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
-};
+pub use screenshots::Screenshot;
 
 #[cfg(feature = "host")]
 pub mod adapter {
@@ -118,15 +105,19 @@ pub mod adapter {
     //! `browser-agent-actix`) uses to answer our routes and to put the client tag into the app's
     //! pages. An app author needs none of it.
     //!
-    //! - Our routes: [`BrowserAgent::is_ours`](crate::BrowserAgent::is_ours) picks them, [`BodyReader`] reads their bodies up to
-    //!   the limit (refusing early on the head) and answers through [`BrowserAgent::handle`](crate::BrowserAgent::handle), whose
+    //! - Our routes: [`AdapterExt::is_ours`] picks them, [`BodyReader`] reads their bodies up to
+    //!   the limit (refusing early on the head) and answers through [`AdapterExt::handle`], whose
     //!   future is a [`RouteFuture`].
+    //! - What the adapter sees of the app: [`AdapterExt::record_response`] for its answers,
+    //!   [`AdapterExt::server_log_line`] for a dev server's output lines.
     //! - The app's pages: [`InjectExt::wants_injection`] decides on the request (any framework's,
     //!   through [`RequestHead`]), [`InjectExt::plan_injection`] on the response, and
     //!   [`InjectingStream`] places the tag while the body streams.
     //! - The embedded client: [`ClientAssets`].
 
+    pub use crate::agent::AdapterExt;
     pub use crate::assets::{Asset, ClientAssets};
     pub use crate::inject::{gate, tag, InjectExt, InjectingStream, Injection, Injector, Output, RequestHead};
+    pub use crate::logs::ServerStream;
     pub use crate::routes::{BodyReader, RouteFuture};
 }

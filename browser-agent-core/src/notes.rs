@@ -1,19 +1,6 @@
 //! The notes store: what developers pointed at in notes mode, as the pages sent them
 //! ([`NOTES_PATH`](crate::protocol::NOTES_PATH)), bounded in count (oldest evicted first) and text
 //! length, with a change signal the stdio bridge (and any Rust caller) waits on.
-//!
-//! ```
-//! use browser_agent_core::NotesStore;
-//! use browser_agent_core::protocol::notes::{NoteInput, NoteKind, Point};
-//! let store = NotesStore::new(10);
-//! let input = NoteInput { kind: Some(NoteKind::Pin), text: "too small".into(),
-//!     point: Some(Point { x: 5.0, y: 9.0 }), ..Default::default() };
-//! let note = store.insert("c1", input, None).unwrap().unwrap();
-//! assert_eq!((note.id.as_str(), note.seq), ("n1", 1));
-//! assert_eq!(store.list(None, None).len(), 1);
-//! assert!(store.delete("n1"));
-//! assert!(store.list(None, None).is_empty());
-//! ```
 
 use std::collections::VecDeque;
 
@@ -34,7 +21,7 @@ const MAX_NID: usize = 64;
 /// Why a posted note is refused (always a 400; the text names the field).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum NoteError {
+pub(crate) enum NoteError {
     /// No `kind`.
     #[error("field \"kind\" must be \"pin\" (a point) or \"area\" (a box)")]
     Kind,
@@ -54,7 +41,7 @@ pub enum NoteError {
 
 /// The bounded store (see the module docs).
 #[derive(Debug)]
-pub struct NotesStore {
+pub(crate) struct NotesStore {
     max: usize,
     state: Mutex<State>,
     changed: watch::Sender<u64>,
@@ -69,11 +56,7 @@ struct State {
 
 impl NotesStore {
     /// A store of at most `max` notes (at least one).
-    ///
-    /// ```
-    /// assert_eq!(browser_agent_core::NotesStore::new(3).last_seq(), 0);
-    /// ```
-    pub fn new(max: usize) -> NotesStore {
+    pub(crate) fn new(max: usize) -> NotesStore {
         NotesStore {
             max: max.max(1),
             state: Mutex::new(State::default()),
@@ -85,21 +68,7 @@ impl NotesStore {
     /// [`MAX_ELEMENTS`] elements), replacing the one with the same `nid` from the same page, or
     /// removes it when `deleted`; `shot` is the screenshot it names, looked up by the caller.
     /// `Ok(None)`: a retraction (or nothing to retract).
-    ///
-    /// ```
-    /// use browser_agent_core::NotesStore;
-    /// use browser_agent_core::protocol::notes::{NoteInput, NoteKind, Rect};
-    /// let store = NotesStore::new(10);
-    /// let area = |text: &str| NoteInput { nid: "a".into(), kind: Some(NoteKind::Area), text: text.into(),
-    ///     rect: Some(Rect { x: 0.0, y: 0.0, w: 50.0, h: 20.0 }), ..Default::default() };
-    /// store.insert("c1", area("broken card"), None).unwrap();
-    /// let moved = store.insert("c1", area("broken card, here"), None).unwrap().unwrap();
-    /// assert_eq!((moved.id.as_str(), moved.seq), ("n1", 2)); // same note, newer seq
-    /// let gone = NoteInput { nid: "a".into(), deleted: true, ..Default::default() };
-    /// assert!(store.insert("c1", gone, None).unwrap().is_none());
-    /// assert!(store.list(None, None).is_empty());
-    /// ```
-    pub fn insert(
+    pub(crate) fn insert(
         &self,
         client: &str,
         input: NoteInput,
@@ -200,7 +169,7 @@ impl NotesStore {
     }
 
     /// The notes, oldest first: of `client` only, when given, and with `seq` after `since`.
-    pub fn list(&self, client: Option<&str>, since: Option<u64>) -> Vec<Note> {
+    pub(crate) fn list(&self, client: Option<&str>, since: Option<u64>) -> Vec<Note> {
         let mut notes: Vec<Note> = self
             .state
             .lock()
@@ -214,12 +183,12 @@ impl NotesStore {
     }
 
     /// The note with this id.
-    pub fn get(&self, id: &str) -> Option<Note> {
+    pub(crate) fn get(&self, id: &str) -> Option<Note> {
         self.state.lock().items.iter().find(|n| n.id == id).cloned()
     }
 
     /// Removes the note with this id (the agent handled it); whether it was there.
-    pub fn delete(&self, id: &str) -> bool {
+    pub(crate) fn delete(&self, id: &str) -> bool {
         let mut state = self.state.lock();
         let before = state.items.len();
         state.items.retain(|n| n.id != id);
@@ -227,7 +196,7 @@ impl NotesStore {
     }
 
     /// Removes every note; how many there were.
-    pub fn clear(&self) -> usize {
+    pub(crate) fn clear(&self) -> usize {
         let mut state = self.state.lock();
         let n = state.items.len();
         state.items.clear();
@@ -235,19 +204,13 @@ impl NotesStore {
     }
 
     /// The sequence number of the latest change (0 before the first note).
-    pub fn last_seq(&self) -> u64 {
+    pub(crate) fn last_seq(&self) -> u64 {
         self.state.lock().seq
     }
 
     /// A receiver that sees the latest sequence number each time notes arrive (or a page retracts
     /// one): `rx.changed().await`, then [`list`](Self::list) with the `since` seen before.
-    ///
-    /// ```
-    /// let store = browser_agent_core::NotesStore::new(3);
-    /// let rx = store.subscribe();
-    /// assert_eq!(*rx.borrow(), 0);
-    /// ```
-    pub fn subscribe(&self) -> watch::Receiver<u64> {
+    pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()
     }
 }
@@ -256,16 +219,7 @@ impl NotesStore {
 /// page compares key presses with (modifiers `Control+Alt+Shift+Meta` in that order, then the
 /// key's `KeyboardEvent.code`: `Alt+Shift+KeyN`). A letter or digit needs a modifier (it would
 /// take the key from every text field otherwise); `None` when it cannot be read.
-///
-/// ```
-/// use browser_agent_core::parse_shortcut;
-/// assert_eq!(parse_shortcut("Alt+Shift+N").as_deref(), Some("Alt+Shift+KeyN"));
-/// assert_eq!(parse_shortcut("shift+ctrl+1").as_deref(), Some("Control+Shift+Digit1"));
-/// assert_eq!(parse_shortcut("F2").as_deref(), Some("F2"));
-/// assert_eq!(parse_shortcut("N"), None);
-/// assert_eq!(parse_shortcut("Alt+Shift"), None);
-/// ```
-pub fn parse_shortcut(s: &str) -> Option<String> {
+pub(crate) fn parse_shortcut(s: &str) -> Option<String> {
     const MODS: [(&str, &[&str]); 4] = [
         ("Control", &["control", "ctrl"]),
         ("Alt", &["alt", "option", "opt"]),

@@ -11,25 +11,29 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 use parking_lot::Mutex;
 
-use crate::protocol::screenshot::{Format, ScreenshotInfo};
+#[cfg(test)]
+use crate::protocol::screenshot::Format;
+use crate::protocol::screenshot::ScreenshotInfo;
 
 /// How many screenshots the store keeps by default.
-pub const DEFAULT_MAX_SCREENSHOTS: usize = 64;
+pub(crate) const DEFAULT_MAX_SCREENSHOTS: usize = 64;
 /// How many bytes of screenshots the store keeps by default (64 MiB).
-pub const DEFAULT_MAX_SCREENSHOT_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_SCREENSHOT_BYTES: usize = 64 * 1024 * 1024;
 /// The largest upload accepted by default (16 MiB: a 1,568 × 16,384 px PNG of a long page fits).
-pub const DEFAULT_SCREENSHOT_UPLOAD_LIMIT: usize = 16 * 1024 * 1024;
+pub(crate) const DEFAULT_SCREENSHOT_UPLOAD_LIMIT: usize = 16 * 1024 * 1024;
 
-/// One stored screenshot: what it is and its encoded bytes.
+/// One stored screenshot: what it is and its encoded bytes. Taken with
+/// [`Screenshots::take`](crate::Screenshots::take), read again with
+/// [`Screenshots::get`](crate::Screenshots::get).
 ///
 /// ```
-/// use browser_agent_core::{Screenshot, ScreenshotStore};
-/// let store = ScreenshotStore::new(4, 1 << 20, None);
-/// let shot: Screenshot = store.insert(Screenshot::new_png_for_docs()).unwrap();
-/// assert_eq!(shot.info.id, "s1");
-/// assert_eq!(store.get("s1").unwrap().bytes.len(), shot.info.bytes);
+/// use browser_agent_core::{BrowserAgent, Screenshot};
+/// let agent = BrowserAgent::builder().enabled(true).build();
+/// let shot: Option<Screenshot> = agent.screenshots().get("s1");
+/// assert!(shot.is_none(), "no page uploaded one");
 /// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Screenshot {
     /// Its description (the `screenshot` step's result).
     pub info: ScreenshotInfo,
@@ -38,9 +42,9 @@ pub struct Screenshot {
 }
 
 impl Screenshot {
-    /// A 1 × 1 PNG, for examples and tests.
-    #[doc(hidden)]
-    pub fn new_png_for_docs() -> Screenshot {
+    /// A 1 × 1 PNG, for tests.
+    #[cfg(test)]
+    pub(crate) fn new_png_for_docs() -> Screenshot {
         const PIXEL: &[u8] = &[
             0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
             0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
@@ -69,7 +73,7 @@ impl Screenshot {
 
 /// The bounded store (see the module docs).
 #[derive(Debug)]
-pub struct ScreenshotStore {
+pub(crate) struct ScreenshotStore {
     max_count: usize,
     max_bytes: usize,
     dir: Option<PathBuf>,
@@ -85,7 +89,8 @@ struct State {
 
 /// Why a screenshot was not stored.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StoreError {
+#[non_exhaustive]
+pub(crate) enum StoreError {
     /// Bigger than the whole store.
     #[error("the screenshot is {bytes} bytes, more than the store holds ({max} bytes)")]
     TooLarge {
@@ -100,12 +105,7 @@ impl ScreenshotStore {
     /// A store of at most `max_count` screenshots and `max_bytes` bytes; with `dir`, each is also
     /// written there (as `{id}-{epoch ms}.{png|jpg}`, through a temporary name, so a reader never
     /// sees half a file).
-    ///
-    /// ```
-    /// let store = browser_agent_core::ScreenshotStore::new(2, 1 << 20, None);
-    /// assert!(store.list().is_empty());
-    /// ```
-    pub fn new(max_count: usize, max_bytes: usize, dir: Option<PathBuf>) -> ScreenshotStore {
+    pub(crate) fn new(max_count: usize, max_bytes: usize, dir: Option<PathBuf>) -> ScreenshotStore {
         ScreenshotStore {
             max_count: max_count.max(1),
             max_bytes: max_bytes.max(1),
@@ -127,7 +127,8 @@ impl ScreenshotStore {
     /// let ids: Vec<_> = store.list().into_iter().map(|i| i.id).collect();
     /// assert_eq!(ids, ["s2", "s3"]); // the oldest was evicted
     /// ```
-    pub fn insert(&self, shot: Screenshot) -> Result<Screenshot, StoreError> {
+    #[cfg(test)]
+    pub(crate) fn insert(&self, shot: Screenshot) -> Result<Screenshot, StoreError> {
         self.insert_with_url(shot, |_| String::new())
     }
 
@@ -164,12 +165,12 @@ impl ScreenshotStore {
     }
 
     /// The screenshot with this id, while the store still holds it.
-    pub fn get(&self, id: &str) -> Option<Screenshot> {
+    pub(crate) fn get(&self, id: &str) -> Option<Screenshot> {
         self.state.lock().items.iter().find(|s| s.info.id == id).cloned()
     }
 
     /// What the store holds, oldest first.
-    pub fn list(&self) -> Vec<ScreenshotInfo> {
+    pub(crate) fn list(&self) -> Vec<ScreenshotInfo> {
         self.state.lock().items.iter().map(|s| s.info.clone()).collect()
     }
 }

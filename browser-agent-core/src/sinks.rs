@@ -339,6 +339,7 @@ pub(crate) fn load_or_create_key(path: &Path, fresh: String, uid: Option<u32>, c
 
 #[cfg(test)]
 mod tests {
+    use crate::adapter::AdapterExt;
 
     #[test]
     fn the_key_dir_is_the_users() {

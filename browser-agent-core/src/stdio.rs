@@ -309,6 +309,7 @@ async fn skip_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapter::AdapterExt;
     use crate::clients::Heartbeat;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 use std::time::Instant;
 
-use browser_agent_core::adapter::{InjectExt, Injection};
+use browser_agent_core::adapter::{AdapterExt, InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::uri::PathAndQuery;

@@ -19,7 +19,7 @@ pub(crate) type OursFuture = Pin<Box<dyn Future<Output = Response<Bytes>> + Send
 /// does this itself; tools that route requests themselves (the `browser-agent` CLI) call it.
 ///
 /// ```
-/// use browser_agent_tower::{answer, BrowserAgent};
+/// use browser_agent_tower::{adapter::answer, BrowserAgent};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let agent = BrowserAgent::builder().enabled(true).build();
 /// let req = http::Request::get("/browser/probe").header("host", "127.0.0.1").body(String::new()).unwrap();

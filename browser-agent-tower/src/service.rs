@@ -3,7 +3,7 @@
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use browser_agent_core::adapter::InjectExt;
+use browser_agent_core::adapter::{AdapterExt, InjectExt};
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::{Method, Request, Response};
@@ -94,7 +94,7 @@ where
         let inject = agent.wants_injection(&req);
         let head = req.method() == Method::HEAD;
         // What a 5xx entry names; nothing to keep when the agent is off.
-        let seen = agent.enabled().then(|| Seen {
+        let seen = agent.config().enabled().then(|| Seen {
             agent: agent.clone(),
             method: req.method().clone(),
             path: req.uri().path_and_query().cloned(),

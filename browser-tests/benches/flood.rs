@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use browser_agent_core::{BrowserAgent, DEFAULT_MAX_LOG_BYTES};
+use browser_agent_core::BrowserAgent;
 use browser_agent_testkit::flood::{flood, Flood};
 use browser_agent_testkit::heap::{rss_kib, CountingAlloc};
 use browser_tests::{any_port, scratch, Framework, Server, PAGE_KEY, PREFIX};
@@ -94,7 +94,7 @@ fn main() {
             logs.last_seq(),
             agent.config().max_logs(),
             logs.bytes() as f64 / MIB,
-            DEFAULT_MAX_LOG_BYTES as f64 / MIB
+            agent.config().max_log_bytes() as f64 / MIB
         );
         server.stop();
     }

@@ -10,6 +10,14 @@ use browser_tests::{chromium_test, exec, exec_async, fails, mcp_tool, ok, open, 
 use fantoccini::Client;
 use serde_json::{json, Value};
 
+/// A 1 × 1 PNG.
+const PIXEL_PNG: &[u8] = &[
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
+    0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49,
+    0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF, 0xC0, 0xF0, 0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D,
+    0x1D, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+];
+
 /// `GET` of one of our paths (or a full URL of this server).
 fn get(server: &Server, url: &str) -> Resp {
     let path = url.strip_prefix(&server.url("")).unwrap_or(url);
@@ -135,7 +143,10 @@ chromium_test!(element_full_page_jpeg_and_inline, Axum, |client, server| {
     assert_eq!(inline.as_u64(), Some(served.body.len() as u64));
     // The Rust API returns the bytes.
     let agent = server.agent.clone();
-    let api = agent.screenshot(Some(&page), json!({"maxWidth": 320})).await.unwrap();
+    let options = browser_agent_core::ScreenshotOptions::new()
+        .client(page.clone())
+        .max_width(320);
+    let api = agent.screenshots().take(options).await.unwrap();
     assert_eq!(api.info.width, 320);
     assert_eq!(png_size(&api.bytes).0, 320);
 });
@@ -163,10 +174,10 @@ chromium_test!(bad_input_is_refused_and_nothing_is_stored, Axum, |client, server
     let click_why = fails(&server, &page, json!({"command": "click", "text": "Delete"})).await;
     assert_eq!(why, click_why);
     assert!(why.contains("Save"), "{why}");
-    assert!(server.agent.screenshots().is_empty(), "nothing stored");
+    assert!(server.agent.screenshots().list().is_empty(), "nothing stored");
     // The upload route: the page key, an image type, an image, the page's id.
     let path = format!("{PREFIX}/screenshots?client={page}&width=1&height=1&method=foreignobject&ms=1");
-    let png = browser_agent_core::Screenshot::new_png_for_docs().bytes;
+    let png = PIXEL_PNG.to_vec();
     let post = |headers: &[(&str, &str)], body: &[u8]| request(server.addr, "POST", &path, headers, body);
     assert_eq!(post(&[("content-type", "image/png")], &png).status, 403);
     let keyed = |ct| [("content-type", ct), ("x-browser-agent-key", PAGE_KEY)];
@@ -185,7 +196,7 @@ chromium_test!(bad_input_is_refused_and_nothing_is_stored, Axum, |client, server
             "the body is not a image/png image (its first bytes do not say so)".to_owned()
         )
     );
-    assert!(server.agent.screenshots().is_empty(), "nothing stored");
+    assert!(server.agent.screenshots().list().is_empty(), "nothing stored");
     let stored = post(&keyed("image/png"), &png);
     assert_eq!(stored.status, 201, "{}", stored.text());
     let missing = get(&server, &format!("{PREFIX}/screenshots/s99.png"));

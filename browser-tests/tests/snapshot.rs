@@ -604,6 +604,24 @@ async fn cut_line_counts_what_paging_finds_on(c: &Client, server: &Server, fixtu
     assert_eq!(shown + found, total, "{fixture}: every displayed item once");
 }
 
+/// The Rust API's options for a view given as the step's JSON fields.
+fn snapshot_options(client: &str, view: &Value) -> browser_agent_core::SnapshotOptions {
+    let mut o = browser_agent_core::SnapshotOptions::new().client(client);
+    let whole = |v: &Value| u32::try_from(v.as_u64().expect("a whole number")).expect("fits u32");
+    for (name, v) in view.as_object().expect("a view") {
+        o = match name.as_str() {
+            "ref" => o.scope(v.as_str().expect("a ref")),
+            "offset" => o.offset(whole(v)),
+            "limit" => o.limit(whole(v)),
+            "filter" => o.filter(v.as_str().expect("a text")),
+            "viewport" => o.viewport(v.as_bool().expect("a flag")),
+            "budget" => o.budget(whole(v)),
+            other => panic!("no option for {other:?}"),
+        };
+    }
+    o
+}
+
 async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
     // Each view of a `snapshot` step answers the same text over `/run`, `GET /snapshot`,
     // `POST /snapshot`, the Rust API and MCP's `browser_snapshot`, and a bad one the same refusal.
@@ -659,7 +677,7 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         let by_post: Value = serde_json::from_str(&body).expect("JSON");
         let by_api = server
             .agent
-            .snapshot_with(Some(&id), view.clone())
+            .snapshot(snapshot_options(&id, &view))
             .await
             .unwrap_or_else(|e| panic!("{view}: {e}"));
         let by_mcp = mcp(with("client", json!(id)));
@@ -684,7 +702,6 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         assert_eq!(mcp_text, format!("page {id}:\n{}\n", by_run.trim_end()), "{view}: MCP");
     }
     // A bad view: the same refusal everywhere, and nothing runs in the page.
-    let bad = json!({"offset": -1});
     let want = "step 0: invalid offset -1: expected a whole number of children to skip, 0 or more";
     let (status, body) = run_raw(
         server,
@@ -702,12 +719,16 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
     let (status, body) = http_get(server.addr, &format!("{PREFIX}/snapshot?client={id}&offset=-1"));
     assert_eq!(status, 400, "{body}");
     assert!(body.contains(want), "{body}");
-    let e = server
-        .agent
-        .snapshot_with(Some(&id), bad.clone())
-        .await
-        .expect_err("refused");
-    assert_eq!(e.to_string(), want);
+    // The Rust API's options are typed (no negative offset): its bad view is a contradiction.
+    let bad_api = browser_agent_core::SnapshotOptions::new()
+        .client(id.clone())
+        .full(true)
+        .budget(600);
+    let e = server.agent.snapshot(bad_api).await.expect_err("refused");
+    assert_eq!(
+        e.to_string(),
+        "step 0: full and budget contradict each other: full means no budget"
+    );
     let by_mcp = mcp(json!({"client": id, "offset": -1}));
     assert_eq!(by_mcp["isError"], true, "{by_mcp}");
     assert!(

@@ -34,8 +34,8 @@ async fn state(addr: SocketAddr, agent: &BrowserAgent) -> (u64, Value, usize, bo
     (
         console["lastSeq"].as_u64().unwrap(),
         pages["pages"].clone(),
-        agent.screenshots().len(),
-        agent.proof_status().is_some(),
+        agent.screenshots().list().len(),
+        agent.proof().status().is_some(),
     )
 }
 

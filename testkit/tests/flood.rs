@@ -18,7 +18,7 @@
 
 use std::net::SocketAddr;
 
-use browser_agent_core::{BrowserAgent, LogQuery, DEFAULT_MAX_FIELD, DEFAULT_MAX_LOG_BYTES};
+use browser_agent_core::{BrowserAgent, LogQuery};
 use browser_agent_testkit::flood::{flood, Flood};
 use browser_agent_testkit::heap::{rss_kib, CountingAlloc};
 use browser_agent_testkit::{actix_app, axum_app, RunningServer};
@@ -49,7 +49,7 @@ fn flood_within_limits(name: &str, spawn: Spawn) {
     let agent = BrowserAgent::builder().enabled(true).page_key(KEY).build();
     let config = agent.config().clone();
     // The defaults: the builder was given none of its own.
-    let (max_logs, max_log_bytes, body_limit) = (config.max_logs(), DEFAULT_MAX_LOG_BYTES, config.body_limit());
+    let (max_logs, max_log_bytes, body_limit) = (config.max_logs(), config.max_log_bytes(), config.body_limit());
     let server = spawn(agent.clone(), None, "127.0.0.1:0".parse().unwrap()).expect("server");
     let bound = 2 * max_log_bytes + SENDERS * (3 * body_limit + 256 * 1024) + 8 * MIB;
 
@@ -115,7 +115,7 @@ fn flood_within_limits(name: &str, spawn: Spawn) {
         strings(&v, &mut all);
         for s in all {
             assert!(
-                s.chars().count() <= DEFAULT_MAX_FIELD,
+                s.chars().count() <= config.max_field(),
                 "a value of {} chars",
                 s.chars().count()
             );

@@ -8,6 +8,7 @@ use std::hint::black_box;
 use axum::Router;
 use browser_agent_benches::drain;
 use browser_agent_benches::{axum_app, fetch_request, page_request};
+use browser_agent_core::adapter::AdapterExt;
 use browser_agent_core::BrowserAgent;
 use browser_agent_tower::BrowserAgentLayer;
 use bytes::Bytes;

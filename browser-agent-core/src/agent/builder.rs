@@ -1,4 +1,4 @@
-//! [`Builder`]: every setting of a [`BrowserAgent`] with its default, validated once at build,
+//! [`BrowserAgentBuilder`]: every setting of a [`BrowserAgent`] with its default, validated once at build,
 //! and the page key file.
 
 use std::path::PathBuf;
@@ -32,12 +32,13 @@ use crate::util;
 /// ```
 #[derive(Debug, Clone, Default)]
 #[must_use]
-pub struct Builder {
+pub struct BrowserAgentBuilder {
     config: Config,
     server_log: Option<PathBuf>,
+    ndjson_rotate: Option<u64>,
 }
 
-impl Builder {
+impl BrowserAgentBuilder {
     /// Turns the agent on or off. Default: on in debug builds, off in release builds (then every
     /// request passes through untouched).
     pub fn enabled(mut self, on: bool) -> Self {
@@ -110,6 +111,7 @@ impl Builder {
     /// `http://localhost:6274` for MCP Inspector's direct mode).
     ///
     /// ```
+    /// use browser_agent_core::adapter::AdapterExt;
     /// use browser_agent_core::BrowserAgent;
     /// let agent = BrowserAgent::builder().enabled(true).mcp_allow_origin("http://localhost:6274").build();
     /// assert!(agent.is_ours("/__mindstudio_dev__/mcp"));
@@ -143,13 +145,32 @@ impl Builder {
         self.config.bearer_token = Some(token.into());
         self
     }
-    /// Also append every stored entry to this NDJSON file (e.g. `.logs/browser.ndjson`), rotated at 2 MiB.
-    pub fn ndjson_file(self, path: impl Into<PathBuf>) -> Self {
-        self.ndjson_file_rotated(path, DEFAULT_NDJSON_MAX_BYTES)
+    /// Also append every stored entry to this NDJSON file (e.g. `.logs/browser.ndjson`), rotated at
+    /// 2 MiB unless [`ndjson_rotate_at`](Self::ndjson_rotate_at) says otherwise.
+    ///
+    /// ```
+    /// let file = std::env::temp_dir().join(format!("ba-doc-{}.ndjson", std::process::id()));
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).ndjson_file(&file).build();
+    /// # drop(agent); let _ = std::fs::remove_file(file);
+    /// ```
+    pub fn ndjson_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.ndjson = Some((path.into(), DEFAULT_NDJSON_MAX_BYTES));
+        self
     }
-    /// Like [`ndjson_file`](Self::ndjson_file) with a rotation size.
-    pub fn ndjson_file_rotated(mut self, path: impl Into<PathBuf>, max_bytes: u64) -> Self {
-        self.config.ndjson = Some((path.into(), max_bytes));
+    /// The size at which the [`ndjson_file`](Self::ndjson_file) rotates (default 2 MiB), in either
+    /// order with it; without an NDJSON file it does nothing.
+    ///
+    /// ```
+    /// let file = std::env::temp_dir().join(format!("ba-doc-rot-{}.ndjson", std::process::id()));
+    /// let agent = browser_agent_core::BrowserAgent::builder()
+    ///     .enabled(true)
+    ///     .ndjson_file(&file)
+    ///     .ndjson_rotate_at(64 * 1024)
+    ///     .build();
+    /// # drop(agent); let _ = std::fs::remove_file(file);
+    /// ```
+    pub fn ndjson_rotate_at(mut self, bytes: u64) -> Self {
+        self.ndjson_rotate = Some(bytes);
         self
     }
     /// Persist the heartbeat state `{lastSeenAt, page}` to this file (atomic writes).
@@ -169,6 +190,7 @@ impl Builder {
     /// `Basic …` credentials, and JWT-shaped strings.
     ///
     /// ```
+    /// use browser_agent_core::adapter::AdapterExt;
     /// use browser_agent_core::{BrowserAgent, LogQuery};
     /// let agent = BrowserAgent::builder().enabled(true).build();
     /// agent.ingest_plain(&serde_json::json!({"text": "GET /cb?code=4/0AY0e&state=x"}), "http://127.0.0.1/");
@@ -284,7 +306,7 @@ impl Builder {
         self
     }
     /// The keyboard shortcut that enters and leaves notes mode in a plain tab (default
-    /// `Alt+Shift+N`); see [`parse_shortcut`](crate::parse_shortcut) for what it accepts. One it
+    /// `Alt+Shift+N`); modifiers `Control`, `Alt`, `Shift`, `Meta`, then a key (a letter or digit needs a modifier). One it
     /// cannot read fails the build ([`ConfigError::Shortcut`]).
     ///
     /// ```
@@ -344,7 +366,10 @@ impl Builder {
     /// Builds the agent, or says which setting is invalid.
     pub fn try_build(self) -> Result<BrowserAgent, ConfigError> {
         let server_log = self.server_log;
-        let config = self.config;
+        let mut config = self.config;
+        if let (Some((_, max)), Some(bytes)) = (&mut config.ndjson, self.ndjson_rotate) {
+            *max = bytes;
+        }
         config.validate()?;
         if !config.enabled {
             static NOTICE: Once = Once::new();
@@ -388,6 +413,7 @@ impl Builder {
                     ),
                 commands: Default::default(),
                 last_sweep: Default::default(),
+                agent_seen: Default::default(),
                 proofs: Default::default(),
                 notes: crate::notes::NotesStore::new(config.max_notes),
                 screenshots: crate::screenshots::ScreenshotStore::new(

@@ -1,13 +1,15 @@
-//! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`Builder`].
+//! [`BrowserAgent`]: the cheap-to-clone handle over the host's shared state, and its [`BrowserAgentBuilder`].
 
+mod adapter;
 mod builder;
 mod notes;
+mod options;
+mod proof;
 mod screenshot;
 
 use std::sync::Arc;
 
 use bytes::Bytes;
-use serde_json::Value;
 
 use crate::assets::ClientAssets;
 use crate::clients::ClientRegistry;
@@ -18,34 +20,30 @@ use crate::protocol::TagConfig;
 use crate::sinks::{ClientState, NdjsonSink};
 use crate::util;
 
-pub use builder::Builder;
-
-/// A batch of one `command` step with `options` as its fields (but `command` and the `dropped`
-/// ones), for `client` (or the default page).
-pub(crate) fn one_step(client: Option<&str>, command: &str, options: Value, dropped: &[&str]) -> Batch {
-    let mut step = serde_json::json!({ "command": command });
-    if let (Value::Object(step), Value::Object(options)) = (&mut step, options) {
-        step.extend(
-            options
-                .into_iter()
-                .filter(|(k, _)| k != "command" && !dropped.contains(&k.as_str())),
-        );
-    }
-    let mut batch = Batch::new(vec![step]);
-    batch.client = client.map(str::to_owned);
-    batch
-}
+pub use adapter::AdapterExt;
+pub use builder::BrowserAgentBuilder;
+pub use notes::Notes;
+pub use options::{ScreenshotOptions, SnapshotOptions};
+pub use proof::Proof;
+pub use screenshot::Screenshots;
 
 /// The host's shared state: log ring, page registry, configuration, page key. Clone it freely
 /// (one `Arc`); every clone sees the same state, so create it once and hand clones to the layer,
 /// to your handlers and to your agent-facing code.
 ///
+/// Its methods are the app author's: [`run`](Self::run) and [`snapshot`](Self::snapshot) in a
+/// page, the [`logs`](Self::logs) and the [`clients`](Self::clients) (pages), the feature areas
+/// [`screenshots`](Self::screenshots), [`notes`](Self::notes) and [`proof`](Self::proof), the
+/// server-side capture ([`install_panic_hook`](Self::install_panic_hook),
+/// [`tail_server_log`](Self::tail_server_log)) and the stdio bridges. What an adapter calls is in
+/// [`adapter::AdapterExt`](crate::adapter::AdapterExt).
+///
 /// ```
 /// use browser_agent_core::{BrowserAgent, LogQuery};
 /// let agent = BrowserAgent::builder().max_logs(100).enabled(true).build();
 /// let handle = agent.clone();
-/// agent.ingest_plain(&serde_json::json!({"text": "hello"}), "");
-/// assert_eq!(handle.logs().query(&LogQuery::default()).len(), 1);
+/// assert_eq!(handle.config().max_logs(), 100);
+/// assert!(agent.logs().query(&LogQuery::all()).is_empty());
 /// ```
 #[derive(Clone, Debug)]
 pub struct BrowserAgent {
@@ -60,6 +58,8 @@ pub(crate) struct Inner {
     pub(crate) commands: crate::commands::CommandQueue,
     /// When [`BrowserAgent::sweep_pages`] last ran (epoch ms).
     pub(crate) last_sweep: std::sync::atomic::AtomicU64,
+    /// When an agent last called (epoch ms): pages then prefetch their hands while idle.
+    pub(crate) agent_seen: std::sync::atomic::AtomicU64,
     pub(crate) screenshots: crate::screenshots::ScreenshotStore,
     pub(crate) notes: crate::notes::NotesStore,
     pub(crate) proofs: crate::proof::Proofs,
@@ -84,12 +84,12 @@ impl Default for BrowserAgent {
 impl BrowserAgent {
     /// An agent with every default (enabled in debug builds).
     pub fn new() -> Self {
-        Builder::default().build()
+        BrowserAgentBuilder::default().build()
     }
 
     /// A builder with every default.
-    pub fn builder() -> Builder {
-        Builder::default()
+    pub fn builder() -> BrowserAgentBuilder {
+        BrowserAgentBuilder::default()
     }
 
     /// The configuration.
@@ -97,8 +97,8 @@ impl BrowserAgent {
         &self.inner.config
     }
 
-    /// Whether the agent is active.
-    pub fn enabled(&self) -> bool {
+    /// Whether the agent is active ([`Config::enabled`]).
+    pub(crate) fn enabled(&self) -> bool {
         self.inner.config.enabled
     }
 
@@ -117,44 +117,9 @@ impl BrowserAgent {
         &self.inner.key
     }
 
-    /// The client revision this host serves.
-    pub fn client_rev(&self) -> &str {
-        &self.inner.tag_config.rev
-    }
-
-    /// Whether `path` is one of ours (prefix routes or `/browser/…`, and the OAuth metadata paths
-    /// of the MCP endpoint, `/.well-known/…{prefix}/mcp`, answered 404 so MCP clients do not start
-    /// an OAuth flow); false when disabled. Adapters send these to [`BrowserAgent::handle`] and
-    /// everything else to the app.
-    ///
-    /// ```
-    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.is_ours("/__mindstudio_dev__/console"));
-    /// assert!(agent.is_ours("/browser/probe"));
-    /// assert!(agent.is_ours("/.well-known/oauth-protected-resource/__mindstudio_dev__/mcp"));
-    /// assert!(!agent.is_ours("/.well-known/oauth-authorization-server"), "the app's own");
-    /// assert!(!agent.is_ours("/__mindstudio_dev__x"));
-    /// assert!(!agent.is_ours("/api/items"));
-    /// ```
-    pub fn is_ours(&self, path: &str) -> bool {
-        let inner = &self.inner;
-        inner.config.enabled
-            && (path.starts_with(&inner.probe_scope)
-                || path.starts_with(&inner.prefix_slash)
-                || path == inner.config.prefix
-                || (path.starts_with(crate::protocol::mcp::WELL_KNOWN) && path.ends_with(&inner.mcp_path)))
-    }
-
     /// The tag injected into pages without a CSP nonce.
     pub fn tag(&self) -> &Bytes {
         &self.inner.plain_tag
-    }
-
-    /// Stores dsh-style `{t?, level?, text?}` items under `page` (from Rust code, tests, or tools).
-    pub fn ingest_plain(&self, item: &Value, page: &str) -> usize {
-        let now = util::now_ms();
-        let entry = logs::normalize_plain(item, self.limits(), page, now);
-        self.store(entry.into_iter().collect())
     }
 
     pub(crate) fn limits(&self) -> logs::Limits {
@@ -180,20 +145,26 @@ impl BrowserAgent {
     /// # });
     /// ```
     pub async fn run(&self, batch: Batch) -> Result<BatchResult, RunError> {
+        self.agent_called();
         self.run_with_hint(batch, None).await
     }
 
-    /// Takes a snapshot of a page (`diff`: only what changed since that page's previous snapshot).
-    pub async fn snapshot(&self, client: Option<&str>, diff: bool) -> Result<BatchResult, RunError> {
-        self.run(one_step(client, "snapshot", serde_json::json!({ "diff": diff }), &[]))
-            .await
-    }
-
-    /// Takes a snapshot with the `snapshot` step's options (`{"ref":"e3","offset":40}`,
-    /// `{"filter":"Save"}`, `{"full":true}`, …; see the README); the text is the step's result,
-    /// `result.steps[0].result_str()`.
-    pub async fn snapshot_with(&self, client: Option<&str>, options: Value) -> Result<BatchResult, RunError> {
-        self.run(one_step(client, "snapshot", options, &[])).await
+    /// Takes a snapshot of a page: the default page's whole tree, or what `options` asks for (a
+    /// page, a subtree, a filter, what changed since the last one). The text is the step's result,
+    /// `result.steps[0].result_str()`; a bad option is [`RunError::BadRequest`].
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, RunError, SnapshotOptions};
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let err = agent.snapshot(SnapshotOptions::new().diff(true)).await.unwrap_err();
+    /// assert!(matches!(err, RunError::NoBrowser(_)), "no page is open here");
+    /// let err = agent.snapshot(SnapshotOptions::new().full(true).budget(100)).await.unwrap_err();
+    /// assert!(matches!(err, RunError::BadRequest(_)), "{err}");
+    /// # });
+    /// ```
+    pub async fn snapshot(&self, options: SnapshotOptions) -> Result<BatchResult, RunError> {
+        self.run(options.batch()).await
     }
 
     pub(crate) async fn run_with_hint(
@@ -407,6 +378,7 @@ mod tests {
     use super::*;
     use crate::clients::Heartbeat;
     use serde_json::json;
+    use serde_json::Value;
     use std::time::Duration;
 
     fn agent_with_page(client: &str) -> BrowserAgent {

@@ -1,38 +1,62 @@
-//! Screenshots through the Rust API, and `inline` screenshots in step results.
+//! `agent.screenshots()`: screenshots through the Rust API, and `inline` screenshots in step results.
 
 use serde_json::Value;
 
-use super::BrowserAgent;
+use super::{BrowserAgent, ScreenshotOptions};
 use crate::commands::{BatchResult, RunError};
 use crate::protocol::screenshot::{ScreenshotInfo, INLINE};
 use crate::screenshots::Screenshot;
 use crate::util;
 
+/// The screenshots of a [`BrowserAgent`]: take one in a page, read the stored ones. From
+/// [`BrowserAgent::screenshots`].
+///
+/// ```
+/// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+/// let screenshots = agent.screenshots();
+/// assert!(screenshots.list().is_empty());
+/// assert!(screenshots.get("s1").is_none());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Screenshots<'a> {
+    agent: &'a BrowserAgent,
+}
+
 impl BrowserAgent {
-    /// Takes a screenshot of a page with the `screenshot` step's options (`{}` for the viewport,
-    /// `{"fullPage":true}`, `{"ref":"e3","padding":8}`, `{"format":"jpeg","quality":0.7}`, …; see
-    /// the README) and returns it with its bytes. A step that fails (a target that does not
-    /// resolve, a page that cannot be captured) is [`RunError::StepFailed`] with the page's message.
+    /// The screenshots: [`take`](Screenshots::take) one in a page, [`get`](Screenshots::get) or
+    /// [`list`](Screenshots::list) the stored ones.
     ///
     /// ```
-    /// use browser_agent_core::{BrowserAgent, RunError};
+    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.screenshots().list().is_empty());
+    /// ```
+    pub fn screenshots(&self) -> Screenshots<'_> {
+        Screenshots { agent: self }
+    }
+}
+
+impl Screenshots<'_> {
+    /// Takes a screenshot of a page and returns it with its bytes. A step that fails (a target
+    /// that does not resolve, a page that cannot be captured) is [`RunError::StepFailed`] with the
+    /// page's message; an option out of range is [`RunError::BadRequest`].
+    ///
+    /// ```
+    /// use browser_agent_core::{BrowserAgent, RunError, ScreenshotOptions};
     /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
     /// let agent = BrowserAgent::builder().enabled(true).build();
     /// // No page is open here; with one, `shot.bytes` is the PNG and `shot.info` says what it is.
-    /// let err = agent.screenshot(None, serde_json::json!({"fullPage": true})).await.unwrap_err();
+    /// let err = agent.screenshots().take(ScreenshotOptions::new().full_page(true)).await.unwrap_err();
     /// assert!(matches!(err, RunError::NoBrowser(_)));
     /// # });
     /// ```
-    pub async fn screenshot(&self, client: Option<&str>, options: Value) -> Result<Screenshot, RunError> {
-        let result = self
-            .run(super::one_step(client, "screenshot", options, &[INLINE]))
-            .await?;
+    pub async fn take(&self, options: ScreenshotOptions) -> Result<Screenshot, RunError> {
+        let result = self.agent.run(options.batch()).await?;
         let step = result.steps.into_iter().next();
         if let Some(error) = step.as_ref().and_then(|s| s.error.clone()).or(result.error) {
             return Err(RunError::StepFailed(error));
         }
         let info: Option<ScreenshotInfo> = step.and_then(|s| s.result).and_then(|v| serde_json::from_value(v).ok());
-        info.and_then(|info| self.inner.screenshots.get(&info.id))
+        info.and_then(|info| self.agent.inner.screenshots.get(&info.id))
             .ok_or_else(|| RunError::StepFailed("the page sent no screenshot (or the store evicted it already)".into()))
     }
 
@@ -40,22 +64,24 @@ impl BrowserAgent {
     ///
     /// ```
     /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.screenshot_by_id("s1").is_none());
+    /// assert!(agent.screenshots().get("s1").is_none());
     /// ```
-    pub fn screenshot_by_id(&self, id: &str) -> Option<Screenshot> {
-        self.inner.screenshots.get(id)
+    pub fn get(&self, id: &str) -> Option<Screenshot> {
+        self.agent.inner.screenshots.get(id)
     }
 
-    /// What the screenshot store holds, oldest first.
+    /// What the store holds, oldest first.
     ///
     /// ```
     /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.screenshots().is_empty());
+    /// assert!(agent.screenshots().list().is_empty());
     /// ```
-    pub fn screenshots(&self) -> Vec<ScreenshotInfo> {
-        self.inner.screenshots.list()
+    pub fn list(&self) -> Vec<ScreenshotInfo> {
+        self.agent.inner.screenshots.list()
     }
+}
 
+impl BrowserAgent {
     /// Puts the image, as base64, into the result of every `screenshot` step that asked for
     /// `"inline": true` (for callers that cannot fetch its URL).
     pub(super) fn inline_screenshots(&self, steps: &[Value], result: &mut BatchResult) {

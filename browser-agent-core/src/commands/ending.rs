@@ -67,7 +67,7 @@ impl CommandQueue {
                     steps: w.done_steps,
                 }
             }
-            None => RunError::Timeout(timeout_ms),
+            None => RunError::Timeout(Duration::from_millis(timeout_ms)),
         })
     }
 
@@ -199,7 +199,7 @@ impl Ticket {
             });
             match tokio::time::timeout_at(deadline.into(), outcome).await {
                 Ok(Some(Ok(outcome))) => return outcome,
-                Ok(Some(Err(_))) => return Err(RunError::Timeout(timeout_ms)),
+                Ok(Some(Err(_))) => return Err(RunError::Timeout(Duration::from_millis(timeout_ms))),
                 Ok(None) => {}
                 Err(_) => {
                     if let Some(err) = queue.expire(&id, deadline, overall, timeout_ms) {

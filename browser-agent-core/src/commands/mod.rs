@@ -25,15 +25,15 @@ pub(crate) use stack::tidy_evaluate_errors;
 pub(crate) use validate::{validate_steps, waits_fit};
 
 /// Default time a batch may take, queueing included.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The refusal of a batch without steps (from the agent's request, or from Rust).
 const NO_STEPS: &str = "browser action requires a non-empty \"steps\" array";
 /// Most steps in one batch.
-pub const MAX_STEPS: usize = 100;
+pub(crate) const MAX_STEPS: usize = 100;
 /// Most batches waiting for one page.
-pub const MAX_QUEUED: usize = 16;
+pub(crate) const MAX_QUEUED: usize = 16;
 /// Executed steps kept per page in its action log.
-pub const MAX_ACTIONS: usize = 200;
+pub(crate) const MAX_ACTIONS: usize = 200;
 /// Pages whose command state (queue, action log, snapshot baseline) is kept: past it, the least
 /// recently used idle page's is freed (as many as the default registry keeps page records).
 pub(crate) const MAX_PAGES: usize = crate::config::DEFAULT_MAX_CLIENTS;
@@ -48,10 +48,10 @@ pub(crate) const MAX_ACTION_BYTES: usize = 2 * 1024 * 1024;
 pub(crate) const LEFT_PAGE_GRACE: Duration = Duration::from_secs(30);
 /// How long a batch whose page said it left while running it (the `gone` beacon) waits for that
 /// page's results or handover, which the page sends in the same `pagehide` and may arrive just after.
-pub const GONE_GRACE: Duration = Duration::from_secs(3);
+pub(crate) const GONE_GRACE: Duration = Duration::from_secs(3);
 /// How long a handed-over batch waits for the next page of its tab to take it (never beyond the
 /// batch's own timeout): a navigation to a JSON route, another origin or a download starts no client.
-pub const HANDOVER_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const HANDOVER_WAIT: Duration = Duration::from_secs(10);
 
 /// A batch of steps for a page.
 ///
@@ -61,6 +61,7 @@ pub const HANDOVER_WAIT: Duration = Duration::from_secs(10);
 /// assert_eq!(batch.steps.len(), 1);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Batch {
     /// The steps, run in order; the first failing step ends the batch.
     pub steps: Vec<Value>,
@@ -171,7 +172,7 @@ impl Batch {
 /// ```
 /// use browser_agent_core::{BatchResult, BrowserAgent};
 /// # async fn show(agent: BrowserAgent) -> Result<(), browser_agent_core::RunError> {
-/// let result: BatchResult = agent.snapshot(None, false).await?;
+/// let result: BatchResult = agent.snapshot(browser_agent_core::SnapshotOptions::new()).await?;
 /// println!("{} ran on {}: {}", result.steps.len(), result.client_id, result.snapshot);
 /// for node in result.tree() {
 ///     println!("{} {:?}", node.role, node.name);
@@ -180,6 +181,7 @@ impl Batch {
 /// # }
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BatchResult {
     /// Always `browser-completed`.
     pub event: &'static str,
@@ -215,15 +217,17 @@ impl BatchResult {
 ///
 /// ```
 /// use browser_agent_core::{OpenPages, PageSummary};
-/// let open = OpenPages(vec![PageSummary { client_id: "c1".into(), page: "http://127.0.0.1:3000/".into() }]);
-/// assert_eq!(open.to_string(), "Open pages: \"c1\" (http://127.0.0.1:3000/)");
-/// assert_eq!(OpenPages::default().to_string(), "No page is connected.");
+/// let open = OpenPages::default();
+/// assert_eq!(open.to_string(), "No page is connected.");
+/// let listed: Vec<&PageSummary> = open.0.iter().collect();
+/// assert!(listed.is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpenPages(pub Vec<PageSummary>);
 
 /// One open page: its client id and URL (see [`OpenPages`] for an example).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PageSummary {
     /// The page's client id.
     pub client_id: String,
@@ -291,8 +295,8 @@ pub enum RunError {
     #[error("The page already has {MAX_QUEUED} batches waiting; wait for them to finish")]
     QueueFull,
     /// The page did not answer in time; the batch was removed and will not run later.
-    #[error("Browser command timed out after {0} ms: the page did not answer (it may have navigated away, be paused in a debugger, be busy, or show an alert, confirm or prompt dialog it opened on its own, which a person must answer)")]
-    Timeout(u64),
+    #[error("Browser command timed out after {} ms: the page did not answer (it may have navigated away, be paused in a debugger, be busy, or show an alert, confirm or prompt dialog it opened on its own, which a person must answer)", .0.as_millis())]
+    Timeout(Duration),
     /// The named page said it left (closed, or navigated away).
     #[error("The page with client id {client:?} was closed or navigated away. {open}")]
     PageClosed {
@@ -309,7 +313,7 @@ pub enum RunError {
         /// The results of the steps that ran before the page left.
         steps: Vec<StepResult>,
     },
-    /// A one-step call of the Rust API (such as [`BrowserAgent::screenshot`](crate::BrowserAgent::screenshot))
+    /// A one-step call of the Rust API (such as [`Screenshots::take`](crate::Screenshots::take))
     /// whose step failed: the page's message (what is there instead, for a target that did not resolve).
     #[error("{0}")]
     StepFailed(String),

@@ -2,6 +2,7 @@
 
 use super::queue::Ticket;
 use super::*;
+use crate::adapter::AdapterExt;
 use crate::protocol::{field, Results};
 use serde_json::json;
 use std::future::Future;
@@ -366,7 +367,10 @@ fn a_batch_its_page_was_running_when_it_left_waits_briefly_for_its_results() {
     q.page_back("s");
     assert!(q.deadline(&c.id).is_none());
     let far = Instant::now() + Duration::from_secs(3600);
-    assert_eq!(q.expire(&c.id, far, far, 5), Some(RunError::Timeout(5)));
+    assert_eq!(
+        q.expire(&c.id, far, far, 5),
+        Some(RunError::Timeout(Duration::from_millis(5)))
+    );
 }
 
 #[test]
@@ -497,7 +501,7 @@ async fn a_page_whose_client_failed_to_start_is_named_instead_of_no_browser() {
         .unwrap();
     let body: Value = serde_json::from_slice(res.body()).unwrap();
     assert_eq!(body["message"], expected, "{body}");
-    let err = agent.snapshot(None, false).await.unwrap_err();
+    let err = agent.snapshot(crate::SnapshotOptions::new()).await.unwrap_err();
     assert!(matches!(&err, RunError::ClientFailed { .. }) && err.status() == 503);
     assert_eq!(err.to_string(), expected);
     // The page is listed as failed with its error; the error is one entry of that page (a second

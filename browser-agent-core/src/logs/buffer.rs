@@ -14,6 +14,7 @@ use super::{LogEntry, LogQuery};
 /// the agent, which also feeds the NDJSON file.
 ///
 /// ```
+/// use browser_agent_core::adapter::AdapterExt;
 /// use browser_agent_core::{BrowserAgent, LogQuery};
 /// let agent = BrowserAgent::builder().enabled(true).max_logs(2).build();
 /// for text in ["a", "b", "c"] {

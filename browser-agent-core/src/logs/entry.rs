@@ -12,6 +12,7 @@ use crate::protocol::Level;
 /// where a reader expects them.
 ///
 /// ```
+/// use browser_agent_core::adapter::AdapterExt;
 /// use browser_agent_core::{BrowserAgent, LogQuery};
 /// let agent = BrowserAgent::builder().enabled(true).build();
 /// agent.ingest_plain(&serde_json::json!({"level": "error", "text": "boom"}), "http://127.0.0.1:3000/");
@@ -19,6 +20,7 @@ use crate::protocol::Level;
 /// assert_eq!((entry.seq, entry.text.as_str()), (1, "boom"));
 /// ```
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[non_exhaustive]
 pub struct LogEntry {
     /// Monotonic sequence number assigned by the host (never reused in a process).
     pub seq: u64,

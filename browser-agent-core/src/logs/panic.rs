@@ -30,7 +30,7 @@ impl BrowserAgent {
     ///
     /// A panic still unwinds as before: whether the client gets a 500 depends on the framework (see
     /// the demos' `/demo/panic`), and the 500 is then recorded too
-    /// ([`record_response`](Self::record_response)).
+    /// ([`AdapterExt::record_response`](crate::adapter::AdapterExt::record_response)).
     ///
     /// ```
     /// use browser_agent_core::{BrowserAgent, LogQuery};

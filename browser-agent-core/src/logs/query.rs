@@ -7,7 +7,7 @@ use crate::error::QueryError;
 use crate::protocol::{entry_type, Level};
 
 /// Entries returned when a query names no `limit`.
-pub const DEFAULT_LIMIT: usize = 50;
+pub(crate) const DEFAULT_LIMIT: usize = 50;
 
 /// The entry types the page client sends ([`entry_type`]); `type=` accepts them and
 /// [`entry_type::SERVER`] (the host's own, [`HOST_TYPES`]). The error message lists these.
@@ -35,12 +35,13 @@ const HOST_TYPES: [&str; 1] = [entry_type::SERVER];
 /// assert!(LogQuery::parse(Some("limit=ten")).is_err());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct LogQuery {
     /// Keep only these levels (empty: all).
     pub levels: Vec<Level>,
     /// Keep entries with `t ≥ since_ms`.
     pub since_ms: Option<u64>,
-    /// Keep the last `limit` (None: [`DEFAULT_LIMIT`]; `usize::MAX`: all).
+    /// Keep the last `limit` (None: the last 50; `usize::MAX`: all).
     pub limit: Option<usize>,
     /// Keep only this entry type.
     pub kind: Option<String>,

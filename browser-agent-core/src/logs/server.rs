@@ -15,6 +15,7 @@ use crate::{util, BrowserAgent};
 
 /// Which of the dev server's streams a line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ServerStream {
     /// Its standard output.
     Stdout,
@@ -28,7 +29,7 @@ impl ServerStream {
     /// `stdout`, `stderr` or `file`, as the entry's `stream` field says.
     ///
     /// ```
-    /// assert_eq!(browser_agent_core::ServerStream::File.as_str(), "file");
+    /// assert_eq!(browser_agent_core::adapter::ServerStream::File.as_str(), "file");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -42,7 +43,7 @@ impl ServerStream {
 /// The error patterns, as (language, regular expression), in the order they are tried. A line
 /// (trimmed, colour codes removed) is an error when any pattern matches it. They are
 /// case-sensitive on purpose ("0 errors found" is no error), except the two marked `(?i)`.
-pub const SERVER_ERROR_PATTERNS: &[(&str, &str)] = &[
+pub(crate) const SERVER_ERROR_PATTERNS: &[(&str, &str)] = &[
     ("javascript", r"\bError:"),
     ("javascript", r"\bERR[_!]"),
     ("javascript", r"\bEACCES\b|\bENOENT\b|\bEADDRINUSE\b"),
@@ -123,17 +124,7 @@ fn plain(line: &str) -> String {
 /// The first error pattern that matches `line` (trimmed, colour codes removed), as (language,
 /// pattern), if any. The language is the pattern set's, not a guess at the line's: Node's
 /// `TypeError: …` is caught by the `\w+Error:` that the Python set lists first.
-///
-/// ```
-/// use browser_agent_core::server_error_pattern;
-/// assert_eq!(server_error_pattern("Error: Cannot find module 'x'"), Some(("javascript", r"\bError:")));
-/// assert!(server_error_pattern("    at handler (/app/server.js:10:5)").is_some());
-/// assert_eq!(server_error_pattern("thread 'main' panicked at src/main.rs:2:5").unwrap().0, "rust");
-/// assert_eq!(server_error_pattern("\u{1b}[31mpanic: boom\u{1b}[0m").unwrap().0, "go");
-/// assert_eq!(server_error_pattern("Found 0 errors. Watching for file changes."), None);
-/// assert_eq!(server_error_pattern("  VITE v8.3.8  ready in 312 ms"), None);
-/// ```
-pub fn server_error_pattern(line: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn server_error_pattern(line: &str) -> Option<(&'static str, &'static str)> {
     let line = plain(line);
     let line = line.trim();
     if line.is_empty() {
@@ -160,35 +151,14 @@ pub(crate) mod source {
 }
 
 /// Whether a status is one [`BrowserAgent::record_response`] records: 500 to 599.
-///
-/// ```
-/// use browser_agent_core::is_server_error;
-/// assert!(is_server_error(500) && is_server_error(503) && is_server_error(599));
-/// assert!(!is_server_error(200) && !is_server_error(404) && !is_server_error(600));
-/// ```
 #[inline]
-pub fn is_server_error(status: u16) -> bool {
+pub(crate) fn is_server_error(status: u16) -> bool {
     (500..600).contains(&status)
 }
 
 impl BrowserAgent {
-    /// Feeds one line of the dev server's output: a line that matches an error pattern
-    /// ([`SERVER_ERROR_PATTERNS`]) is stored as a `server` entry at level `error`, with its
-    /// `stream` and the matching `pattern`; returns whether it was stored. Read them with
-    /// `GET {prefix}/console?type=server`.
-    ///
-    /// ```
-    /// use browser_agent_core::{BrowserAgent, LogQuery, ServerStream};
-    /// let agent = BrowserAgent::builder().enabled(true).build();
-    /// assert!(!agent.server_log_line("  ➜  Local:   http://localhost:5173/", ServerStream::Stdout));
-    /// assert!(agent.server_log_line("Error: listen EADDRINUSE: address already in use :::5173", ServerStream::Stderr));
-    /// let q = LogQuery::parse(Some("type=server")).unwrap();
-    /// let entry = &agent.logs().query(&q)[0];
-    /// assert_eq!(entry.text, "Error: listen EADDRINUSE: address already in use :::5173");
-    /// assert_eq!(entry.field_str("stream"), Some("stderr"));
-    /// assert_eq!(entry.field_str("source"), Some("output"));
-    /// ```
-    pub fn server_log_line(&self, line: &str, stream: ServerStream) -> bool {
+    /// [`AdapterExt::server_log_line`](crate::adapter::AdapterExt::server_log_line).
+    pub(crate) fn server_line(&self, line: &str, stream: ServerStream) -> bool {
         let Some((_, pattern)) = server_error_pattern(line) else {
             return false;
         };
@@ -204,29 +174,9 @@ impl BrowserAgent {
         self.store(vec![entry]) == 1
     }
 
-    /// Records one answer of the app, as an adapter sees its head go out: a 5xx
-    /// ([`is_server_error`]) becomes a `server` entry at level `error`,
-    /// `GET /api/items → 500 Internal Server Error (12 ms)`, with the fields `method`, `url` (the
-    /// path and query the app got, redacted like every URL), `status` and `duration` (ms since
-    /// `started`, the request's arrival). Anything else costs one comparison and is not stored;
-    /// returns whether it was stored (never when the agent is disabled). The tower and actix
-    /// adapters and the CLI's proxy call it for every answer of the app, never for our routes.
-    ///
-    /// ```
-    /// use std::time::{Duration, Instant};
-    /// use browser_agent_core::{BrowserAgent, LogQuery};
-    /// let agent = BrowserAgent::builder().enabled(true).build();
-    /// let started = Instant::now() - Duration::from_millis(12);
-    /// assert!(!agent.record_response("GET", "/api/items", 200, started));
-    /// assert!(!agent.record_response("GET", "/nope", 404, started));
-    /// assert!(agent.record_response("POST", "/api/items?token=abc", 502, started));
-    /// let entry = &agent.logs().query(&LogQuery::parse(Some("type=server")).unwrap())[0];
-    /// assert!(entry.text.starts_with("POST /api/items?token=[redacted] → 502 Bad Gateway ("), "{}", entry.text);
-    /// assert_eq!((entry.field_str("method"), entry.fields["status"].as_u64()), (Some("POST"), Some(502)));
-    /// assert!(entry.fields["duration"].as_u64().unwrap() >= 12);
-    /// ```
+    /// [`AdapterExt::record_response`](crate::adapter::AdapterExt::record_response).
     #[inline]
-    pub fn record_response(&self, method: &str, path: &str, status: u16, started: Instant) -> bool {
+    pub(crate) fn app_response(&self, method: &str, path: &str, status: u16, started: Instant) -> bool {
         if !is_server_error(status) {
             return false;
         }
@@ -289,6 +239,7 @@ impl BrowserAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapter::AdapterExt;
 
     #[test]
     fn every_example_line_of_every_language_matches_and_chatter_does_not() {

@@ -1,6 +1,6 @@
 //! A dev server's log file, followed like `tail -F`: each new line goes through
 //! [`BrowserAgent::server_log_line`] ([`BrowserAgent::tail_server_log`],
-//! [`Builder::server_log_file`](crate::Builder::server_log_file)).
+//! [`BrowserAgentBuilder::server_log_file`](crate::BrowserAgentBuilder::server_log_file)).
 //!
 //! A std thread polls the file (no async runtime needed, so any host can use it), holding only a
 //! weak reference to the agent: it ends within one poll once the agent's last handle is dropped.
@@ -17,34 +17,26 @@ use crate::agent::Inner;
 use crate::BrowserAgent;
 
 /// How often a tailed file is looked at: a line written now is a `server` entry within this.
-///
-/// ```
-/// assert_eq!(browser_agent_core::TAIL_POLL.as_millis(), 200);
-/// ```
-pub const TAIL_POLL: Duration = Duration::from_millis(200);
+pub(crate) const TAIL_POLL: Duration = Duration::from_millis(200);
 /// The longest line kept whole, in bytes: a longer one is cut here (its rest up to the newline is
 /// dropped), so a file without line breaks cannot grow the buffer.
-///
-/// ```
-/// assert_eq!(browser_agent_core::TAIL_MAX_LINE, 64 * 1024);
-/// ```
-pub const TAIL_MAX_LINE: usize = 64 * 1024;
+pub(crate) const TAIL_MAX_LINE: usize = 64 * 1024;
 /// What one poll reads at most; the rest waits for the next poll.
 const READ_PER_POLL: u64 = 4 * 1024 * 1024;
 
 impl BrowserAgent {
     /// Follows a log file the dev server writes: from its current end (what is there already is
-    /// not read), every complete new line is fed to [`server_log_line`](Self::server_log_line)
+    /// not read), every complete new line is fed to [`AdapterExt::server_log_line`](crate::adapter::AdapterExt::server_log_line)
     /// with the stream `file`, so lines matching an error pattern become `server` entries.
     ///
     /// - A file that does not exist yet is read from its start once it appears.
     /// - Truncated in place (the file got shorter): read again from its start.
     /// - Rotated (renamed away and created again; on Unix, another inode at the path): the old
     ///   file's last lines are read, then the new file from its start.
-    /// - A line without its newline yet waits for it; lines longer than [`TAIL_MAX_LINE`] bytes
+    /// - A line without its newline yet waits for it; lines longer than 64 KiB
     ///   are cut there. Bytes that are not UTF-8 are replaced.
     ///
-    /// A background thread polls every [`TAIL_POLL`]; it holds no strong handle, and ends within
+    /// A background thread polls every 200 ms; it holds no strong handle, and ends within
     /// one poll after the agent's last handle is dropped (the returned handle joins it). Does
     /// nothing (and returns `None`) for a disabled agent or when no thread can be started.
     ///
@@ -227,7 +219,7 @@ impl Lines {
             return;
         }
         let line = String::from_utf8_lossy(&self.partial);
-        agent.server_log_line(&line, ServerStream::File);
+        agent.server_line(&line, ServerStream::File);
         self.partial.clear();
     }
 }

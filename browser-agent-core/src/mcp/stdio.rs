@@ -112,6 +112,7 @@ impl BrowserAgent {
 
 #[cfg(test)]
 mod tests {
+    use crate::adapter::AdapterExt;
     use serde_json::json;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

@@ -3,6 +3,7 @@
 //! and tool calls answered by a simulated page (polling `GET {prefix}/commands` with the page key
 //! and posting `POST {prefix}/results`, as the wasm client does).
 
+use crate::adapter::AdapterExt;
 use std::time::Duration;
 
 use bytes::Bytes;

@@ -18,6 +18,7 @@ const THRESHOLD: u8 = 24;
 
 /// One compared step.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[non_exhaustive]
 pub struct StepDiff {
     /// The step number (1-based).
     pub step: usize,
@@ -29,6 +30,7 @@ pub struct StepDiff {
 
 /// What `compare` found.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[non_exhaustive]
 pub struct Comparison {
     /// The earlier session's folder.
     pub a: String,
@@ -90,14 +92,8 @@ fn encode(path: &Path, width: u32, height: u32, rgba: &[u8]) -> std::io::Result<
 }
 
 impl BrowserAgent {
-    /// Compares two stopped sessions (ids or folders): `b`'s folder gets `diff-NN.png` per step
-    /// both have a PNG screenshot for, and its viewer shows them (key `d`).
-    ///
-    /// ```
-    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.proof_compare("p1", "p2").is_err()); // no such sessions
-    /// ```
-    pub fn proof_compare(&self, a: &str, b: &str) -> Result<Comparison, ProofError> {
+    /// Compares two stopped sessions ([`Proof::compare`](crate::Proof::compare)).
+    pub(crate) fn proof_compare(&self, a: &str, b: &str) -> Result<Comparison, ProofError> {
         let (dir_a, dir_b) = (self.proof_dir_of(a)?, self.proof_dir_of(b)?);
         let same = |x: &std::path::Path, y: &std::path::Path| match (x.canonicalize(), y.canonicalize()) {
             (Ok(x), Ok(y)) => x == y,

@@ -24,15 +24,16 @@ use crate::logs::LogEntry;
 use crate::BrowserAgent;
 
 /// At most this many steps are recorded per session (later ones are counted, not kept).
-pub const MAX_RECORDED_STEPS: usize = 500;
+pub(crate) const MAX_RECORDED_STEPS: usize = 500;
 /// At most this many log entries are kept per session.
-pub const MAX_SESSION_LOGS: usize = 5_000;
+pub(crate) const MAX_SESSION_LOGS: usize = 5_000;
 /// The default folder of sessions, under the working directory.
-pub const DEFAULT_PROOF_DIR: &str = ".browser-agent/proof";
+pub(crate) const DEFAULT_PROOF_DIR: &str = ".browser-agent/proof";
 
 /// Which steps get a screenshot after them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ShotMode {
     /// After each acting step (click, type, select, press, navigate, scroll, …): the default.
     Actions,
@@ -101,33 +102,83 @@ impl ProofError {
     }
 }
 
-/// What `start` takes (the JSON body of `POST {prefix}/proof/start`).
-#[derive(Debug, Clone, Default)]
+/// What [`Proof::start`](crate::Proof::start) takes (the JSON body of `POST {prefix}/proof/start`).
+///
+/// ```
+/// use browser_agent_core::{ProofOptions, ShotMode};
+/// let options = ProofOptions::new("the login flow works")
+///     .dir("proofs/login")
+///     .screenshots(ShotMode::All)
+///     .force(true);
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+#[must_use]
 pub struct ProofOptions {
     /// What the agent is about to prove ("verify the login flow").
-    pub description: String,
+    pub(crate) description: String,
     /// The session folder, relative to the proof folder's parent (the project); default
     /// `.browser-agent/proof/<YYYY-MM-DD_HH-MM-SS>[_<slug>]`.
-    pub dir: Option<String>,
+    pub(crate) dir: Option<String>,
     /// Which steps get a screenshot after them (default: acting steps).
-    pub screenshots: Option<ShotMode>,
+    pub(crate) screenshots: Option<ShotMode>,
     /// Replace a running session (it is stopped and written first).
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 impl ProofOptions {
-    /// Reads `{"description", "dir"?, "screenshots"?, "force"?}`.
+    /// A session proving `description` ("the login flow works"), in a folder named after it and
+    /// the time, with a screenshot after each acting step.
     ///
     /// ```
-    /// use browser_agent_core::ProofOptions;
-    /// let o = ProofOptions::from_json(&serde_json::json!({"description": "login works"})).unwrap();
-    /// assert_eq!(o.description, "login works");
-    /// assert!(ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshots": "some"})).is_err());
-    /// assert!(ProofOptions::from_json(&serde_json::json!({})).is_err()); // say what you verify
-    /// let typo = ProofOptions::from_json(&serde_json::json!({"description": "x", "screenshot": "all"}));
-    /// assert!(typo.unwrap_err().to_string().ends_with(r#"not "screenshot""#));
+    /// let options = browser_agent_core::ProofOptions::new("the login flow works");
+    /// # let _ = options;
     /// ```
-    pub fn from_json(v: &Value) -> Result<ProofOptions, ProofError> {
+    pub fn new(description: impl Into<String>) -> Self {
+        ProofOptions {
+            description: description.into(),
+            ..Default::default()
+        }
+    }
+
+    /// The session folder, relative to the proof folder's parent (the project), without `..`;
+    /// default `.browser-agent/proof/<YYYY-MM-DD_HH-MM-SS>[_<slug>]`.
+    ///
+    /// ```
+    /// let options = browser_agent_core::ProofOptions::new("login").dir("proofs/login");
+    /// # let _ = options;
+    /// ```
+    pub fn dir(mut self, dir: impl Into<String>) -> Self {
+        self.dir = Some(dir.into());
+        self
+    }
+
+    /// Which steps get a screenshot after them (default: [`ShotMode::Actions`]).
+    ///
+    /// ```
+    /// use browser_agent_core::{ProofOptions, ShotMode};
+    /// let options = ProofOptions::new("login").screenshots(ShotMode::None);
+    /// # let _ = options;
+    /// ```
+    pub fn screenshots(mut self, mode: ShotMode) -> Self {
+        self.screenshots = Some(mode);
+        self
+    }
+
+    /// Replace a running session (it is stopped and written first) instead of refusing.
+    ///
+    /// ```
+    /// let options = browser_agent_core::ProofOptions::new("login").force(true);
+    /// # let _ = options;
+    /// ```
+    pub fn force(mut self, on: bool) -> Self {
+        self.force = on;
+        self
+    }
+
+    /// Reads `{"description", "dir"?, "screenshots"?, "force"?}`.
+    pub(crate) fn from_json(v: &Value) -> Result<ProofOptions, ProofError> {
         let bad = |m: &str| ProofError::BadRequest(m.to_owned());
         let obj = v.as_object().ok_or_else(|| {
             bad("body must be a JSON object {\"description\": \"…\", \"dir\"?, \"screenshots\"?, \"force\"?}")
@@ -178,6 +229,7 @@ impl ProofOptions {
 
 /// The open session, as `GET {prefix}/proof` shows it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[non_exhaustive]
 pub struct ProofStatus {
     /// Its id.
     pub id: String,
@@ -198,6 +250,7 @@ pub struct ProofStatus {
 
 /// What `stop` wrote.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[non_exhaustive]
 pub struct ProofReport {
     /// The session's id.
     pub id: String,
@@ -213,6 +266,7 @@ pub struct ProofReport {
 
 /// The counts of a report.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Counts {
     /// Recorded steps.
     pub steps: usize,
@@ -337,20 +391,8 @@ impl BrowserAgent {
         self.inner.config.proof_dir().to_path_buf()
     }
 
-    /// Starts a proof session: every batch from now on is recorded until [`proof_stop`](Self::proof_stop).
-    ///
-    /// ```
-    /// use browser_agent_core::{BrowserAgent, ProofOptions};
-    /// let dir = std::env::temp_dir().join(format!("ba-proof-doc-{}", std::process::id()));
-    /// let agent = BrowserAgent::builder().enabled(true).proof_dir(&dir).build();
-    /// let started = agent.proof_start(ProofOptions { description: "login works".into(), ..Default::default() }).unwrap();
-    /// assert!(started.dir.contains("_login-works"));
-    /// assert!(agent.proof_start(ProofOptions::default()).is_err()); // one at a time
-    /// let report = agent.proof_stop().unwrap();
-    /// assert!(std::path::Path::new(&report.summary).is_file());
-    /// # std::fs::remove_dir_all(dir).unwrap();
-    /// ```
-    pub fn proof_start(&self, options: ProofOptions) -> Result<ProofStatus, ProofError> {
+    /// Starts a proof session: every batch from now on is recorded until `proof_stop`.
+    pub(crate) fn proof_start(&self, options: ProofOptions) -> Result<ProofStatus, ProofError> {
         let proofs = &self.inner.proofs;
         if let Some(open) = proofs.open.lock().as_ref() {
             if !options.force {
@@ -440,22 +482,12 @@ impl BrowserAgent {
     }
 
     /// The open session, if any.
-    ///
-    /// ```
-    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.proof_status().is_none());
-    /// ```
-    pub fn proof_status(&self) -> Option<ProofStatus> {
+    pub(crate) fn proof_status(&self) -> Option<ProofStatus> {
         self.inner.proofs.open.lock().as_ref().map(status_of)
     }
 
     /// Stops the open session and writes its folder (see the module docs).
-    ///
-    /// ```
-    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.proof_stop().is_err()); // nothing to stop
-    /// ```
-    pub fn proof_stop(&self) -> Result<ProofReport, ProofError> {
+    pub(crate) fn proof_stop(&self) -> Result<ProofReport, ProofError> {
         let mut session = self.inner.proofs.open.lock().take().ok_or(ProofError::NotRunning)?;
         self.collect_logs(&mut session);
         let report = artifacts::write(&session, &self.inner.config.prefix)?;
@@ -468,12 +500,7 @@ impl BrowserAgent {
     }
 
     /// The `SUMMARY.md` of a stopped session (its id, or its folder), for pasting into a PR.
-    ///
-    /// ```
-    /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// assert!(agent.proof_summary("p9").is_err());
-    /// ```
-    pub fn proof_summary(&self, id: &str) -> Result<String, ProofError> {
+    pub(crate) fn proof_summary(&self, id: &str) -> Result<String, ProofError> {
         let dir = self.proof_dir_of(id)?;
         std::fs::read_to_string(dir.join("SUMMARY.md")).map_err(|_| ProofError::Unknown(id.to_owned()))
     }

@@ -4,6 +4,7 @@
 //! refused request carried is never stored. `PROPTEST_CASES=100000 cargo test -p
 //! browser-agent-core fuzz` runs more than CI's default.
 
+use crate::adapter::AdapterExt;
 use bytes::Bytes;
 use http::Request;
 use proptest::prelude::*;
@@ -169,7 +170,7 @@ proptest! {
         body.extend(tail);
         let (status, res) = answer(&agent, "POST", &format!("{P}/screenshots?{query}"), ct, body);
         refused_cleanly(status, &res)?;
-        prop_assert_eq!(agent.screenshots().len(), usize::from(status == 201));
+        prop_assert_eq!(agent.screenshots().list().len(), usize::from(status == 201));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! what a browser on another site can send (`<img>`, `<script>`, a form, a beacon, `fetch` in
 //! no-cors mode) is refused before it reaches the page, and curl keeps working.
 
+use crate::adapter::AdapterExt;
 use std::time::Duration;
 
 use bytes::Bytes;

@@ -164,7 +164,7 @@ impl tower_service::Service<Request<Bytes>> for BrowserAgent {
     }
 
     fn call(&mut self, req: Request<Bytes>) -> RouteFuture {
-        self.handle(req)
+        self.answer(req)
     }
 }
 
@@ -267,9 +267,11 @@ impl BrowserAgent {
                 security::check_origin(parts)?;
                 security::check_fetch_site(parts)?;
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
+                self.agent_called();
             }
             Access::Mcp => {
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
+                self.agent_called();
                 if !security::is_json(&parts.headers) {
                     return Err(Refusal::McpNotJson {
                         path: parts.uri.path().to_owned(),
@@ -330,8 +332,9 @@ impl BrowserAgent {
         }
     }
 
-    /// Answers one of our requests (see [`is_ours`](Self::is_ours)). Never panics; every error is JSON.
-    pub fn handle(&self, req: Request<Bytes>) -> RouteFuture {
+    /// Answers one of our requests ([`AdapterExt::handle`](crate::adapter::AdapterExt::handle)).
+    /// Never panics; every error is JSON.
+    pub(crate) fn answer(&self, req: Request<Bytes>) -> RouteFuture {
         let (parts, body) = req.into_parts();
         let head = parts.method == Method::HEAD;
         let strip = move |mut res: Response<Bytes>| {

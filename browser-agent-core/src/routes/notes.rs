@@ -91,6 +91,7 @@ impl BrowserAgent {
 
 #[cfg(test)]
 mod tests {
+    use crate::adapter::AdapterExt;
     use bytes::Bytes;
     use serde_json::{json, Value};
 

@@ -111,6 +111,6 @@ impl BodyReader {
     /// The body is complete: answers the request.
     pub fn finish(self) -> RouteFuture {
         let req = Request::from_parts(self.parts, self.body.freeze());
-        self.agent.handle(req)
+        self.agent.answer(req)
     }
 }

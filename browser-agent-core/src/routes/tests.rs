@@ -2,6 +2,7 @@
 //! services: the core semantics of every route (shapes, filters, refusals and their texts). The
 //! conformance suite (`examples/tests/conformance.rs`) keeps proving both adapters over TCP.
 
+use crate::adapter::AdapterExt;
 use std::time::Duration;
 
 use bytes::Bytes;
