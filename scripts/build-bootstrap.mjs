@@ -96,6 +96,8 @@ const PLACEHOLDERS = {
     __P_REV__: [PROTOCOL, 'param::REV'],
     __P_ERROR__: [PROTOCOL, 'param::ERROR'],
     __P_STACK__: [PROTOCOL, 'param::STACK'],
+    __SENSOR_ASSET__: [PROTOCOL, 'SENSOR_ASSET'],
+    __F_FAIL__: [CLIENT_BOOTSTRAP, 'FAIL'],
 };
 // Values only modules use (the bootstrap must use every one of the table above).
 const MODULE_ONLY = {
@@ -124,8 +126,50 @@ const MODULE_ONLY = {
     __NOTES_SCREENSHOT_RESULT__: [PROTOCOL, 'notes::SCREENSHOT_RESULT'],
     __MAX_NOTE_TEXT__: [PROTOCOL, 'notes::MAX_TEXT'],
     __MAX_NOTE_ELEMENTS__: [PROTOCOL, 'notes::MAX_ELEMENTS'],
+    __F_HANDS__: [CLIENT_BOOTSTRAP, 'HANDS'],
+    // The sensor's (browser-agent-client/sensor/sensor.js).
+    __F_TAP__: [CLIENT_BOOTSTRAP, 'TAP'],
+    __F_CFG_CLIENT__: [CLIENT_BOOTSTRAP, 'cfg::CLIENT'],
+    __F_CFG_WASM__: [CLIENT_BOOTSTRAP, 'cfg::WASM'],
+    __F_POLL_MS__: [CLIENT_BOOTSTRAP, 'POLL_MS'],
+    __F_SNAPSHOT_HOOK__: [CLIENT_BOOTSTRAP, 'SNAPSHOT_HOOK'],
+    __F_REF_HOOK__: [CLIENT_BOOTSTRAP, 'REF_HOOK'],
+    __AGENT_HEADER__: [PROTOCOL, 'AGENT_HEADER'],
+    __REV_HEADER__: [PROTOCOL, 'REV_HEADER'],
+    __COMMANDS_PATH__: [PROTOCOL, 'COMMANDS_PATH'],
+    __RESULTS_PATH__: [PROTOCOL, 'RESULTS_PATH'],
+    __FLUSH_INTERVAL_MS__: [PROTOCOL, 'FLUSH_INTERVAL_MS'],
+    __POLL_WAIT_MS__: [PROTOCOL, 'POLL_WAIT_MS'],
+    __TAB_STORAGE_KEY__: [PROTOCOL, 'TAB_STORAGE_KEY'],
+    __INTERACTION__: [PROTOCOL, 'entry_type::INTERACTION'],
+    __DROPPED__: [PROTOCOL, 'entry_type::DROPPED'],
+    __P_TAB__: [PROTOCOL, 'param::TAB'],
+    __P_FOCUSED__: [PROTOCOL, 'param::FOCUSED'],
+    __P_IFRAME__: [PROTOCOL, 'param::IFRAME'],
+    __P_PARENT__: [PROTOCOL, 'param::PARENT'],
+    __P_WAIT__: [PROTOCOL, 'param::WAIT'],
+    __P_CLIENTS__: [PROTOCOL, 'param::CLIENTS'],
+    __P_GONE__: [PROTOCOL, 'param::GONE'],
+    __FIELD_TYPE__: [PROTOCOL, 'field::TYPE'],
+    __FIELD_COUNT__: [PROTOCOL, 'field::COUNT'],
+    __FIELD_EVENT__: [PROTOCOL, 'field::EVENT'],
+    __FIELD_TARGET__: [PROTOCOL, 'field::TARGET'],
+    __FIELD_TEXT__: [PROTOCOL, 'field::TEXT'],
+    __FIELD_CLIENT__: [PROTOCOL, 'field::CLIENT'],
+    __FIELD_ID__: [PROTOCOL, 'field::ID'],
+    __FIELD_STEPS__: [PROTOCOL, 'field::STEPS'],
+    __FIELD_INDEX__: [PROTOCOL, 'field::INDEX'],
+    __FIELD_OFFSET__: [PROTOCOL, 'field::OFFSET'],
+    __FIELD_COMMAND__: [PROTOCOL, 'field::COMMAND'],
+    __FIELD_ERROR__: [PROTOCOL, 'field::ERROR'],
+    __FIELD_SNAPSHOT__: [PROTOCOL, 'field::SNAPSHOT'],
+    __FIELD_LOGS__: [PROTOCOL, 'field::LOGS'],
+    __FIELD_DURATION__: [PROTOCOL, 'field::DURATION'],
 };
+// The module-only table may repeat a bootstrap placeholder (the sensor uses many of them).
+
 if (moduleMode) Object.assign(PLACEHOLDERS, MODULE_ONLY);
+
 
 // The value of `const NAME: TYPE = VALUE;` (a string or integer literal) in `file`, inside
 // `mod module { … }` when the name is qualified.

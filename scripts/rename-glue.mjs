@@ -139,8 +139,15 @@ walk(ast, null, null, (n, parent, key) => {
         keep(n.name);
     }
 });
+// The sensor (browser-agent-client/sensor/sensor.js) takes its built-ins from the same list, as
+// `K('name')`: each must be kept, and counts as used.
+const sensorJs = fs.readFileSync(path.join(root, 'browser-agent-client/sensor/sensor.js'), 'utf8');
+const bySensor = new Set([...sensorJs.matchAll(/\bK\('([^']+)'\)/g)].map((m) => m[1]));
+for (const name of bySensor) {
+    if (!KEPT.has(name)) fail(`the sensor uses K('${name}'), which the bootstrap does not keep: add it to KEPT in browser-agent-client/bootstrap/bootstrap.js`);
+}
 for (const name of KEPT) {
-    if (!used.has(name)) fail(`KEPT in bootstrap.js names ${name}, which the glue does not use: remove it`);
+    if (!used.has(name) && !bySensor.has(name)) fail(`KEPT in bootstrap.js names ${name}, which neither the glue nor the sensor uses: remove it`);
 }
 edits.sort((a, b) => b[0] - a[0]);
 for (let i = 1; i < edits.length; i++) if (edits[i][1] > edits[i - 1][0]) fail('overlapping rewrites at ' + edits[i][0]);

@@ -8,14 +8,17 @@
 //
 // It runs before the page's own scripts. It captures from the first millisecond (console, uncaught
 // errors and rejections, fetch and XHR, history navigation) into a bounded queue, keeps pristine
-// references to the built-ins it patches, then loads the wasm client, which drains the queue and
-// from then on receives every entry through the hook `h`.
+// references to the built-ins it patches, then loads the sensor (a cached module), which drains the
+// queue and from then on receives every entry through the hook `h`; the sensor loads the hands
+// (the wasm client) when an agent acts.
 //
-// The global it leaves (`window.__GLOBAL__`) is its contract with the wasm client. Field names are
+// The global it leaves (`window.__GLOBAL__`) is its contract with the sensor and the wasm client. Field names are
 // short because they are read on hot paths and sent in every page. The fields the wasm reads are
 // written as identifier placeholders (`agent.__F_QUEUE__`), filled with the names bootstrap.rs
 // gives them; `s` and `b` are the bootstrap's own:
 //   cfg       the tag's config (TagConfig: key, prefix, rev, client, wasm, cursor)
+//   (the sensor, browser-agent-client/sensor/sensor.js, drains q, sets h, and adds `started`, `H`
+//   (loads the hands) and the stubs of the hands' debug hooks; the hands add `tp`, their tap)
 //   clientId  this page load's random id
 //   q         entries captured before the client hooked in: [entry, kind] pairs, at most 500
 //   d         entries dropped from q when it was full
@@ -33,6 +36,7 @@
 //   n         n(command, message): notes mode (its module loaded on first use)
 //   g         set by the notes module while notes mode is on: gets the developer's input first
 //   pc        pc(root): whether root's style sheets may give ::before/::after text
+//   x         x(error): the failure report (the sensor calls it when it cannot reach the host)
 (function (win) {
     // Injected twice (a proxy in front of the layer, an HMR reload of the head): patch once.
     if (win[__GLOBAL__]) return;
@@ -76,8 +80,8 @@
     // read them from `p` instead of the page's globals, and fails the build when the glue uses a
     // global this list does not name, or the list names one the glue does not use.
     var KEPT =
-        'AbortController Array.from Array.isArray Array.of Array.prototype.indexOf Array.prototype.push BroadcastChannel ' +
-        'Array.prototype.shift Array.prototype.slice Array.prototype.splice DataView Date.now Element ' +
+        'AbortController Array.isArray Array.of Array.prototype.indexOf Array.prototype.push BroadcastChannel ' +
+        'Array.prototype.slice DataView Date.now Element ' +
         'Error FinalizationRegistry JSON.stringify Math.random Node Object.assign ' +
         'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
         'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.set Request ' +
@@ -1050,6 +1054,7 @@
     // and what the page logs meanwhile still reaches the host. The host stores the error as an
     // `error` entry and names it to the agent instead of "No browser connected".
     var failed;
+    agent.__F_FAIL__ = fail;
     function fail(e) {
         if (failed) return;
         failed = 1;
@@ -1097,22 +1102,20 @@
         ]);
     }
 
-    // The wasm client: its glue is an ES module (content-hashed URL in the config). It starts
-    // after the page's first frame, so loading, compiling and starting it never compete with the
-    // page's own parsing and first paint; what the page does meanwhile waits in the queue. If it
-    // has not started __START_TIMEOUT_MS__ ms later, it counts as failed.
+    // The sensor (delivery, heartbeat, the command poll; it loads the hands, the wasm client, when an
+    // agent acts) is a cached ES module named by the client revision. It starts after the page's
+    // first frame, so loading and starting it never compete with the page's own parsing and first
+    // paint; what the page does meanwhile waits in the queue. If it has not started
+    // __START_TIMEOUT_MS__ ms later, it counts as failed.
     function startClient() {
-        if (!kept['WebAssembly.instantiate']) return fail('WebAssembly is not available in this browser');
         apply(pageTimeout, win, [
             function () {
                 if (!agent.__F_HANDLER__) fail('the client did not start within ' + __START_TIMEOUT_MS__ / 1e3 + ' s');
             },
             __START_TIMEOUT_MS__,
         ]);
-        import(own(config.client))
-            .then(function (glue) {
-                return glue.default({ module_or_path: config.wasm && own(config.wasm) });
-            })
+        agent
+            .__F_LOAD__(config.prefix + __ASSETS_DIR__ + __SENSOR_ASSET__ + '-' + config.rev.slice(0, 12) + '.js')
             .then(function () {
                 toParent('ready', { url: loc.href });
                 tellLocation();

@@ -20,8 +20,10 @@ pub(crate) const CFG: &str = "cfg";
 /// `clientId`: this page load's client id, made by the bootstrap (it stamps it on every entry).
 pub(crate) const CLIENT_ID: &str = "clientId";
 /// `q`: the captures made before the client ran, as `[entry, kind]` pairs, oldest first.
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const QUEUE: &str = "q";
 /// `d`: how many early captures the bootstrap dropped from [`QUEUE`] (it holds 500 at most).
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const DROPPED: &str = "d";
 /// `o`: the page's originals the bootstrap wrapped (see [`original`]).
 pub(crate) const ORIGINALS: &str = "o";
@@ -30,9 +32,11 @@ pub(crate) const ORIGINALS: &str = "o";
 #[allow(dead_code)]
 pub(crate) const PRISTINE: &str = "p";
 /// `h`: the handler `h(entry, kind)` the bootstrap calls for every capture; set by the client.
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const HANDLER: &str = "h";
 /// `e`: the bootstrap's stamp `e(entry, kind)`: adds `t`, `page`, `url`, `clientId` and the next
 /// `seq`, then hands the entry to [`HANDLER`] (or queues it).
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const STAMP: &str = "e";
 /// `inflight`: the page's fetch and XHR requests now in flight (the bootstrap's wrappers count).
 pub(crate) const INFLIGHT: &str = "inflight";
@@ -78,6 +82,7 @@ pub(crate) const SETTLE: &str = "w";
 /// `ab`: set while this page runs an agent's batch; the bootstrap then answers the native dialogs
 /// (`alert`, `confirm`, `prompt`) the page opens on its own (after a slow request, a timer), which
 /// would block it and every later step until a person answered.
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const BUSY: &str = "ab";
 /// `oc(el)`: whether `el`'s `onclick` property is a handler that does something (not React's empty
 /// one on its root and portal containers); see [`crate::snapshot::roles::onclick_handler`].
@@ -86,9 +91,26 @@ pub(crate) const ONCLICK: &str = "oc";
 /// `::before` or `::after` text (`content`); 1 when it cannot tell. The walk skips reading
 /// pseudo-elements where they cannot.
 pub(crate) const PSEUDO: &str = "pc";
-/// `started`: set by the client when it starts, so a second copy of it does nothing.
+/// `started`: set by the sensor when it starts, so a second copy of it does nothing (read by the
+/// bootstrap's parent-frame `healthcheck`, filled in at build time).
+#[allow(dead_code)]
 pub(crate) const STARTED: &str = "started";
+/// `x(error)`: the bootstrap's failure report: the page registers as `failed` with the error
+/// (through an `<img>` where its CSP refuses connections); the sensor calls it when it cannot reach
+/// the host at all (read by the sensor, filled in at build time).
+#[allow(dead_code)]
+pub(crate) const FAIL: &str = "x";
+/// `hs`: set by the hands when they start, so a second copy of them does nothing.
+pub(crate) const HANDS_STARTED: &str = "hs";
+/// `H()`: the sensor's loader of the hands, a promise of their module (loaded once; notes mode
+/// loads them before it names elements).
+#[allow(dead_code)]
+pub(crate) const HANDS: &str = "H";
+/// `tp(entry)`: set by the hands; the sensor calls it with every entry it records, so the running
+/// batch keeps those of its own time.
+pub(crate) const TAP: &str = "tp";
 /// `pollMs`: when a page sets it, the command channel polls every that many ms without `wait`.
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const POLL_MS: &str = "pollMs";
 /// `walkMs`: how long the last snapshot walk took (ms), written by the client for benchmarks.
 pub(crate) const WALK_MS: &str = "walkMs";
@@ -129,6 +151,12 @@ pub(crate) mod cfg {
     pub(crate) const PREFIX: &str = "prefix";
     /// The client revision the host served.
     pub(crate) const REV: &str = "rev";
+    /// The hands' JS glue, a path (read by the sensor, filled in at build time).
+    #[allow(dead_code)]
+    pub(crate) const CLIENT: &str = "client";
+    /// The hands' wasm, a path (read by the sensor, filled in at build time).
+    #[allow(dead_code)]
+    pub(crate) const WASM: &str = "wasm";
     /// Show the cursor (`true`, or the name it shows).
     pub(crate) const CURSOR: &str = "cursor";
     /// The name the cursor shows (read by `cursor.js`, filled in at build time).
@@ -152,12 +180,15 @@ pub(crate) mod original {
     /// The page's `fetch` before any wrapper: the client's own requests go through it.
     pub(crate) const FETCH: &str = "fetch";
     /// The page's `console.warn`: the client's own warnings are never captured.
+    #[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
     pub(crate) const WARN: &str = "warn";
 }
 
 /// Kind bit of `h(entry, kind)`: send at once (errors).
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const URGENT: u32 = 1;
 /// Kind bit of `h(entry, kind)`: a navigation; the heartbeat reports the new URL at once.
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const NAV: u32 = 8;
 
 /// `window.__browserAgent` (undefined when no bootstrap ran).
@@ -189,14 +220,5 @@ pub(crate) fn to_parent(command: &str, data: &[(&str, &JsValue)]) {
             set(&o, k, v);
         }
         let _ = f.call2(&agent, &JsValue::from_str(command), &o);
-    }
-}
-
-/// Records an entry the client made itself: the bootstrap's `e(entry, kind)` stamps it like a
-/// capture and hands it back to the client's handler, so one sequence numbers everything in order.
-pub(crate) fn emit(e: &JsValue) {
-    let agent = agent();
-    if let Ok(stamp) = get(&agent, STAMP).dyn_into::<Function>() {
-        let _ = stamp.call2(&agent, e, &JsValue::from(0));
     }
 }

@@ -4,7 +4,6 @@
 
 use crate::bootstrap;
 use crate::js::{get, js_string};
-use crate::state::with_state;
 use crate::text::cat;
 use browser_agent_core::protocol::ASSETS_DIR;
 use js_sys::{Function, Promise};
@@ -30,7 +29,7 @@ pub(crate) async fn settle(value: Result<JsValue, JsValue>) -> Result<JsValue, S
 
 /// The module `name` (the browser caches it after the first import).
 pub(crate) async fn module(name: &str) -> Result<JsValue, String> {
-    let (prefix, rev) = with_state(|s| (s.prefix.clone(), s.rev.clone())).unwrap_or_default();
+    let (prefix, rev) = crate::net::host().map(|h| (h.prefix, h.rev)).unwrap_or_default();
     let agent = bootstrap::agent();
     let load: Function = get(&agent, bootstrap::LOAD).unchecked_into();
     let path = cat(&[&prefix, ASSETS_DIR, name, "-", rev.get(..12).unwrap_or(&rev), ".js"]);

@@ -2,9 +2,8 @@
 //! bootstrap), so they are never captured or counted as the page's; request options with the page
 //! key; query strings; and the tab id sent on heartbeats and polls.
 
-use crate::bootstrap;
+use crate::bootstrap::{self, cfg};
 use crate::js::{get, set};
-use crate::state::with_state;
 use crate::text::push_number;
 use browser_agent_core::protocol::{KEY_HEADER, TAB_STORAGE_KEY};
 use js_sys::{Function, Object, Promise};
@@ -19,14 +18,19 @@ pub(crate) struct Host {
     pub(crate) key: String,
     /// This page load's client id.
     pub(crate) client_id: String,
+    /// The client revision the host served with this page.
+    pub(crate) rev: String,
 }
 
-/// Where to reach the host (`None` before the client started).
+/// Where to reach the host, from the tag's config the bootstrap parsed (`None` without one).
 pub(crate) fn host() -> Option<Host> {
-    with_state(|s| Host {
-        prefix: s.prefix.clone(),
-        key: s.key.clone(),
-        client_id: s.client_id.clone(),
+    let config = bootstrap::field(bootstrap::CFG);
+    let text = |o: &JsValue, name: &str| get(o, name).as_string();
+    Some(Host {
+        prefix: text(&config, cfg::PREFIX)?,
+        key: text(&config, cfg::KEY)?,
+        client_id: text(&bootstrap::agent(), bootstrap::CLIENT_ID)?,
+        rev: text(&config, cfg::REV).unwrap_or_default(),
     })
 }
 
@@ -82,14 +86,6 @@ pub(crate) fn init(method: &str, key: Option<&str>, body: Option<&JsValue>) -> O
     }
     set(&init, "headers", &headers);
     init
-}
-
-/// Appends `name=value` (the value URI-encoded) to `url`'s query.
-pub(crate) fn push_query(url: &mut String, name: &str, value: &str) {
-    url.push(if url.contains('?') { '&' } else { '?' });
-    url.push_str(name);
-    url.push('=');
-    url.push_str(&String::from(js_sys::encode_uri_component(value)));
 }
 
 /// This tab's id: random, made once per tab and kept in `sessionStorage` ([`TAB_STORAGE_KEY`]), so

@@ -75,13 +75,6 @@ pub(crate) fn char_count(s: &str) -> usize {
     s.bytes().filter(|b| (b & 0xC0) != 0x80).count()
 }
 
-/// Cuts `s` to its first `n` characters.
-pub(crate) fn truncate_chars(s: &mut String, n: usize) {
-    if let Some((at, _)) = s.char_indices().nth(n) {
-        s.truncate(at);
-    }
-}
-
 /// Joins non-empty parts with single spaces.
 pub(crate) fn join_words(parts: &[String]) -> String {
     let mut out = String::new();
@@ -140,9 +133,6 @@ mod tests {
     #[test]
     fn counting_and_cutting() {
         assert_eq!(char_count("héllo…"), 6);
-        let mut s = String::from("héllo");
-        truncate_chars(&mut s, 2);
-        assert_eq!(s, "hé");
         assert_eq!(cat(&["a", "", "bc"]), "abc");
         assert_eq!(join_words(&["a".into(), String::new(), "b".into()]), "a b");
     }

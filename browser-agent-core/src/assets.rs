@@ -14,8 +14,15 @@ const CLIENT_JS: &[u8] = include_bytes!("../assets/client/browser_agent_client.j
 const CLIENT_WASM: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm");
 const CLIENT_JS_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client.js.gz");
 const CLIENT_WASM_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_client_bg.wasm.gz");
-/// The modules the client loads on first use (see [`protocol::lazy`]): (name, JS, gzipped JS).
-const LAZY: [(&str, &[u8], &[u8]); 6] = [
+/// The client's ES modules, served as `{name}-{rev}.js`: the sensor every page imports after its
+/// first frame ([`protocol::SENSOR_ASSET`]), then those loaded on first use (see
+/// [`protocol::lazy`]): (name, JS, gzipped JS).
+const MODULES: [(&str, &[u8], &[u8]); 7] = [
+    (
+        protocol::SENSOR_ASSET,
+        include_bytes!("../assets/client/sensor.js"),
+        include_bytes!("../assets/client/sensor.js.gz"),
+    ),
     (
         protocol::lazy::SCREENSHOT,
         include_bytes!("../assets/client/screenshot.js"),
@@ -66,11 +73,12 @@ pub struct Asset {
 pub struct ClientAssets {
     /// Content hash of bootstrap, glue and wasm: the client revision pages report.
     pub rev: String,
-    /// The JS glue (absent when no client was built into this copy of core).
+    /// The hands' JS glue (absent when no client was built into this copy of core).
     pub js: Option<Asset>,
-    /// The wasm module.
+    /// The hands' wasm module.
     pub wasm: Option<Asset>,
-    /// The ES modules the client loads on first use (`{name}-{rev}.js`, see [`protocol::lazy`]).
+    /// The client's ES modules (`{name}-{rev}.js`): the sensor, and those loaded on first use (see
+    /// [`protocol::lazy`]).
     pub lazy: Vec<Asset>,
 }
 
@@ -88,7 +96,7 @@ impl ClientAssets {
                 BOOTSTRAP_JS.as_bytes(),
                 (CLIENT_JS, CLIENT_JS_GZ),
                 (CLIENT_WASM, CLIENT_WASM_GZ),
-                &LAZY,
+                &MODULES,
             )
         })
     }

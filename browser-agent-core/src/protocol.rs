@@ -457,6 +457,16 @@ pub const KEY_PARAM: &str = "key";
 /// Response header of the heartbeat naming the client revision the host serves now;
 /// a page running another revision reloads itself (once per revision).
 pub const REV_HEADER: &str = "x-browser-agent-rev";
+/// Header of the heartbeat's answer while an agent is attached (it called within
+/// [`AGENT_ATTACHED_MS`]): the page then fetches and compiles its hands while idle, so the agent's
+/// first command never waits for them.
+pub const AGENT_HEADER: &str = "x-browser-agent-attached";
+/// How long after an agent's last call the host still counts it as attached, in milliseconds.
+pub const AGENT_ATTACHED_MS: u64 = 300_000;
+/// The sensor every page runs (`browser-agent-client/sensor/sensor.js`), served as
+/// `{prefix}/assets/sensor-{rev}.js` and imported by the inline bootstrap after the first frame.
+pub const SENSOR_ASSET: &str = "sensor";
+
 /// Attribute of the injected `<script>` that holds [`TagConfig`] as JSON.
 pub const CONFIG_ATTR: &str = "data-browser-agent";
 

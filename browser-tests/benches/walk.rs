@@ -66,10 +66,40 @@ async fn walk(server: &Server, id: &str, full: bool) -> f64 {
     v["steps"][1]["result"].as_f64().expect("walkMs")
 }
 
+/// One page of the list (`{"ref","offset":1000,"limit":40}`): its walk time. The paged walk
+/// counts the alike items around the window instead of walking them (issue 31 item 5).
+async fn page_walk(server: &Server, id: &str, list: &str) -> f64 {
+    let (v, _) = run_timed(
+        server,
+        Some(id),
+        json!([
+            {"command": "snapshot", "ref": list, "offset": 1000, "limit": 40},
+            {"command": "evaluate", "script": "window.__browserAgent.walkMs"}
+        ]),
+    )
+    .await;
+    let text = v["steps"][0]["result"].as_str().expect("snapshot");
+    assert!(
+        text.contains("\"Item 1001\"") && text.contains("\"Item 1040\"") && !text.contains("\"Item 1041\""),
+        "the page shows items 1,001 to 1,040: {text}"
+    );
+    assert!(text.contains("… 960 more listitem"), "and counts the rest: {text}");
+    v["steps"][1]["result"].as_f64().expect("walkMs")
+}
+
+/// The list's ref, from the default snapshot's cut line.
+async fn list_ref(server: &Server, id: &str) -> String {
+    let (v, _) = run_timed(server, Some(id), json!([{"command": "snapshot"}])).await;
+    let text = v["steps"][0]["result"].as_str().expect("snapshot");
+    let at = text.rfind("{\"ref\":\"").expect("a cut line with the list's ref") + 8;
+    text[at..].split('"').next().expect("ref").to_owned()
+}
+
 struct Figures {
     first: f64,
     full: f64,
     default: f64,
+    page: f64,
 }
 
 async fn measure(server: &Server, c: &Client, walks: usize, unused_rule: bool) -> Figures {
@@ -79,19 +109,23 @@ async fn measure(server: &Server, c: &Client, walks: usize, unused_rule: bool) -
         exec(c, ADD_UNUSED_RULE).await;
     }
     let first = walk(server, &id, true).await;
-    let (mut full, mut default) = (vec![], vec![]);
+    let list = list_ref(server, &id).await;
+    let (mut full, mut default, mut page) = (vec![], vec![], vec![]);
     for i in 0..walks + 2 {
         let f = walk(server, &id, true).await;
         let d = walk(server, &id, false).await;
+        let p = page_walk(server, &id, &list).await;
         if i >= 2 {
             full.push(f);
             default.push(d);
+            page.push(p);
         }
     }
     Figures {
         first,
         full: median(&mut full),
         default: median(&mut default),
+        page: median(&mut page),
     }
 }
 
@@ -126,6 +160,7 @@ async fn main() {
         pick(&read, |f| f.default),
     );
     let floor = median(&mut floor);
+    let s_page = pick(&skip, |f| f.page);
 
     let mut report = String::new();
     let _ = writeln!(report, "2,000-item list walk, medians of {walks} walks (ms):");
@@ -152,6 +187,11 @@ async fn main() {
         report,
         "baseline: JS floor (computed display/visibility/cursor of every element) {floor:.1} ms; full walk / floor {:.1}",
         s_full / floor
+    );
+    let _ = writeln!(
+        report,
+        "one page of the list (ref, offset 1,000, limit 40): {s_page:.1} ms; page / full walk {:.2}",
+        s_page / s_full
     );
     print!("{report}");
     let _ = std::fs::write(scratch().join("../walk.txt"), report);

@@ -1,6 +1,6 @@
-//! The agent's line to the page: [`poller`] long-polls the host for batches of steps,
-//! [`executor`] runs them and posts the results (with the logs captured meanwhile and a fresh
-//! snapshot). Also the page's debug hooks on `window.__browserAgent`: `snapshot()` (a promise of
+//! The agent's hands in the page: the sensor (`browser-agent-client/sensor/sensor.js`) polls the
+//! host for batches and hands each to [`executor`] (through the exported `run`), which runs its
+//! steps and returns the results (with the logs captured meanwhile and a fresh snapshot). Also the page's debug hooks on `window.__browserAgent`: `snapshot()` (a promise of
 //! the snapshot text), `ref("e3")` (the element a ref names, or an error saying what is there) and
 //! `describe(element)` (it as the snapshot writes it, `button "Save" [ref=e7]`: notes mode names
 //! what a note points at with it).
@@ -8,10 +8,8 @@
 pub(crate) mod actions;
 pub(crate) mod batch;
 pub(crate) mod executor;
-pub(crate) mod poller;
 pub(crate) mod resolve;
 pub(crate) mod screenshot;
-pub(crate) mod tabs;
 
 use crate::bootstrap;
 use crate::js::set;
@@ -21,7 +19,7 @@ use wasm_bindgen::prelude::*;
 /// What a command gives back: its result, or an error message for the agent.
 pub(crate) type Outcome = Result<JsValue, String>;
 
-/// Starts the poller and exposes the debug hooks.
+/// Exposes the debug hooks and the tap, and listens for the page's navigations.
 pub(crate) fn install() {
     let global = bootstrap::agent();
     let snapshot = Closure::<dyn Fn() -> Promise>::new(|| {
@@ -54,6 +52,8 @@ pub(crate) fn install() {
     })
     .into_js_value();
     set(&global, bootstrap::DESCRIBE_HOOK, &describe);
+    // Every entry the sensor records passes the running batch, which keeps those of its own time.
+    let tap = Closure::<dyn Fn(JsValue)>::new(|e: JsValue| batch::tap(&e)).into_js_value();
+    set(&global, bootstrap::TAP, &tap);
     batch::install();
-    poller::install();
 }

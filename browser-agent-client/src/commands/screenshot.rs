@@ -9,7 +9,6 @@ use super::Outcome;
 use crate::bootstrap;
 use crate::js::{js_string, set};
 use crate::lazy;
-use crate::state::with_state;
 use browser_agent_core::protocol::lazy::SCREENSHOT;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
@@ -23,8 +22,9 @@ pub(crate) async fn screenshot(step: &JsValue) -> Outcome {
         JsValue::NULL
     };
     let module = lazy::module(SCREENSHOT).await?;
-    let (prefix, key, client) =
-        with_state(|s| (s.prefix.clone(), s.key.clone(), s.client_id.clone())).unwrap_or_default();
+    let (prefix, key, client) = crate::net::host()
+        .map(|h| (h.prefix, h.key, h.client_id))
+        .unwrap_or_default();
     let opts = Object::assign(&Object::new(), step.unchecked_ref());
     for (name, value) in [
         ("element", element),

@@ -330,6 +330,9 @@ function inside(b) {
 }
 
 async function send(n) {
+    // Notes name elements as the snapshot does: that is the hands' code, loaded on first use.
+    const hands = agent().__F_HANDS__;
+    if (hands) await hands().catch(Boolean);
     const vx = scrollX, vy = scrollY;
     const note = {
         nid: n.nid,

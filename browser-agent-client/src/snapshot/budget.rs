@@ -290,6 +290,8 @@ fn push_grouped(out: &mut String, n: usize) {
 }
 
 /// The children `offset .. offset + limit` of `nodes`, with a cut line for those after them.
+/// Counted by weight: a paged walk stands one [`skipped`] node for a run of children it did not
+/// walk, before the window or after it (never inside: see `walker::page`).
 pub(crate) fn window(
     nodes: &mut Vec<SnapshotNode>,
     offset: usize,
@@ -297,8 +299,12 @@ pub(crate) fn window(
     reference: Option<&str>,
     fields: &str,
 ) {
-    let total = nodes.len();
-    let start = offset.min(total);
+    let total: usize = nodes.iter().map(weight).sum();
+    let (mut start, mut before) = (0, 0);
+    while start < nodes.len() && before + weight(&nodes[start]) <= offset {
+        before += weight(&nodes[start]);
+        start += 1;
+    }
     nodes.drain(..start);
     // Past the end: say where the end is, not a bare container line that reads as an empty list.
     if offset > 0 && nodes.is_empty() {

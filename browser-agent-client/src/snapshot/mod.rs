@@ -187,6 +187,9 @@ pub(crate) fn take_now(view: &View) -> Result<String, String> {
             let el = refs::element_for_ref(r).map_err(|e| e.message())?;
             let at = refs::ref_of(&el);
             let prefix = at.split_once('e').map_or("", |(p, _)| p);
+            if view.filter.is_none() && !view.viewport && (view.offset > 0 || view.limit.is_some()) {
+                walker::page(&el, view.offset, view.limit);
+            }
             let mut nodes = walker::walk_element(&el, prefix.to_owned());
             if let [only] = nodes.as_mut_slice() {
                 only.ref_id = Some(at.clone());

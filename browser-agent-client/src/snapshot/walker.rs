@@ -53,6 +53,17 @@ thread_local! {
     static VIEWPORT: Cell<bool> = const { Cell::new(false) };
     /// The budget (characters) the walk may stop at inside long runs of similar siblings; 0: none.
     static LAZY: Cell<usize> = const { Cell::new(0) };
+    /// A paged view of one container (`snapshot {"ref","offset","limit"}`): its element, and the
+    /// window of its children that is walked (see [`page`]).
+    static PAGED: RefCell<Option<(Element, usize, Option<usize>)>> = const { RefCell::new(None) };
+}
+
+/// The walk of `root` (a scoped view) shows only its children `offset .. offset + limit`: runs of
+/// alike children before and after that window are counted, not walked ([`budget::skipped`]), so
+/// paging through a long list costs a page, not the list. `budget::window` then drains and cuts
+/// by those counts; what is not alike is walked, which finds exactly what a whole walk would.
+pub(crate) fn page(root: &Element, offset: usize, limit: Option<usize>) {
+    PAGED.with(|p| *p.borrow_mut() = Some((root.clone(), offset, limit)));
 }
 
 /// A walk begins: no containers marked yet; `viewport`: leave out what is off screen; `lazy`:
@@ -60,6 +71,7 @@ thread_local! {
 /// walked (only for a view that [`super::budget::fit`] alone cuts: no window, filter or scope).
 pub(crate) fn begin(viewport: bool, lazy: Option<usize>) {
     BIG.with(|b| b.borrow_mut().clear());
+    PAGED.with(|p| p.borrow_mut().take());
     VIEWPORT.with(|v| v.set(viewport));
     LAZY.with(|l| l.set(lazy.unwrap_or(0)));
 }
@@ -72,6 +84,8 @@ struct Run {
     /// The role of the node the first of them made.
     role: String,
     count: usize,
+    /// The most it may count (a run before a paged window ends where the window starts).
+    until: Option<usize>,
 }
 
 /// How an item looks, as far as a skipped run compares: its tag, `class`, first element child's
@@ -324,13 +338,24 @@ impl Walker {
             return;
         }
         let max = if container { LAZY.with(Cell::get) } else { 0 };
+        // A paged view of this container: its window of children.
+        let paged = PAGED.with(|p| {
+            let p = p.borrow();
+            p.as_ref()
+                .filter(|(root, ..)| container && root == el)
+                .map(|(_, offset, limit)| (*offset, *limit))
+        });
         let (mut size, mut counted) = (0, 0);
+        // What the skipped runs stand for beyond their one node each.
+        let mut extra = 0;
         let mut run: Option<Run> = None;
         for_each_child(el, tag, &mut |n: Node| {
             let kind = n.node_type();
             if let Some(r) = &mut run {
                 let goes_on = match kind {
-                    Node::ELEMENT_NODE => r.takes(n.unchecked_ref()),
+                    Node::ELEMENT_NODE => {
+                        r.until.is_none_or(|u| r.count < u) && r.takes(n.unchecked_ref())
+                    }
                     Node::TEXT_NODE => n
                         .node_value()
                         .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace())),
@@ -341,7 +366,10 @@ impl Walker {
                     return;
                 }
                 if let Some(r) = run.take() {
-                    out.nodes.push(budget::skipped(r.role, r.count));
+                    if paged.is_none() || r.count > 0 {
+                        extra += r.count.saturating_sub(1);
+                        out.nodes.push(budget::skipped(r.role, r.count));
+                    }
                 }
             }
             match kind {
@@ -369,6 +397,27 @@ impl Walker {
                                 look: Look::of(&e, e.first_element_child().as_ref()),
                                 role,
                                 count: 0,
+                                until: None,
+                            });
+                        }
+                    }
+                    if let Some((offset, limit)) = paged.filter(|_| out.nodes.len() == before + 1) {
+                        // One node like a list item: the alike ones before the window, or all
+                        // after it, are counted instead of walked.
+                        let shown = out.nodes.len() + extra;
+                        let until = if shown < offset {
+                            Some(Some(offset - shown))
+                        } else {
+                            limit.filter(|l| shown >= offset + l).map(|_| None)
+                        };
+                        if let Some(until) = until {
+                            let role = out.nodes.last().map(|last| last.role.clone());
+                            out.flush();
+                            run = role.map(|role| Run {
+                                look: Look::of(&e, e.first_element_child().as_ref()),
+                                role,
+                                count: 0,
+                                until,
                             });
                         }
                     }
@@ -377,7 +426,9 @@ impl Walker {
             }
         });
         if let Some(r) = run {
-            out.nodes.push(budget::skipped(r.role, r.count));
+            if paged.is_none() || r.count > 0 {
+                out.nodes.push(budget::skipped(r.role, r.count));
+            }
         }
     }
 

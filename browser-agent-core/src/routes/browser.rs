@@ -25,6 +25,7 @@ impl BrowserAgent {
             protocol::REV_HEADER,
             HeaderValue::from_str(&self.inner.tag_config.rev).expect("hex rev"),
         );
+        self.tell_presence(res.headers_mut());
         res
     }
 

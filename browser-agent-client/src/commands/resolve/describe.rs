@@ -8,7 +8,7 @@ use crate::js::{attribute, closest, has_attribute};
 use crate::snapshot::name::{self, squash};
 use crate::snapshot::refs::ref_of;
 use crate::snapshot::{page_window, roles};
-use crate::text::{char_count, truncate_chars};
+use crate::text::char_count;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
@@ -162,44 +162,6 @@ pub(crate) fn short(el: &Element) -> String {
 /// The element a click on `target` means: the nearest interactive ancestor, else the target.
 pub(crate) fn click_target(target: &Element) -> Element {
     closest(target, CLICKABLE).unwrap_or_else(|| target.clone())
-}
-
-/// What a click landed on, for the page's log: `role "name"`, `role`, `"text"`, `tag#id` or
-/// `tag`; names over 60 chars are cut to 57 plus `...`. (No ref: a person's click must not give
-/// out ref numbers.)
-pub(crate) fn click_label(el: &Element) -> String {
-    let tag = el.tag_name().to_ascii_lowercase();
-    let mut role = roles::role(el, &tag);
-    if matches!(role, "generic" | "none" | "presentation") {
-        role = "";
-    }
-    let (mut name, _) = name::name(&page_window(), el, &tag, role);
-    if name.is_empty() && role.is_empty() {
-        // A plain element (a clickable div): its text says what was clicked.
-        name = squash(&el.text_content().unwrap_or_default());
-    }
-    if name.char_indices().nth(MAX_NAME).is_some() {
-        truncate_chars(&mut name, MAX_NAME - 3);
-        name.push_str("...");
-    }
-    let mut out = String::from(role);
-    if !name.is_empty() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push('"');
-        out.push_str(&name);
-        out.push('"');
-    }
-    if out.is_empty() {
-        out = tag;
-        let id = el.id();
-        if !id.is_empty() {
-            out.push('#');
-            out.push_str(&id);
-        }
-    }
-    out
 }
 
 /// The element of an event target (text nodes give their parent element).
