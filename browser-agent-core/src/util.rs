@@ -1,8 +1,5 @@
 //! Small helpers shared by the modules: clock, truncation, hashing, randomness.
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
-
 /// Milliseconds since the Unix epoch, from `time` (std's clock panics on wasm, core's host part never runs there).
 pub(crate) fn now_ms() -> u64 {
     let nanos = time::OffsetDateTime::now_utc().unix_timestamp_nanos();
@@ -54,21 +51,14 @@ pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
     hash
 }
 
-/// `2 × bytes_wanted` hex chars of randomness: from the OS when it has `/dev/urandom`, else from std's
-/// per-process random hasher keys mixed with the clock.
+/// `2 × bytes_wanted` hex chars of the OS's randomness (`getrandom`: `getrandom(2)` on Linux,
+/// `getentropy` on macOS, `ProcessPrng` on Windows). No fallback: the page key must be
+/// unguessable, so an OS that cannot give randomness is a panic with this reason, never a key from
+/// the clock.
 pub(crate) fn random_hex(bytes_wanted: usize) -> String {
     let mut buf = vec![0u8; bytes_wanted];
-    let from_os = std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut buf))
-        .is_ok();
-    if !from_os {
-        for (i, chunk) in buf.chunks_mut(8).enumerate() {
-            let mut h = RandomState::new().build_hasher();
-            h.write_u64(now_ms());
-            h.write_usize(i);
-            let v = h.finish().to_le_bytes();
-            chunk.copy_from_slice(&v[..chunk.len()]);
-        }
+    if let Err(err) = getrandom::fill(&mut buf) {
+        panic!("browser-agent: the operating system gave no randomness for a key ({err})");
     }
     buf.iter().map(|b| format!("{b:02x}")).collect()
 }
