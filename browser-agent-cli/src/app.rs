@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use browser_agent_core::BrowserAgent;
 use tokio::net::TcpListener;
-use tokio::signal::unix::{signal, SignalKind};
 
 use crate::args::ProxyArgs;
 use crate::run::{self, DevServer, Startup};
@@ -98,9 +97,9 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
         }
     };
 
-    let (mut interrupt, mut terminate) = match (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) {
-        (Ok(i), Ok(t)) => (i, t),
-        _ => {
+    let mut stops = match Stops::install() {
+        Ok(stops) => stops,
+        Err(_) => {
             term.error("cannot install the Ctrl-C and SIGTERM handlers");
             return exit::FAILURE;
         }
@@ -129,8 +128,7 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     ));
     let startup = tokio::select! {
         r = run::wait_for_target(&target, startup_timeout, server.as_mut()) => Some(r),
-        _ = interrupt.recv() => None,
-        _ = terminate.recv() => None,
+        _ = stops.recv() => None,
     };
     match startup {
         Some(Ok(())) => {}
@@ -180,8 +178,7 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     });
 
     let code = tokio::select! {
-        _ = interrupt.recv() => stop(&term, server.as_mut()).await.unwrap_or(exit::INTERRUPTED),
-        _ = terminate.recv() => stop(&term, server.as_mut()).await.unwrap_or(exit::TERMINATED),
+        code = stops.recv() => stop(&term, server.as_mut()).await.unwrap_or(code),
         status = wait_server(server.as_mut()) => {
             match status {
                 Ok(status) if status.success() => {
@@ -212,6 +209,61 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     watcher.abort();
     running.stop();
     code
+}
+
+/// What stops us from outside: Ctrl-C and SIGTERM on Unix; Ctrl-C, Ctrl-Break and closing the
+/// console window on Windows.
+struct Stops {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+    #[cfg(windows)]
+    ctrl_c: tokio::signal::windows::CtrlC,
+    #[cfg(windows)]
+    ctrl_break: tokio::signal::windows::CtrlBreak,
+    #[cfg(windows)]
+    close: tokio::signal::windows::CtrlClose,
+}
+
+impl Stops {
+    #[cfg(unix)]
+    fn install() -> std::io::Result<Stops> {
+        use tokio::signal::unix::{signal, SignalKind};
+        Ok(Stops {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
+    #[cfg(windows)]
+    fn install() -> std::io::Result<Stops> {
+        use tokio::signal::windows;
+        Ok(Stops {
+            ctrl_c: windows::ctrl_c()?,
+            ctrl_break: windows::ctrl_break()?,
+            close: windows::ctrl_close()?,
+        })
+    }
+
+    /// The next stop; the exit code it means.
+    #[cfg(unix)]
+    async fn recv(&mut self) -> i32 {
+        tokio::select! {
+            _ = self.interrupt.recv() => exit::INTERRUPTED,
+            _ = self.terminate.recv() => exit::TERMINATED,
+        }
+    }
+
+    /// The next stop; the exit code it means.
+    #[cfg(windows)]
+    async fn recv(&mut self) -> i32 {
+        tokio::select! {
+            _ = self.ctrl_c.recv() => exit::INTERRUPTED,
+            _ = self.ctrl_break.recv() => exit::TERMINATED,
+            _ = self.close.recv() => exit::TERMINATED,
+        }
+    }
 }
 
 /// Stops the dev server, if any, and says so. `None`: the caller picks the code.

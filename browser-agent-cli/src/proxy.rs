@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use browser_agent_core::adapter::{InjectExt, Injection};
+use browser_agent_core::adapter::{AdapterExt, InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
@@ -15,8 +15,6 @@ use http::{Method, Request, Response, StatusCode, Uri};
 use http_body_util::Empty;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
-use hyper_rustls::HttpsConnector;
-use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::net::TcpListener;
@@ -24,6 +22,10 @@ use tower_service::Service;
 
 use crate::body::ProxyBody;
 use crate::target::{split_authority, Target};
+use crate::tls::Connector;
+
+/// An error of any connector.
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Seconds the 502 page waits before it tries again.
 pub const RETRY_SECS: u64 = 2;
@@ -33,9 +35,9 @@ pub const RETRY_SECS: u64 = 2;
 struct Shared {
     agent: BrowserAgent,
     target: Target,
-    client: Client<HttpsConnector<HttpConnector>, Incoming>,
+    client: Client<Connector, Incoming>,
     /// What the client connects with (TLS for an https target), for upgrades' own connections.
-    connector: HttpsConnector<HttpConnector>,
+    connector: Connector,
     /// Set while the dev server does not answer: the first 502 of an outage is a `server` entry,
     /// not every retry of the self-reloading 502 page.
     down: AtomicBool,
@@ -184,11 +186,11 @@ async fn upgrade(shared: &Shared, mut req: Request<Incoming>, peer: SocketAddr) 
     let target = &shared.target;
     let mut connector = shared.connector.clone();
     if let Err(err) = std::future::poll_fn(|cx| connector.poll_ready(cx)).await {
-        return bad_gateway(target, &*err, wants_page);
+        return bad_gateway(target, &*BoxError::from(err), wants_page);
     }
     let stream = match connector.call(target_uri(target, "/")).await {
         Ok(stream) => stream,
-        Err(err) => return bad_gateway(target, &*err, wants_page),
+        Err(err) => return bad_gateway(target, &*BoxError::from(err), wants_page),
     };
     let (mut sender, conn) = match hyper::client::conn::http1::handshake(stream).await {
         Ok(pair) => pair,

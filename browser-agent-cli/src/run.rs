@@ -1,6 +1,22 @@
 //! `--run "CMD"`: the dev server as our child, through the shell, in a process group of its own
 //! (so stopping it stops everything it started); its output echoed to our terminal and fed line by
 //! line to core's server-error patterns.
+//!
+//! # Per OS
+//!
+//! - **Linux**: `sh -c CMD` in a new process group; stopping it sends SIGTERM to the group, then
+//!   SIGKILL to what is left after [`STOP_GRACE`]. Should browser-agent be killed (`kill -9`, a
+//!   crash), a watchdog process stops the group, and the shell also gets SIGTERM from the kernel
+//!   (`PR_SET_PDEATHSIG`) when the thread that started it ends.
+//! - **macOS and the other Unixes**: the same, without `PR_SET_PDEATHSIG` (Linux only): the
+//!   watchdog alone stops the group should we be killed.
+//! - **Windows**: `cmd /d /s /c "CMD"` (as Node's `spawn` with a shell does) in a new process group
+//!   (`CREATE_NEW_PROCESS_GROUP`, so Ctrl-C at our console does not end it before we stop it);
+//!   stopping it is `taskkill /T /F /PID`, which ends the shell and its descendants at once (a
+//!   console process has no SIGTERM to stop gracefully on). There is no watchdog: should
+//!   browser-agent be killed (`taskkill /F`, a crash), the dev server keeps running; and a process
+//!   whose parent already exited is no longer in the tree `taskkill /T` walks. A job object with
+//!   `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE` would close both gaps; it is not done yet.
 
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -9,76 +25,47 @@ use browser_agent_core::adapter::{AdapterExt, ServerStream};
 use browser_agent_core::BrowserAgent;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
 use crate::target::Target;
 
 /// Longest output line read at once (a longer one is cut there, the rest read as the next line).
 const MAX_LINE: u64 = 64 * 1024;
-/// How long the group gets to stop after SIGTERM before SIGKILL.
-const STOP_GRACE: Duration = Duration::from_secs(5);
-
-/// What the watchdog runs (`$0`: the dev server's process group): it waits for its stdin, a pipe
-/// only we hold, to close, which happens however we end, `kill -9` and crashes included; then it
-/// stops the group as [`DevServer::stop`] does. On a normal stop we kill it first.
-const WATCHDOG: &str =
-    "read _; kill -TERM -$0 2>/dev/null || exit 0; sleep 5; kill -0 -$0 2>/dev/null && kill -KILL -$0";
+/// How long the group gets to stop after SIGTERM before SIGKILL (Unix); on Windows, how long we
+/// wait for the shell to exit after `taskkill`.
+pub const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// The running dev server.
 #[derive(Debug)]
 pub struct DevServer {
     child: Child,
-    pgid: i32,
+    /// The shell's process id, which is its process group's (0: unknown).
+    pgid: u32,
     /// Its exit, once seen.
     status: Option<ExitStatus>,
-    /// Stops the group should we end (or drop this) without stopping it (see [`WATCHDOG`]).
+    /// Stops the group should we end (or drop this) without stopping it (Unix; see [`os::WATCHDOG`]).
     watchdog: Option<Child>,
 }
 
 impl DevServer {
-    /// Starts `command` through `sh -c` in a new process group; its stdout and stderr are echoed
+    /// Starts `command` through the shell in a new process group; its stdout and stderr are echoed
     /// (both to our stderr when `quiet_stdout`: our stdout speaks the stdio protocol then) and
     /// fed to `agent`'s server-error patterns.
     ///
-    /// Should browser-agent end without stopping it (`kill -9`, a crash), a watchdog process of its
-    /// own stops the whole group, whatever the shell started (`npm run dev` forks node); the shell
-    /// itself also gets SIGTERM when the thread that started it ends (call it from the main one).
+    /// On Unix, should browser-agent end without stopping it (`kill -9`, a crash), a watchdog
+    /// process of its own stops the whole group, whatever the shell started (`npm run dev` forks
+    /// node); on Linux the shell itself also gets SIGTERM when the thread that started it ends
+    /// (call it from the main one). See the module docs for Windows.
     pub fn start(command: &str, agent: &BrowserAgent, quiet_stdout: bool) -> std::io::Result<DevServer> {
-        let mut shell = Command::new("sh");
+        let mut shell = os::shell(command);
         shell
-            .arg("-c")
-            .arg(command)
-            .process_group(0)
             // In a group of its own it may not read our terminal (SIGTTIN would stop it).
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // SAFETY: between fork and exec only prctl(2), which is async-signal-safe, runs.
-        unsafe {
-            shell.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
-                Ok(())
-            });
-        }
         let mut child = shell.spawn()?;
-        let pgid = child.id().map_or(0, |id| id as i32);
-        // In a group of its own, so Ctrl-C at the terminal does not end it before we stop the dev
-        // server ourselves. Without it (no `sh`?) the dev server still runs; only a kill -9 of
-        // ours would then leave what the shell forked.
-        let watchdog = (pgid > 0)
-            .then(|| {
-                Command::new("sh")
-                    .arg("-c")
-                    .arg(WATCHDOG)
-                    .arg(pgid.to_string())
-                    .process_group(0)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .ok()
-            })
-            .flatten();
+        let pgid = child.id().unwrap_or(0);
+        let watchdog = os::watchdog(pgid);
         if let Some(out) = child.stdout.take() {
             let agent = agent.clone();
             tokio::spawn(async move {
@@ -102,7 +89,7 @@ impl DevServer {
     }
 
     /// Its process group id (= the shell's pid).
-    pub fn pgid(&self) -> i32 {
+    pub fn pgid(&self) -> u32 {
         self.pgid
     }
 
@@ -116,6 +103,16 @@ impl DevServer {
         Ok(status)
     }
 
+    /// The shell's exit, if it has exited (reaped now if it just did).
+    fn exited(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.status = Some(status);
+            }
+        }
+        self.status
+    }
+
     /// Kills the watchdog (it must not signal a group we stopped, whose id may be reused); tokio
     /// reaps it in the background.
     fn end_watchdog(&mut self) {
@@ -124,27 +121,14 @@ impl DevServer {
         }
     }
 
-    /// Stops the whole group: SIGTERM, then SIGKILL to what is left after a grace. Returns the
-    /// shell's exit status.
+    /// Stops the whole group (Unix: SIGTERM, then SIGKILL to what is left after [`STOP_GRACE`];
+    /// Windows: `taskkill /T /F`). Returns the shell's exit status.
     pub async fn stop(&mut self) -> Option<ExitStatus> {
         self.end_watchdog();
-        if self.pgid <= 0 {
+        if self.pgid == 0 {
             return self.status;
         }
-        signal_group(self.pgid, libc::SIGTERM);
-        let deadline = Instant::now() + STOP_GRACE;
-        while group_alive(self.pgid) && Instant::now() < deadline {
-            // Reap the shell as soon as it exits, so the group check sees only the rest.
-            if self.status.is_none() {
-                if let Ok(Some(status)) = self.child.try_wait() {
-                    self.status = Some(status);
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        if group_alive(self.pgid) {
-            signal_group(self.pgid, libc::SIGKILL);
-        }
+        os::stop_group(self).await;
         match self.status {
             Some(status) => Some(status),
             None => self.wait().await.ok(),
@@ -152,17 +136,119 @@ impl DevServer {
     }
 }
 
-fn signal_group(pgid: i32, signal: i32) {
-    // SAFETY: kill(2) takes plain integers; a negative pid addresses the process group we created.
-    unsafe {
-        libc::kill(-pgid, signal);
+#[cfg(unix)]
+mod os {
+    use std::time::{Duration, Instant};
+
+    use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
+    use tokio::process::{Child, Command};
+
+    use super::{DevServer, STOP_GRACE};
+
+    /// What the watchdog runs (`$0`: the dev server's process group): it waits for its stdin, a
+    /// pipe only we hold, to close, which happens however we end, `kill -9` and crashes included;
+    /// then it stops the group as [`DevServer::stop`] does. On a normal stop we kill it first.
+    pub(super) const WATCHDOG: &str =
+        "read _; kill -TERM -$0 2>/dev/null || exit 0; sleep 5; kill -0 -$0 2>/dev/null && kill -KILL -$0";
+
+    /// `sh -c command` in a new process group (on Linux, SIGTERM to it when our thread ends).
+    pub(super) fn shell(command: &str) -> Command {
+        let mut shell = Command::new("sh");
+        shell.arg("-c").arg(command).process_group(0);
+        #[cfg(target_os = "linux")]
+        // SAFETY: between fork and exec only prctl(2) runs, a raw system call through rustix
+        // (no allocation, no lock): async-signal-safe, as pre_exec requires.
+        unsafe {
+            shell.pre_exec(|| {
+                let _ = rustix::process::set_parent_process_death_signal(Some(Signal::TERM));
+                Ok(())
+            });
+        }
+        shell
+    }
+
+    /// The watchdog of group `pgid`, in a group of its own, so Ctrl-C at the terminal does not
+    /// end it before we stop the dev server ourselves. Without it (no `sh`?) the dev server still
+    /// runs; only a kill -9 of ours would then leave what the shell forked.
+    pub(super) fn watchdog(pgid: u32) -> Option<Child> {
+        group(pgid)?;
+        Command::new("sh")
+            .arg("-c")
+            .arg(WATCHDOG)
+            .arg(pgid.to_string())
+            .process_group(0)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok()
+    }
+
+    /// SIGTERM to the group, SIGKILL to what is left after the grace.
+    pub(super) async fn stop_group(server: &mut DevServer) {
+        let Some(pid) = group(server.pgid) else { return };
+        let _ = kill_process_group(pid, Signal::TERM);
+        let deadline = Instant::now() + STOP_GRACE;
+        while group_alive(pid) && Instant::now() < deadline {
+            // Reap the shell as soon as it exits, so the group check sees only the rest.
+            server.exited();
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if group_alive(pid) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+
+    /// The group we created, never 1 (`kill(-1)` would signal every process we may signal).
+    fn group(pgid: u32) -> Option<Pid> {
+        i32::try_from(pgid).ok().filter(|&id| id > 1).and_then(Pid::from_raw)
+    }
+
+    /// Whether any process of the group is left (a zombie shell counts until reaped).
+    fn group_alive(pid: Pid) -> bool {
+        test_kill_process_group(pid).is_ok()
     }
 }
 
-/// Whether any process of the group is left (a zombie shell counts until reaped).
-fn group_alive(pgid: i32) -> bool {
-    // SAFETY: signal 0 only checks that the group exists and may be signalled.
-    unsafe { libc::kill(-pgid, 0) == 0 }
+#[cfg(windows)]
+mod os {
+    use tokio::process::{Child, Command};
+
+    use super::{DevServer, STOP_GRACE};
+
+    /// `CREATE_NEW_PROCESS_GROUP` (winbase.h): Ctrl-C at our console does not reach the group.
+    const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+
+    /// `cmd /d /s /c "command"`: no AutoRun, the outer quotes stripped and the rest run as typed
+    /// (what Node's `spawn(…, {shell: true})` does), in a new process group.
+    pub(super) fn shell(command: &str) -> Command {
+        let mut shell = Command::new("cmd");
+        shell
+            .args(["/d", "/s", "/c"])
+            .raw_arg(format!("\"{command}\""))
+            .creation_flags(CREATE_NEW_PROCESS_GROUP);
+        shell
+    }
+
+    /// None on Windows (see the module docs).
+    pub(super) fn watchdog(_pgid: u32) -> Option<Child> {
+        None
+    }
+
+    /// `taskkill /T /F /PID`: the shell and its descendants, at once; then the shell's exit,
+    /// bounded by the grace.
+    pub(super) async fn stop_group(server: &mut DevServer) {
+        if server.exited().is_none() {
+            let _ = Command::new("taskkill")
+                .args(["/T", "/F", "/PID", &server.pgid.to_string()])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .await;
+        }
+        let _ = tokio::time::timeout(STOP_GRACE, server.wait()).await;
+    }
 }
 
 /// Copies `from` to `to` line by line, each line also to the server-error patterns.
@@ -228,10 +314,15 @@ pub async fn wait_for_target(
 
 /// `exited with status 1`, `was killed by signal 9`.
 pub fn describe(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exited with status {code}"),
-        (None, Some(signal)) => format!("was killed by signal {signal}"),
-        (None, None) => "exited".to_owned(),
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let (None, Some(signal)) = (status.code(), status.signal()) {
+            return format!("was killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => "exited".to_owned(),
     }
 }

@@ -74,6 +74,12 @@ impl FromStr for Target {
         let (rest, tls) = if let Some(rest) = s.strip_prefix("http://") {
             (rest, false)
         } else if let Some(rest) = s.strip_prefix("https://") {
+            if !cfg!(feature = "https") {
+                return Err(
+                    "this browser-agent was built without the `https` feature, so it cannot speak TLS to an https:// dev server (rebuild it with the default features)"
+                        .into(),
+                );
+            }
             (rest, true)
         } else if s.contains("://") {
             return Err("only http:// and https:// URLs are supported".into());

@@ -6,25 +6,56 @@
 //! browser trusts, so the certificate is not checked against any roots, as the dev servers' own
 //! proxies do (Vite's `secure: false`, webpack-dev-server's). The handshake's signatures still
 //! are: the connection is encrypted to whoever holds the certificate's key.
+//!
+//! TLS is the `https` feature (on by default): rustls with the ring provider, whose build compiles
+//! C and assembly for the target, so it needs a C compiler for it. Built without it, the connector
+//! is plain TCP and an `https://` target is refused when `--target` is parsed.
 
+#[cfg(feature = "https")]
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "https")]
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
+#[cfg(feature = "https")]
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+#[cfg(feature = "https")]
 use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
+#[cfg(feature = "https")]
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+#[cfg(feature = "https")]
 use rustls::{DigitallySignedStruct, SignatureScheme};
+
+/// What every request to the dev server goes through: TCP, and TLS for `https` URIs.
+#[cfg(feature = "https")]
+pub(crate) type Connector = HttpsConnector<HttpConnector>;
+/// What every request to the dev server goes through: TCP (built without `https`).
+#[cfg(not(feature = "https"))]
+pub(crate) type Connector = HttpConnector;
+
+/// TCP to the dev server: TCP_NODELAY, a 5 s connect timeout.
+fn tcp() -> HttpConnector {
+    let mut tcp = HttpConnector::new();
+    tcp.set_nodelay(true);
+    tcp.set_connect_timeout(Some(Duration::from_secs(5)));
+    tcp
+}
+
+/// The connector every request to the dev server goes through, without TLS (the `https` feature
+/// is off).
+#[cfg(not(feature = "https"))]
+pub(crate) fn connector() -> Connector {
+    tcp()
+}
 
 /// The connector every request to the dev server goes through (TCP_NODELAY, a 5 s connect
 /// timeout; TLS when the URI says `https`, speaking HTTP/1.1 there: without ALPN, which
 /// hyper-rustls leaves empty for HTTP/1, Node's https and http2 servers (`allowHTTP1`, Vite's)
 /// answer in it).
-pub(crate) fn connector() -> HttpsConnector<HttpConnector> {
-    let mut tcp = HttpConnector::new();
-    tcp.set_nodelay(true);
-    tcp.set_connect_timeout(Some(Duration::from_secs(5)));
+#[cfg(feature = "https")]
+pub(crate) fn connector() -> Connector {
+    let mut tcp = tcp();
     // The https connector takes the `https` URIs; the TCP one must let them through.
     tcp.enforce_http(false);
     let provider = Arc::new(rustls::crypto::ring::default_provider());
@@ -43,9 +74,11 @@ pub(crate) fn connector() -> HttpsConnector<HttpConnector> {
 
 /// Takes the dev server's certificate as it is (see the module), and checks the handshake's
 /// signatures with the provider's algorithms.
+#[cfg(feature = "https")]
 #[derive(Debug)]
 struct AnyCertificate(Arc<CryptoProvider>);
 
+#[cfg(feature = "https")]
 impl ServerCertVerifier for AnyCertificate {
     fn verify_server_cert(
         &self,

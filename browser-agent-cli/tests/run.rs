@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use browser_agent_cli::exit;
 use browser_agent_testkit::http::request;
 use common::*;
+use rustix::process::{kill_process, test_kill_process_group, Pid, Signal};
 
 /// The binary running, its stderr lines collected as they come.
 struct Cli {
@@ -130,11 +131,9 @@ impl Cli {
         }
     }
 
-    fn signal(&self, signal: i32) {
-        // SAFETY: kill(2) with our own child's pid.
-        unsafe {
-            libc::kill(self.child.id() as i32, signal);
-        }
+    fn signal(&self, signal: Signal) {
+        let pid = Pid::from_raw(self.child.id() as i32).expect("a child's pid");
+        kill_process(pid, signal).expect("our child takes signals");
     }
 }
 
@@ -142,8 +141,9 @@ impl Cli {
 const PYTHON_DEV_SERVER: &str = "exec python3 -m http.server {port} --bind 127.0.0.1";
 
 fn group_alive(pgid: i32) -> bool {
-    // SAFETY: signal 0 only checks whether the group exists.
-    unsafe { libc::kill(-pgid, 0) == 0 }
+    // Signal 0 only checks whether the group exists (never group 1: every process we may signal).
+    assert!(pgid > 1, "a process group of our own: {pgid}");
+    test_kill_process_group(Pid::from_raw(pgid).unwrap()).is_ok()
 }
 
 fn wait_group_gone(pgid: i32) {
@@ -210,7 +210,7 @@ fn run_feeds_error_lines_to_server_entries_and_ctrl_c_stops_the_whole_group() {
     // The app answers through the proxy.
     assert_eq!(request(addr, "GET", "/", &[], b"").status, 200);
 
-    cli.signal(libc::SIGINT);
+    cli.signal(Signal::INT);
     let (code, stderr) = cli.exit();
     assert_eq!(code, exit::INTERRUPTED, "{stderr}");
     assert!(stderr.contains("TypeError: Cannot read properties"), "echoed: {stderr}");
@@ -226,7 +226,7 @@ fn sigterm_stops_the_dev_server_too() {
     let mut cli = Cli::run_dev_server(PYTHON_DEV_SERVER, &[]);
     let pgid = cli.pgid();
     let _ = cli.addr();
-    cli.signal(libc::SIGTERM);
+    cli.signal(Signal::TERM);
     let (code, stderr) = cli.exit();
     assert_eq!(code, exit::TERMINATED, "{stderr}");
     wait_group_gone(pgid);
@@ -505,7 +505,7 @@ fn a_kill_9_stops_the_group_of(shell: &str) {
     let mut cli = Cli::run_dev_server(shell, &[]);
     let pgid = cli.pgid();
     let _ = cli.addr();
-    cli.signal(libc::SIGKILL);
+    cli.signal(Signal::KILL);
     let _ = cli.exit_signalled();
     wait_group_gone(pgid);
 }

@@ -74,9 +74,9 @@ struct Cli {
 
 impl Drop for Cli {
     fn drop(&mut self) {
-        // SAFETY: kill(2) with our child's pid: Ctrl-C, so it stops Vite's process group.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGINT);
+        // Ctrl-C, so it stops Vite's process group.
+        if let Some(pid) = rustix::process::Pid::from_raw(self.child.id() as i32) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::INT);
         }
         let deadline = Instant::now() + Duration::from_secs(20);
         while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
