@@ -1,5 +1,6 @@
 //! The reverse proxy: our routes answered by core, everything else streamed to and from the dev
-//! server (hyper on both sides), the client tag streamed into its HTML documents by core.
+//! server (hyper on both sides), the client tag streamed into its HTML documents by core (a
+//! document compressed although we asked for `identity` decoded on the way: see [`crate::body`]).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -7,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use browser_agent_core::adapter::{AdapterExt, InjectExt, Injection};
+use browser_agent_core::adapter::{gate, AdapterExt, InjectExt, Injection};
 use browser_agent_core::BrowserAgent;
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
@@ -20,12 +21,9 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::net::TcpListener;
 use tower_service::Service;
 
-use crate::body::ProxyBody;
+use crate::body::{BoxError, ProxyBody, UpstreamBody};
 use crate::target::{split_authority, Target};
 use crate::tls::Connector;
-
-/// An error of any connector.
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Seconds the 502 page waits before it tries again.
 pub const RETRY_SECS: u64 = 2;
@@ -157,12 +155,20 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
         rewrite_cookies(&mut parts.headers, &shared.target);
     }
     if !inject {
-        return Response::from_parts(parts, ProxyBody::passthrough(body));
+        return Response::from_parts(parts, ProxyBody::passthrough(body.into()));
     }
-    let body_len = if head {
+    // A page compressed although we asked for identity (some dev servers compress whatever is
+    // asked): core says which coding to undo and drops its headers; decoded as it streams, it is
+    // a page like any other.
+    let coding = gate::take_decodable_coding(parts.status, &mut parts.headers);
+    let body_len = if head || coding.is_some() {
         None
     } else {
         http_body::Body::size_hint(&body).exact()
+    };
+    let body = match coding {
+        Some(coding) if !head => UpstreamBody::decoded(body, coding),
+        _ => UpstreamBody::from(body),
     };
     let body = match agent.plan_injection(parts.status, &mut parts.headers, head, body_len) {
         Injection::Body(tag) => ProxyBody::inject(body, tag),
@@ -205,7 +211,7 @@ async fn upgrade(shared: &Shared, mut req: Request<Incoming>, peer: SocketAddr) 
     };
     if res.status() != StatusCode::SWITCHING_PROTOCOLS {
         let (parts, body) = res.into_parts();
-        return Response::from_parts(parts, ProxyBody::passthrough(body));
+        return Response::from_parts(parts, ProxyBody::passthrough(body.into()));
     }
     let upstream_side = hyper::upgrade::on(&mut res);
     tokio::spawn(async move {

@@ -56,6 +56,48 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
     enc.finish().unwrap()
 }
 
+/// A larger page: long enough that half of it compressed holds its head.
+pub const BIG_PAGE: &str = concat!(
+    "<!doctype html><html><head><title>big</title></head><body>",
+    "<p>The quick brown fox jumps over the lazy dog, again and again, while a page grows long.</p>",
+    "<p>Pack my box with five dozen liquor jugs; how vexingly quick daft zebras jump.</p>",
+    "<p>Sphinx of black quartz, judge my vow. The five boxing wizards jump quickly.</p>",
+    "<p>Jackdaws love my big sphinx of quartz. Crazy Fredrick bought many very exquisite opal jewels.</p>",
+    "</body></html>"
+);
+
+/// `/gzip-streamed`'s page, in the two parts the upstream sends.
+pub const STREAMED_HEAD: &str = "<!doctype html><html><head><title>streamed</title></head><body><p>first</p>";
+pub const STREAMED_REST: &str = "<p>second</p></body></html>";
+
+pub fn zlib(data: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+/// Brotli, by the `brotli` crate's encoder (through async-compression, which the proxy decodes
+/// with: the decoder is the separate `brotli-decompressor`).
+pub async fn brotli(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    async_compression::tokio::bufread::BrotliEncoder::new(data)
+        .read_to_end(&mut out)
+        .await
+        .unwrap();
+    out
+}
+
+/// An HTML answer with these bytes, said to be in `coding`, with an ETag the proxy must drop.
+fn compressed(body: Vec<u8>, coding: &'static str) -> Response<UpBody> {
+    Response::builder()
+        .header("content-type", "text/html; charset=utf-8")
+        .header("content-encoding", coding)
+        .header("etag", "\"v1\"")
+        .header("vary", "accept-encoding")
+        .body(full(body))
+        .unwrap()
+}
+
 /// The hyper upstream: its address, and the gate the SSE stream waits on between events.
 pub struct Upstream {
     pub addr: SocketAddr,
@@ -187,9 +229,35 @@ async fn answer(
     }
     let res = match req.uri().path() {
         "/" => html(full(PAGE)),
-        // Compressed whatever was asked: the proxy must pass it untouched.
-        "/gzip-always" => {
-            let mut res = html(full(gzip(PAGE.as_bytes())));
+        // Compressed whatever was asked (some dev servers do): the proxy decodes it to inject.
+        "/gzip-always" => compressed(gzip(PAGE.as_bytes()), "gzip"),
+        "/x-gzip-always" => compressed(gzip(PAGE.as_bytes()), "x-gzip"),
+        "/deflate-always" => compressed(zlib(PAGE.as_bytes()), "deflate"),
+        "/br-always" => compressed(brotli(PAGE.as_bytes()).await, "br"),
+        // Said to be gzip, and not: the bytes of the page as they are.
+        "/gzip-broken" => compressed(PAGE.as_bytes().to_vec(), "gzip"),
+        // Gzip cut in the middle (a sized body: it ends there, cleanly).
+        "/gzip-cut" => {
+            let whole = gzip(BIG_PAGE.as_bytes());
+            compressed(whole[..whole.len() / 2].to_vec(), "gzip")
+        }
+        // Gzip sent in two parts: the head (flushed, so it decodes alone), then, once the test
+        // lets it go (`next_event`), the rest.
+        "/gzip-streamed" => {
+            let (tx, rx) = mpsc::channel::<Bytes>(4);
+            tokio::spawn(async move {
+                let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                enc.write_all(STREAMED_HEAD.as_bytes()).unwrap();
+                enc.flush().unwrap();
+                let head = std::mem::take(enc.get_mut());
+                if tx.send(Bytes::from(head)).await.is_err() {
+                    return;
+                }
+                gate.notified().await;
+                enc.write_all(STREAMED_REST.as_bytes()).unwrap();
+                let _ = tx.send(Bytes::from(enc.finish().unwrap())).await;
+            });
+            let mut res = html(ChannelBody(rx).boxed());
             res.headers_mut().insert("content-encoding", "gzip".parse().unwrap());
             res
         }

@@ -4,6 +4,9 @@
 //! or `frame`; never htmx (`HX-Request`), Turbo frames (`Turbo-Frame`) or `X-Requested-With`
 //! fragments. Responses: an HTML document (`text/html`, not UTF-16), not 1xx/204/206/304, no
 //! `Content-Range`, no `Content-Encoding` other than `identity`, a parseable `Content-Length` if any.
+//! An adapter that can decode may also take a page compressed with one of gzip, deflate or br
+//! ([`take_decodable_coding`]: the CLI's proxy does; the tower and actix adapters pass compressed
+//! answers untouched, the app compresses after them).
 
 use http::{header, HeaderMap, StatusCode};
 
@@ -73,6 +76,71 @@ pub fn is_html(content_type: &[u8]) -> bool {
 /// assert_eq!(response_accepts_injection(StatusCode::OK, &h), None);
 /// ```
 pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Option<Option<u64>> {
+    let length = page_answer(status, headers)?;
+    if let Some(enc) = headers.get(header::CONTENT_ENCODING) {
+        if !enc.as_bytes().trim_ascii().eq_ignore_ascii_case(b"identity") {
+            return None;
+        }
+    }
+    Some(length)
+}
+
+/// A content coding that [`take_decodable_coding`] lets an adapter undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Coding {
+    /// `gzip`, and its old name `x-gzip`.
+    Gzip,
+    /// `deflate`: deflate in the zlib format (RFC 9110 §8.4.1.2).
+    Deflate,
+    /// `br`: Brotli.
+    Brotli,
+}
+
+/// For an adapter that decodes bodies: whether a response is a page that gets the tag but for its
+/// one `Content-Encoding` (`gzip`, `x-gzip`, `deflate` or `br`; a dev server may compress although
+/// asked for `identity`). If so, `Content-Encoding` and `Content-Length` (the decoded length is
+/// unknown) are removed and the coding the adapter must undo is returned; the decoded body then
+/// goes through [`InjectExt::plan_injection`](super::InjectExt::plan_injection) like any page.
+/// Anything else (stacked or unknown codings, or a response refused for another reason) leaves
+/// the headers as they are: `None`.
+///
+/// ```
+/// use browser_agent_core::adapter::gate::{take_decodable_coding, Coding};
+/// use http::{HeaderMap, StatusCode};
+/// let mut h = HeaderMap::new();
+/// h.insert("content-type", "text/html".parse().unwrap());
+/// h.insert("content-encoding", "gzip".parse().unwrap());
+/// h.insert("content-length", "120".parse().unwrap());
+/// assert_eq!(take_decodable_coding(StatusCode::OK, &mut h), Some(Coding::Gzip));
+/// assert!(!h.contains_key("content-encoding") && !h.contains_key("content-length"));
+/// h.insert("content-encoding", "gzip, br".parse().unwrap());
+/// assert_eq!(take_decodable_coding(StatusCode::OK, &mut h), None);
+/// assert!(h.contains_key("content-encoding"));
+/// ```
+pub fn take_decodable_coding(status: StatusCode, headers: &mut HeaderMap) -> Option<Coding> {
+    let mut values = headers.get_all(header::CONTENT_ENCODING).iter();
+    let value = values.next()?.as_bytes().trim_ascii();
+    if values.next().is_some() {
+        return None;
+    }
+    let coding = if value.eq_ignore_ascii_case(b"gzip") || value.eq_ignore_ascii_case(b"x-gzip") {
+        Coding::Gzip
+    } else if value.eq_ignore_ascii_case(b"deflate") {
+        Coding::Deflate
+    } else if value.eq_ignore_ascii_case(b"br") {
+        Coding::Brotli
+    } else {
+        return None;
+    };
+    page_answer(status, headers)?;
+    headers.remove(header::CONTENT_ENCODING);
+    headers.remove(header::CONTENT_LENGTH);
+    Some(coding)
+}
+
+/// Every rule of [`response_accepts_injection`] but the coding's; the declared length if any.
+fn page_answer(status: StatusCode, headers: &HeaderMap) -> Option<Option<u64>> {
     // Most responses are not HTML: decide that first, on bytes, before any other lookup.
     let content_type = headers.get(header::CONTENT_TYPE)?.as_bytes().trim_ascii_start();
     if !is_html(content_type) {
@@ -86,11 +154,6 @@ pub fn response_accepts_injection(status: StatusCode, headers: &HeaderMap) -> Op
         || headers.contains_key(header::CONTENT_RANGE)
     {
         return None;
-    }
-    if let Some(enc) = headers.get(header::CONTENT_ENCODING) {
-        if !enc.as_bytes().trim_ascii().eq_ignore_ascii_case(b"identity") {
-            return None;
-        }
     }
     let content_type = std::str::from_utf8(content_type).ok()?;
     let mut params = content_type.split(';');
@@ -241,6 +304,75 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn decodable_codings() {
+        let take = |pairs: &[(&'static str, &'static str)], status: StatusCode| {
+            let mut h = headers(pairs);
+            let coding = take_decodable_coding(status, &mut h);
+            (coding, h)
+        };
+        for (value, want) in [
+            ("gzip", Coding::Gzip),
+            ("X-GZIP", Coding::Gzip),
+            (" deflate ", Coding::Deflate),
+            ("br", Coding::Brotli),
+        ] {
+            let (coding, h) = take(
+                &[
+                    ("content-type", "text/html"),
+                    ("content-encoding", value),
+                    ("content-length", "10"),
+                    ("etag", "\"x\""),
+                ],
+                StatusCode::OK,
+            );
+            assert_eq!(coding, Some(want), "{value}");
+            assert!(!h.contains_key(header::CONTENT_ENCODING) && !h.contains_key(header::CONTENT_LENGTH));
+            assert!(h.contains_key(header::ETAG), "plan_injection decides the rest");
+            assert_eq!(
+                response_accepts_injection(StatusCode::OK, &h),
+                Some(None),
+                "then a page like any"
+            );
+        }
+        let refused: [(&[(&'static str, &'static str)], StatusCode); 7] = [
+            (&[("content-type", "text/html")], StatusCode::OK),
+            (
+                &[("content-type", "text/html"), ("content-encoding", "identity")],
+                StatusCode::OK,
+            ),
+            (
+                &[("content-type", "text/html"), ("content-encoding", "zstd")],
+                StatusCode::OK,
+            ),
+            (
+                &[("content-type", "text/html"), ("content-encoding", "gzip, br")],
+                StatusCode::OK,
+            ),
+            (
+                &[
+                    ("content-type", "text/html"),
+                    ("content-encoding", "gzip"),
+                    ("content-encoding", "br"),
+                ],
+                StatusCode::OK,
+            ),
+            (
+                &[("content-type", "application/json"), ("content-encoding", "gzip")],
+                StatusCode::OK,
+            ),
+            (
+                &[("content-type", "text/html"), ("content-encoding", "gzip")],
+                StatusCode::NOT_MODIFIED,
+            ),
+        ];
+        for (pairs, status) in refused {
+            let (coding, h) = take(pairs, status);
+            assert_eq!(coding, None, "{pairs:?} {status}");
+            assert_eq!(h, headers(pairs), "headers untouched");
+        }
     }
 
     #[test]
