@@ -24,15 +24,18 @@ use std::time::{Duration, Instant};
 use axum::response::Html;
 use axum::routing::get;
 use axum::Router;
-use browser_tests::{exec, median, run_timed, scratch, started_client, Browser};
 use browser_agent_tower::{BrowserAgent, BrowserAgentLayer};
+use browser_tests::{exec, median, run_timed, scratch, started_client, Browser};
 use serde_json::json;
 
 /// A small app's first screen; `?cold` takes away the idle callback the prefetch waits for.
 fn page() -> String {
     let mut items = String::new();
     for i in 0..100 {
-        let _ = write!(items, "<li><a href=\"#item-{i}\">Item {i}</a> <button>Edit</button></li>");
+        let _ = write!(
+            items,
+            "<li><a href=\"#item-{i}\">Item {i}</a> <button>Edit</button></li>"
+        );
     }
     format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>First command</title>\
@@ -88,7 +91,10 @@ async fn main() {
     let (mut cold, mut prefetched, mut baseline) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         let id = load(&browser, &agent, &cold_url).await;
-        assert_eq!(exec(&browser.client, "return !!window.__browserAgent.hs;").await, json!(false));
+        assert_eq!(
+            exec(&browser.client, "return !!window.__browserAgent.hs;").await,
+            json!(false)
+        );
         cold.push(snapshot_ms(&server, &id).await);
         baseline.push(snapshot_ms(&server, &id).await);
 

@@ -52,10 +52,7 @@ async fn hands_load_only_when_an_agent_acts() {
         // The first command loads them and answers.
         let first = run(&server, &id, json!([{"command": "snapshot"}])).await;
         assert!(first["steps"][0]["error"].is_null(), "{first}");
-        assert!(
-            first["snapshot"].as_str().is_some_and(|s| !s.is_empty()),
-            "{first}"
-        );
+        assert!(first["snapshot"].as_str().is_some_and(|s| !s.is_empty()), "{first}");
         assert_eq!(exec(c, HANDS_STARTED).await, json!(true));
         let fetched = exec(c, HANDS_FETCHED).await;
         assert_eq!(fetched.as_array().map(Vec::len), Some(2), "glue and wasm: {fetched}");

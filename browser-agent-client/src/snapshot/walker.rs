@@ -353,9 +353,7 @@ impl Walker {
             let kind = n.node_type();
             if let Some(r) = &mut run {
                 let goes_on = match kind {
-                    Node::ELEMENT_NODE => {
-                        r.until.is_none_or(|u| r.count < u) && r.takes(n.unchecked_ref())
-                    }
+                    Node::ELEMENT_NODE => r.until.is_none_or(|u| r.count < u) && r.takes(n.unchecked_ref()),
                     Node::TEXT_NODE => n
                         .node_value()
                         .is_none_or(|t| t.bytes().all(|b| b.is_ascii_whitespace())),
