@@ -1,39 +1,4 @@
-//! # browser-agent-core
-//!
-//! The framework-free host half of browser-agent: it stores what the page client captures
-//! (console, errors, network, clicks) in a bounded ring, knows which pages are open and alive,
-//! answers the browser-facing and agent-facing routes as one tower `Service`, and decides where
-//! and when the client tag goes into HTML. Adapters (`browser-agent-tower`, `browser-agent-actix`)
-//! only translate their framework's requests to this crate and back.
-//!
-//! ```
-//! use browser_agent_core::adapter::AdapterExt;
-//! use browser_agent_core::BrowserAgent;
-//! use bytes::Bytes;
-//!
-//! # tokio_test_block_on(async {
-//! let agent = BrowserAgent::builder().enabled(true).page_key("k3y-for-docs").build();
-//! let req = http::Request::post("/__mindstudio_dev__/logs")
-//!     .header("host", "127.0.0.1:3000")
-//!     .header("x-browser-agent-key", "k3y-for-docs")
-//!     .body(Bytes::from(r#"[{"type":"console","level":"error","args":["boom"]}]"#))
-//!     .unwrap();
-//! let res = agent.handle(req).await.unwrap();
-//! assert_eq!(res.status(), 204);
-//! let read = http::Request::get("/__mindstudio_dev__/console?level=error")
-//!     .header("host", "127.0.0.1:3000")
-//!     .body(Bytes::new())
-//!     .unwrap();
-//! let body: serde_json::Value = serde_json::from_slice(agent.handle(read).await.unwrap().body()).unwrap();
-//! assert_eq!(body["logs"][0]["text"], "boom");
-//! # });
-//! # fn tokio_test_block_on<F: std::future::Future>(f: F) -> F::Output {
-//! #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
-//! # }
-//! ```
-//!
-//! With `default-features = false` only [`protocol`] and [`snapshot`] remain: the wire contract and the
-//! snapshot grammar the wasm client shares.
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
