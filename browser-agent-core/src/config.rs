@@ -234,7 +234,7 @@ impl Config {
         if self.body_timeout.is_zero() {
             return Err(ConfigError::Zero("body_timeout"));
         }
-        if crate::notes::parse_shortcut(&self.notes_shortcut).is_none() {
+        if parse_shortcut(&self.notes_shortcut).is_none() {
             return Err(ConfigError::Shortcut(self.notes_shortcut.clone()));
         }
         if let Some(origin) = &self.notes_parent_origin {
@@ -252,5 +252,86 @@ impl Config {
             }
         }
         Ok(())
+    }
+}
+
+/// Reads a shortcut such as `Alt+Shift+N`, `ctrl+alt+m`, `Meta+Period`, `F2` into the form the
+/// page compares key presses with (modifiers `Control+Alt+Shift+Meta` in that order, then the
+/// key's `KeyboardEvent.code`: `Alt+Shift+KeyN`). A letter or digit needs a modifier (it would
+/// take the key from every text field otherwise); `None` when it cannot be read.
+pub(crate) fn parse_shortcut(s: &str) -> Option<String> {
+    const MODS: [(&str, &[&str]); 4] = [
+        ("Control", &["control", "ctrl"]),
+        ("Alt", &["alt", "option", "opt"]),
+        ("Shift", &["shift"]),
+        ("Meta", &["meta", "cmd", "command", "super", "win"]),
+    ];
+    let mut mods = [false; 4];
+    let mut code = None;
+    for part in s.split('+').map(str::trim) {
+        let lower = part.to_ascii_lowercase();
+        if let Some(i) = MODS.iter().position(|(_, names)| names.contains(&lower.as_str())) {
+            mods[i] = true;
+            continue;
+        }
+        if code.is_some() || part.is_empty() {
+            return None;
+        }
+        let bytes = part.as_bytes();
+        code = Some(if bytes.len() == 1 && bytes[0].is_ascii_alphabetic() {
+            format!("Key{}", part.to_ascii_uppercase())
+        } else if bytes.len() == 1 && bytes[0].is_ascii_digit() {
+            format!("Digit{part}")
+        } else if lower.starts_with('f') && lower[1..].parse::<u8>().is_ok_and(|n| (1..=24).contains(&n)) {
+            part.to_ascii_uppercase()
+        } else if lower.starts_with("key") && part.len() == 4 && bytes[3].is_ascii_alphabetic() {
+            format!("Key{}", part[3..].to_ascii_uppercase())
+        } else {
+            const NAMED: [&str; 12] = [
+                "Period",
+                "Comma",
+                "Slash",
+                "Backslash",
+                "Semicolon",
+                "Quote",
+                "Backquote",
+                "Minus",
+                "Equal",
+                "BracketLeft",
+                "BracketRight",
+                "Space",
+            ];
+            NAMED.iter().find(|n| n.eq_ignore_ascii_case(part))?.to_string()
+        });
+    }
+    let code = code?;
+    let function_key = code.starts_with('F');
+    if !function_key && !mods.iter().any(|m| *m) {
+        return None;
+    }
+    let mut out: Vec<&str> = MODS
+        .iter()
+        .zip(mods)
+        .filter(|(_, on)| *on)
+        .map(|((name, _), _)| *name)
+        .collect();
+    out.push(&code);
+    Some(out.join("+"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortcuts() {
+        assert_eq!(
+            parse_shortcut("Control+Meta+Slash").as_deref(),
+            Some("Control+Meta+Slash")
+        );
+        assert_eq!(parse_shortcut("alt+n+m"), None);
+        assert_eq!(parse_shortcut(""), None);
+        assert_eq!(parse_shortcut("Alt+Unknown"), None);
+        assert_eq!(parse_shortcut("Alt+KeyQ").as_deref(), Some("Alt+KeyQ"));
     }
 }

@@ -9,23 +9,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+// `Early` is the queue's record of an early end (a field of its waiting batches); this file decides
+// when one comes. Re-exported for `complete.rs`, which sets the handover's.
 use super::queue::{remove, CommandQueue, Ticket};
+pub(super) use super::queue::{Early, EarlyEnd};
 use super::{BatchResult, RunError};
 use crate::protocol::StepResult;
-
-#[derive(Debug)]
-pub(super) struct Early {
-    pub(super) at: Instant,
-    pub(super) why: EarlyEnd,
-}
-
-#[derive(Debug)]
-pub(super) enum EarlyEnd {
-    /// The page running it said it left: the message to fail with unless its results come.
-    Left(String),
-    /// Handed over at `since` (to `url`, when the page said where it went): no page of its tab took it yet.
-    Handover { url: Option<String>, since: Instant },
-}
 
 impl CommandQueue {
     /// When batch `id` ends early unless something happens first (`None`: at its own timeout).

@@ -9,7 +9,6 @@ use parking_lot::Mutex;
 use serde_json::Value;
 use tokio::sync::{oneshot, Notify};
 
-use super::ending::Early;
 use super::{BatchResult, RunError, MAX_ACTIONS, MAX_ACTION_BYTES, MAX_BASELINE_BYTES, MAX_PAGES, MAX_QUEUED};
 use crate::protocol::{field, Delivery, StepResult};
 
@@ -37,6 +36,21 @@ pub(super) struct PageQueue {
     pub(super) action_bytes: usize,
     /// When it was last used ([`State::tick`]): the least recently used idle page is freed first.
     pub(super) used: u64,
+}
+
+/// An end of a waiting batch earlier than its own timeout (`ending.rs` decides when).
+#[derive(Debug)]
+pub(super) struct Early {
+    pub(super) at: Instant,
+    pub(super) why: EarlyEnd,
+}
+
+#[derive(Debug)]
+pub(super) enum EarlyEnd {
+    /// The page running it said it left: the message to fail with unless its results come.
+    Left(String),
+    /// Handed over at `since` (to `url`, when the page said where it went): no page of its tab took it yet.
+    Handover { url: Option<String>, since: Instant },
 }
 
 #[derive(Debug)]
