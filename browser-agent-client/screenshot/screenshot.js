@@ -1,3 +1,4 @@
+// @ts-check
 // In-page screenshot of the live page, loaded on the first `screenshot` step (a content-hashed,
 // minified asset; the always-loaded client stays small).
 //
@@ -118,6 +119,7 @@ const VARIANT = ['type', 'disabled', 'readonly', 'multiple', 'size'];
 const defaults = new Map();
 const dataUrls = new Map();
 
+// eslint-disable-next-line no-control-regex -- the control characters XML 1.0 forbids are dropped
 const esc = (s) => s.replace(/[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) =>
   c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '');
 const px = (v) => parseFloat(v) || 0;
@@ -133,7 +135,9 @@ export async function capture(opts = {}) {
   } catch (e) {
     // Our own refusals are sentences already; anything else (a page the walk did not expect) says
     // what failed, never just "TypeError: …".
+    // eslint-disable-next-line preserve-caught-error -- the message is the sentence the agent reads
     if (e instanceof Refusal) throw new Error(e.message);
+    // eslint-disable-next-line preserve-caught-error -- (same)
     throw new Error(`The page could not be captured: ${String((e && e.message) || e).replace(/\.$/, '')}.`);
   }
 }
@@ -228,7 +232,14 @@ function options(opts) {
   return o;
 }
 
+/**
+ * A captured rectangle in document px (`x`, `y`, `w`, `h`), with the scroll position (`sx`,
+ * `sy`), the layout width and the document's size it was taken at.
+ * @typedef {{x: number, y: number, w: number, h: number, sx?: number, sy?: number, layoutW?: number, docW?: number, docH?: number}} Region
+ */
+
 // The captured rectangle in document coordinates, and the layout the copy is laid out in.
+/** @returns {Region} */
 function regionOf(o, win, doc) {
   const root = doc.documentElement;
   const sx = win.scrollX;
@@ -236,6 +247,7 @@ function regionOf(o, win, doc) {
   const layoutW = root.clientWidth || win.innerWidth;
   const docW = Math.max(root.scrollWidth, win.innerWidth);
   const docH = Math.max(root.scrollHeight, doc.body ? doc.body.scrollHeight : 0, win.innerHeight);
+  /** @type {Region} */
   let r;
   if (o.element) {
     const b = o.element.getBoundingClientRect();
@@ -446,8 +458,10 @@ const HUSK_PROPS = new Set([
   'grid-row-end', 'contain', 'content-visibility', 'writing-mode', 'direction',
 ]);
 // gate property, its values that make the dependents meaningless, the dependents
+/** @typedef {[string, string[], string[]]} Gate */
+/** @type {Gate[]} */
 const GATES = [
-  ...['top', 'right', 'bottom', 'left'].map((side) => [`border-${side}-style`, ['none', 'hidden'], [`border-${side}-width`, `border-${side}-color`]]),
+  ...['top', 'right', 'bottom', 'left'].map(/** @returns {Gate} */ (side) => [`border-${side}-style`, ['none', 'hidden'], [`border-${side}-width`, `border-${side}-color`]]),
   ['outline-style', ['none'], ['outline-width', 'outline-color', 'outline-offset']],
   ['background-image', ['none'], ['background-size', 'background-position-x', 'background-position-y', 'background-repeat', 'background-origin', 'background-blend-mode']],
   ['border-image-source', ['none'], ['border-image-slice', 'border-image-width', 'border-image-outset', 'border-image-repeat']],
@@ -601,6 +615,7 @@ function flowPlace(win, el, cs) {
 }
 
 function emit(m, el, cs, vals, pvals, d, extra, out, tag, outTag, ns, svgEl, inSvg, husk, fixW, fixH, display) {
+  // eslint-disable-next-line no-unused-vars -- unused (dead code, left to the file's owner)
   const env = m.env;
   if (fixW) extra += 'width:' + cs.width + ';';
   if (fixH) extra += 'height:' + cs.height + ';';
@@ -771,6 +786,7 @@ function imageOf(m, el, tag) {
     return GRAY;
   }
   if (tag === 'iframe') {
+    // eslint-disable-next-line no-useless-assignment -- both branches below assign it (harmless)
     let fdoc = null;
     try {
       fdoc = el.contentDocument;
@@ -858,6 +874,7 @@ async function finish(m, fo) {
     css += `.c${i}{${main}}`;
     for (const p of pseudos) css += `.c${i}${p}`;
   }
+  // eslint-disable-next-line no-control-regex -- \u0001 marks a resource's index in the CSS text
   const fill = (t) => t.replace(/\u0001(\d+)\u0001/g, (_, n) => resolved[+n]);
   css = fill(css);
   if (fo) css = (await fontFaces(m)) + css;

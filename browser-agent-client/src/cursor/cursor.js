@@ -1,3 +1,4 @@
+// @ts-check
 // The visible agent cursor (see mod.rs for what it does and when it shows). Loaded by the wasm
 // client on the first action where the cursor shows, so pages without it never pay for it.
 // Its placeholders are filled from the Rust constants by scripts/build-bootstrap.mjs.
@@ -15,8 +16,10 @@ const translate = (x, y) => 'translate(' + px(x) + ',' + px(y) + ')';
 
 // The name tag: the config's `cursorName`, or `cursor` when it is a name; `Agent` otherwise.
 function name() {
-    const cfg = (window[__GLOBAL__] || {}).__F_CFG__ || {};
-    const n = [cfg.__F_CFG_CURSOR_NAME__, cfg.__F_CFG_CURSOR__].find((v) => typeof v == 'string' && v.trim());
+    /** @type {Partial<AgentConfig>} */
+    const cfg = /** @type {Partial<BrowserAgent>} */ (window[__GLOBAL__] || {}).__F_CFG__ || {};
+    // The first that is a non-blank string (`find` does not narrow the type by itself).
+    const n = /** @type {string | undefined} */ ([cfg.__F_CFG_CURSOR_NAME__, cfg.__F_CFG_CURSOR__].find((v) => typeof v == 'string' && v.trim()));
     return (n || 'Agent').slice(0, 40);
 }
 

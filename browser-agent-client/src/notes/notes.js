@@ -1,3 +1,4 @@
+// @ts-check
 // Notes mode: the developer points at the page and writes what they mean; each confirmed note goes
 // to the host with the element under it (as the snapshot writes it) and a screenshot with the
 // annotations drawn on it. Loaded by the bootstrap (`n`) the first time notes mode is entered, so
@@ -88,7 +89,7 @@ function enter(fromParent) {
     cursor.style.display = 'none';
     document.documentElement.appendChild(host);
     S = { host, root, layer, cursor, notes: [], edit: null, selected: null, drag: null, fromParent };
-    const active = document.activeElement;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
     if (active && active != document.body && active.blur) active.blur();
     agent().__F_GUARD__ = guard;
 }
@@ -367,11 +368,14 @@ async function send(n) {
 
 // The viewport with every note drawn on it (the screenshot module captures the page without the
 // overlay; the notes are painted over it here).
+/** @typedef {HTMLCanvasElement & {ms?: number, method?: string}} Shot the canvas, with how long the capture took and its method */
+/** @returns {Promise<Shot>} */
 async function annotated() {
     const c = cfg();
     const m = await agent().__F_LOAD__(c.__F_CFG_PREFIX__ + __ASSETS_DIR__ + __LAZY_SCREENSHOT__ + '-' + c.__F_CFG_REV__.slice(0, 12) + '.js');
     const shot = await m.capture({ format: 'png' });
     const img = await createImageBitmap(shot.blob);
+    /** @type {Shot} */
     const canvas = document.createElement('canvas');
     canvas.width = shot.width;
     canvas.height = shot.height;
@@ -428,6 +432,7 @@ function paint(g, n) {
     g.restore();
 }
 
+/** @param {Shot} canvas */
 async function upload(canvas) {
     const { c, base, fetch } = own();
     const blob = await new Promise((ok) => canvas.toBlob(ok, 'image/png'));

@@ -1,3 +1,4 @@
+// @ts-check
 // The `evaluate` step, loaded on the first evaluate (it was Rust in the code every page loads):
 // runs the agent's script as an async function (through a nonce'd `<script>` where the page's CSP
 // forbids `eval`) and returns a JSON-safe copy of what it returned. Depth ≤ 10, ≤ 500 items or
@@ -12,6 +13,7 @@ const VALUES = 20000;
 // The built-ins as they were before the page's scripts ran (the bootstrap keeps them): pages
 // replace or break `Array.from`, `Reflect.get`, `Array.prototype.push`… Arrays are filled by index
 // and searched by loops for the same reason.
+/** @type {Partial<BrowserAgent>} */
 const agent = window[__GLOBAL__] || {};
 const kept = agent.__F_PRISTINE__ || {};
 const from = kept['Array.from'] || Array.from;
@@ -203,6 +205,7 @@ function compile(src) {
 
 // The nonce of the injected tag, copied from the page's CSP; undefined when it has none.
 function scriptNonce() {
+    /** @type {HTMLScriptElement | null} */
     const tag = document.querySelector('script[' + __CONFIG_ATTR__ + ']');
     return (tag && tag.nonce) || undefined;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // What a key does that synthetic key events do not, where it needs no text editing (it was Rust
 // in the code every page loads), loaded on the first Tab or Escape: the order Tab moves in, and
 // closing the top modal dialog or open popover on Escape. The client does the rest (which of the

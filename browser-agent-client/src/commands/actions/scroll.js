@@ -1,3 +1,4 @@
+// @ts-check
 // The `scroll` step by a direction, loaded on the first such scroll (it was Rust in the code every
 // page loads): the page, or the container that scrolls the target, by an amount of px (80 % of
 // its view by default), and where it is now. Its placeholders are filled from the Rust constants
@@ -5,7 +6,7 @@
 
 // The built-ins as they were before the page's scripts ran (the bootstrap keeps them): the
 // page's `setTimeout` is the bootstrap's counting wrapper, which an action's settle wait reads.
-const kept = (window[__GLOBAL__] || {}).__F_PRISTINE__ || {};
+const kept = /** @type {Partial<BrowserAgent>} */ (window[__GLOBAL__] || {}).__F_PRISTINE__ || {};
 const timeout = kept['setTimeout'] || setTimeout;
 const apply = kept['Reflect.apply'] || Reflect.apply;
 
