@@ -1,30 +1,12 @@
-//! The HTTP conformance suite (testkit/tests/conformance.rs, included as it is) run against the
-//! CLI: the proxy with the agent, in front of the axum test app with its agent switched off (so
-//! every route and every page the suite checks is answered and injected by the proxy). A
-//! difference from the tower and actix adapters is a failing test.
-//!
-//! Including the file also runs its axum and actix suites in this binary; they take seconds.
+//! The HTTP conformance suite (`browser_agent_testkit::conformance`) run against the CLI: the
+//! proxy with the agent, in front of the axum test app with its agent switched off (so every route
+//! and every page the suite checks is answered and injected by the proxy). A difference from the
+//! tower and actix adapters is a failing test.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use browser_agent_core::BrowserAgent;
-
-#[macro_use]
-#[path = "../../testkit/tests/conformance.rs"]
-#[allow(dead_code)]
-mod conformance;
-
-use conformance::cases;
-
-/// The suite's agent (its key and body limit), as `conformance::agent` builds it.
-fn agent() -> BrowserAgent {
-    BrowserAgent::builder()
-        .enabled(true)
-        .page_key("conformance-key-0001")
-        .body_limit(64 * 1024)
-        .build()
-}
 
 /// The proxy (with `agent`) in front of the axum test app (agent off), each on a thread of its own.
 struct ProxiedApp {
@@ -76,5 +58,5 @@ fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std::io
 }
 
 mod cli_proxy {
-    conformance_suite!(super::spawn);
+    browser_agent_testkit::conformance_suite!(super::spawn);
 }

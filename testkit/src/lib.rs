@@ -9,6 +9,8 @@
 //! - [`fixtures`]: `/fixtures/…` responses that exercise every injection rule (streamed, sized,
 //!   Latin-1, compressed, 204/304/206, CSP nonce, …);
 //! - [`Reply`]: a framework-free response both apps translate;
+//! - [`conformance`]: the HTTP conformance suite, one `#[tokio::test]` per case for each adapter
+//!   that instantiates it ([`conformance_suite!`]);
 //! - [`tag_config`]: the config an injected page carries, read back from its HTML;
 //! - [`flood`]: a log flood of concurrent senders, with the resident set sampled meanwhile;
 //! - [`heap`]: the process's memory: a global allocator that counts the live heap (the one module
@@ -18,49 +20,17 @@
 
 pub mod actix_app;
 pub mod axum_app;
+pub mod conformance;
 pub mod fixtures;
 pub mod flood;
 pub mod heap;
 pub mod http;
+mod reply;
+
+pub use reply::Reply;
 
 use browser_agent_core::protocol::TagConfig;
 use browser_agent_examples::{demo, static_files};
-
-/// A framework-free response: the test apps translate it into axum's or actix's.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    /// Status code.
-    pub status: u16,
-    /// Headers, in order.
-    pub headers: Vec<(&'static str, String)>,
-    /// Body chunks; `streamed` says whether they go out as a stream (no length) or as one sized body.
-    pub chunks: Vec<bytes::Bytes>,
-    /// Send the chunks as a stream of unknown length.
-    pub streamed: bool,
-}
-
-impl Reply {
-    /// A sized reply.
-    pub fn new(status: u16, content_type: &str, body: impl Into<bytes::Bytes>) -> Reply {
-        Reply {
-            status,
-            headers: vec![("content-type", content_type.to_owned())],
-            chunks: vec![body.into()],
-            streamed: false,
-        }
-    }
-
-    /// Adds a header.
-    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Reply {
-        self.headers.push((name, value.into()));
-        self
-    }
-
-    /// The whole body.
-    pub fn body(&self) -> Vec<u8> {
-        self.chunks.concat()
-    }
-}
 
 /// The demo's routes as the test apps serve them: `GET /`, `GET /api/items`, `GET /api/fail`
 /// (`POST /api/items` is [`add_item`]); `None` for other paths.
