@@ -10,7 +10,7 @@
 //! in `sessionStorage`), whose first result carries the `url` it ended up at.
 
 use super::resolve::{self, Target};
-use super::Outcome;
+use super::step::Outcome;
 use crate::cursor;
 use crate::js::{call, get, global, js_number, js_string, now_ms, object, set};
 use crate::net;

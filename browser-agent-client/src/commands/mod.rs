@@ -10,14 +10,13 @@ pub(crate) mod batch;
 pub(crate) mod executor;
 pub(crate) mod resolve;
 pub(crate) mod screenshot;
+pub(crate) mod step;
+pub(crate) mod target;
 
 use crate::bootstrap;
 use crate::js::set;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-
-/// What a command gives back: its result, or an error message for the agent.
-pub(crate) type Outcome = Result<JsValue, String>;
 
 /// Exposes the debug hooks and the tap, and listens for the page's navigations.
 pub(crate) fn install() {

@@ -5,7 +5,7 @@
 //! before the batch is queued.
 
 use super::resolve;
-use super::Outcome;
+use super::step::Outcome;
 use crate::bootstrap;
 use crate::js::{js_string, set};
 use crate::lazy;
@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 /// Runs one `screenshot` step (see the module docs).
 pub(crate) async fn screenshot(step: &JsValue) -> Outcome {
     let element: JsValue = if resolve::has_target(step, false) {
-        super::actions::target(step, false)?.el.into()
+        super::target::target(step, false)?.el.into()
     } else {
         JsValue::NULL
     };

@@ -1,7 +1,11 @@
-//! The flat tree: the children of an element as the page renders them (shadow roots, slots).
+//! The flat tree: the children of an element as the page renders them (shadow roots, slots), and,
+//! as a walk enters documents and shadow roots, whether their pseudo-elements may carry text.
 
-use crate::js::get;
+use crate::bootstrap;
+use crate::js::{call, get};
+use std::cell::Cell;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
 use web_sys::{Element, Node};
 
 /// Calls `f` for each child of `el` in the flat tree: a shadow host's shadow-root children, a
@@ -9,7 +13,7 @@ use web_sys::{Element, Node};
 pub(crate) fn for_each_child(el: &Element, tag: &str, f: &mut impl FnMut(Node)) {
     let shadow = get(el, "shadowRoot");
     let parent: Node = if shadow.is_object() {
-        super::name::pseudo_in_shadow(&shadow);
+        pseudo_in_shadow(&shadow);
         shadow.unchecked_into()
     } else if tag == "slot" {
         let opts = js_sys::Object::new();
@@ -32,4 +36,39 @@ pub(crate) fn for_each_child(el: &Element, tag: &str, f: &mut impl FnMut(Node)) 
         c = n.next_sibling();
         f(n);
     }
+}
+
+thread_local! {
+    /// In a walk of a document whose style sheets give no `::before`/`::after` a `content`: their
+    /// pseudo-elements say nothing and are not read (outside walks they always are).
+    static NO_PSEUDO: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the style sheets of `root` (a document or shadow root) may give pseudo-elements text.
+fn styled(root: &JsValue) -> bool {
+    call(&bootstrap::agent(), bootstrap::PSEUDO, &[root]).map_or(true, |v| v.as_f64() != Some(0.0))
+}
+
+/// A walk of the document `doc` begins: when `skip`, its pseudo-elements are read only where its
+/// style sheets may give them text. Returns the setting before, to [`restore_pseudo`] after.
+pub(crate) fn pseudo_in_document(doc: &JsValue, skip: bool) -> bool {
+    NO_PSEUDO.with(|c| c.replace(skip && !styled(doc)))
+}
+
+/// The walk enters the shadow root `root`: from now on pseudo-elements are read when its sheets
+/// may give them text (never un-read: the outer sheets' `::part()` rules reach in, too).
+pub(crate) fn pseudo_in_shadow(root: &JsValue) {
+    if NO_PSEUDO.with(Cell::get) && styled(root) {
+        NO_PSEUDO.with(|c| c.set(false));
+    }
+}
+
+/// A walk ends: pseudo-elements are read as before it.
+pub(crate) fn restore_pseudo(before: bool) {
+    NO_PSEUDO.with(|c| c.set(before));
+}
+
+/// Whether pseudo-elements go unread here (a walk of a document whose sheets give them no text).
+pub(crate) fn pseudo_skipped() -> bool {
+    NO_PSEUDO.with(Cell::get)
 }

@@ -4,14 +4,14 @@
 //! `::after` and browser spacing (an inline element is glued to its neighbours, every other
 //! display is separated by a space), then title, then a text field's placeholder.
 
-use super::flat::for_each_child;
+use super::flat::{for_each_child, pseudo_in_shadow, pseudo_skipped};
+// The walker begins and ends its documents' pseudo-element reading by these paths.
+pub(crate) use super::flat::{pseudo_in_document, restore_pseudo};
 use super::{roles, Win};
-use crate::bootstrap;
-use crate::js::{attribute, call, get, has_attribute};
+use crate::js::{attribute, get, has_attribute};
 use crate::text::join_words;
-use std::cell::Cell;
 use wasm_bindgen::intern;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::{Element, Node};
 
 /// Where in the computation a node is met.
@@ -72,40 +72,10 @@ pub(crate) fn look(win: &Win, el: &Element) -> Option<Look> {
     })
 }
 
-thread_local! {
-    /// In a walk of a document whose style sheets give no `::before`/`::after` a `content`: their
-    /// pseudo-elements say nothing and are not read (outside walks they always are).
-    static NO_PSEUDO: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether the style sheets of `root` (a document or shadow root) may give pseudo-elements text.
-fn styled(root: &JsValue) -> bool {
-    call(&bootstrap::agent(), bootstrap::PSEUDO, &[root]).map_or(true, |v| v.as_f64() != Some(0.0))
-}
-
-/// A walk of the document `doc` begins: when `skip`, its pseudo-elements are read only where its
-/// style sheets may give them text. Returns the setting before, to [`restore_pseudo`] after.
-pub(crate) fn pseudo_in_document(doc: &JsValue, skip: bool) -> bool {
-    NO_PSEUDO.with(|c| c.replace(skip && !styled(doc)))
-}
-
-/// The walk enters the shadow root `root`: from now on pseudo-elements are read when its sheets
-/// may give them text (never un-read: the outer sheets' `::part()` rules reach in, too).
-pub(crate) fn pseudo_in_shadow(root: &JsValue) {
-    if NO_PSEUDO.with(Cell::get) && styled(root) {
-        NO_PSEUDO.with(|c| c.set(false));
-    }
-}
-
-/// A walk ends: pseudo-elements are read as before it.
-pub(crate) fn restore_pseudo(before: bool) {
-    NO_PSEUDO.with(|c| c.set(before));
-}
-
 /// The text of a `::before` / `::after` pseudo-element's `content` (quoted strings only; an
 /// alternative text after `/` wins), unless the pseudo-element is hidden.
 pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
-    if NO_PSEUDO.with(Cell::get) {
+    if pseudo_skipped() {
         // A shadow host's own pseudo-elements may take text from its shadow root's sheets
         // (`:host::before`), read before the walk enters that root. Both callers read
         // `::before` first, so the host is looked at once.
@@ -115,7 +85,7 @@ pub(crate) fn pseudo(win: &Win, el: &Element, which: &str) -> String {
                 pseudo_in_shadow(&shadow);
             }
         }
-        if NO_PSEUDO.with(Cell::get) {
+        if pseudo_skipped() {
             return String::new();
         }
     }

@@ -2,12 +2,12 @@
 //! (checkboxes, radio buttons, switches, and their ARIA kin).
 
 use super::super::batch;
-use super::super::resolve::{self, describe, field, Miss, Target};
-use super::super::Outcome;
-use super::bad_field;
-use super::keys::{key_inits, Mods};
-use super::pointer::{centre, click_target, landing, scroll_into_view};
-use super::target;
+use super::super::resolve::{self, describe, Miss, Target};
+use super::super::step::{bad_field, field, Outcome};
+use super::super::target::target;
+use super::keymap::{key_inits, Mods};
+use super::pointer::click_target;
+use super::reach::{centre, landing, scroll_into_view};
 use super::text::{native_set, text_field, type_into};
 use crate::cursor;
 use crate::js::{
@@ -96,7 +96,7 @@ pub(super) async fn select(step: &JsValue) -> Outcome {
     if get(&option, "disabled").is_truthy() {
         return Err(cat(&["The option ", &quote(&text), " in ", &t.label, " is disabled"]));
     }
-    super::focus(Some(&el));
+    super::focus::focus(Some(&el));
     // A multi-select keeps what was chosen before, as a person's Control+click does; setting
     // its value would leave only this option.
     if !get(&el, "multiple").is_truthy() {

@@ -3,9 +3,7 @@
 //! a nonce'd `<script>` where the page's CSP forbids `eval`) and returns a JSON-safe copy of its
 //! result. Most pages never evaluate, so none of this is in the code every page loads.
 
-use super::super::resolve::field;
-use super::super::Outcome;
-use super::bad_field;
+use super::super::step::{bad_field, field, Outcome};
 use crate::js::js_string;
 use crate::lazy;
 use wasm_bindgen::JsValue;

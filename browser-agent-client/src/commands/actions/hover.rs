@@ -2,9 +2,9 @@
 //! `:hover` stand-in for CSS-only hover menus, and the `hover` command.
 
 use super::super::batch;
-use super::super::Outcome;
-use super::pointer::{landing, mouse, scroll_into_view};
-use super::target;
+use super::super::step::Outcome;
+use super::super::target::target;
+use super::reach::{landing, mouse, scroll_into_view};
 use crate::cursor;
 use crate::js::{as_element, call, fire, get, js_string, set};
 use js_sys::{Function, JsString, Reflect};

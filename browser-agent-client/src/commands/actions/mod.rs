@@ -2,7 +2,7 @@
 //! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
 //! `forward`, `reload`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
 //!
-//! Each finds its target with [`resolve`], acts as a person would (scroll into view, the pointer
+//! Each finds its target with [`super::target`] (through [`super::resolve`]), acts as a person would (scroll into view, the pointer
 //! and key events in browser order, values through the element's native setter so controlled
 //! inputs of React, Vue and Svelte see them) and says what it matched. Every executed step also
 //! carries `at` (ms since the batch started), `target` (`{label, box}`) and `viewport`, which the
@@ -11,20 +11,23 @@
 
 mod choice;
 mod evaluate;
+mod focus;
 mod hover;
+mod keymap;
 mod keys;
 mod navigate;
 mod pointer;
+mod reach;
 mod scroll;
 mod settle;
 mod text;
 mod wait;
 
 use super::batch::{self, Nav};
-use super::resolve::{self, Target};
-use super::Outcome;
+// Also the path `snapshot/refs.rs` names it by.
+pub(crate) use super::step::bad_field;
+use super::step::Outcome;
 use crate::js::js_string;
-use crate::text::cat;
 use core::future::Future;
 use core::pin::Pin;
 use wasm_bindgen::prelude::*;
@@ -89,38 +92,4 @@ async fn notes(step: &JsValue) -> Outcome {
         .dyn_ref()
         .ok_or_else(|| String::from("this page's bootstrap has no notes mode"))?;
     crate::lazy::settle(f.call1(&agent, &js_string(&mode))).await
-}
-
-/// A field the step lacks or holds wrongly. Every step passes the host's check first (core's
-/// `protocol::STEP_FIELDS`, with the texts that say what to send), so this only names the field.
-pub(crate) fn bad_field(name: &str) -> String {
-    cat(&["invalid or missing \"", name, "\""])
-}
-
-/// Moves the focus to `el`, or off the focused element (`None`), as a person's action does. In a
-/// window without the system's focus (the developer's browser beside the IDE) the browser moves it
-/// silently, without the focus and blur events widgets open and validate on (jQuery UI's
-/// datepicker, AngularJS's touched state): they are fired here then.
-pub(super) fn focus(el: Option<&web_sys::Element>) {
-    use crate::js::{call, event_init, fire, get, global};
-    let doc = el.map_or_else(|| get(&global(), "document"), |e| get(e, "ownerDocument"));
-    let before = get(&doc, "activeElement");
-    let _ = match el {
-        Some(el) => call(el, "focus", &[]),
-        None => call(&before, "blur", &[]),
-    };
-    let after = get(&doc, "activeElement");
-    if after != before && !call(&doc, "hasFocus", &[]).is_ok_and(|v| v.is_truthy()) {
-        fire(&before, "FocusEvent", "blur", &event_init(false));
-        fire(&before, "FocusEvent", "focusout", &event_init(true));
-        fire(&after, "FocusEvent", "focus", &event_init(false));
-        fire(&after, "FocusEvent", "focusin", &event_init(true));
-    }
-}
-
-/// Resolves the step's target and records it as the running step's (for `matched` and the action log).
-pub(crate) fn target(step: &JsValue, typing: bool) -> Result<Target, String> {
-    let t = resolve::resolve(step, typing, true)?;
-    batch::note(&t);
-    Ok(t)
 }

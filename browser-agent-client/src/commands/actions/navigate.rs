@@ -2,9 +2,7 @@
 //! what to do; the batch performs it after handing the rest of the batch over.
 
 use super::super::batch::{self, Nav};
-use super::super::resolve::field;
-use super::super::Outcome;
-use super::bad_field;
+use super::super::step::{bad_field, field, Outcome};
 use crate::js::{get, global, js_string};
 use crate::text::{cat, quote};
 use js_sys::{Array, Function, Reflect};

@@ -1,202 +1,19 @@
-//! The pointer: scrolling a target into view, where a press lands (or what covers it), the
-//! pointer and mouse events of a press in browser order, and `click`/`dblclick`.
+//! The pointer's presses: the pointer and mouse events of a press in browser order, at where it
+//! lands ([`super::reach`]), and `click`/`dblclick`.
 
 use super::super::batch;
-use super::super::resolve::{self, describe, Target};
-use super::super::Outcome;
+use super::super::resolve::{describe, Target};
+use super::super::step::Outcome;
+use super::super::target::target;
 use super::hover::hover_at;
+use super::reach::{hit, landing, mouse, scroll_into_view};
 use super::settle;
-use super::target;
 use crate::bootstrap;
 use crate::cursor;
-use crate::js::{
-    as_element, attribute, call, closest, disabled, event_init, fire, get, global, js_number, js_string, now_ms,
-    object, set, sleep, window_of,
-};
-use crate::text::{cat, num};
-use js_sys::Object;
+use crate::js::{as_element, attribute, call, closest, disabled, fire, get, js_string};
+use crate::text::cat;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::Element;
-
-/// Longest scroll settle (ms).
-const SETTLE_MAX_MS: f64 = 1_000.0;
-
-/// The init of a pointer or mouse event at `(x, y)` for the primary mouse button.
-pub(super) fn mouse(x: f64, y: f64, buttons: u32, detail: u32, bubbles: bool) -> Object {
-    let o = event_init(bubbles);
-    for (k, v) in [
-        ("clientX", x),
-        ("clientY", y),
-        ("screenX", x),
-        ("screenY", y),
-        ("button", 0.0),
-        ("buttons", f64::from(buttons)),
-        ("detail", f64::from(detail)),
-        ("pointerId", 1.0),
-        ("width", 1.0),
-        ("height", 1.0),
-        ("pressure", if buttons > 0 { 0.5 } else { 0.0 }),
-    ] {
-        set(&o, k, &js_number(v));
-    }
-    set(&o, "pointerType", &js_string("mouse"));
-    set(&o, "isPrimary", &JsValue::TRUE);
-    o
-}
-
-/// `el`'s box in viewport coordinates: `(x, y, width, height)`.
-pub(super) fn rect(el: &Element) -> (f64, f64, f64, f64) {
-    let r = el.get_bounding_client_rect();
-    (r.x(), r.y(), r.width(), r.height())
-}
-
-/// Whether `el` is wholly inside its window's viewport.
-fn in_viewport(el: &Element) -> bool {
-    let (x, y, w, h) = rect(el);
-    // The element's own window: a frame's elements measure against the frame's viewport.
-    let g = window_of(el);
-    let vw = get(&g, "innerWidth").as_f64().unwrap_or(0.0);
-    let vh = get(&g, "innerHeight").as_f64().unwrap_or(0.0);
-    x >= 0.0 && y >= 0.0 && x + w <= vw && y + h <= vh
-}
-
-/// Scrolls `el` to the middle of its scroll containers unless it is fully visible, and waits until
-/// it stops moving.
-pub(super) async fn scroll_into_view(el: &Element) {
-    if in_viewport(el) {
-        return;
-    }
-    let behavior = if cursor::enabled() { "smooth" } else { "instant" };
-    let opts = object(&[
-        ("block", js_string("center")),
-        ("inline", js_string("nearest")),
-        ("behavior", js_string(behavior)),
-    ]);
-    let _ = call(el, "scrollIntoView", &[&opts]);
-    let start = now_ms();
-    let mut last = rect(el);
-    let mut still = 0;
-    while now_ms() - start < SETTLE_MAX_MS && still < 2 {
-        sleep(if cursor::enabled() { 30 } else { 0 }).await;
-        let r = rect(el);
-        if (r.0 - last.0).abs() < 0.5 && (r.1 - last.1).abs() < 0.5 {
-            still += 1;
-        } else {
-            still = 0;
-        }
-        last = r;
-    }
-}
-
-/// The centre of `el`'s box.
-pub(super) fn centre(el: &Element) -> (f64, f64) {
-    let (x, y, w, h) = rect(el);
-    (x + w / 2.0, y + h / 2.0)
-}
-
-/// The element at a point in `el`'s document or shadow root.
-fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
-    let root = el.get_root_node();
-    let root: JsValue = if get(&root, "elementFromPoint").is_function() {
-        root.into()
-    } else {
-        get(&global(), "document")
-    };
-    // The client's own elements (the notes overlay) are never what a press lands on.
-    let hits: js_sys::Array = call(&root, "elementsFromPoint", &[&js_number(x), &js_number(y)])
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    hits.iter()
-        .filter_map(as_element)
-        .find(|e| closest(e, browser_agent_core::protocol::UI_SELECTOR).is_none())
-}
-
-/// Where a pointer action lands: the element at the target's centre when it is the target or
-/// inside it (or the target's `<label>`). Otherwise an error naming what covers it.
-pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
-    let el = &t.el;
-    let (x, y) = centre(el);
-    let Some(top) = hit(el, x, y) else {
-        return Err(cat(&[
-            &t.label,
-            " is outside the visible area even after scrolling (at ",
-            &num(x),
-            ", ",
-            &num(y),
-            ")",
-        ]));
-    };
-    // Inside the target, or the target's own ancestor where the target lets clicks through
-    // (`pointer-events:none`, as Vuetify draws its select's input): where a person's click lands.
-    // (An ancestor hit over a control that is only clipped away, jQuery UI's checkbox, is no
-    // click on it: its label below is.)
-    let through = || {
-        crate::snapshot::page_window()
-            .computed_style(el, None)
-            .is_ok_and(|s| s.pointer_events() == "none")
-    };
-    if el.contains(Some(&top)) || (top.contains(Some(el)) && through()) {
-        return Ok((top, x, y));
-    }
-    let label_of_target = closest(&top, "label").is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));
-    if label_of_target {
-        return Ok((top, x, y));
-    }
-    // A control drawn as its label (Bootstrap's `.btn-check` radios, clipped away under a
-    // neighbour's label): its own label is what a person clicks.
-    if let Some(label) = as_element(get(&get(el, "labels"), "0")) {
-        let (x, y) = centre(&label);
-        if let Some(top) = hit(&label, x, y).filter(|top| label.contains(Some(top))) {
-            return Ok((top, x, y));
-        }
-    }
-    // What covers it: the outermost ancestor of the hit element that does not contain the target.
-    let mut cover = top.clone();
-    while let Some(p) = cover.parent_element() {
-        if p.contains(Some(el)) {
-            break;
-        }
-        cover = p;
-    }
-    let mut m = cat(&[&t.label, " is covered by ", &describe_cover(&top, &cover)]);
-    let buttons: Vec<String> = cover
-        .query_selector_all("button, a[href], [role=button]")
-        .ok()
-        .map(|l| {
-            (0..l.length())
-                .filter_map(|i| l.item(i))
-                .map(|n| n.unchecked_into::<Element>())
-                .filter(|b| resolve::hidden_reason(b).is_none())
-                .take(3)
-                .map(|b| describe(&b))
-                .collect()
-        })
-        .unwrap_or_default();
-    if buttons.is_empty() {
-        m.push_str("; it would get the click. Close or remove it first");
-    } else {
-        m.push_str("; it would get the click. Close it first, e.g. with ");
-        let buttons: Vec<&str> = buttons.iter().map(String::as_str).collect();
-        crate::text::push_joined(&mut m, &buttons, " or ");
-    }
-    Err(m)
-}
-
-/// What covers a target: the covering element, with the element hit inside it when that says more.
-fn describe_cover(top: &Element, cover: &Element) -> String {
-    let mut d = resolve::short(cover);
-    if top != cover {
-        let inner = describe(top);
-        if !inner.starts_with(top.local_name().as_str()) || inner != d {
-            d.push_str(" (");
-            d.push_str(&inner);
-            d.push(')');
-        }
-    }
-    d
-}
 
 /// Focuses what a press at `el` focuses: its nearest focusable ancestor-or-self; otherwise the
 /// focused element loses focus.
@@ -205,7 +22,7 @@ fn focus_for_press(el: &Element) {
         el,
         "a[href],button,input,select,textarea,summary,iframe,[tabindex],[contenteditable]",
     );
-    super::focus(focusable.as_ref());
+    super::focus::focus(focusable.as_ref());
 }
 
 /// pointerdown, mousedown, focus, pointerup, mouseup, click (and dblclick after the second).

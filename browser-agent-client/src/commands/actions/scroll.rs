@@ -3,10 +3,9 @@
 //! or a target into view.
 
 use super::super::batch;
-use super::super::resolve::{self, field};
-use super::super::Outcome;
-use super::bad_field;
-use super::target;
+use super::super::resolve;
+use super::super::step::{bad_field, field, Outcome};
+use super::super::target::target;
 use crate::js::{call, get, js_string, object, sleep};
 use crate::lazy;
 use browser_agent_core::protocol::lazy::SCROLL;

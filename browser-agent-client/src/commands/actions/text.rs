@@ -4,10 +4,10 @@
 
 use super::super::batch;
 use super::super::resolve::Target;
-use super::super::Outcome;
-use super::keys::{key_inits, Mods};
-use super::pointer::{rect, scroll_into_view};
-use super::target;
+use super::super::step::Outcome;
+use super::super::target::target;
+use super::keymap::{key_inits, Mods};
+use super::reach::{rect, scroll_into_view};
 use crate::cursor;
 use crate::js::{
     call, disabled, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of,
@@ -229,7 +229,7 @@ fn key_char(el: &Element, ch: &str, shown: &str) {
 pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     let text = get(step, "text").as_string().or_else(|| get(step, "value").as_string());
     let Some(text) = text else {
-        return Err(super::bad_field("text"));
+        return Err(super::super::step::bad_field("text"));
     };
     let t = target(step, true)?;
     type_into(&t, &text, whole, whole || get(step, "clear").is_truthy()).await
@@ -259,7 +259,7 @@ pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) 
     batch::note(t);
     let (x, y, w, h) = rect(&el);
     cursor::move_to(x + (0.3 * w).max(16.0).min(w / 2.0), y + h / 2.0).await;
-    super::focus(Some(&el));
+    super::focus::focus(Some(&el));
     let mark = super::settle::mark();
     // What the app renders after the previous step (a field it cleared on Enter) lands first, so
     // the text never goes onto an older value.

@@ -2,9 +2,8 @@
 //! the batch's own deadline.
 
 use super::super::batch;
-use super::super::resolve::{self, field, Miss};
-use super::super::Outcome;
-use super::bad_field;
+use super::super::resolve::{self, Miss};
+use super::super::step::{bad_field, field, Outcome};
 use crate::js::{get, global, js_string, now_ms, sleep};
 use crate::text::{cat, ci_contains, num, quote};
 use wasm_bindgen::prelude::*;

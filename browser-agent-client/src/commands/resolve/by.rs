@@ -2,10 +2,11 @@
 //! `selector`. Each collects the visible candidates (and the first hidden match, to explain a
 //! miss), then [`Lookup::finish`] picks one or says what is there instead.
 
-use super::candidates::{all_elements, best, own_text, page_window_document, promote, Cand, Lookup};
+use super::candidates::{all_elements, best, own_text, promote, Cand, Lookup};
 use super::describe::{interactive, name_of, plural, q, role_of};
+use super::outcome::Miss;
+use super::scope::page_window_document;
 use super::visibility::visible;
-use super::Miss;
 use crate::js::{as_element, attribute, get, has_attribute};
 use crate::snapshot::name::squash;
 use crate::text::{cat, ci_contains};

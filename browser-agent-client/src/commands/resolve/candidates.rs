@@ -2,8 +2,9 @@
 //! remain.
 
 use super::describe::{describe, is_interactive_el};
+use super::outcome::Miss;
+use super::scope::page_window_document;
 use super::visibility::{hidden_err, visible};
-use super::Miss;
 use crate::js::{closest, get};
 use crate::snapshot::name::squash;
 use crate::text::{cat, push_number};
@@ -18,12 +19,6 @@ const MAX_LIST: usize = 10;
 const NEVER: &[&str] = &[
     "body", "head", "html", "link", "meta", "noscript", "script", "style", "template", "title",
 ];
-
-/// The page's document.
-pub(crate) fn page_window_document() -> Option<web_sys::Document> {
-    let d = get(&js_sys::global(), "document");
-    d.is_object().then(|| d.unchecked_into())
-}
 
 /// The agent's own elements (cursor, overlays).
 fn own(el: &Element) -> bool {

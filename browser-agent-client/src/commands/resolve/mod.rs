@@ -14,64 +14,25 @@
 //! - [`describe`]: roles, names and descriptions, as the snapshot shows them
 //!   (`button "Save" [ref=e7]`); [`visibility`]: why an element cannot be used.
 //! - [`scope`]: what one lookup computes once (the label index, the open modal dialog).
+//! - [`outcome`]: what a lookup gives, the [`Target`] or the [`Miss`].
 
 mod by;
 mod candidates;
 pub(crate) mod describe;
+mod outcome;
 mod scope;
 mod stale;
 mod visibility;
 
 pub(crate) use describe::{describe, role_of, short};
+pub(crate) use outcome::{Miss, Target};
 pub(crate) use stale::remember;
 pub(crate) use visibility::hidden_reason;
 
-use crate::js::get;
+use super::step::{bad_field, field};
 use browser_agent_core::protocol::TARGET_FIELDS;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
-
-/// A resolved target: the element and how it is described (`button "Save" [ref=e7]`).
-pub(crate) struct Target {
-    /// The element acted on.
-    pub(crate) el: Element,
-    /// Its description, as the snapshot shows it.
-    pub(crate) label: String,
-}
-
-/// Why a step's target was not resolved; each carries the text for the agent.
-pub(crate) enum Miss {
-    /// Several elements match equally well (the text lists them).
-    Several(String),
-    /// Nothing usable matches (the text says what is there instead; empty for a quiet lookup).
-    Nothing(String),
-}
-
-impl Miss {
-    /// The text for the agent.
-    pub(crate) fn into_text(self) -> String {
-        match self {
-            Miss::Several(m) | Miss::Nothing(m) => m,
-        }
-    }
-}
-
-impl From<Miss> for String {
-    fn from(m: Miss) -> String {
-        m.into_text()
-    }
-}
-
-/// The string field `name` of a step, when present and non-empty.
-pub(crate) fn field(step: &JsValue, name: &str) -> Option<String> {
-    let v = get(step, name);
-    let s = match v.as_string() {
-        Some(s) => s,
-        None if v.as_f64().is_some() => String::from(js_sys::JSON::stringify(&v).ok()?),
-        None => return None,
-    };
-    (!s.is_empty()).then_some(s)
-}
 
 /// Whether the step names a target at all (for `type` and `fill`, `text` does not count).
 pub(crate) fn has_target(step: &JsValue, typing: bool) -> bool {
@@ -118,7 +79,7 @@ fn find(step: &JsValue, typing: bool, teach: bool) -> Result<Element, Miss> {
     }
     // The host refuses a step without a target before the page sees it (core's `STEP_FIELDS`),
     // with the text that teaches the target fields: this is only a guard.
-    Err(Miss::Nothing(super::actions::bad_field("ref")))
+    Err(Miss::Nothing(bad_field("ref")))
 }
 
 #[cfg(test)]

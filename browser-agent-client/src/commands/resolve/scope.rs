@@ -2,10 +2,11 @@
 //! document's open modal dialog (a lookup asks about the visibility of every candidate, and the
 //! DOM does not change meanwhile).
 
-use super::candidates::page_window_document;
+use crate::js::get;
 use crate::snapshot::{labels, modal::Modal};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 thread_local! {
     /// The snapshot's `label[for]` index is built for the document (during a lookup).
@@ -47,4 +48,10 @@ pub(super) fn modal_of(doc: &JsValue) -> Option<Modal> {
             .then(|| wasm_bindgen::JsCast::unchecked_ref::<web_sys::Document>(doc).clone())
             .and_then(|d| Modal::of(&d)),
     }
+}
+
+/// The page's document.
+pub(crate) fn page_window_document() -> Option<web_sys::Document> {
+    let d = get(&js_sys::global(), "document");
+    d.is_object().then(|| d.unchecked_into())
 }

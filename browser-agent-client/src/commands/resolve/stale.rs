@@ -3,8 +3,8 @@
 
 use super::candidates::{all_elements, list};
 use super::describe::{describe, describe_no_ref, name_of, role_of};
+use super::outcome::Miss;
 use super::visibility::{hidden_reason, visible};
-use super::Miss;
 use crate::snapshot::refs::{element_for_ref, RefError};
 use crate::snapshot::seen;
 use crate::text::{cat, find_sub};
