@@ -33,7 +33,9 @@ try {
 
 // Placeholder -> [file, `module::NAME` or `NAME`]: the one home of each value. `__NAME__` becomes
 // the value as a JS literal; `__F_NAME__` (a property name) becomes the bare identifier.
-const PROTOCOL = 'browser-agent-core/src/protocol.rs';
+// The protocol crate's source folder: a `module::NAME` is read from `module.rs`, a `NAME` from the
+// one file there that defines it.
+const PROTOCOL = 'browser-agent-protocol/src';
 const CLIENT_BOOTSTRAP = 'browser-agent-client/src/bootstrap.rs';
 const PLACEHOLDERS = {
     __GLOBAL__: [CLIENT_BOOTSTRAP, 'GLOBAL'],
@@ -174,6 +176,7 @@ if (moduleMode) Object.assign(PLACEHOLDERS, MODULE_ONLY);
 // The value of `const NAME: TYPE = VALUE;` (a string or integer literal) in `file`, inside
 // `mod module { … }` when the name is qualified.
 function rustConst(file, qualified) {
+    if (fs.statSync(path.join(root, file)).isDirectory()) return rustConst(...constFile(file, qualified));
     let text = fs.readFileSync(path.join(root, file), 'utf8');
     const parts = qualified.split('::');
     const name = parts.pop();
@@ -191,6 +194,21 @@ function rustConst(file, qualified) {
     const found = [...text.matchAll(new RegExp('\\bconst ' + name + ':\\s*[^=]+=\\s*("(?:[^"\\\\]|\\\\.)*"|[\\d_]+)\\s*;', 'g'))];
     if (found.length !== 1) fail(`expected one const ${qualified} in ${file}, found ${found.length}`);
     return JSON.parse(found[0][1].replace(/^([\d_]+)$/, (n) => n.replace(/_/g, '')));
+}
+
+// In a crate's source folder, the file that owns `qualified` and its name there: `param::CLIENT` is
+// `CLIENT` of `param.rs` (`screenshot::param::WIDTH` is `param::WIDTH` of `screenshot.rs`); a bare
+// `NAME` is in the one file that declares `const NAME`.
+function constFile(dir, qualified) {
+    const [first, ...rest] = qualified.split('::');
+    const own = path.join(dir, first + '.rs');
+    if (rest.length && fs.existsSync(path.join(root, own))) return [own, rest.join('::')];
+    const declares = new RegExp('\\bconst ' + qualified + ':');
+    const files = fs
+        .readdirSync(path.join(root, dir))
+        .filter((f) => f.endsWith('.rs') && declares.test(fs.readFileSync(path.join(root, dir, f), 'utf8')));
+    if (files.length !== 1) fail(`expected one file declaring ${qualified} in ${dir}, found ${files.length}`);
+    return [path.join(dir, files[0]), qualified];
 }
 
 let source = fs.readFileSync(path.join(root, src), 'utf8');

@@ -143,7 +143,7 @@ pub(crate) const SNAPSHOT_HOOK: &str = "snapshot";
 /// `ref("e3")`: debug hook set by the client, the element a ref names (throws what is there instead).
 pub(crate) const REF_HOOK: &str = "ref";
 
-/// Fields of `cfg`, the tag configuration (`browser_agent_core::protocol::TagConfig`).
+/// Fields of `cfg`, the tag configuration (`browser_agent_protocol::TagConfig`).
 pub(crate) mod cfg {
     /// The page key.
     pub(crate) const KEY: &str = "key";

@@ -1,11 +1,11 @@
-//! Modules loaded on first use ([`browser_agent_core::protocol::lazy`]): the screenshot capture
+//! Modules loaded on first use ([`browser_agent_protocol::lazy`]): the screenshot capture
 //! and the cursor are JS, served as `{prefix}/assets/{name}-{rev}.js` and imported through the
 //! bootstrap (wasm cannot `import()`, and the bootstrap's import runs under the page's nonce).
 
 use crate::bootstrap;
 use crate::js::{get, js_string};
 use crate::text::cat;
-use browser_agent_core::protocol::ASSETS_DIR;
+use browser_agent_protocol::ASSETS_DIR;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

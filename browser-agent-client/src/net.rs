@@ -5,7 +5,7 @@
 use crate::bootstrap::{self, cfg};
 use crate::js::{get, set};
 use crate::text::push_number;
-use browser_agent_core::protocol::{KEY_HEADER, TAB_STORAGE_KEY};
+use browser_agent_protocol::{KEY_HEADER, TAB_STORAGE_KEY};
 use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

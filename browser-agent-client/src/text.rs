@@ -24,7 +24,7 @@ pub(crate) fn cat(parts: &[&str]) -> String {
 
 /// Appends the decimal digits of `n` (core's shared digit writer).
 pub(crate) fn push_number(out: &mut String, n: u32) {
-    browser_agent_core::snapshot::push_decimal(out, u64::from(n));
+    browser_agent_protocol::snapshot::push_decimal(out, u64::from(n));
 }
 
 /// `v` rounded to a whole number, as text (`-3`, `120`).

@@ -15,7 +15,7 @@ use crate::cursor;
 use crate::js::{call, get, global, js_number, js_string, now_ms, object, set};
 use crate::net;
 use crate::text::cat;
-use browser_agent_core::protocol::{self, field};
+use browser_agent_protocol::{self as protocol, field};
 use js_sys::{Array, Object, Promise};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;

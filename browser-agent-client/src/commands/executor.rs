@@ -9,7 +9,7 @@ use super::{actions, batch};
 use crate::bootstrap;
 use crate::js::{get, now_ms, set};
 use crate::snapshot;
-use browser_agent_core::protocol::field;
+use browser_agent_protocol::field;
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -1,5 +1,5 @@
 //! The `screenshot` step: hands the step, with its resolved element, to the capture module
-//! ([`browser_agent_core::protocol::lazy::SCREENSHOT`], loaded on the first screenshot). The module
+//! ([`browser_agent_protocol::lazy::SCREENSHOT`], loaded on the first screenshot). The module
 //! captures, uploads the encoded bytes to the host (so they never pass through wasm memory) and
 //! answers the host's description of the stored image. The host checks the step's options
 //! before the batch is queued.
@@ -9,7 +9,7 @@ use super::step::Outcome;
 use crate::bootstrap;
 use crate::js::{js_string, set};
 use crate::lazy;
-use browser_agent_core::protocol::lazy::SCREENSHOT;
+use browser_agent_protocol::lazy::SCREENSHOT;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

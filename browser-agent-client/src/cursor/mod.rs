@@ -16,7 +16,7 @@
 use crate::bootstrap::{self, cfg};
 use crate::js::{get, global, js_number};
 use crate::lazy;
-use browser_agent_core::protocol::lazy::CURSOR;
+use browser_agent_protocol::lazy::CURSOR;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 

@@ -11,7 +11,7 @@
 //! rest of their run of similar siblings, and `fit` counts it as the nodes it stands for.
 
 use crate::text::{ci_contains, parse_number, push_number};
-use browser_agent_core::snapshot::{is_flat_row, push_escaped, render, SnapshotNode, CUT};
+use browser_agent_protocol::snapshot::{is_flat_row, push_escaped, render, SnapshotNode, CUT};
 
 /// The fields of a view that its cut lines' steps repeat (`,"filter":"…"`, `,"viewport":true`,
 /// a `,"budget":N` the step gave), so following a cut line pages on through the same view.
@@ -342,7 +342,7 @@ pub(crate) fn filter(nodes: Vec<SnapshotNode>, text: &str) -> Vec<SnapshotNode> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use browser_agent_core::snapshot::render;
+    use browser_agent_protocol::snapshot::render;
 
     fn list(items: usize) -> Vec<SnapshotNode> {
         let mut list = SnapshotNode::new("list", "").with_ref("?");

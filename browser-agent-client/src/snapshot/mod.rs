@@ -1,5 +1,5 @@
 //! The accessibility snapshot: a compact tree of what an agent can see and act on, in the shared
-//! grammar of `browser_agent_core::snapshot` (`role "name" [attr]… [ref=eN]`, two spaces per depth).
+//! grammar of `browser_agent_protocol::snapshot` (`role "name" [attr]… [ref=eN]`, two spaces per depth).
 //!
 //! - [`walker`] walks the page (open shadow roots with their slots, same-origin frames) and builds
 //!   the nodes; [`roles`] holds the role tables; [`name`] computes accessible names.
@@ -24,7 +24,7 @@ pub(crate) mod walker;
 use crate::bootstrap;
 use crate::js::{get, now_ms};
 use crate::text::cat;
-use browser_agent_core::snapshot::{render, SnapshotNode};
+use browser_agent_protocol::snapshot::{render, SnapshotNode};
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -91,7 +91,7 @@ fn default_budget() -> usize {
     let host = get(&get(&bootstrap::agent(), bootstrap::CFG), bootstrap::cfg::BUDGET);
     host.as_f64()
         .filter(|n| *n >= 1.0)
-        .map_or(browser_agent_core::protocol::SNAPSHOT_BUDGET as usize, |n| n as usize)
+        .map_or(browser_agent_protocol::SNAPSHOT_BUDGET as usize, |n| n as usize)
 }
 
 /// What a `snapshot` step asks for: `ref` (one node's subtree), `offset`/`limit` (over the

@@ -3,7 +3,7 @@
 use super::name::{option_text, squash};
 use crate::js::{attribute, get, has_attribute};
 use crate::text::push_number;
-use browser_agent_core::snapshot::{Attr, SnapshotNode};
+use browser_agent_protocol::snapshot::{Attr, SnapshotNode};
 use web_sys::Element;
 
 /// Most options listed under a `<select>`.

@@ -6,7 +6,7 @@
 use super::seen;
 use crate::js::{as_element, get};
 use crate::text::{cat, push_number};
-use browser_agent_core::protocol::Ref;
+use browser_agent_protocol::Ref;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

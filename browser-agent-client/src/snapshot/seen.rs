@@ -62,7 +62,7 @@ pub(crate) fn line_of(r: &str) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::{last_lines, line_of, remember};
-    use browser_agent_core::snapshot::parse;
+    use browser_agent_protocol::snapshot::parse;
 
     pub(crate) fn record(text: &str) {
         let mut lines = Vec::new();

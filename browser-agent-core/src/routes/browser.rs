@@ -33,7 +33,7 @@ impl BrowserAgent {
     /// (compat: dsh-agent-browser's probe answers every heartbeat; an unkeyed one proves nothing here).
     pub(super) fn probe_get(&self, parts: &Parts) -> Response<Bytes> {
         if self.key_ok(parts) {
-            let hb = Heartbeat::from_query(parts.uri.query());
+            let hb = Heartbeat::from_pairs(Params::parse(parts.uri.query()).iter());
             self.record_heartbeat(&hb);
         }
         self.probe_ok()
@@ -101,7 +101,7 @@ impl BrowserAgent {
             (Ok(p), Ok(ph)) => (p, ph),
             (Err(why), _) | (_, Err(why)) => return failure(&why),
         };
-        let mut hb = Heartbeat::from_query(parts.uri.query());
+        let mut hb = Heartbeat::from_pairs(Params::parse(parts.uri.query()).iter());
         if !page.is_empty() {
             hb.page = page;
         }

@@ -1,4 +1,4 @@
-//! `evaluate`: the agent's script runs in the module [`browser_agent_core::protocol::lazy::EVALUATE`]
+//! `evaluate`: the agent's script runs in the module [`browser_agent_protocol::lazy::EVALUATE`]
 //! (`evaluate.js`, loaded on the first evaluate), which compiles it as an async function (through
 //! a nonce'd `<script>` where the page's CSP forbids `eval`) and returns a JSON-safe copy of its
 //! result. Most pages never evaluate, so none of this is in the code every page loads.
@@ -17,6 +17,6 @@ pub(super) async fn evaluate(step: &JsValue) -> Outcome {
     else {
         return Err(bad_field("script"));
     };
-    let module = lazy::module(browser_agent_core::protocol::lazy::EVALUATE).await?;
+    let module = lazy::module(browser_agent_protocol::lazy::EVALUATE).await?;
     lazy::call(&module, "run", &[&js_string(&src)]).await
 }

@@ -132,7 +132,7 @@ fn hover_state(at: &Element) {
             let _ = call(
                 st,
                 "setAttribute",
-                &[&js_string(browser_agent_core::protocol::UI_ATTR), &js_string("")],
+                &[&js_string(browser_agent_protocol::UI_ATTR), &js_string("")],
             );
             let _ = call(&get(&doc, "documentElement"), "appendChild", &[st]);
         }

@@ -3,7 +3,7 @@
 
 use crate::js::{event_init, js_string, set};
 use crate::text::{cat, char_count};
-pub(super) use browser_agent_core::protocol::keys::Mods;
+pub(super) use browser_agent_protocol::keys::Mods;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 

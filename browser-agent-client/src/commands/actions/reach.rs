@@ -103,7 +103,7 @@ pub(super) fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
         .ok()?;
     hits.iter()
         .filter_map(as_element)
-        .find(|e| closest(e, browser_agent_core::protocol::UI_SELECTOR).is_none())
+        .find(|e| closest(e, browser_agent_protocol::UI_SELECTOR).is_none())
 }
 
 /// Where a pointer action lands: the element at the target's centre when it is the target or

@@ -1,5 +1,5 @@
 //! `scroll`: the page or a target's scroll container by a direction and amount (the module
-//! [`browser_agent_core::protocol::lazy::SCROLL`], `scroll.js`, loaded on the first such scroll),
+//! [`browser_agent_protocol::lazy::SCROLL`], `scroll.js`, loaded on the first such scroll),
 //! or a target into view.
 
 use super::super::batch;
@@ -8,7 +8,7 @@ use super::super::step::{bad_field, field, Outcome};
 use super::super::target::target;
 use crate::js::{call, get, js_string, object, sleep};
 use crate::lazy;
-use browser_agent_core::protocol::lazy::SCROLL;
+use browser_agent_protocol::lazy::SCROLL;
 use wasm_bindgen::prelude::*;
 
 /// `scroll`: by `direction` and `amount` (the page, or the target's container), or the target into view.

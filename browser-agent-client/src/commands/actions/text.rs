@@ -13,7 +13,7 @@ use crate::js::{
     call, disabled, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of,
 };
 use crate::text::{cat, char_count, ci_contains, quote};
-use browser_agent_core::protocol::SECRET_VALUE;
+use browser_agent_protocol::SECRET_VALUE;
 use js_sys::{Function, JsString, Object};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;

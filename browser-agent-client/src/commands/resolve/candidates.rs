@@ -22,7 +22,7 @@ const NEVER: &[&str] = &[
 
 /// The agent's own elements (cursor, overlays).
 fn own(el: &Element) -> bool {
-    closest(el, browser_agent_core::protocol::UI_SELECTOR).is_some()
+    closest(el, browser_agent_protocol::UI_SELECTOR).is_some()
 }
 
 /// Every element under `document.body` that could be a target, in document order, open shadow

@@ -30,7 +30,7 @@ pub(crate) use stale::remember;
 pub(crate) use visibility::hidden_reason;
 
 use super::step::{bad_field, field};
-use browser_agent_core::protocol::TARGET_FIELDS;
+use browser_agent_protocol::TARGET_FIELDS;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 

@@ -14,7 +14,7 @@
 //!   (a node with the role [`CUT`]; the rest of the line is its name).
 //!
 //! ```
-//! use browser_agent_core::snapshot::{Attr, SnapshotNode, render};
+//! use browser_agent_protocol::snapshot::{Attr, SnapshotNode, render};
 //! let tree = vec![SnapshotNode::new("form", "Sign up").child(
 //!     SnapshotNode::new("textbox", "Email").attr(Attr::Value("ada@\"x\"".into())).with_ref("e2"),
 //! )];
@@ -35,7 +35,7 @@ pub const CUT: &str = "…";
 /// in a cell's text apart from the separator).
 ///
 /// ```
-/// use browser_agent_core::snapshot::{parse, CELL_SEPARATOR};
+/// use browser_agent_protocol::snapshot::{parse, CELL_SEPARATOR};
 /// let row = format!("row: \"Smith, Ada\"{CELL_SEPARATOR}\"36\"");
 /// assert_eq!(parse(&row)[0].children[0].name, "Smith, Ada");
 /// ```
@@ -178,7 +178,7 @@ impl SnapshotNode {
     /// This node's own line (no indent, no children).
     ///
     /// ```
-    /// use browser_agent_core::snapshot::{Attr, SnapshotNode};
+    /// use browser_agent_protocol::snapshot::{Attr, SnapshotNode};
     /// let n = SnapshotNode::new("heading", "Title").attr(Attr::Level(1)).with_ref("e3");
     /// assert_eq!(n.line(), "heading \"Title\" [level=1] [ref=e3]");
     /// assert_eq!(SnapshotNode::text("x".repeat(100)).line().chars().count(), 82);
@@ -227,7 +227,7 @@ impl SnapshotNode {
 ///
 /// ```
 /// let mut s = String::from("e");
-/// browser_agent_core::snapshot::push_decimal(&mut s, 1207);
+/// browser_agent_protocol::snapshot::push_decimal(&mut s, 1207);
 /// assert_eq!(s, "e1207");
 /// ```
 pub fn push_decimal(out: &mut String, mut n: u64) {
@@ -263,7 +263,7 @@ fn push_quoted(out: &mut String, s: &str) {
 ///
 /// ```
 /// let mut s = String::new();
-/// browser_agent_core::snapshot::push_escaped(&mut s, "say \"hi\"\n\\");
+/// browser_agent_protocol::snapshot::push_escaped(&mut s, "say \"hi\"\n\\");
 /// assert_eq!(s, r#"say \"hi\" \\"#);
 /// ```
 pub fn push_escaped(out: &mut String, s: &str) {
@@ -281,7 +281,7 @@ pub fn push_escaped(out: &mut String, s: &str) {
 /// docs.
 ///
 /// ```
-/// use browser_agent_core::snapshot::{render, SnapshotNode};
+/// use browser_agent_protocol::snapshot::{render, SnapshotNode};
 /// let link = SnapshotNode::new("link", "Docs").with_ref("e3");
 /// let list = SnapshotNode::new("list", "").child(SnapshotNode::new("listitem", "").child(link));
 /// assert_eq!(render(&[list]), "list: listitem: link \"Docs\" [ref=e3]");
@@ -366,7 +366,7 @@ fn is_chain(n: &SnapshotNode) -> bool {
 /// each a one-line chain.
 ///
 /// ```
-/// use browser_agent_core::snapshot::{is_flat_row, SnapshotNode};
+/// use browser_agent_protocol::snapshot::{is_flat_row, SnapshotNode};
 /// let row = SnapshotNode::new("row", "")
 ///     .child(SnapshotNode::new("cell", "Ada"))
 ///     .child(SnapshotNode::new("cell", "").child(SnapshotNode::new("button", "Edit").with_ref("e4")));
@@ -385,7 +385,7 @@ pub fn is_flat_row(n: &SnapshotNode) -> bool {
 /// forms included), so the host and the Rust API get a typed tree from the one text the page sends.
 ///
 /// ```
-/// use browser_agent_core::snapshot::{parse, render};
+/// use browser_agent_protocol::snapshot::{parse, render};
 /// let text = "form \"Sign up\"\n  textbox \"Email\" [value=\"a\\\"b\"] [required] [ref=e2]\n  \"loose text\"\nheading \"Hi\" [level=2]";
 /// let tree = parse(text);
 /// assert_eq!(tree[0].children[0].ref_id.as_deref(), Some("e2"));
@@ -598,7 +598,7 @@ pub const NO_CHANGES: &str = "(no changes)";
 /// same order (the rows of a table sorted anew, the items of a list reordered).
 ///
 /// ```
-/// use browser_agent_core::snapshot::diff;
+/// use browser_agent_protocol::snapshot::diff;
 /// let old = "button \"Save\" [ref=e1]\ntextbox \"Email\" [value=\"\"] [ref=e2]\n\"Draft\"";
 /// let new = "button \"Save\" [ref=e1]\ntextbox \"Email\" [value=\"ada\"] [ref=e2]\n\"Saved\"\nbutton \"Undo\" [ref=e3]";
 /// assert_eq!(

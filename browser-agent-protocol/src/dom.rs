@@ -1,0 +1,20 @@
+//! What the client puts into the page: its attributes, the tab's storage key, how a secret value is shown.
+
+/// `sessionStorage` key of the per-tab id the client sends as `tab=` (heartbeats and polls), so a
+/// batch survives a page load in the same tab.
+pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
+
+/// Attribute on every element the client adds to a page (the agent cursor and its ripple): never
+/// a target, never in a snapshot or a screenshot.
+pub const UI_ATTR: &str = "data-browser-agent-ui";
+/// The CSS selector of [`UI_ATTR`].
+///
+/// ```
+/// use browser_agent_protocol::{UI_ATTR, UI_SELECTOR};
+/// assert_eq!(UI_SELECTOR, format!("[{UI_ATTR}]"));
+/// ```
+pub const UI_SELECTOR: &str = "[data-browser-agent-ui]";
+
+/// What a password field's value is shown as: its snapshot line's `[value="•••"]`, and the text a
+/// `type` or `fill` step into it answers (`typed "•••"`), so the action log and proofs never hold it.
+pub const SECRET_VALUE: &str = "•••";

@@ -1,0 +1,304 @@
+//! The commands a batch step may name and the fields each takes ([`STEP_FIELDS`]): the one table
+//! the host checks steps against and the page client reads.
+
+use crate::screenshot;
+
+/// The commands a batch step may name (`{"command": …}`): the host refuses a batch naming any
+/// other before it reaches a page, and the page's client runs these. Made from [`STEP_FIELDS`],
+/// whose entries they name, in its order.
+///
+/// ```
+/// use browser_agent_protocol::COMMANDS;
+/// assert_eq!(COMMANDS.first(), Some(&"snapshot"));
+/// assert!(COMMANDS.contains(&"press") && COMMANDS.contains(&"notes"));
+/// ```
+pub const COMMANDS: &[&str] = &{
+    let mut names = [""; STEP_FIELDS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = STEP_FIELDS[i].command;
+        i += 1;
+    }
+    names
+};
+
+/// What a step field holds, as the page reads it: the host checks every field of every step
+/// against [`STEP_FIELDS`] before a batch runs, so a bad one is a 400, not a failure after the
+/// earlier steps acted. A `null` field is not given, whatever its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// Text: a string, or a number the page reads as its digits; `""` is not given.
+    Text,
+    /// A string, `""` included (what `type` and `fill` enter: `""` empties a field).
+    String,
+    /// `true` or `false`.
+    Flag,
+    /// Milliseconds, 0 or more.
+    Millis,
+    /// CSS pixels, 0 or more.
+    Pixels,
+    /// A whole number, 0 or more.
+    Index,
+    /// One of these words, in any case.
+    AnyCase(&'static [&'static str]),
+    /// An `http`/`https` URL, or one relative to the page's (`/settings`); `""` is not given.
+    Url,
+    /// A ref from a snapshot ([`Ref::read`](crate::Ref::read); `""` is not given).
+    Ref,
+    /// A key chord ([`keys::parse_chord`](crate::keys::parse_chord): `Enter`, `Control+a`); `""` is not given.
+    Chord,
+    /// Checked by the command's own rules in the host (the snapshot's view, the screenshot's
+    /// options: ranges and fields that exclude each other; the notes mode).
+    Own,
+}
+
+/// How a command takes a target element (the fields of [`TARGET_STEP_FIELDS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetUse {
+    /// It takes none: the target fields are not its fields.
+    No,
+    /// It may name one (`press`: else the focused element; `screenshot`: else the viewport).
+    Optional,
+    /// It must name one.
+    Required,
+    /// It must name one with a field other than `text`, which is its own (`type`, `fill`: the
+    /// text to enter; `select`: the option, beside `ref` or `name`).
+    RequiredNotText,
+    /// It needs a target or one of its [`StepFields::needs`] (`wait`: or `ms`; `scroll`: or
+    /// `direction`).
+    OrNeeds,
+}
+
+/// The fields one command's step takes (besides `command`), as the page client reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepFields {
+    /// The command (one of [`COMMANDS`]).
+    pub command: &'static str,
+    /// Whether it takes a target ([`TARGET_STEP_FIELDS`]).
+    pub target: TargetUse,
+    /// Its own fields and what each holds (one of the same name as a target field replaces it).
+    pub fields: &'static [(&'static str, FieldKind)],
+    /// At least one of these must be given (aliases of one field: `key` or `keys`); empty: none.
+    pub needs: &'static [&'static str],
+    /// A typical step, for the texts that refuse one.
+    pub example: &'static str,
+}
+
+/// The fields that name a target, and what each holds: [`TARGET_FIELDS`] in their order, then
+/// `nth` (which of equally good matches, 0 = the first).
+///
+/// ```
+/// use browser_agent_protocol::{FieldKind, TARGET_FIELDS, TARGET_STEP_FIELDS};
+/// let names: Vec<&str> = TARGET_STEP_FIELDS.iter().map(|(name, _)| *name).collect();
+/// assert_eq!(names[..TARGET_FIELDS.len()], TARGET_FIELDS);
+/// assert_eq!(TARGET_STEP_FIELDS.last(), Some(&("nth", FieldKind::Index)));
+/// ```
+pub const TARGET_STEP_FIELDS: &[(&str, FieldKind)] = &[
+    ("ref", FieldKind::Ref),
+    ("role", FieldKind::Text),
+    ("label", FieldKind::Text),
+    ("placeholder", FieldKind::Text),
+    ("selector", FieldKind::Text),
+    ("name", FieldKind::Text),
+    ("text", FieldKind::Text),
+    ("nth", FieldKind::Index),
+];
+
+/// The own fields of `type` and `fill`: the text to enter (`""` empties the field), and whether
+/// to clear it first.
+const TEXT_ENTRY: &[(&str, FieldKind)] = &[
+    ("text", FieldKind::String),
+    ("value", FieldKind::String),
+    ("clear", FieldKind::Flag),
+];
+
+/// Every command's step fields ([`COMMANDS`] is made from it): the one list the host checks steps
+/// against (a field not listed is refused, naming what the command takes). Each entry is what the
+/// page client reads (`browser-agent-client/src/commands/actions/*`, `resolve/*`, `screenshot.rs`
+/// and the snapshot's view), so a step the host accepts is one the page understands.
+///
+/// ```
+/// use browser_agent_protocol::{FieldKind, TargetUse, COMMANDS, STEP_FIELDS};
+/// let commands: Vec<&str> = STEP_FIELDS.iter().map(|s| s.command).collect();
+/// assert_eq!(commands, COMMANDS);
+/// let wait = STEP_FIELDS.iter().find(|s| s.command == "wait").unwrap();
+/// assert_eq!(wait.target, TargetUse::OrNeeds);
+/// assert!(wait.fields.contains(&("timeout", FieldKind::Millis)));
+/// assert!(!wait.fields.iter().any(|(name, _)| *name == "timeoutMs"));
+/// ```
+pub const STEP_FIELDS: &[StepFields] = &[
+    StepFields {
+        command: "snapshot",
+        target: TargetUse::No,
+        // `diff`, then SNAPSHOT_VIEW.
+        fields: &[
+            ("diff", FieldKind::Own),
+            ("ref", FieldKind::Ref),
+            ("offset", FieldKind::Own),
+            ("limit", FieldKind::Own),
+            ("filter", FieldKind::Own),
+            ("viewport", FieldKind::Own),
+            ("budget", FieldKind::Own),
+            ("full", FieldKind::Own),
+        ],
+        needs: &[],
+        example: r#"{"command":"snapshot"}"#,
+    },
+    StepFields {
+        command: "click",
+        target: TargetUse::Required,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"click","ref":"e7"}"#,
+    },
+    StepFields {
+        command: "dblclick",
+        target: TargetUse::Required,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"dblclick","text":"Item 1"}"#,
+    },
+    StepFields {
+        command: "type",
+        target: TargetUse::RequiredNotText,
+        fields: TEXT_ENTRY,
+        needs: &["text", "value"],
+        example: r#"{"command":"type","label":"Email","text":"ada@example.com"}"#,
+    },
+    StepFields {
+        command: "fill",
+        target: TargetUse::RequiredNotText,
+        fields: TEXT_ENTRY,
+        needs: &["text", "value"],
+        example: r#"{"command":"fill","label":"Email","text":"ada@example.com"}"#,
+    },
+    StepFields {
+        command: "select",
+        target: TargetUse::RequiredNotText,
+        // `text` names the option only beside `ref` or `name` (else it is neither target nor option).
+        fields: &[
+            ("option", FieldKind::Text),
+            ("value", FieldKind::Text),
+            ("text", FieldKind::Text),
+        ],
+        needs: &["option", "value", "text"],
+        example: r#"{"command":"select","label":"Color","option":"Red"}"#,
+    },
+    StepFields {
+        command: "check",
+        target: TargetUse::Required,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"check","label":"I agree"}"#,
+    },
+    StepFields {
+        command: "uncheck",
+        target: TargetUse::Required,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"uncheck","label":"Newsletter"}"#,
+    },
+    StepFields {
+        command: "press",
+        target: TargetUse::Optional,
+        fields: &[("key", FieldKind::Chord), ("keys", FieldKind::Chord)],
+        needs: &["key", "keys"],
+        example: r#"{"command":"press","key":"Enter"}"#,
+    },
+    StepFields {
+        command: "hover",
+        target: TargetUse::Required,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"hover","text":"Products"}"#,
+    },
+    StepFields {
+        command: "scroll",
+        target: TargetUse::OrNeeds,
+        fields: &[
+            ("direction", FieldKind::AnyCase(&["up", "down", "left", "right"])),
+            ("amount", FieldKind::Pixels),
+        ],
+        needs: &["direction"],
+        example: r#"{"command":"scroll","direction":"down","amount":600}"#,
+    },
+    StepFields {
+        command: "wait",
+        target: TargetUse::OrNeeds,
+        fields: &[
+            ("timeout", FieldKind::Millis),
+            ("gone", FieldKind::Flag),
+            ("ms", FieldKind::Millis),
+        ],
+        needs: &["ms", "timeout"],
+        example: r#"{"command":"wait","text":"Saved","timeout":5000}"#,
+    },
+    StepFields {
+        command: "evaluate",
+        target: TargetUse::No,
+        fields: &[
+            ("script", FieldKind::Text),
+            ("expression", FieldKind::Text),
+            ("code", FieldKind::Text),
+            ("js", FieldKind::Text),
+        ],
+        needs: &["script", "expression", "code", "js"],
+        example: r#"{"command":"evaluate","script":"document.title"}"#,
+    },
+    StepFields {
+        command: "navigate",
+        target: TargetUse::No,
+        fields: &[("url", FieldKind::Url)],
+        needs: &["url"],
+        example: r#"{"command":"navigate","url":"/settings"}"#,
+    },
+    StepFields {
+        command: "back",
+        target: TargetUse::No,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"back"}"#,
+    },
+    StepFields {
+        command: "forward",
+        target: TargetUse::No,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"forward"}"#,
+    },
+    StepFields {
+        command: "reload",
+        target: TargetUse::No,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"reload"}"#,
+    },
+    StepFields {
+        command: "screenshot",
+        target: TargetUse::Optional,
+        fields: &[
+            (screenshot::FULL_PAGE, FieldKind::Own),
+            (screenshot::PADDING, FieldKind::Own),
+            (screenshot::FORMAT, FieldKind::Own),
+            (screenshot::QUALITY, FieldKind::Own),
+            (screenshot::MAX_WIDTH, FieldKind::Own),
+            (screenshot::SCALE, FieldKind::Own),
+            (screenshot::METHOD, FieldKind::Own),
+            (screenshot::INLINE, FieldKind::Own),
+            (screenshot::BUDGET_MS, FieldKind::Own),
+        ],
+        needs: &[],
+        example: r#"{"command":"screenshot","fullPage":true}"#,
+    },
+    StepFields {
+        command: "notes",
+        target: TargetUse::No,
+        fields: &[("mode", FieldKind::Own)],
+        needs: &["mode"],
+        example: r#"{"command":"notes","mode":"enter"}"#,
+    },
+];
+
+/// The step fields that name a target element, in the order the page tries them; `text` last
+/// (for `type` and `fill` it is what is typed, not a target).
+pub const TARGET_FIELDS: [&str; 7] = ["ref", "role", "label", "placeholder", "selector", "name", "text"];
