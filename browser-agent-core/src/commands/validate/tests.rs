@@ -1,0 +1,512 @@
+use super::*;
+use serde_json::json;
+
+fn check(step: Value) -> Result<(), String> {
+    validate_steps(&mut [step]).map(|_| ()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn screenshot_options_are_checked_before_anything_runs() {
+    assert!(check(json!({"command": "screenshot"})).is_ok());
+    assert!(check(json!({"command": "screenshot", "format": "jpeg", "quality": 0.5, "maxWidth": 800})).is_ok());
+    assert_eq!(
+        check(json!({"command": "screenshot", "format": "gif"})).unwrap_err(),
+        "step 0: invalid format \"gif\": use \"png\" (the default) or \"jpeg\""
+    );
+    assert_eq!(
+        check(json!({"command": "screenshot", "format": "jpeg", "quality": 2})).unwrap_err(),
+        "step 0: invalid quality 2: expected a number from 0 to 1 (JPEG quality; default 0.8)"
+    );
+    assert!(check(json!({"command": "screenshot", "quality": 0.5}))
+        .unwrap_err()
+        .contains("only (PNG is lossless)"));
+    assert!(check(json!({"command": "screenshot", "maxWidth": 0})).is_err());
+    assert!(check(json!({"command": "screenshot", "scale": "2"})).is_err());
+    assert!(check(json!({"command": "screenshot", "method": "gpu"})).is_err());
+    assert!(check(json!({"command": "screenshot", "fullPage": true, "ref": "e3"})).is_err());
+    assert!(check(json!({"command": "screenshot", "inline": "yes"})).is_err());
+}
+
+#[test]
+fn a_key_that_is_none_is_refused_before_anything_runs() {
+    assert!(check(json!({"command": "press", "key": "Control+Shift+ArrowUp"})).is_ok());
+    assert!(check(json!({"command": "press", "keys": "esc", "label": "Search"})).is_ok());
+    assert_eq!(
+        check(json!({"command": "press", "key": "Hyper+a"})).unwrap_err(),
+        "step 0: invalid key \"Hyper+a\": unknown modifier \"Hyper\" in \"Hyper+a\" (use Control, Shift, Alt or Meta)"
+    );
+    assert!(check(json!({"command": "press", "keys": "Control+Foo"}))
+        .unwrap_err()
+        .starts_with("step 0: invalid keys \"Control+Foo\": unknown key \"Foo\" (use a character, or Enter"));
+}
+
+#[test]
+fn a_wait_longer_than_its_batch_is_refused() {
+    let two_s = std::time::Duration::from_secs(2);
+    let steps = [
+        json!({"command": "click", "text": "Go"}),
+        json!({"command": "wait", "text": "never", "timeout": 10000}),
+    ];
+    assert_eq!(
+        waits_fit(&steps, two_s).unwrap_err().to_string(),
+        "step 1: wait timeout 10000 ms is as long as the batch's timeoutMs 2000 or longer: the batch would time \
+         out first; raise \"timeoutMs\" or wait less"
+    );
+    assert!(waits_fit(&[json!({"command": "wait", "ms": 2000})], two_s).is_err());
+    assert!(waits_fit(&[json!({"command": "wait", "ms": 1999})], two_s).is_ok());
+    assert!(waits_fit(&[json!({"command": "evaluate", "script": "1", "timeout": 9999})], two_s).is_ok());
+}
+
+#[test]
+fn a_ref_reaches_the_page_as_the_snapshot_writes_it() {
+    // As agents copy them from a line (`[ref=e21]`) or shout them (`E21`): the page gets `e21`.
+    for (given, sent) in [
+        ("[ref=e21]", "e21"),
+        ("E21", "e21"),
+        ("[ref=F1E040]", "f1e40"),
+        ("@e007", "e7"),
+        ("", ""),
+    ] {
+        // (`text` is the click's target when the ref is "", not given.)
+        let mut steps = [
+            json!({"command": "click", "ref": given, "text": "Save"}),
+            json!({"command": "snapshot", "ref": given}),
+        ];
+        validate_steps(&mut steps).unwrap();
+        assert_eq!(steps[0]["ref"], sent, "{given:?}");
+        assert_eq!(steps[1]["ref"], sent, "{given:?}");
+    }
+    for bad in ["[e21", "ref=[e21]", "[[e21]]", "e21]"] {
+        assert!(check(json!({"command": "click", "ref": bad})).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_ref_that_is_not_one_is_refused_in_any_step() {
+    for ok in ["e3", "@e3", "ref=e3", " f2e048 ", ""] {
+        for command in ["click", "snapshot", "screenshot", "wait"] {
+            let mut step = json!({"command": command, "ref": ok});
+            if matches!(command, "click" | "wait") {
+                // A target besides the ref, which "" does not give.
+                step["text"] = json!("Save");
+            }
+            assert!(check(step).is_ok(), "{command} {ok:?}");
+        }
+    }
+    assert_eq!(
+        check(json!({"command": "click", "ref": "5"})).unwrap_err(),
+        "step 0: invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
+    );
+    for bad in [
+        json!("x1"),
+        json!("f1"),
+        json!("e1x"),
+        json!("e-1"),
+        json!("e99999999999"),
+        json!(5),
+        json!(["e1"]),
+    ] {
+        for command in ["click", "type", "snapshot", "screenshot"] {
+            assert!(
+                check(json!({"command": command, "ref": bad})).is_err(),
+                "{command} {bad}"
+            );
+        }
+    }
+}
+
+#[test]
+fn snapshot_views_are_checked_before_anything_runs() {
+    assert!(check(json!({"command": "snapshot"})).is_ok());
+    assert!(check(json!({"command": "snapshot", "ref": "", "filter": ""})).is_ok());
+    assert!(check(
+        json!({"command": "snapshot", "ref": "e3", "offset": 40, "limit": 5.0, "budget": 2000,
+        "filter": "Save", "viewport": true, "full": false, "diff": null})
+    )
+    .is_ok());
+    assert_eq!(
+        check(json!({"command": "snapshot", "offset": -1})).unwrap_err(),
+        "step 0: invalid offset -1: expected a whole number of children to skip, 0 or more"
+    );
+    assert_eq!(
+        check(json!({"command": "snapshot", "budget": 0})).unwrap_err(),
+        "step 0: invalid budget 0: expected a whole number of tokens, 1 or more (default 8000)"
+    );
+    assert_eq!(
+        check(json!({"command": "snapshot", "ref": 3})).unwrap_err(),
+        "step 0: invalid ref 3: expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
+    );
+    assert_eq!(
+        check(json!({"command": "snapshot", "diff": "true"})).unwrap_err(),
+        "step 0: invalid diff \"true\": use true or false"
+    );
+    assert_eq!(
+        check(json!({"command": "snapshot", "ref": "e479", "ofset": 40})).unwrap_err(),
+        "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"ofset\""
+    );
+    assert!(check(json!({"command": "snapshot", "text": null})).is_ok());
+    assert_eq!(
+        check(json!({"command": "snapshot", "full": true, "budget": 800})).unwrap_err(),
+        "step 0: full and budget contradict each other: full means no budget"
+    );
+    for bad in [
+        json!({"command": "snapshot", "limit": "5"}),
+        json!({"command": "snapshot", "limit": 2.5}),
+        json!({"command": "snapshot", "offset": 1e12}),
+        json!({"command": "snapshot", "filter": ["a"]}),
+        json!({"command": "snapshot", "viewport": 1}),
+        json!({"command": "snapshot", "full": "yes"}),
+    ] {
+        assert!(check(bad.clone()).is_err(), "{bad}");
+    }
+}
+
+/// The whole batch's answer: a 400's text, or `ok`.
+fn batch(steps: Value) -> String {
+    let Value::Array(mut steps) = steps else {
+        panic!("an array")
+    };
+    match validate_steps(&mut steps) {
+        Ok(_) => "ok".to_owned(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn every_command_has_its_fields_in_the_table() {
+    let commands: Vec<&str> = STEP_FIELDS.iter().map(|s| s.command).collect();
+    assert_eq!(commands, crate::protocol::COMMANDS);
+    let snapshot = &STEP_FIELDS[0];
+    let names: Vec<&str> = snapshot.fields.iter().map(|(f, _)| *f).collect();
+    assert_eq!(names[0], "diff");
+    assert_eq!(names[1..], *crate::protocol::SNAPSHOT_VIEW);
+    for spec in STEP_FIELDS {
+        // Each example is a step the host accepts, and what it needs is among its fields.
+        let example: Value = serde_json::from_str(spec.example).unwrap();
+        assert_eq!(example["command"], spec.command);
+        assert!(check(example).is_ok(), "{}", spec.example);
+        for need in spec.needs {
+            assert!(spec.fields.iter().any(|(f, _)| f == need), "{} {need}", spec.command);
+        }
+    }
+}
+
+#[test]
+fn each_command_takes_its_fields_and_refuses_others() {
+    // For every command: a typical step, a field it does not take, a step without what it
+    // needs, a field of the wrong type.
+    let cases: &[(Value, Value, Value, Value)] = &[
+        (
+            json!({"command": "snapshot", "ref": "e3", "limit": 5}),
+            json!({"command": "snapshot", "selector": "main"}),
+            json!(null),
+            json!({"command": "snapshot", "filter": 5}),
+        ),
+        (
+            json!({"command": "click", "role": "button", "name": "Save", "nth": 1}),
+            json!({"command": "click", "label": "Box", "button": "right"}),
+            json!({"command": "click"}),
+            json!({"command": "click", "text": true}),
+        ),
+        (
+            json!({"command": "dblclick", "text": "Item 1"}),
+            json!({"command": "dblclick", "text": "Item 1", "clickCount": 2}),
+            json!({"command": "dblclick", "text": ""}),
+            json!({"command": "dblclick", "selector": ["li"]}),
+        ),
+        (
+            json!({"command": "type", "label": "Name", "text": "Ada", "clear": true}),
+            json!({"command": "type", "label": "Name", "text": "Ada", "delay": 50}),
+            json!({"command": "type", "text": "Ada"}),
+            json!({"command": "type", "label": "Age", "text": 42}),
+        ),
+        (
+            json!({"command": "fill", "placeholder": "you@example", "text": ""}),
+            json!({"command": "fill", "label": "Email", "text": "a@b.c", "force": true}),
+            json!({"command": "fill", "label": "Email"}),
+            json!({"command": "fill", "label": "Email", "value": ["a"]}),
+        ),
+        (
+            json!({"command": "select", "label": "Color", "option": "Red"}),
+            json!({"command": "select", "label": "Color", "options": ["Red"]}),
+            json!({"command": "select", "label": "Color"}),
+            json!({"command": "select", "label": "Color", "option": {"label": "Red"}}),
+        ),
+        (
+            json!({"command": "check", "label": "I agree"}),
+            json!({"command": "check", "label": "I agree", "checked": true}),
+            json!({"command": "check"}),
+            json!({"command": "check", "label": "I agree", "nth": "1"}),
+        ),
+        (
+            json!({"command": "uncheck", "ref": "e9"}),
+            json!({"command": "uncheck", "ref": "e9", "force": true}),
+            json!({"command": "uncheck", "ref": ""}),
+            json!({"command": "uncheck", "placeholder": false}),
+        ),
+        (
+            json!({"command": "press", "key": "Control+a", "label": "Query"}),
+            json!({"command": "press", "key": "a", "modifiers": ["Shift"]}),
+            json!({"command": "press", "label": "Query"}),
+            json!({"command": "press", "key": ["Enter"]}),
+        ),
+        (
+            json!({"command": "hover", "text": "Products"}),
+            json!({"command": "hover", "text": "Products", "position": {"x": 1, "y": 2}}),
+            json!({"command": "hover"}),
+            json!({"command": "hover", "text": "Products", "nth": -1}),
+        ),
+        (
+            json!({"command": "scroll", "direction": "Down", "amount": 600}),
+            json!({"command": "scroll", "direction": "down", "pixels": 600}),
+            json!({"command": "scroll", "amount": 600}),
+            json!({"command": "scroll", "direction": "down", "amount": "lots"}),
+        ),
+        (
+            json!({"command": "wait", "role": "button", "name": "Done", "timeout": 300, "gone": false}),
+            json!({"command": "wait", "text": "x", "timeoutMs": 100}),
+            json!({"command": "wait", "gone": true}),
+            json!({"command": "wait", "text": "x", "timeout": "5"}),
+        ),
+        (
+            json!({"command": "evaluate", "script": "document.title"}),
+            json!({"command": "evaluate", "script": "1", "args": [1]}),
+            json!({"command": "evaluate", "script": ""}),
+            json!({"command": "evaluate", "script": {"code": "1"}}),
+        ),
+        (
+            json!({"command": "navigate", "url": "https://example.com/a?b#c"}),
+            json!({"command": "navigate", "url": "/a", "waitUntil": "load"}),
+            json!({"command": "navigate"}),
+            json!({"command": "navigate", "url": 5}),
+        ),
+        (
+            json!({"command": "back"}),
+            json!({"command": "back", "steps": 2}),
+            json!(null),
+            json!({"command": "back", "url": "/"}),
+        ),
+        (
+            json!({"command": "forward"}),
+            json!({"command": "forward", "text": "x"}),
+            json!(null),
+            json!({"command": "forward", "nth": 1}),
+        ),
+        (
+            json!({"command": "reload"}),
+            json!({"command": "reload", "hard": true}),
+            json!(null),
+            json!({"command": "reload", "diff": true}),
+        ),
+        (
+            json!({"command": "screenshot", "role": "dialog", "padding": 8, "budgetMs": 2000}),
+            json!({"command": "screenshot", "clip": {"x": 0}}),
+            json!(null),
+            json!({"command": "screenshot", "padding": "8"}),
+        ),
+        (
+            json!({"command": "notes", "mode": "exit"}),
+            json!({"command": "notes", "mode": "enter", "text": "x"}),
+            json!({"command": "notes"}),
+            json!({"command": "notes", "mode": true}),
+        ),
+    ];
+    assert_eq!(cases.len(), crate::protocol::COMMANDS.len());
+    for (ok, unknown, missing, wrong) in cases {
+        assert!(check(ok.clone()).is_ok(), "{ok}: {:?}", check(ok.clone()));
+        let e = check(unknown.clone()).unwrap_err();
+        assert!(e.contains(" step takes ") && e.contains("; not \""), "{unknown}: {e}");
+        if !missing.is_null() {
+            let e = check(missing.clone()).unwrap_err();
+            assert!(e.contains(" needs "), "{missing}: {e}");
+        }
+        let e = check(wrong.clone()).unwrap_err();
+        assert!(e.starts_with("step 0: "), "{wrong}: {e}");
+    }
+}
+
+#[test]
+fn qa_steps_are_refused_before_anything_runs() {
+    // A malformed step late in a batch: a 400, not a click and then a failure.
+    assert_eq!(
+        batch(json!([{"command": "click", "text": "Inc"}, {"command": "type", "label": "Query"}])),
+        "step 1: type needs \"text\" (or \"value\"), e.g. {\"command\":\"type\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
+    );
+    assert_eq!(
+        batch(json!([{"command": "click", "text": "Inc"}, {"command": "navigate", "url": "ftp://x"}])),
+        "step 1: invalid url \"ftp://x\": navigate follows http and https URLs only (or a path of this site, like \"/settings\"); for a host and port write \"http://localhost:3000/\""
+    );
+    assert_eq!(
+        check(json!({"command": "scroll", "direction": "sideways"})).unwrap_err(),
+        "step 0: invalid direction \"sideways\": use up, down, left or right"
+    );
+    assert_eq!(
+        check(json!({"command": "wait", "text": "x", "timeout": "5"})).unwrap_err(),
+        "step 0: invalid timeout \"5\": expected a number of milliseconds, 0 or more"
+    );
+    assert_eq!(
+        check(json!({"command": "wait", "text": "x", "timeout": -1})).unwrap_err(),
+        "step 0: invalid timeout -1: expected a number of milliseconds, 0 or more"
+    );
+    assert_eq!(
+        check(json!({"command": "press"})).unwrap_err(),
+        "step 0: press needs \"key\" (or \"keys\"), e.g. {\"command\":\"press\",\"key\":\"Enter\"}"
+    );
+    assert_eq!(
+        check(json!({"command": "select", "label": "Color"})).unwrap_err(),
+        "step 0: select needs \"option\" (or \"value\", \"text\"), e.g. {\"command\":\"select\",\"label\":\"Color\",\"option\":\"Red\"}"
+    );
+    assert_eq!(
+        check(json!({"command": "evaluate", "script": ""})).unwrap_err(),
+        "step 0: evaluate needs \"script\" (or \"expression\", \"code\", \"js\"), e.g. {\"command\":\"evaluate\",\"script\":\"document.title\"}"
+    );
+    assert_eq!(
+        check(json!({"command": "scroll", "direction": "down", "amount": "lots"})).unwrap_err(),
+        "step 0: invalid amount \"lots\": expected a number of pixels, 0 or more (\"direction\" says which way)"
+    );
+    // Fields a command does not take: named, with what it takes.
+    assert_eq!(
+        check(json!({"command": "click", "label": "Box", "button": "right"})).unwrap_err(),
+        "step 0: a click step takes ref, role, label, placeholder, selector, name, text, nth; not \"button\""
+    );
+    for (field, value) in [("modifiers", json!(["Shift"])), ("clickCount", json!(2))] {
+        let mut step = json!({"command": "click", "label": "Box"});
+        step[field] = value;
+        assert!(
+            check(step).unwrap_err().ends_with(&format!("; not \"{field}\"")),
+            "{field}"
+        );
+    }
+    assert_eq!(
+        check(json!({"command": "wait", "text": "x", "timeoutMs": 100})).unwrap_err(),
+        "step 0: a wait step takes timeout, gone, ms, ref, role, label, placeholder, selector, name, text, nth; not \"timeoutMs\""
+    );
+    assert_eq!(
+        check(json!({"command": "type", "label": "Query", "text": "x", "delay": 5})).unwrap_err(),
+        "step 0: a type step takes text, value, clear, ref, role, label, placeholder, selector, name, nth; not \"delay\""
+    );
+    assert_eq!(
+        check(json!({"command": "reload", "hard": true})).unwrap_err(),
+        "step 0: a reload step takes no fields besides \"command\"; not \"hard\""
+    );
+    // nth: a whole number, 0 or more.
+    for bad in [json!(-1), json!(1.5), json!("1")] {
+        assert_eq!(
+            check(json!({"command": "click", "text": "Details", "nth": bad})).unwrap_err(),
+            format!("step 0: invalid nth {bad}: expected a whole number, 0 or more (0 = the first match)")
+        );
+    }
+    assert!(check(json!({"command": "click", "text": "Details", "nth": 1.0})).is_ok());
+}
+
+#[test]
+fn targets_are_asked_for_where_the_page_needs_one() {
+    assert_eq!(
+        check(json!({"command": "click", "ref": ""})).unwrap_err(),
+        "step 0: click needs a target: ref, text, role (with name), label, placeholder or selector, e.g. {\"command\":\"click\",\"ref\":\"e7\"}"
+    );
+    // In type and fill, `text` is what is typed, not a target.
+    assert_eq!(
+        check(json!({"command": "fill", "text": "Ada"})).unwrap_err(),
+        "step 0: fill needs a target: ref, label, placeholder, role (with name), name or selector (in a fill step, \"text\" is not a target), e.g. {\"command\":\"fill\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
+    );
+    // `name` alone is a target (the text to look for); a number is read as its digits.
+    assert!(check(json!({"command": "type", "name": "Email", "text": "a"})).is_ok());
+    assert!(check(json!({"command": "click", "text": 42})).is_ok());
+    // press and screenshot may go without one; wait and scroll need one or their own field.
+    assert!(check(json!({"command": "press", "key": "Escape"})).is_ok());
+    assert!(check(json!({"command": "screenshot"})).is_ok());
+    assert!(check(json!({"command": "scroll", "text": "Next page"})).is_ok());
+    assert!(check(json!({"command": "wait", "ms": 0})).is_ok());
+    assert!(check(json!({"command": "wait", "timeout": 200})).is_ok());
+    assert_eq!(
+        check(json!({"command": "scroll"})).unwrap_err(),
+        "step 0: scroll needs \"direction\" (up, down, left or right) or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
+    );
+    assert!(check(json!({"command": "wait"})).unwrap_err().starts_with(
+        "step 0: wait needs \"ms\" (or \"timeout\") or a target (ref, text, role (with name), label, placeholder or selector)"
+    ));
+    // A target on a command that takes none is a field it does not take.
+    assert!(check(json!({"command": "evaluate", "script": "1", "ref": "e3"}))
+        .unwrap_err()
+        .ends_with("; not \"ref\""));
+    // Empty and null fields are not given, as the page reads them.
+    assert!(check(json!({"command": "click", "text": "Save", "label": "", "role": null, "nth": null})).is_ok());
+    assert!(check(json!({"command": "navigate", "url": "/x", "text": null})).is_ok());
+}
+
+#[test]
+fn fields_the_page_would_read_as_less_are_refused() {
+    // select's `text` names the option only beside ref or name.
+    assert!(check(json!({"command": "select", "ref": "e4", "text": "Red"})).is_ok());
+    assert!(check(json!({"command": "select", "name": "Color", "text": "Red"})).is_ok());
+    assert!(check(json!({"command": "select", "label": "Color", "text": "Red"}))
+        .unwrap_err()
+        .contains("names the option only beside ref or name; send \"option\""));
+    assert!(check(json!({"command": "select", "label": "Color", "value": 2})).is_ok());
+    // scroll's amount needs a direction; a direction takes any case; amounts are not signed.
+    assert!(check(json!({"command": "scroll", "text": "Next", "amount": 300}))
+        .unwrap_err()
+        .starts_with("step 0: amount needs \"direction\""));
+    assert!(check(json!({"command": "scroll", "direction": "LEFT", "text": "Gallery"})).is_ok());
+    assert!(check(json!({"command": "scroll", "direction": "down", "amount": -300})).is_err());
+    assert!(check(json!({"command": "scroll", "direction": 1})).is_err());
+    // wait: ms is a fixed time (not with a target, not with timeout); gone needs a target.
+    assert!(check(json!({"command": "wait", "text": "Saved", "ms": 500}))
+        .unwrap_err()
+        .contains("send \"timeout\""));
+    assert!(check(json!({"command": "wait", "ms": 500, "timeout": 100}))
+        .unwrap_err()
+        .contains("send one"));
+    assert!(check(json!({"command": "wait", "ms": 500, "gone": true}))
+        .unwrap_err()
+        .starts_with("step 0: gone needs a target"));
+    assert!(check(json!({"command": "wait", "ms": -1})).is_err());
+    assert!(check(json!({"command": "wait", "text": "x", "gone": "yes"})).is_err());
+    // type: `text` is a string ("" empties a field); `clear` a flag.
+    assert!(check(json!({"command": "type", "label": "Q", "text": "x", "clear": 1})).is_err());
+    assert!(check(json!({"command": "type", "label": "Q", "value": "x"})).is_ok());
+}
+
+#[test]
+fn navigate_follows_http_and_https_and_paths() {
+    for ok in [
+        "https://example.com/",
+        "HTTP://localhost:3000/a",
+        "/settings",
+        "settings?tab=2",
+        "//cdn.example.com/x",
+        "a/b:c",
+        "#top",
+        " https://example.com ",
+    ] {
+        assert!(check(json!({"command": "navigate", "url": ok})).is_ok(), "{ok}");
+    }
+    for bad in [
+        "ftp://x",
+        "javascript:alert(1)",
+        "localhost:3000",
+        "file:///etc/passwd",
+        "mailto:a@b.c",
+    ] {
+        let e = check(json!({"command": "navigate", "url": bad})).unwrap_err();
+        assert!(e.contains("navigate follows http and https URLs only"), "{bad}: {e}");
+    }
+    assert_eq!(
+        check(json!({"command": "navigate", "url": ""})).unwrap_err(),
+        "step 0: navigate needs \"url\", e.g. {\"command\":\"navigate\",\"url\":\"/settings\"}"
+    );
+}
+
+#[test]
+fn the_notes_text_stays() {
+    for step in [
+        json!({"command": "notes"}),
+        json!({"command": "notes", "mode": "Enter"}),
+    ] {
+        assert_eq!(
+            check(step).unwrap_err(),
+            "step 0: notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}"
+        );
+    }
+}
