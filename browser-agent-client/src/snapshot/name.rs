@@ -6,8 +6,8 @@
 
 use super::flat::{for_each_child, pseudo_in_shadow, pseudo_skipped};
 // The walker begins and ends its documents' pseudo-element reading by these paths.
-pub(crate) use super::flat::{pseudo_in_document, restore_pseudo};
-use super::{roles, Win};
+use super::roles;
+use super::style::Win;
 use crate::js::{attribute, get, has_attribute};
 use crate::text::join_words;
 use wasm_bindgen::intern;

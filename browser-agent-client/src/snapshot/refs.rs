@@ -70,7 +70,7 @@ impl RefError {
         let mut msg = match self {
             // The host reads every step's ref first and refuses what is none, saying what refs
             // look like (core's `REF_FORM`): this is only a guard.
-            RefError::NotARef => return crate::commands::actions::bad_field("ref"),
+            RefError::NotARef => return crate::commands::step::bad_field("ref"),
             RefError::Unknown { r, last } => {
                 let mut m = cat(&["There is no [ref=", r, "] on this page"]);
                 if *last > 0 {

@@ -19,7 +19,8 @@ use super::labels;
 use super::modal::Modal;
 use super::name::{self, pseudo, selected_text, squash, Attrs};
 use super::refs::{frame_number, ref_number};
-use super::{budget, page_window, roles, Win};
+use super::style::{clips_to_nothing, hides_contents, page_window, Win};
+use super::{budget, roles};
 use crate::js::{attribute, check_visibility, get, has_attribute, matches};
 use crate::text::{has_sub, parse_number, push_number};
 use browser_agent_protocol::snapshot::{Attr, SnapshotNode};
@@ -246,7 +247,7 @@ fn walk_document(
     let saved = labels::index_labels(doc);
     // Pseudo-elements: skipped where no sheet gives them text, but a walk scoped to one element
     // (perhaps inside shadow trees whose sheets it would have to look up) reads them all.
-    let pseudo_before = name::pseudo_in_document(doc, root.is_none());
+    let pseudo_before = super::flat::pseudo_in_document(doc, root.is_none());
     let mut w = Walker {
         labelled: labelled_ids(doc),
         win,
@@ -269,7 +270,7 @@ fn walk_document(
     }
     out.flush();
     labels::set_label_index(saved);
-    name::restore_pseudo(pseudo_before);
+    super::flat::restore_pseudo(pseudo_before);
     out.nodes
 }
 
@@ -299,7 +300,7 @@ impl Walker {
         let style = self.win.computed_style(el, None).ok()?;
         let display = style.display();
         // (An element that hides its contents is left out with them: alone it says nothing.)
-        if display == "none" || super::hides_contents(&style) || super::clips_to_nothing(el, &style) {
+        if display == "none" || hides_contents(&style) || clips_to_nothing(el, &style) {
             return None;
         }
         Some((display, style.visibility() == "visible", style.cursor() == "pointer"))

@@ -25,7 +25,7 @@ mod wait;
 
 use super::batch::{self, Nav};
 // Also the path `snapshot/refs.rs` names it by.
-pub(crate) use super::step::bad_field;
+use super::step::bad_field;
 use super::step::Outcome;
 use crate::js::js_string;
 use core::future::Future;

@@ -126,7 +126,7 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
     // (An ancestor hit over a control that is only clipped away, jQuery UI's checkbox, is no
     // click on it: its label below is.)
     let through = || {
-        crate::snapshot::page_window()
+        crate::snapshot::style::page_window()
             .computed_style(el, None)
             .is_ok_and(|s| s.pointer_events() == "none")
     };

@@ -5,7 +5,8 @@
 use super::describe::{name_of, quoted, short};
 use super::scope::modal_of;
 use crate::js::{as_element, closest, get};
-use crate::snapshot::{page_window, roles};
+use crate::snapshot::roles;
+use crate::snapshot::style::page_window;
 use crate::text::cat;
 use web_sys::Element;
 
@@ -41,10 +42,10 @@ pub(crate) fn hidden_reason(el: &Element) -> Option<String> {
             if style.display() == "none" {
                 return Some(cat(&["display:none on ", &short(&e)]));
             }
-            if !first && crate::snapshot::hides_contents(&style) {
+            if !first && crate::snapshot::style::hides_contents(&style) {
                 return Some(cat(&["content-visibility:hidden on ", &short(&e)]));
             }
-            if !first && crate::snapshot::clips_to_nothing(&e, &style) {
+            if !first && crate::snapshot::style::clips_to_nothing(&e, &style) {
                 return Some(cat(&["clipped by ", &short(&e), ", which has no width or height"]));
             }
             if first && style.visibility() != "visible" {
