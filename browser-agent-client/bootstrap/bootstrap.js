@@ -61,7 +61,6 @@
     var ErrorC = Error;
     var NodeC = Node;
     var MapC = Map;
-    var WeakMapC = WeakMap;
     var SetC = Set;
     var UrlC = URL;
     var RequestC = win.Request;
@@ -82,7 +81,7 @@
     var KEPT =
         'AbortController Array.isArray Array.of Array.prototype.indexOf Array.prototype.push BroadcastChannel ' +
         'Array.prototype.slice DataView Date.now Element ' +
-        'Error FinalizationRegistry JSON.stringify Math.random Node Object.assign ' +
+        'Error FinalizationRegistry Function.prototype.toString JSON.stringify Math.random Node Object.assign ' +
         'Object.getOwnPropertyDescriptor Object.getPrototypeOf Object.is Object.prototype Promise ' +
         'Promise.resolve Reflect.apply Reflect.construct Reflect.get Reflect.set Request ' +
         'Response Set TextDecoder TextDecoder.prototype.decode TextEncoder TextEncoder.prototype.encode ' +
@@ -343,7 +342,6 @@
             navHref = href;
             emit({ type: __NAVIGATION__, via: via }, __KIND_NAV__);
         }
-        if (framed) tellLocation();
     }
 
     // Runs `f` (code that may touch page getters) with captures switched off.
@@ -622,67 +620,6 @@
             return apply(pageFrame, win, arguments);
         };
     }
-    // oc(el): whether el's `onclick` property is a handler that does something. React sets an
-    // empty one (`onclick = noop`, for old Safari) on its root and on every portal container; as
-    // a handler it made the whole page one clickable, whose centre a text target then clicked.
-    var fnSource = Function.prototype.toString;
-    agent.__F_ONCLICK__ = function (el) {
-        var f = el.onclick;
-        try {
-            return typeof f == 'function' && !/^[^{]*\{\s*\}\s*$/.test(apply(fnSource, f, []));
-        } catch (e) {
-            // (A function whose source cannot be read counts as a handler, as before this test.)
-            return 1;
-        }
-    };
-    // pc(root): whether the style sheets of `root` (a document or a shadow root) may give a
-    // ::before or ::after any `content`. The snapshot reads pseudo-elements only where they may
-    // (reading them is ~40 % of a big page's walk), so a page without such rules is walked without.
-    // Whatever it cannot read (a cross-origin sheet, an @import not loaded, over 10,000 rules) or
-    // that throws counts as yes. A sheet's verdict is kept while its rule count stays (a walk
-    // follows every action; a sheet's text changed makes a new sheet, insertRule a new count);
-    // adopted sheets, which replaceSync() rewrites in place, are read every time.
-    var verdicts = new WeakMapC();
-    agent.__F_PSEUDO__ = function (root) {
-        var left = 10000;
-        function any(rules) {
-            for (var i = 0; i < rules.length; i++) {
-                var r = rules[i],
-                    style = r.style;
-                if (--left < 0) return 1;
-                // An @import: its sheet (null when it did not load).
-                if (r.styleSheet !== undefined) {
-                    if (!r.styleSheet || any(r.styleSheet.cssRules)) return 1;
-                } else if (
-                    // A rule with `content` (rare: tested first, its selector only then) for a
-                    // ::before or ::after; or a group (@media, @layer, nesting) holding one.
-                    (style && style.content && /:(before|after)/i.test(r.selectorText)) ||
-                    (r.cssRules && r.cssRules.length && any(r.cssRules))
-                ) {
-                    return 1;
-                }
-            }
-            return 0;
-        }
-        function sheet(s, keep) {
-            var rules = s.cssRules,
-                known = keep && verdicts.get(s);
-            if (known && known[0] === rules.length) return known[1];
-            var verdict = any(rules);
-            if (keep) verdicts.set(s, [rules.length, verdict]);
-            return verdict;
-        }
-        try {
-            var sheets = root.styleSheets,
-                adopted = root.adoptedStyleSheets || [],
-                i;
-            for (i = 0; i < sheets.length; i++) if (sheet(sheets[i], 1)) return 1;
-            for (i = 0; i < adopted.length; i++) if (sheet(adopted[i], 0)) return 1;
-            return 0;
-        } catch (e) {
-            return 1;
-        }
-    };
     // alert/confirm/prompt opened by an agent's action (inside the events it dispatches, which are
     // not trusted, or while the page settles after one) or by the page on its own while a batch
     // runs (after a slow request the batch waits for) would block the page, and every batch after
@@ -963,90 +900,6 @@
             });
     }
 
-    // The parent-frame API (an IDE that frames the app): messages on one channel, from
-    // window.parent only, and only from the configured origin when there is one. Outbound
-    // `ready`, `location` (when it changed), and the client's `command-started` /
-    // `command-completed` (through `f`); inbound the `notes-…` commands (above), `capture-page`,
-    // `navigate`, `back`, `forward`, `healthcheck`, `cursor-show`/`cursor-hide`/`cursor-auto` (`cm`).
-    var framed = win.parent != win;
-    var lastLocation;
-    function toParent(command, data) {
-        if (!framed) return;
-        var m = { channel: __NOTES_CHANNEL__, command: command };
-        for (var k in data) m[k] = data[k];
-        try {
-            win.parent.postMessage(m, config.__F_CFG_NOTES_ORIGIN__ || '*');
-        } catch (ignored) {}
-    }
-    agent.__F_TO_PARENT__ = toParent;
-    function tellLocation() {
-        var nav = win.navigation;
-        var l = {
-            url: loc.href,
-            canGoBack: nav ? nav.canGoBack : history.length > 1,
-            canGoForward: nav ? nav.canGoForward : false,
-        };
-        var key = l.url + l.canGoBack + l.canGoForward;
-        if (key != lastLocation) {
-            lastLocation = key;
-            toParent('location', l);
-        }
-    }
-    if (framed) {
-        win.addEventListener('message', function (e) {
-            var m = e.data;
-            if (
-                e.source != win.parent ||
-                !m ||
-                m.channel != __NOTES_CHANNEL__ ||
-                (config.__F_CFG_NOTES_ORIGIN__ && e.origin != config.__F_CFG_NOTES_ORIGIN__)
-            )
-                return;
-            var c = m.command;
-            if (/^notes-/.test(c)) {
-                if (config.__F_CFG_NOTES__ !== false) agent.__F_NOTES__(c, m).catch(Boolean);
-            } else if (c == 'navigate') {
-                // http(s) only; a URL that does not parse is ignored, never thrown into the page.
-                try {
-                    if (typeof m.url == 'string' && /^https?:$/.test(new UrlC(m.url, loc.href).protocol)) loc.href = m.url;
-                } catch (ignored) {}
-            } else if (c == 'back') history.back();
-            else if (c == 'forward') history.forward();
-            else if (c == 'healthcheck') toParent('healthcheck-reply', { connected: !!agent.__F_STARTED__, url: loc.href });
-            else if (/^cursor-(show|hide|auto)$/.test(c)) {
-                agent.__F_CURSOR_MODE__ = c.slice(7);
-                // A cursor on screen goes now; the next action brings it back unless hidden.
-                var drawn = doc.getElementById('__browser-agent-cursor');
-                if (drawn && c == 'cursor-hide') drawn.style.opacity = '0';
-            }
-            else if (c == 'capture-page')
-                agent
-                    .__F_LOAD__(config.prefix + __ASSETS_DIR__ + __LAZY_SCREENSHOT__ + '-' + config.rev.slice(0, 12) + '.js')
-                    .then(function (shot) {
-                        return shot.capture({ format: 'png' });
-                    })
-                    .then(function (shot) {
-                        return new Promise(function (done, failed) {
-                            var reader = new FileReader();
-                            reader.onload = function () {
-                                done(reader.result);
-                            };
-                            reader.onerror = failed;
-                            reader.readAsDataURL(shot.blob);
-                        });
-                    })
-                    .then(
-                        function (image) {
-                            toParent('capture-page-result', { image: image });
-                        },
-                        function (e) {
-                            toParent('capture-page-result', { error: str((e && e.message) || e) });
-                        }
-                    );
-        });
-        addEventListener('hashchange', tellLocation);
-        addEventListener('popstate', tellLocation);
-    }
 
     // The client could not start (its glue or wasm did not load, or it threw while starting): the
     // page registers as `failed` with the error, in a heartbeat of its own every
@@ -1114,13 +967,7 @@
             },
             __START_TIMEOUT_MS__,
         ]);
-        agent
-            .__F_LOAD__(config.prefix + __ASSETS_DIR__ + __SENSOR_ASSET__ + '-' + config.rev.slice(0, 12) + '.js')
-            .then(function () {
-                toParent('ready', { url: loc.href });
-                tellLocation();
-            })
-            .catch(fail);
+        agent.__F_LOAD__(config.prefix + __ASSETS_DIR__ + __SENSOR_ASSET__ + '-' + config.rev.slice(0, 12) + '.js').catch(fail);
     }
     // A frame callback runs just before a paint and a timeout set there runs after it; hidden
     // pages get no frames, so there the timeout alone starts the client.

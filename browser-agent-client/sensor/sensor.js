@@ -96,12 +96,17 @@ function session(get, name, value) {
 
 // This tab's id, kept in sessionStorage so the host can hand a batch's remaining steps over to the
 // next page of the same tab; empty where storage is blocked.
+// Read once per page load: each sessionStorage access is a synchronous trip out of the page.
+let tab;
 function tabId() {
+    if (tab !== undefined) return tab;
     let id = session(1, __TAB_STORAGE_KEY__);
-    if (id) return id;
-    id = 't';
-    for (let i = 0; i < 3; i++) id += ((K('Math.random')() * 1e9) | 0) + '';
-    return session(0, __TAB_STORAGE_KEY__, id) ? id : '';
+    if (!id) {
+        id = 't';
+        for (let i = 0; i < 3; i++) id += ((K('Math.random')() * 1e9) | 0) + '';
+        if (!session(0, __TAB_STORAGE_KEY__, id)) id = '';
+    }
+    return (tab = id);
 }
 
 function warn(message) {
@@ -678,6 +683,138 @@ const tabs = {
     },
 };
 
+// ---- what the hands' walk asks of the page's scripts and styles --------------------------------------
+
+// oc(el): whether el's `onclick` property is a handler that does something. React sets an empty one
+// (`onclick = noop`, for old Safari) on its root and on every portal container; as a handler it made
+// the whole page one clickable, whose centre a text target then clicked.
+agent.__F_ONCLICK__ = (el) => {
+    const f = el.onclick;
+    try {
+        return typeof f == 'function' && !/^[^{]*\{\s*\}\s*$/.test(apply(K('Function.prototype.toString'), f, []));
+    } catch (e) {
+        // (A function whose source cannot be read counts as a handler.)
+        return 1;
+    }
+};
+
+// pc(root): whether the style sheets of `root` (a document or a shadow root) may give a ::before or
+// ::after any `content`. The snapshot reads pseudo-elements only where they may (reading them is
+// ~40 % of a big page's walk). Whatever it cannot read (a cross-origin sheet, an @import not loaded,
+// over 10,000 rules) or that throws counts as yes. A sheet's verdict is kept while its rule count
+// stays; adopted sheets, which replaceSync() rewrites in place, are read every time.
+const verdicts = new (K('WeakMap'))();
+agent.__F_PSEUDO__ = (root) => {
+    let left = 10000;
+    const any = (rules) => {
+        for (let i = 0; i < rules.length; i++) {
+            const r = rules[i],
+                style = r.style;
+            if (--left < 0) return 1;
+            // An @import: its sheet (null when it did not load).
+            if (r.styleSheet !== undefined) {
+                if (!r.styleSheet || any(r.styleSheet.cssRules)) return 1;
+            } else if (
+                // A rule with `content` for a ::before or ::after (the selector read only then), or
+                // a group (@media, @layer, nesting) holding one.
+                (style && style.content && /:(before|after)/i.test(r.selectorText)) ||
+                (r.cssRules && r.cssRules.length && any(r.cssRules))
+            ) {
+                return 1;
+            }
+        }
+        return 0;
+    };
+    const sheet = (s, keep) => {
+        const rules = s.cssRules,
+            known = keep && verdicts.get(s);
+        if (known && known[0] === rules.length) return known[1];
+        const verdict = any(rules);
+        if (keep) verdicts.set(s, [rules.length, verdict]);
+        return verdict;
+    };
+    try {
+        const sheets = root.styleSheets,
+            adopted = root.adoptedStyleSheets || [];
+        for (let i = 0; i < sheets.length; i++) if (sheet(sheets[i], 1)) return 1;
+        for (let i = 0; i < adopted.length; i++) if (sheet(adopted[i], 0)) return 1;
+        return 0;
+    } catch (e) {
+        return 1;
+    }
+};
+
+// ---- the parent-frame API ----------------------------------------------------------------------------
+// An IDE that frames the app: messages on one channel, from window.parent only, and only from the
+// configured origin when there is one. Outbound `ready`, `location` (when it changed), and the
+// hands' `command-started` / `command-completed` (through `f`); inbound the `notes-…` commands,
+// `capture-page`, `navigate`, `back`, `forward`, `healthcheck`, `cursor-show`/`-hide`/`-auto`.
+
+const framed = win.parent != win;
+const parentOrigin = cfg.__F_CFG_NOTES_ORIGIN__;
+let lastLocation;
+
+function toParent(command, data) {
+    if (!framed) return;
+    const m = { channel: __NOTES_CHANNEL__, command };
+    for (const k in data) m[k] = data[k];
+    try {
+        win.parent.postMessage(m, parentOrigin || '*');
+    } catch (ignored) {}
+}
+
+function tellLocation() {
+    const nav = win.navigation;
+    const l = {
+        url: location.href,
+        canGoBack: nav ? nav.canGoBack : history.length > 1,
+        canGoForward: nav ? nav.canGoForward : false,
+    };
+    const at = l.url + l.canGoBack + l.canGoForward;
+    if (at != lastLocation) {
+        lastLocation = at;
+        toParent('location', l);
+    }
+}
+
+// A screenshot of the page for the parent, as a data URL.
+async function capturePage() {
+    const shot = await agent.__F_LOAD__(prefix + __ASSETS_DIR__ + __LAZY_SCREENSHOT__ + '-' + rev.slice(0, 12) + '.js');
+    const { blob } = await shot.capture({ format: 'png' });
+    return new Promise((done, failed) => {
+        const reader = new FileReader();
+        reader.onload = () => done(reader.result);
+        reader.onerror = failed;
+        reader.readAsDataURL(blob);
+    });
+}
+
+function onParentMessage(e) {
+    const m = e.data;
+    if (e.source != win.parent || !m || m.channel != __NOTES_CHANNEL__ || (parentOrigin && e.origin != parentOrigin)) return;
+    const c = m.command;
+    if (/^notes-/.test(c)) {
+        if (cfg.__F_CFG_NOTES__ !== false) agent.__F_NOTES__(c, m).catch(Boolean);
+    } else if (c == 'navigate') {
+        // http(s) only; a URL that does not parse is ignored, never thrown into the page.
+        try {
+            if (typeof m.url == 'string' && /^https?:$/.test(new (K('URL'))(m.url, location.href).protocol)) location.href = m.url;
+        } catch (ignored) {}
+    } else if (c == 'back') history.back();
+    else if (c == 'forward') history.forward();
+    else if (c == 'healthcheck') toParent('healthcheck-reply', { connected: !!agent.__F_STARTED__, url: location.href });
+    else if (/^cursor-(show|hide|auto)$/.test(c)) {
+        agent.__F_CURSOR_MODE__ = c.slice(7);
+        // A cursor on screen goes now; the next action brings it back unless hidden.
+        const drawn = doc.getElementById('__browser-agent-cursor');
+        if (drawn && c == 'cursor-hide') drawn.style.opacity = '0';
+    } else if (c == 'capture-page')
+        capturePage().then(
+            (image) => toParent('capture-page-result', { image }),
+            (e) => toParent('capture-page-result', { error: ((e && e.message) || e) + '' })
+        );
+}
+
 // ---- start ------------------------------------------------------------------------------------------
 
 function start() {
@@ -687,7 +824,10 @@ function start() {
     agent.__F_DROPPED__ = 0;
     const onEntry = (entry, kind) => {
         record(entry, kind & __KIND_URGENT__);
-        if (kind & __KIND_NAV__) heartbeat();
+        if (kind & __KIND_NAV__) {
+            heartbeat();
+            tellLocation();
+        }
     };
     const early = agent.__F_QUEUE__;
     for (const [entry, kind] of early) onEntry(entry, kind);
@@ -725,6 +865,15 @@ function start() {
     });
     listen('pageshow', open);
     open();
+
+    if (framed) {
+        agent.__F_TO_PARENT__ = toParent;
+        listen('message', onParentMessage);
+        listen('hashchange', tellLocation);
+        listen('popstate', tellLocation);
+        toParent('ready', { url: location.href });
+        tellLocation();
+    }
 }
 
 start();
