@@ -26,6 +26,8 @@ pub(crate) const DEFAULT_MAX_CLIENTS: usize = 256;
 const _: () = assert!(crate::protocol::MAX_POLL_CLIENTS + 1 == DEFAULT_MAX_CLIENTS);
 /// Default size at which the NDJSON sink rotates.
 pub(crate) const DEFAULT_NDJSON_MAX_BYTES: u64 = 2 * 1024 * 1024;
+/// Default folder of proof sessions, under the working directory.
+pub(crate) const DEFAULT_PROOF_DIR: &str = ".browser-agent/proof";
 
 /// The host's configuration. Build it with [`BrowserAgent::builder`](crate::BrowserAgent::builder).
 ///
@@ -190,9 +192,7 @@ impl Config {
     /// assert_eq!(agent.config().proof_dir(), std::path::Path::new("target/proof"));
     /// ```
     pub fn proof_dir(&self) -> &Path {
-        self.proof_dir
-            .as_deref()
-            .unwrap_or(Path::new(crate::proof::DEFAULT_PROOF_DIR))
+        self.proof_dir.as_deref().unwrap_or(Path::new(DEFAULT_PROOF_DIR))
     }
 
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {

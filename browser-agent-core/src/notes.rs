@@ -7,9 +7,6 @@ use std::collections::VecDeque;
 use parking_lot::Mutex;
 use tokio::sync::watch;
 
-// The shortcut is a setting, read and checked with the others in `config.rs`; still reachable here
-// for the builder, which turns it into the page's form.
-pub(crate) use crate::config::parse_shortcut;
 use crate::protocol::notes::{Note, NoteInput, NoteKind, MAX_ELEMENTS, MAX_TEXT};
 use crate::protocol::screenshot::ScreenshotInfo;
 use crate::util::truncate_chars;

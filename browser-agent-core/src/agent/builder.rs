@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::{BrowserAgent, Inner};
 use crate::assets::ClientAssets;
 use crate::clients::ClientRegistry;
-use crate::config::{Config, DEFAULT_NDJSON_MAX_BYTES};
+use crate::config::{parse_shortcut, Config, DEFAULT_NDJSON_MAX_BYTES};
 use crate::error::ConfigError;
 use crate::inject::tag;
 use crate::logs::LogBuffer;
@@ -36,6 +36,24 @@ pub struct BrowserAgentBuilder {
     config: Config,
     server_log: Option<PathBuf>,
     ndjson_rotate: Option<u64>,
+}
+
+impl Default for BrowserAgent {
+    fn default() -> Self {
+        BrowserAgent::new()
+    }
+}
+
+impl BrowserAgent {
+    /// An agent with every default (enabled in debug builds).
+    pub fn new() -> Self {
+        BrowserAgentBuilder::default().build()
+    }
+
+    /// A builder with every default.
+    pub fn builder() -> BrowserAgentBuilder {
+        BrowserAgentBuilder::default()
+    }
 }
 
 impl BrowserAgentBuilder {
@@ -392,8 +410,7 @@ impl BrowserAgentBuilder {
             wasm: asset_url(&assets.wasm),
             cursor: config.cursor,
             notes: config.notes,
-            notes_key: crate::notes::parse_shortcut(&config.notes_shortcut)
-                .filter(|k| k != protocol::notes::DEFAULT_KEY),
+            notes_key: parse_shortcut(&config.notes_shortcut).filter(|k| k != protocol::notes::DEFAULT_KEY),
             notes_origin: config.notes_parent_origin.clone(),
             budget: (config.snapshot_budget != protocol::SNAPSHOT_BUDGET).then_some(config.snapshot_budget),
         };

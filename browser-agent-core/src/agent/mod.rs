@@ -75,23 +75,9 @@ pub(crate) struct Inner {
     pub(crate) mcp_path: String,
 }
 
-impl Default for BrowserAgent {
-    fn default() -> Self {
-        BrowserAgent::new()
-    }
-}
+// `new`, `builder` and `Default` are in `builder.rs`, beside what they build with.
 
 impl BrowserAgent {
-    /// An agent with every default (enabled in debug builds).
-    pub fn new() -> Self {
-        BrowserAgentBuilder::default().build()
-    }
-
-    /// A builder with every default.
-    pub fn builder() -> BrowserAgentBuilder {
-        BrowserAgentBuilder::default()
-    }
-
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config

@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::ending::{Early, EarlyEnd};
-use super::queue::{bound_actions, bound_baselines, log_actions, page_mut, CommandQueue, Queued, State, Waiting};
+use super::queue::{
+    bound_actions, bound_baselines, log_actions, page_mut, CommandQueue, Early, EarlyEnd, Queued, State, Waiting,
+};
 use super::{BatchResult, HANDOVER_WAIT};
 use crate::protocol::{field, Handover, Results, StepResult};
 use crate::snapshot;

@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 // `Early` is the queue's record of an early end (a field of its waiting batches); this file decides
-// when one comes. Re-exported for `complete.rs`, which sets the handover's.
-use super::queue::{remove, CommandQueue, Ticket};
-pub(super) use super::queue::{Early, EarlyEnd};
+// when one comes (`complete.rs` sets the handover's, from the queue too).
+use super::queue::{remove, CommandQueue, Early, EarlyEnd, Ticket};
 use super::{BatchResult, RunError};
 use crate::protocol::StepResult;
 
