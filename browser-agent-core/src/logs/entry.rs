@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::protocol::Level;
+use crate::protocol::{entry_type, Level};
 
 /// One stored browser log entry.
 ///
@@ -87,4 +87,24 @@ impl LogEntry {
     pub fn field_str(&self, name: &str) -> Option<&str> {
         self.fields.get(name).and_then(Value::as_str)
     }
+}
+
+/// The entry types the page client sends ([`entry_type`]); `type=` (`GET /console`) accepts them and
+/// [`entry_type::SERVER`] (the host's own, [`HOST_TYPES`]). The error message lists these.
+pub(crate) const TYPES: [&str; 6] = [
+    entry_type::CONSOLE,
+    entry_type::ERROR,
+    entry_type::NETWORK,
+    entry_type::INTERACTION,
+    entry_type::NAVIGATION,
+    entry_type::DROPPED,
+];
+
+/// The entry types the host itself stores: a dev server's error lines.
+pub(crate) const HOST_TYPES: [&str; 1] = [entry_type::SERVER];
+
+/// The entry types `type=` accepts, as a list for a message: `console, error, … or dropped`.
+pub(crate) fn type_list() -> String {
+    let all: Vec<&str> = TYPES.iter().chain(HOST_TYPES.iter()).copied().collect();
+    format!("{} or {}", all[..all.len() - 1].join(", "), all[all.len() - 1])
 }

@@ -17,9 +17,9 @@ mod tracing;
 #[cfg(feature = "tracing")]
 pub use self::tracing::TracingLayer;
 pub use buffer::LogBuffer;
+pub(crate) use entry::type_list;
 pub use entry::LogEntry;
 pub(crate) use ingest::{normalize_plain, normalize_typed, Limits, RawEntry};
-pub(crate) use query::type_list;
 pub use query::LogQuery;
 pub(crate) use redact::Redaction;
 pub use server::ServerStream;

@@ -2,26 +2,13 @@
 
 use std::sync::Arc;
 
+use super::entry::{HOST_TYPES, TYPES};
 use super::LogEntry;
 use crate::error::QueryError;
-use crate::protocol::{entry_type, Level};
+use crate::protocol::Level;
 
 /// Entries returned when a query names no `limit`.
 pub(crate) const DEFAULT_LIMIT: usize = 50;
-
-/// The entry types the page client sends ([`entry_type`]); `type=` accepts them and
-/// [`entry_type::SERVER`] (the host's own, [`HOST_TYPES`]). The error message lists these.
-const TYPES: [&str; 6] = [
-    entry_type::CONSOLE,
-    entry_type::ERROR,
-    entry_type::NETWORK,
-    entry_type::INTERACTION,
-    entry_type::NAVIGATION,
-    entry_type::DROPPED,
-];
-
-/// The entry types the host itself stores: a dev server's error lines.
-const HOST_TYPES: [&str; 1] = [entry_type::SERVER];
 
 /// Which entries to read. Filters apply in this order: `level`, `type`, client and `after_seq`,
 /// then `since_ms` (t ≥ since_ms), then the last `limit` (default 50; `0` returns no entries, only
@@ -133,12 +120,6 @@ impl LogQuery {
         picked.reverse();
         picked
     }
-}
-
-/// The entry types `type=` accepts, as a list for a message: `console, error, … or dropped`.
-pub(crate) fn type_list() -> String {
-    let all: Vec<&str> = TYPES.iter().chain(HOST_TYPES.iter()).copied().collect();
-    format!("{} or {}", all[..all.len() - 1].join(", "), all[all.len() - 1])
 }
 
 /// A count or a sequence number: a whole number (`2`, `2.0`), never a fraction truncated (`1.5`
