@@ -10,7 +10,7 @@
 
 use http::{header, HeaderMap, StatusCode};
 
-use super::RequestHead;
+use super::head::RequestHead;
 
 /// Whether a request may receive an injected page (the Host check is the agent's, see
 /// [`InjectExt::wants_injection`](super::InjectExt::wants_injection)).

@@ -2,11 +2,13 @@
 //! ([`gate`]), the tag itself ([`tag`]), and the streaming byte scanner that places it ([`Injector`]).
 
 pub mod gate;
+mod head;
 mod plan;
 mod scanner;
 mod stream;
 pub mod tag;
 
-pub use plan::{InjectExt, Injection, RequestHead};
+pub use head::RequestHead;
+pub use plan::{InjectExt, Injection};
 pub use scanner::{Injector, Output};
 pub use stream::InjectingStream;
