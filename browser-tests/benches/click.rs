@@ -78,7 +78,16 @@ async fn main() {
         let took = t.elapsed().as_secs_f64() * 1000.0;
         let f = epoch_ms();
         assert!(v["steps"][0]["error"].is_null(), "{v}");
-        let p: Value = exec(c, PAGE_TIMES).await;
+        // The results POST's entry appears once the page has its response, which may come a
+        // moment after the host answered the agent.
+        let mut p: Value = exec(c, PAGE_TIMES).await;
+        for _ in 0..100 {
+            if p["post"].is_number() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            p = exec(c, PAGE_TIMES).await;
+        }
         let n = |k: &str| p[k].as_f64();
         let (Some(poll), Some(down), Some(click), Some(post)) = (n("poll"), n("down"), n("click"), n("post")) else {
             panic!("page times missing: {p}");
