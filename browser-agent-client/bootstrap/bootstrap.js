@@ -1,3 +1,4 @@
+// @ts-check
 // The inline bootstrap of the browser-agent page client: the readable source.
 //
 // `scripts/build-client` fills in the placeholders (upper-case names between double underscores) from the Rust constants that own them
@@ -18,7 +19,8 @@
 // gives them; `s` and `b` are the bootstrap's own:
 //   cfg       the tag's config (TagConfig: key, prefix, rev, client, wasm, cursor)
 //   (the sensor, browser-agent-client/sensor/sensor.js, drains q, sets h, and adds `started`, `H`
-//   (loads the hands) and the stubs of the hands' debug hooks; the hands add `tp`, their tap)
+//   (loads the hands), `oc`, `pc`, `f` and the stubs of the hands' debug hooks; the hands add `tp`,
+//   their tap)
 //   clientId  this page load's random id
 //   q         entries captured before the client hooked in: [entry, kind] pairs, at most 500
 //   d         entries dropped from q when it was full
@@ -35,8 +37,12 @@
 //   l         import() of a module the client loads on first use
 //   n         n(command, message): notes mode (its module loaded on first use)
 //   g         set by the notes module while notes mode is on: gets the developer's input first
-//   pc        pc(root): whether root's style sheets may give ::before/::after text
 //   x         x(error): the failure report (the sensor calls it when it cannot reach the host)
+//   hd        like td, for a timer due within the hover-intent wait
+//   w         w(frames, atLeast, intent): the settle wait (reads td, hd and fr)
+//   ab        set by the sensor while an agent's batch runs: the page's alert/confirm/prompt are answered
+//   ev        the promise evaluate.js's nonce'd <script> leaves; 0 while it is inserted
+// Its shape, for `tsc` (scripts/js-check), is `BrowserAgent` in browser-agent-client/types/placeholders.d.ts.
 (function (win) {
     // Injected twice (a proxy in front of the layer, an HMR reload of the head): patch once.
     if (win[__GLOBAL__]) return;
@@ -68,6 +74,7 @@
     var encode = encodeURIComponent;
     var config = JSON.parse(doc.currentScript.getAttribute(__CONFIG_ATTR__));
     var ownPrefix = config.prefix + '/';
+    /** @type {Array<[AgentEntry, number]>} */
     var queue = [];
     var clientId = [].map
         .call(crypto.getRandomValues(new Uint8Array(8)), function (b) {
@@ -104,6 +111,7 @@
         } catch (ignored) {}
     });
     kept['JSON.stringify'] = stringify;
+    /** @type {BrowserAgent} */
     var agent = (win[__GLOBAL__] = {
         __F_CFG__: config,
         __F_CLIENT_ID__: clientId,
@@ -123,6 +131,8 @@
     var pageInterval = win.setInterval;
     var pageFrame = win.requestAnimationFrame;
     var pageFetch = win.fetch;
+    // The XMLHttpRequest constructor, then (where XHR is wrapped below) its prototype.
+    /** @type {any} */
     var xhrProto = win.XMLHttpRequest;
     // `location.href` is read again only when `document.URL` changed (it is the slower of the two).
     var seenUrl, pageHref;
@@ -142,13 +152,19 @@
         });
     }
 
-    // A request of the page started (+1) or ended (-1).
+    /**
+     * A request of the page started (+1) or ended (-1).
+     * @param {number} n
+     */
     function inflight(n) {
         agent.__F_INFLIGHT__ += n;
         agent.__F_LAST_ACTIVITY__ = now();
     }
 
-    // Stamps `entry` (time, page, client id, sequence number).
+    /**
+     * Stamps `entry` (time, page, client id, sequence number).
+     * @param {AgentEntry} entry
+     */
     function stamp(entry) {
         var url = doc.URL;
         if (url !== seenUrl) {
@@ -162,15 +178,22 @@
         entry.seq = ++agent.s;
     }
 
-    // Stamps `entry` (unless it was stamped before: a failed fetch's, when its response came) and
-    // hands it to the client's hook, or queues it until the client runs. `kind` carries the bits
-    // __KIND_URGENT__ (send at once) and __KIND_NAV__ (a navigation).
+    /**
+     * Stamps `entry` (unless it was stamped before: a failed fetch's, when its response came) and
+     * hands it to the client's hook, or queues it until the client runs. `kind` carries the bits
+     * __KIND_URGENT__ (send at once) and __KIND_NAV__ (a navigation).
+     * @param {AgentEntry} entry
+     * @param {number} [kind]
+     */
     function emit(entry, kind) {
         if (agent.b) return;
         try {
             if (!entry.seq) stamp(entry);
             kind |= 0;
             if (agent.__F_HANDLER__) agent.__F_HANDLER__(entry, kind);
+            // (An index write, not push, which a page may have replaced; the assignment's value, an
+            // array, is always truthy: it is there for the length test after it.)
+            // eslint-disable-next-line no-constant-binary-expression -- the write then the test, in one condition
             else if ((queue[queue.length] = [entry, kind]) && queue.length > 500) {
                 apply(shift, queue, []);
                 agent.__F_DROPPED__++;
@@ -178,7 +201,11 @@
         } catch (ignored) {}
     }
 
-    // String(v), for values whose conversion throws (revoked proxies, hostile toString).
+    /**
+     * String(v), for values whose conversion throws (revoked proxies, hostile toString).
+     * @param {unknown} v
+     * @returns {string}
+     */
     function str(v) {
         try {
             return Str(v);
@@ -187,7 +214,12 @@
         }
     }
 
-    // v[name] when it is a string; reading it may throw (a getter), which gives undefined.
+    /**
+     * v[name] when it is a string; reading it may throw (a getter), which gives undefined.
+     * @param {any} v
+     * @param {string} name
+     * @returns {string | undefined}
+     */
     function stringProp(v, name) {
         try {
             name = v[name];
@@ -301,7 +333,8 @@
                         out += h.get ? (h.set ? '"[Getter/Setter]"' : '"[Getter]"') : '"[Setter]"';
                         continue;
                     }
-                    h = keys ? (h ? h.value : v[keys[i]]) : v[i];
+                    // (`h`: the descriptor read above, when there are keys.)
+                    h = keys ? (h ? /** @type {PropertyDescriptor} */ (h).value : v[keys[i]]) : v[i];
                 } catch (e) {
                     out += '"[Throws]"';
                     continue;
@@ -415,7 +448,7 @@
         var data = args[0], cols = [], grid = [], widths = [], lines = [], values, keys, n, i, j, d, item, row;
         if (!data || typeof data != 'object') return texts(args, 0);
         keys = isArray(data) ? 0 : keysOf(data);
-        n = keys ? keys.length : data.length;
+        n = keys ? /** @type {string[]} */ (keys).length : data.length;
         function cut(v) {
             return v.length > 40 ? v.slice(0, 39) + '\u2026' : v;
         }
@@ -652,12 +685,16 @@
             var list = doc.getAnimations(),
                 i,
                 a,
-                jq = win.jQuery;
+                // A page's jQuery (1.x–3.x): its running animations are `jQuery.timers`.
+                jq = /** @type {any} */ (win).jQuery;
             for (i = 0; i < list.length; i++) {
-                a = list[i];
+                // A CSS transition's or animation's, or a script's (Web Animations).
+                a = /** @type {Animation & Partial<CSSTransition & CSSAnimation>} */ (list[i]);
                 if (
                     a.playState == 'running' &&
-                    a.effect.getComputedTiming().endTime < 1 / 0 &&
+                    // (A scroll-driven animation's end is a CSSNumericValue, a percentage, which
+                    // compares false: it is never waited for.)
+                    /** @type {number} */ (a.effect.getComputedTiming().endTime) < 1 / 0 &&
                     (a.transitionProperty ? MOVES.test(a.transitionProperty) : a.animationName)
                 )
                     return 1;
@@ -747,8 +784,8 @@
             var args = arguments, started = now(), url, method, pending;
             try {
                 var isRequest = RequestC && input instanceof RequestC;
-                url = isRequest ? input.url : Str(input);
-                method = Str((init && init.method) || (isRequest ? input.method : 'GET')).toUpperCase();
+                url = isRequest ? /** @type {Request} */ (input).url : Str(input);
+                method = Str((init && init.method) || (isRequest ? /** @type {Request} */ (input).method : 'GET')).toUpperCase();
             } catch (ignored) {
                 url = '';
             }
@@ -881,6 +918,7 @@
             .forEach(function (type) {
                 win.addEventListener(
                     type,
+                    /** @param {KeyboardEvent} e a keyboard or pointer event: its key fields are read for `keydown` only */
                     function (e) {
                         if (!e.isTrusted) return;
                         if (

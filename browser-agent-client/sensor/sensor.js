@@ -1,3 +1,4 @@
+// @ts-check
 // The sensor: what every page runs once its first frame is painted (the inline bootstrap imports
 // it as a cached, content-hashed ES module). It drains the bootstrap's capture queue and becomes its
 // handler, adds clicks, delivers every entry to the host exactly once, reports the page with a
@@ -13,11 +14,15 @@
 // Built-ins are the ones the bootstrap kept before the page's scripts ran (`K(name)`, its `KEPT`
 // list): the page may have replaced `fetch`, `setTimeout`, `JSON.stringify`… by now. For the same
 // reason nothing here calls `push`, `call`, `apply` or `bind` (browser-tests' hostile pages).
+//
+// The global's shape, for `tsc` (scripts/js-check), is `BrowserAgent` in
+// browser-agent-client/types/placeholders.d.ts.
 
 const win = window;
 const doc = document;
 const agent = win[__GLOBAL__];
 const kept = agent.__F_PRISTINE__;
+/** @param {string} name a path of the bootstrap's `KEPT` list */
 const K = (name) => kept[name];
 const apply = K('Reflect.apply');
 const now = K('Date.now');
@@ -119,6 +124,7 @@ function warn(message) {
 
 // Entries not yet confirmed by the host, oldest first; the first `inFlight` are in the request in
 // flight. `epoch` is bumped when a beacon takes entries out from under that request.
+/** @type {AgentEntry[]} */
 const pending = [];
 let dropped = 0,
     inFlight = 0,
@@ -157,7 +163,11 @@ function reportDrops() {
     agent.__F_STAMP__({ [__FIELD_TYPE__]: __DROPPED__, [__FIELD_COUNT__]: count }, 0);
 }
 
-// Queues a stamped entry for the next batch; the running batch of the hands sees it too.
+/**
+ * Queues a stamped entry for the next batch; the running batch of the hands sees it too.
+ * @param {AgentEntry} entry
+ * @param {number} urgent non-zero: deliver at once
+ */
 function record(entry, urgent) {
     if (dead) return;
     if (agent.__F_TAP__) agent.__F_TAP__(entry);
@@ -508,6 +518,7 @@ function stopPolling() {
 const pollMs = () => (agent.__F_POLL_MS__ > 0 ? agent.__F_POLL_MS__ : 0);
 
 async function pollOnce(generation) {
+    /** @type {{ [name: string]: string | number }} */
     const params = { [__P_CLIENT__]: clientId };
     // The longest hold the host grants, unless the page asked for plain polling.
     if (!pollMs()) params[__P_WAIT__] = __POLL_WAIT_MS__;

@@ -184,8 +184,9 @@ interface BrowserAgent {
     __F_SNAPSHOT_HOOK__?: (...args: any[]) => Promise<string>;
     __F_REF_HOOK__?: (ref: string) => Element;
     __F_DESCRIBE__?: (element: Element, interactive?: boolean) => string;
-    /** Whether an element's `onclick` does something; whether a root's sheets may give pseudo text. */
-    __F_ONCLICK__?: (element: Element) => boolean;
+    /** Whether an element's `onclick` does something; whether a root's sheets may give pseudo text
+     *  (the sensor's; the hands read either answer as truthy or not). */
+    __F_ONCLICK__?: (element: Element) => boolean | number;
     __F_PSEUDO__?: (root: Document | ShadowRoot) => boolean | number;
     /** Posts to the parent frame; the cursor as the parent frame set it. */
     __F_TO_PARENT__?: (command: string, data?: object) => void;
