@@ -1,7 +1,8 @@
 //! The HTTP conformance suite (`browser_agent_testkit::conformance`) run against the CLI: the
 //! proxy with the agent, in front of the axum test app with its agent switched off (so every route
 //! and every page the suite checks is answered and injected by the proxy). A difference from the
-//! tower and actix adapters is a failing test.
+//! tower and actix adapters is a failing test, but for the one made on purpose: a page the dev
+//! server compressed is decoded and tagged here (tests/compressed.rs), passed untouched there.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -58,5 +59,7 @@ fn spawn(agent: BrowserAgent, dir: Option<PathBuf>, addr: SocketAddr) -> std::io
 }
 
 mod cli_proxy {
-    browser_agent_testkit::conformance_suite!(super::spawn);
+    // The proxy decodes a page the dev server compressed and tags it (tests/compressed.rs), where
+    // the tower and actix adapters pass it untouched.
+    browser_agent_testkit::conformance_suite!(super::spawn, decodes_compressed_pages);
 }

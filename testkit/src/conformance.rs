@@ -9,8 +9,15 @@
 //! }
 //! ```
 //!
-//! A difference between adapters is a failing test. The instances: `testkit/tests/conformance.rs`
-//! (axum, actix), `browser-agent-cli/tests/conformance_proxy.rs` (the CLI's proxy).
+//! A difference between adapters is a failing test, but for the one core's rules make on purpose:
+//! a page that comes compressed. The tower and actix adapters pass it untouched (the app compresses
+//! after them; [`cases::a_compressed_page_passes_untouched`]); the CLI's proxy decodes it and tags
+//! it ([`take_decodable_coding`](browser_agent_core::adapter::gate::take_decodable_coding)), which
+//! its own `browser-agent-cli/tests/compressed.rs` checks with real gzip, deflate and br. Its
+//! instance says so: `conformance_suite!(spawn, decodes_compressed_pages)`.
+//!
+//! The instances: `testkit/tests/conformance.rs` (axum, actix),
+//! `browser-agent-cli/tests/conformance_proxy.rs` (the CLI's proxy).
 
 use std::net::SocketAddr;
 
@@ -546,7 +553,6 @@ pub mod cases {
         .await;
         assert_eq!(posted.json().as_array().unwrap().len(), 4);
         for (path, want) in [
-            ("/fixtures/gzip", fixtures::fixture("gzip").unwrap().chunks.concat()),
             ("/fixtures/json", fixtures::fixture("json").unwrap().chunks.concat()),
             ("/fixtures/xhtml", fixtures::HTML.as_bytes().to_vec()),
             ("/fixtures/partial", fixtures::HTML.as_bytes()[..20].to_vec()),
@@ -575,6 +581,15 @@ pub mod cases {
         }
         let post = send(addr, "POST", "/fixtures/sized", &[], b"").await;
         assert!(!post.body.windows(tag.len()).any(|w| w == tag));
+    }
+
+    /// A page the app compressed passes as it came, headers and bytes (the fixture's are not even
+    /// gzip: nothing may try to read them). Not a case of an adapter that decodes such pages (the
+    /// CLI's proxy: see the module docs).
+    pub async fn a_compressed_page_passes_untouched(addr: SocketAddr) {
+        let r = send(addr, "GET", "/fixtures/gzip", &[], b"").await;
+        assert_eq!(r.header("content-encoding"), Some("gzip"));
+        assert_eq!(r.body, fixtures::fixture("gzip").unwrap().chunks.concat(), "untouched");
     }
 
     /// Registers a page the way the client does (keyed heartbeat), so it can be a command target.
@@ -1266,9 +1281,20 @@ pub mod cases {
 /// Instantiates every case of [`conformance::cases`](crate::conformance::cases) as a
 /// `#[tokio::test]` against one adapter: `$spawn(agent, dir, addr) -> io::Result<Server>`, where
 /// `Server` has an `addr` field and stops when dropped. The calling crate needs `tokio` (macros).
+///
+/// `conformance_suite!(spawn, decodes_compressed_pages)` is the suite of an adapter that decodes a
+/// page the app compressed and tags it (the CLI's proxy): every case but
+/// [`a_compressed_page_passes_untouched`](crate::conformance::cases::a_compressed_page_passes_untouched).
 #[macro_export]
 macro_rules! conformance_suite {
     ($spawn:path) => {
+        $crate::conformance_suite!(@cases $spawn);
+        case!(a_compressed_page_passes_untouched);
+    };
+    ($spawn:path, decodes_compressed_pages) => {
+        $crate::conformance_suite!(@cases $spawn);
+    };
+    (@cases $spawn:path) => {
         use $crate::conformance::cases;
 
         fn start() -> (impl Sized, ::std::net::SocketAddr, $crate::conformance::Agent) {
