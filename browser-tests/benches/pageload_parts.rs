@@ -50,7 +50,7 @@ async fn main() {
         .unwrap_or(if benching { 12 } else { 1 });
     // Round 0 warms the caches and is not counted.
     for round in 0..=rounds {
-        for v in 0..VARIANTS.len() {
+        for (v, out) in samples.iter_mut().enumerate() {
             c.goto("about:blank").await.unwrap();
             let m0 = browser.cdp("Performance.getMetrics", json!({})).await;
             c.goto(&format!("http://{addr}/?v={v}")).await.unwrap();
@@ -66,7 +66,7 @@ async fn main() {
                     .unwrap()
             };
             if round > 0 {
-                samples[v].push((get(&m1) - get(&m0)) * 1000.0);
+                out.push((get(&m1) - get(&m0)) * 1000.0);
             }
         }
     }
