@@ -163,8 +163,12 @@ fn merge_done(w: &mut Waiting, mut steps: Vec<StepResult>, mut logs: Vec<Value>)
 
 /// Replaces the result of each `diff` snapshot step of one page (its steps start at batch index
 /// `first`) by what changed since that page's snapshot before it, and remembers the page's last
-/// full snapshot; returns the final snapshot as the agent sees it: what changed since the previous
-/// one, or in full the first time (empty when the page handed over without one).
+/// full snapshot; returns the final snapshot as the agent sees it: what changed from the page
+/// *before the batch* to the page after it (a snapshot step inside the batch never moves that
+/// baseline, so a `[click, snapshot]` batch still says what the click changed). Without a
+/// baseline (the page's first snapshot), the whole snapshot; or, when the batch's last full
+/// snapshot step already showed exactly this page whole, [`same_as_step`] naming that step
+/// instead of repeating it. Empty when the page handed over without a final snapshot.
 fn diff_snapshots(
     last: &mut Option<String>,
     diff_steps: &[usize],
@@ -172,7 +176,10 @@ fn diff_snapshots(
     steps: &mut [StepResult],
     full: &str,
 ) -> String {
+    let before = last.clone();
     let mut previous = last.clone();
+    // The batch index of the last step that showed the page whole, and what it showed.
+    let mut shown_whole: Option<(usize, String)> = None;
     for (i, step) in steps.iter_mut().enumerate() {
         // (Its place in the batch as the page says it, else counted: pages send one result a step.)
         let i = step.index.map_or(first + i, |at| at as usize);
@@ -183,17 +190,23 @@ fn diff_snapshots(
             continue;
         }
         if let Some(full) = step.result_str().map(str::to_owned) {
+            shown_whole = Some((i, full.clone()));
             if diff_steps.contains(&i) {
                 if let Some(prev) = &previous {
                     step.result = Some(Value::String(snapshot::diff(prev, &full)));
+                    shown_whole = None;
                 }
             }
             previous = Some(full);
         }
     }
-    let shown = match (&previous, full.is_empty()) {
-        (Some(prev), false) => snapshot::diff(prev, full),
-        _ => full.to_owned(),
+    let shown = match (&before, full.is_empty()) {
+        (_, true) => String::new(),
+        (Some(before), false) => snapshot::diff(before, full),
+        (None, false) => match &shown_whole {
+            Some((i, whole)) if whole.trim_end() == full.trim_end() => same_as_step(*i),
+            _ => full.to_owned(),
+        },
     };
     if !full.is_empty() {
         *last = Some(full.to_owned());
@@ -201,4 +214,90 @@ fn diff_snapshots(
         *last = previous;
     }
     shown
+}
+
+/// The batch's final snapshot when it is the page's first and step `index` (0-based) showed it
+/// whole already: `(as step N showed it)`, N counted from 1 as the answers number steps. One
+/// line in parentheses, like [`snapshot::NO_CHANGES`], and never said of a page that changed
+/// since that step.
+pub(crate) fn same_as_step(index: usize) -> String {
+    format!("(as step {} showed it)", index + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use super::super::queue::Ticket;
+    use super::*;
+    use crate::commands::validate_steps;
+
+    /// Runs `steps` on page `p`, which answers `answer`: the batch's final snapshot as shown.
+    fn run(q: &CommandQueue, steps: &[Value], answer: Value) -> String {
+        let mut steps = steps.to_vec();
+        let diff_steps = validate_steps(&mut steps).unwrap();
+        let Ticket { id, mut rx, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
+        q.take("p", None).unwrap();
+        assert!(q.complete(&id, Results::from_value(answer), vec![]));
+        rx.try_recv().unwrap().unwrap().snapshot
+    }
+
+    /// The case: a batch `[click, snapshot]` after a click that changed the page answered
+    /// "(no changes)", the step's snapshot having become the diff's baseline.
+    #[test]
+    fn a_snapshot_step_inside_a_batch_never_hides_what_the_batch_changed() {
+        let q = CommandQueue::default();
+        let before = "list\n  listitem: checkbox \"Milk\" [ref=e1]";
+        let after = "list\n  listitem: checkbox \"Milk\" [checked] [ref=e1]";
+        // The page's first snapshot: whole.
+        assert_eq!(
+            run(
+                &q,
+                &[json!({"command": "snapshot"})],
+                json!({"steps": [], "snapshot": before})
+            ),
+            before
+        );
+        let click_then_snapshot = [json!({"command": "click", "ref": "e1"}), json!({"command": "snapshot"})];
+        let answer = json!({"steps": [
+            {"index": 0, "command": "click", "result": "clicked"},
+            {"index": 1, "command": "snapshot", "result": after},
+        ], "snapshot": after});
+        let shown = run(&q, &click_then_snapshot, answer);
+        assert_ne!(shown, snapshot::NO_CHANGES);
+        assert_eq!(
+            shown,
+            snapshot::diff(before, after),
+            "from before the batch to after it"
+        );
+        assert!(shown.contains("[checked]"), "{shown}");
+        // Nothing changed by the next such batch: that is what it says.
+        let answer = json!({"steps": [
+            {"index": 0, "command": "click", "result": "clicked"},
+            {"index": 1, "command": "snapshot", "result": after},
+        ], "snapshot": after});
+        assert_eq!(run(&q, &click_then_snapshot, answer), snapshot::NO_CHANGES);
+    }
+
+    #[test]
+    fn a_first_snapshot_shown_whole_by_a_step_is_named_not_repeated_nor_called_unchanged() {
+        let q = CommandQueue::default();
+        let page = "button \"A\" [ref=e1]";
+        let answer = json!({"steps": [
+            {"index": 0, "command": "click", "result": "clicked"},
+            {"index": 1, "command": "snapshot", "result": page},
+        ], "snapshot": page});
+        let steps = [json!({"command": "click", "ref": "e1"}), json!({"command": "snapshot"})];
+        assert_eq!(run(&q, &steps, answer), same_as_step(1));
+        assert_eq!(same_as_step(1), "(as step 2 showed it)");
+        // It changed after the step (a late render): whole, never "(no changes)".
+        let q = CommandQueue::default();
+        let later = "button \"A\" [ref=e1]\nbutton \"B\" [ref=e2]";
+        let answer = json!({"steps": [
+            {"index": 0, "command": "snapshot", "result": page},
+        ], "snapshot": later});
+        assert_eq!(run(&q, &[json!({"command": "snapshot"})], answer), later);
+    }
 }

@@ -75,8 +75,8 @@ fn results_diff_after_the_first_snapshot() {
         "the first snapshot is full"
     );
     assert_eq!(
-        r.snapshot, "(no changes)",
-        "the final one only says what changed since the step's"
+        r.snapshot, "(as step 1 showed it)",
+        "the page's first: named, not repeated, and never \"(no changes)\""
     );
     let Ticket { id: b, rx: mut rb, .. } = q.enqueue("p", &steps, diff_steps, Duration::from_secs(30)).unwrap();
     q.take("p", None);
@@ -88,7 +88,10 @@ fn results_diff_after_the_first_snapshot() {
     );
     let r = rb.try_recv().unwrap().unwrap();
     assert_eq!(r.steps[0].result_str(), Some("~ button \"B\" [ref=e1]"));
-    assert_eq!(r.snapshot, "(no changes)");
+    assert_eq!(
+        r.snapshot, "~ button \"B\" [ref=e1]",
+        "from before the batch, not from its step"
+    );
     assert_eq!(r.full_snapshot, "button \"B\" [ref=e1]");
 }
 
@@ -105,7 +108,7 @@ fn a_scoped_snapshot_is_never_diffed_nor_the_next_baseline() {
         json!({"steps": [{"index":0,"command":"snapshot","result":full}], "snapshot": full}),
         vec![],
     );
-    assert_eq!(ra.try_recv().unwrap().unwrap().snapshot, "(no changes)");
+    assert_eq!(ra.try_recv().unwrap().unwrap().snapshot, "(as step 1 showed it)");
     // Scoped to one node, with diff asked for: answered as taken; the final snapshot's diff is
     // against the page's full one, not against the scoped text.
     let mut steps = [json!({"command": "snapshot", "ref": "e2", "diff": true})];
@@ -224,8 +227,8 @@ fn a_diff_never_pairs_the_snapshots_of_two_page_loads() {
         "the new page's first snapshot is whole, not `~ button \"B\"` against the old page"
     );
     assert_eq!(
-        done.snapshot, "(no changes)",
-        "the final one is diffed within the new page"
+        done.snapshot, "(as step 3 showed it)",
+        "the new page has no baseline from before the batch: named as its step showed it"
     );
 }
 
@@ -271,7 +274,10 @@ fn a_page_restored_from_the_back_forward_cache_answers_its_next_snapshot_whole()
     // Back through a batch: page two hands the rest over, and page one takes it (its baseline
     // from the answer above is not what the agent saw last).
     let done = hand("two", "one", one);
-    assert_eq!(done.snapshot, "(no changes)", "diffed against its own step");
+    assert_eq!(
+        done.snapshot, "(as step 2 showed it)",
+        "page one's baseline was dropped: its step's"
+    );
     assert_eq!(
         done.steps[1].result_str(),
         Some(one),

@@ -172,7 +172,10 @@ pub(crate) fn batch(result: &BatchResult) -> String {
         step(&mut out, s);
     }
     let shown = result.snapshot.trim_end();
-    if shown == snapshot::NO_CHANGES {
+    // "(no changes)" since before the batch, or "(as step N showed it)": the page's first
+    // snapshot, which that step of this answer shows whole.
+    let named = shown.starts_with("(as step ") && shown.ends_with(" showed it)") && !shown.contains('\n');
+    if shown == snapshot::NO_CHANGES || named {
         let _ = writeln!(out, "page: {shown}");
     } else if !shown.is_empty() {
         let label = if shown == result.full_snapshot.trim_end() {

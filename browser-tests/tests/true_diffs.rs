@@ -1,0 +1,54 @@
+//! "What changed" is always true (issue 33, item 3): a batch's answer reports the change from the
+//! page *before the batch* to the page after it, even when a `snapshot` step inside the batch took
+//! the page whole in between; it never says "(no changes)" of a page the batch changed.
+
+use browser_tests::Framework::Axum;
+use browser_tests::{chromium_test, mcp_tool, open, ref_in, run, snapshot};
+use serde_json::json;
+
+chromium_test!(
+    a_click_then_a_snapshot_answers_what_the_click_changed,
+    Axum,
+    |c, server| {
+        let page = open(c, &server, "/true-diffs.html").await;
+        // The baseline: the page as the agent last saw it.
+        let before = snapshot(&server, &page).await;
+        assert!(before.contains("0 items"), "{before}");
+        let add = ref_in(&before, "Add item");
+
+        // `[click that changes the page, snapshot]`: the step shows the page whole, and the batch's
+        // own answer still says what the click changed since before the batch.
+        let v = run(
+            &server,
+            &page,
+            json!([{"command": "click", "ref": add}, {"command": "snapshot"}]),
+        )
+        .await;
+        let step = v["steps"][1]["result"].as_str().expect("the step's snapshot");
+        assert!(step.contains("Item 1") && step.contains("1 item"), "{v}");
+        let shown = v["snapshot"].as_str().expect("the batch's snapshot");
+        assert_ne!(shown, "(no changes)", "the click changed the page: {v}");
+        assert!(
+            shown.contains("Item 1") && shown.contains("1 item"),
+            "the diff shows the change: {shown}"
+        );
+
+        // The same over MCP, as an agent reads it.
+        let result = mcp_tool(
+            &server,
+            "browser_run",
+            json!({"client": page, "steps": [{"command": "click", "ref": add}, {"command": "snapshot"}]}),
+        );
+        let text = result["content"][0]["text"].as_str().expect("a text answer").to_owned();
+        assert!(!text.contains("(no changes)"), "{text}");
+        let changes = text
+            .split("changes:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no changes section in\n{text}"));
+        assert!(changes.contains("Item 2") && changes.contains("2 items"), "{text}");
+
+        // A batch that changes nothing says so, and only then.
+        let v = run(&server, &page, json!([{"command": "snapshot"}])).await;
+        assert_eq!(v["snapshot"], "(no changes)", "{v}");
+    }
+);
