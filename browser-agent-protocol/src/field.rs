@@ -73,3 +73,12 @@ pub const BOX: &str = "box";
 pub const EVENT: &str = "event";
 /// `dropped` entry: how many entries the page's queue dropped.
 pub const COUNT: &str = "count";
+/// Log entry in an answer: how long before the answer it happened, in ms.
+pub const AGO: &str = "ago";
+/// Log entry in an answer: the agent's batch it happened during (`b7`); a `POST /run` answer:
+/// the batch's own id.
+pub const BATCH: &str = "batch";
+/// Log entry in an answer: the batch it happened after (ended, and the next not started).
+pub const AFTER: &str = "after";
+/// Log entry in an answer: the batch it happened before (`b1`: before the agent's first).
+pub const BEFORE: &str = "before";

@@ -36,3 +36,7 @@ pub const PARENT: &str = "parent";
 pub const ERROR: &str = "error";
 /// Heartbeat of a page whose client failed to start: the error's stack.
 pub const STACK: &str = "stack";
+/// `GET /console`: only entries during this batch (`b7`, `7` or `last`).
+pub const BATCH: &str = "batch";
+/// `GET /console`: only entries from this batch's start on (`last`: since the agent's last batch).
+pub const SINCE_BATCH: &str = "sinceBatch";

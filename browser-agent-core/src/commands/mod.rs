@@ -6,6 +6,7 @@
 
 mod complete;
 mod ending;
+pub(crate) mod history;
 mod queue;
 mod stack;
 #[cfg(test)]

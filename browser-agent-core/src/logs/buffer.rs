@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
+use super::query::Window;
 use super::{LogEntry, LogQuery};
+use crate::commands::history::{BatchHistory, Timeline};
 
 /// A bounded ring of [`LogEntry`]s: bounded by count and by bytes, O(1) push, monotonic `seq`,
 /// non-destructive reads.
@@ -28,6 +30,8 @@ use super::{LogEntry, LogQuery};
 #[derive(Debug)]
 pub struct LogBuffer {
     ring: Mutex<Ring>,
+    /// The agent's last batches, which place the entries in time (`batch=b7`, `during b7`).
+    batches: BatchHistory,
 }
 
 #[derive(Debug)]
@@ -53,6 +57,7 @@ impl LogBuffer {
                 max_count: max_count.max(1),
                 max_bytes: max_bytes.max(1),
             }),
+            batches: BatchHistory::default(),
         }
     }
 
@@ -140,10 +145,41 @@ impl LogBuffer {
         self.push(entry)
     }
 
-    /// The entries matching `query`, oldest first. Never removes anything.
+    /// The entries matching `query`, in the order they happened (by `t`, then `seq`). Never
+    /// removes anything.
     pub fn query(&self, query: &LogQuery) -> Vec<Arc<LogEntry>> {
+        let window = self.window(query).unwrap_or(Window::NONE);
         let ring = self.ring.lock();
-        query.select(ring.entries.iter())
+        query.select(ring.entries.iter(), window)
+    }
+
+    /// The agent's batches: their record, to begin, end and place entries by.
+    pub(crate) fn batches(&self) -> &BatchHistory {
+        &self.batches
+    }
+
+    /// Whether the batches `query` names (`batch`, `sinceBatch`) are held; the error names the
+    /// parameter and what it takes (a 400 on `GET /console`).
+    pub(crate) fn check_batches(&self, query: &LogQuery) -> Result<(), String> {
+        self.window(query).map(|_| ())
+    }
+
+    /// The times the batch filters keep.
+    fn window(&self, query: &LogQuery) -> Result<Window, String> {
+        if query.batch.is_none() && query.since_batch.is_none() {
+            return Ok(Window::ALL);
+        }
+        let timeline: Timeline = self.batches.timeline();
+        let mut window = Window::ALL;
+        if let Some(value) = &query.batch {
+            let span = timeline.find("batch", value)?;
+            window.from = span.start;
+            window.to = span.end.unwrap_or(u64::MAX);
+        }
+        if let Some(value) = &query.since_batch {
+            window.from = window.from.max(timeline.find("sinceBatch", value)?.start);
+        }
+        Ok(window)
     }
 
     /// Every entry after `seq`, oldest first.

@@ -11,14 +11,18 @@ use crate::protocol::Level;
 pub(crate) const DEFAULT_LIMIT: usize = 50;
 
 /// Which entries to read. Filters apply in this order: `level`, `type`, client and `after_seq`,
-/// then `since_ms` (t ≥ since_ms), then the last `limit` (default 50; `0` returns no entries, only
-/// the counters; there is no "unlimited" value: name at least the ring size).
+/// then `since_ms` (t ≥ since_ms) and the batch filters (`batch`, `since_batch`), then the last
+/// `limit` stored (default 50; `0` returns no entries, only the counters; there is no "unlimited"
+/// value: name at least the ring size). What is returned is listed in the order it happened: by
+/// `t`, then by `seq` (the order of arrival, which a page's late delivery can put after a later
+/// server error).
 ///
 /// ```
 /// use browser_agent_core::{LogQuery, protocol::Level};
-/// let q = LogQuery::parse(Some("level=warn,error&sinceMs=1700000000000&limit=10")).unwrap();
+/// let q = LogQuery::parse(Some("level=warn,error&sinceMs=1700000000000&limit=10&sinceBatch=last")).unwrap();
 /// assert_eq!(q.levels, vec![Level::Warn, Level::Error]);
 /// assert_eq!(q.limit, Some(10));
+/// assert_eq!(q.since_batch.as_deref(), Some("last"));
 /// assert!(LogQuery::parse(Some("limit=ten")).is_err());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -26,7 +30,10 @@ pub(crate) const DEFAULT_LIMIT: usize = 50;
 pub struct LogQuery {
     /// Keep only these levels (empty: all).
     pub levels: Vec<Level>,
-    /// Keep entries with `t ≥ since_ms`.
+    /// Keep entries with `t ≥ since_ms`: `t` is when the entry happened, epoch milliseconds on
+    /// the page's clock (the host's for its own `server` entries and for entries sent without
+    /// one). An absolute time, not a duration ("the last N ms") and not a `seq`; a fraction is
+    /// cut to the millisecond. `since` is the same parameter.
     pub since_ms: Option<u64>,
     /// Keep the last `limit` (None: the last 50; `usize::MAX`: all).
     pub limit: Option<usize>,
@@ -36,6 +43,14 @@ pub struct LogQuery {
     pub client: Option<String>,
     /// Keep entries with `seq > after_seq`.
     pub after_seq: Option<u64>,
+    /// Keep entries that happened while this batch of the agent ran, from its start to its
+    /// answer: `b7` (as a batch's answer names it), `7`, or `last` (the newest batch). The host
+    /// holds the last 64 batches; one it does not hold keeps nothing (and is a 400 on
+    /// `GET /console`, naming the parameter).
+    pub batch: Option<String>,
+    /// Keep entries from this batch's start on (`last`: since the agent's last batch began, so
+    /// what it caused and everything after).
+    pub since_batch: Option<String>,
 }
 
 impl LogQuery {
@@ -47,7 +62,7 @@ impl LogQuery {
         }
     }
 
-    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=` (empty values are not given; `level`
+    /// Parses `level=&sinceMs=&limit=&type=&client=&afterSeq=&batch=&sinceBatch=` (empty values are not given; `level`
     /// given twice adds up). The error names the parameter and what it accepts; a parameter it
     /// does not take, or one given twice, is an error too (a typo would answer the whole log).
     ///
@@ -96,30 +111,61 @@ impl LogQuery {
                     once(&mut q.kind, name, (*kind).to_owned())?;
                 }
                 "client" | "clientId" => once(&mut q.client, name, value.to_owned())?,
+                // Checked against the batches held when read (`LogBuffer::check_batches`).
+                "batch" => once(&mut q.batch, name, value.trim().to_owned())?,
+                "sinceBatch" => once(&mut q.since_batch, name, value.trim().to_owned())?,
                 _ => return Err(QueryError::Unknown(name.to_owned())),
             }
         }
         Ok(q)
     }
 
-    fn matches(&self, e: &LogEntry) -> bool {
+    fn matches(&self, e: &LogEntry, window: Window) -> bool {
         (self.levels.is_empty() || self.levels.contains(&e.level))
             && self.kind.as_deref().is_none_or(|k| e.kind == k)
             && self.client.as_deref().is_none_or(|c| e.client_id == c)
             && self.after_seq.is_none_or(|s| e.seq > s)
             && self.since_ms.is_none_or(|s| e.t >= s)
+            && e.t >= window.from
+            && e.t <= window.to
     }
 
-    pub(crate) fn select<'a>(&self, entries: impl DoubleEndedIterator<Item = &'a Arc<LogEntry>>) -> Vec<Arc<LogEntry>> {
+    /// The last `limit` entries that match, within `window` (the batch filters, resolved), in the
+    /// order they happened.
+    pub(crate) fn select<'a>(
+        &self,
+        entries: impl DoubleEndedIterator<Item = &'a Arc<LogEntry>>,
+        window: Window,
+    ) -> Vec<Arc<LogEntry>> {
         let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
-        if limit == 0 {
+        if limit == 0 || window.from > window.to {
             return Vec::new();
         }
         // Walk from the newest and stop at `limit`: a query costs what it returns, not the ring size.
-        let mut picked: Vec<Arc<LogEntry>> = entries.rev().filter(|e| self.matches(e)).take(limit).cloned().collect();
+        let mut picked: Vec<Arc<LogEntry>> = entries
+            .rev()
+            .filter(|e| self.matches(e, window))
+            .take(limit)
+            .cloned()
+            .collect();
         picked.reverse();
+        // Stable: entries of one millisecond stay in the order they were stored.
+        picked.sort_by_key(|e| e.t);
         picked
     }
+}
+
+/// The times (`t`, inclusive) the batch filters keep; [`Window::ALL`] without them, and an empty
+/// one (`from > to`) for a batch not held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub(crate) from: u64,
+    pub(crate) to: u64,
+}
+
+impl Window {
+    pub(crate) const ALL: Window = Window { from: 0, to: u64::MAX };
+    pub(crate) const NONE: Window = Window { from: 1, to: 0 };
 }
 
 /// A count or a sequence number: a whole number (`2`, `2.0`), never a fraction truncated (`1.5`
@@ -201,6 +247,46 @@ mod tests {
         assert_eq!(q("afterSeq=3"), [40, 50]);
         assert_eq!(q("level=warn,error&type=network"), [40, 50]);
         assert_eq!(q(""), [10, 20, 30, 40, 50]);
+    }
+
+    #[test]
+    fn entries_are_listed_as_they_happened_not_as_they_arrived() {
+        use Level::*;
+        // Arrival order: a click's server error, then the page's load entries delivered late.
+        let ring = ring_with(&[
+            (Error, 300, "server", ""),
+            (Info, 100, "console", "a"),
+            (Info, 300, "console", "a"),
+            (Info, 200, "navigation", "a"),
+        ]);
+        let got = ring.query(&LogQuery::all());
+        let order: Vec<(u64, u64)> = got.iter().map(|e| (e.t, e.seq)).collect();
+        assert_eq!(order, [(100, 2), (200, 4), (300, 1), (300, 3)], "by t, then seq");
+        // `limit` keeps the last stored, listed by when.
+        let q = LogQuery::parse(Some("limit=2")).unwrap();
+        let last_two: Vec<u64> = ring.query(&q).iter().map(|e| e.seq).collect();
+        assert_eq!(last_two, [4, 3]);
+    }
+
+    #[test]
+    fn batch_filters_parse_once_and_keep_nothing_unheld() {
+        let q = LogQuery::parse(Some("batch=b7&sinceBatch=last")).unwrap();
+        assert_eq!(
+            (q.batch.as_deref(), q.since_batch.as_deref()),
+            (Some("b7"), Some("last"))
+        );
+        assert!(LogQuery::parse(Some("sinceBatch=1&sinceBatch=2")).is_err());
+        let ring = ring_with(&[(Level::Info, 10, "console", "a")]);
+        assert!(ring.query(&q).is_empty(), "no batch is held");
+        assert_eq!(
+            ring.check_batches(&q).unwrap_err(),
+            "batch \"b7\": no batch has run yet"
+        );
+        let n = ring.batches().begin(None, 5);
+        ring.batches().end(n, None, 20);
+        let q = LogQuery::parse(Some("batch=last")).unwrap();
+        assert_eq!(ring.query(&q).len(), 1);
+        assert!(ring.check_batches(&q).is_ok());
     }
 
     #[test]

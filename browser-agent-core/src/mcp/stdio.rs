@@ -191,7 +191,7 @@ mod tests {
         let text = answers[2]["result"]["content"][0]["text"].as_str().unwrap();
         assert_eq!(
             text,
-            "page pg: 1 step(s) in 5 ms\n1. click button \"Add\" [ref=e6]: clicked\nsnapshot:\nbutton \"Add\" [ref=e6]\nlogs:\n#1 error error boom\n"
+            "batch b1 · page pg: 1 step(s) in 5 ms\n1. click button \"Add\" [ref=e6]: clicked\nsnapshot:\nbutton \"Add\" [ref=e6]\nlogs:\n#1 error error boom\n"
         );
         assert_eq!(answers[3]["error"]["code"], -32600, "no batches under 2025-11-25");
         assert_eq!(answers[4]["error"]["code"], -32700);

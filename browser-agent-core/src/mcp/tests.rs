@@ -621,6 +621,19 @@ fn page_answers(agent: &BrowserAgent, client: &str, steps: Value, results: Value
     })
 }
 
+/// A log text without its entries' `4.2s ago ` (which depends on how fast the test ran).
+fn no_ago(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.find(" ago ") {
+            Some(end) => {
+                let start = line[..end].rfind(' ').map_or(0, |s| s + 1);
+                format!("{}{}\n", &line[..start], &line[end + 5..])
+            }
+            None => format!("{line}\n"),
+        })
+        .collect()
+}
+
 const BEFORE: &str = "heading \"Items\" [level=2]\ntextbox \"New item\" [ref=e5]\nbutton \"Add\" [ref=e6]\nlist\n  listitem \"Write the README\"\nstatus \"Ready.\"";
 
 #[tokio::test]
@@ -668,8 +681,8 @@ async fn tools_run_against_a_page_and_answer_in_text() {
     assert!(!failed, "{click}");
     assert_eq!(
         click,
-        "page pg1: 1 step(s) in 61 ms\n1. click button \"Add\" [ref=e6]: clicked\nchanges:\n+ listitem \"Buy milk\"\nlogs:\n#2 log console demo: added Buy milk\n",
-        "the page's interaction entry echoes the step: left out"
+        "batch b1 · page pg1: 1 step(s) in 61 ms\n1. click button \"Add\" [ref=e6]: clicked\nchanges:\n+ listitem \"Buy milk\"\nlogs:\n#2 log console demo: added Buy milk\n",
+        "the page's interaction entry echoes the step: left out; the batch's own entries need no time"
     );
     // ≤ 120 o200k tokens is the budget (scripts/mcp/count-tokens.mjs counts it); 4 chars a token
     // at the least, so 480 chars bound it here.
@@ -679,11 +692,15 @@ async fn tools_run_against_a_page_and_answer_in_text() {
     let (logs, failed) = call_tool(&agent, "browser_logs", json!({"level": ["log"], "limit": 5})).await;
     assert!(!failed);
     assert_eq!(
-        logs,
-        "1 entry (lastSeq 2) · page http://127.0.0.1:3000/ (client pg1, alive)\n#2 log console demo: added Buy milk\n"
+        no_ago(&logs),
+        "1 entry (lastSeq 2) · page http://127.0.0.1:3000/ (client pg1, alive)\n#2 [b1] log console demo: added Buy milk\n"
     );
+    assert!(logs.contains("\n#2 0.") && logs.contains("s ago [b1] log"), "{logs}");
     let (logs, _) = call_tool(&agent, "browser_logs", json!({"type": "interaction"})).await;
-    assert!(logs.ends_with("\n#1 info interaction click button \"Add\"\n"), "{logs}");
+    assert!(
+        no_ago(&logs).ends_with("\n#1 [b1] info interaction click button \"Add\"\n"),
+        "{logs}"
+    );
     let (logs, _) = call_tool(&agent, "browser_logs", json!({"afterSeq": 2})).await;
     assert!(logs.starts_with("0 entries (lastSeq 2)"), "{logs}");
 
@@ -705,7 +722,7 @@ async fn tools_run_against_a_page_and_answer_in_text() {
     let (text, failed) = call_tool(&agent, "browser_run", json!({"steps": steps, "client": "pg1"})).await;
     page.await.unwrap();
     assert!(failed);
-    assert_eq!(text, "page pg1: 1 step(s) in 9 ms\n1. click: FAILED: No element with text \"Nope\" found. Visible buttons: \"Add\"\npage: (no changes)\n");
+    assert_eq!(text, "batch b2 · page pg1: 1 step(s) in 9 ms\n1. click: FAILED: No element with text \"Nope\" found. Visible buttons: \"Add\"\npage: (no changes)\n");
 
     let (text, failed) = call_tool(&agent, "browser_snapshot", json!({"client": "gone-page"})).await;
     assert!(failed);
@@ -815,5 +832,72 @@ async fn browser_pages_refuses_arguments_it_does_not_take() {
     assert_eq!(
         text,
         "browser_pages: unknown argument \"client\": browser_pages takes none"
+    );
+}
+
+#[tokio::test]
+async fn browser_logs_reads_by_batch_and_each_line_says_when() {
+    let agent = agent();
+    open_page(&agent, "pg1").await;
+    let (text, failed) = call_tool(&agent, "browser_logs", json!({"sinceBatch": "last"})).await;
+    assert!(failed);
+    assert_eq!(text, "browser_logs: sinceBatch \"last\": no batch has run yet");
+    let steps = json!([{"command": "click", "ref": "e6"}]);
+    let page = page_answers(
+        &agent,
+        "pg1",
+        steps.clone(),
+        json!({"steps": [{"index": 0, "command": "click", "result": "clicked"}], "snapshot": "main", "duration": 5,
+               "logs": [{"type": "console", "level": "error", "args": ["boom"], "clientId": "pg1", "seq": 7}]}),
+    );
+    let (click, failed) = call_tool(&agent, "browser_run", json!({"steps": steps})).await;
+    page.await.unwrap();
+    assert!(!failed, "{click}");
+    assert!(click.starts_with("batch b1 · page pg1:"), "{click}");
+    assert!(
+        click.ends_with("logs:\n#1 error console boom\n"),
+        "its own entries need no time: {click}"
+    );
+
+    for args in [
+        json!({"sinceBatch": "last"}),
+        json!({"batch": "b1"}),
+        json!({"batch": 1}),
+    ] {
+        let (logs, failed) = call_tool(&agent, "browser_logs", args.clone()).await;
+        assert!(!failed, "{args}: {logs}");
+        assert_eq!(
+            no_ago(&logs).lines().nth(1),
+            Some("#1 [b1] error console boom"),
+            "{args}: {logs}"
+        );
+        assert!(logs.contains("s ago [b1] error"), "{logs}");
+    }
+    for (args, why) in [
+        (
+            json!({"batch": "b2"}),
+            "browser_logs: batch \"b2\": no such batch yet; the last is b1",
+        ),
+        (
+            json!({"batch": "first"}),
+            "browser_logs: invalid batch \"first\": use a batch id as a batch's answer names it (b7, or 7), or last",
+        ),
+        (
+            json!({"sinceBatch": true}),
+            "browser_logs: \"sinceBatch\" must be a batch id (\"b7\") or \"last\", not true",
+        ),
+    ] {
+        let (text, failed) = call_tool(&agent, "browser_logs", args.clone()).await;
+        assert!(failed, "{args}");
+        assert_eq!(text, why);
+    }
+}
+
+#[test]
+fn the_tools_say_select_works_on_aria_comboboxes() {
+    let option = &super::tools::list()[3]["inputSchema"]["properties"]["steps"]["items"]["properties"]["option"];
+    assert!(
+        option["description"].as_str().unwrap().contains("ARIA combobox"),
+        "{option}"
     );
 }

@@ -17,12 +17,25 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-/// One entry: `#12 error network GET /api/fail → 500 Internal Server Error (3 ms)`.
+/// One entry: `#12 4.2s ago [b7] error network GET /api/fail → 500 Internal Server Error (3 ms)`:
+/// when, from its `ago` and its place among the agent's batches (`[b7]` during it, `[after b7]`,
+/// `[before b1]`: before the first), each only when the entry carries it.
 fn entry(out: &mut String, e: &Value) {
+    use crate::commands::history::ago_text;
+    use crate::protocol::field;
     let seq = e.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    let _ = write!(out, "#{seq} ");
+    if let Some(ago) = e.get(field::AGO).and_then(Value::as_u64) {
+        let _ = write!(out, "{} ago ", ago_text(ago));
+    }
+    for (key, word) in [(field::BATCH, ""), (field::AFTER, "after "), (field::BEFORE, "before ")] {
+        if let Some(id) = e.get(key).and_then(Value::as_str) {
+            let _ = write!(out, "[{word}{id}] ");
+        }
+    }
     let _ = writeln!(
         out,
-        "#{seq} {} {} {}",
+        "{} {} {}",
         str_of(e, "level"),
         str_of(e, "type"),
         str_of(e, "text")

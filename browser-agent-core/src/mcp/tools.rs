@@ -9,9 +9,11 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 
 use super::text;
+use crate::commands::history::batch_id;
 use crate::commands::Batch;
 use crate::error::RpcError;
 use crate::logs::LogQuery;
+use crate::protocol::{field, param};
 use crate::BrowserAgent;
 
 /// The tool list as `tools/list` answers it.
@@ -142,6 +144,7 @@ impl BrowserAgent {
             }
             Tool::Logs => {
                 let query = logs_query(args)?;
+                self.inner.logs.check_batches(&query)?;
                 if let Some(err) = query.client.as_deref().and_then(|c| self.unknown_client(c)) {
                     return Ok(Output::failed(err.to_string()));
                 }
@@ -178,13 +181,26 @@ impl BrowserAgent {
                     }
                 }
                 let batch = Batch::from_value(&Value::Object(args)).map_err(|e| e.to_string())?;
-                match self.run_with_hint(batch, origin).await {
-                    Ok(result) => Output {
-                        failed: result.error.is_some(),
-                        text: text::batch(&result),
-                        images: self.step_images(&result),
-                    },
-                    Err(err) => Output::failed(text::run_error(&err)),
+                match self.run_placed(batch, origin).await {
+                    (n, Ok(mut result)) => {
+                        // The header names the batch once; its own entries need no time of their
+                        // own (they happened in the `duration` that just ended), the others
+                        // (after it, or before) say when.
+                        self.place_logs(&mut result.logs);
+                        let id = batch_id(n);
+                        for entry in result.logs.iter_mut().filter_map(Value::as_object_mut) {
+                            if entry.get(field::BATCH).and_then(Value::as_str) == Some(id.as_str()) {
+                                entry.remove(field::BATCH);
+                                entry.remove(field::AGO);
+                            }
+                        }
+                        Output {
+                            failed: result.error.is_some(),
+                            text: format!("batch {id} · {}", text::batch(&result)),
+                            images: self.step_images(&result),
+                        }
+                    }
+                    (_, Err(err)) => Output::failed(text::run_error(&err)),
                 }
             }
             Tool::Actions if args.contains_key("proof") => {
@@ -241,7 +257,9 @@ fn logs_query(args: &Map<String, Value>) -> Result<LogQuery, String> {
     // The parameters it takes besides `level` (a name or a list of names): strings, and numbers.
     const TEXTS: [&str; 2] = ["type", "client"];
     const NUMBERS: [&str; 3] = ["sinceMs", "afterSeq", "limit"];
-    let takes = |k: &str| k == "level" || TEXTS.contains(&k) || NUMBERS.contains(&k);
+    // A batch: `"b7"`, `"last"`, or its number.
+    const BATCHES: [&str; 2] = [param::BATCH, param::SINCE_BATCH];
+    let takes = |k: &str| k == "level" || TEXTS.contains(&k) || NUMBERS.contains(&k) || BATCHES.contains(&k);
     if let Some(name) = args.keys().find(|k| !takes(k)) {
         return Err(crate::error::QueryError::Unknown(name.clone()).to_string());
     }
@@ -259,6 +277,18 @@ fn logs_query(args: &Map<String, Value>) -> Result<LogQuery, String> {
     for name in TEXTS {
         if let Some(value) = string(args, name)? {
             pairs.push((name, value));
+        }
+    }
+    for name in BATCHES {
+        match args.get(name) {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) => pairs.push((name, n.to_string())),
+            Some(Value::String(s)) => pairs.push((name, s.clone())),
+            Some(other) => {
+                return Err(format!(
+                    "\"{name}\" must be a batch id (\"b7\") or \"last\", not {other}"
+                ))
+            }
         }
     }
     for name in NUMBERS {

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 use super::response::{command_error, failure, json_response};
 use super::Dispatch;
 use crate::clients::ClientRecord;
-use crate::commands::{Batch, RunError};
+use crate::commands::history::{annotate, batch_id, in_order};
+use crate::commands::{Batch, BatchResult, RunError};
 use crate::error::{BadInput, Refusal};
 use crate::logs::LogQuery;
 use crate::protocol::{field, param};
@@ -46,6 +47,9 @@ impl BrowserAgent {
     pub(super) fn console(&self, parts: &Parts) -> Response<Bytes> {
         match LogQuery::parse(parts.uri.query()) {
             Ok(query) => {
+                if let Err(why) = self.inner.logs.check_batches(&query) {
+                    return super::response::error(StatusCode::BAD_REQUEST, why);
+                }
                 if let Some(err) = query.client.as_deref().and_then(|c| self.unknown_client(c)) {
                     return super::response::error(StatusCode::NOT_FOUND, err.to_string());
                 }
@@ -71,15 +75,27 @@ impl BrowserAgent {
         })
     }
 
-    /// The answer of `GET {prefix}/console` for `query` (also what the MCP `browser_logs` tool reads).
+    /// The answer of `GET {prefix}/console` for `query` (also what the MCP `browser_logs` tool
+    /// reads): the entries in the order they happened, each with when ([`annotate`]).
     pub(crate) fn console_json(&self, query: &LogQuery) -> Value {
         let logs = self.inner.logs.query(query);
         let now = now_ms();
+        let timeline = self.inner.logs.batches().timeline();
+        let logs: Vec<Value> = logs
+            .iter()
+            .map(|e| {
+                let mut v = e.to_json();
+                if let Some(obj) = v.as_object_mut() {
+                    annotate(obj, &timeline, now);
+                }
+                v
+            })
+            .collect();
         let record = self.target(query.client.as_deref(), now);
         let (page, alive, last, ago) = self.liveness(record.as_ref(), now);
         json!({
             "count": logs.len(),
-            "logs": logs.iter().map(|e| &**e).collect::<Vec<_>>(),
+            "logs": logs,
             "page": page,
             "clientId": record.as_ref().map(|r| r.client_id.as_str()),
             "clientPhase": record.as_ref().map_or("", |r| r.phase.as_str()),
@@ -153,11 +169,65 @@ impl BrowserAgent {
         let origin = app_origin(parts);
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
-            match agent.run_with_hint(batch, origin).await {
-                Ok(result) => json_response(StatusCode::OK, &serde_json::to_value(&result).expect("serializable")),
-                Err(err) => command_error(&err),
+            match agent.run_placed(batch, origin).await {
+                (n, Ok(result)) => {
+                    let mut body = serde_json::to_value(&result).expect("serializable");
+                    body[field::BATCH] = json!(batch_id(n));
+                    if let Some(Value::Array(logs)) = body.get_mut(field::LOGS) {
+                        agent.place_logs(logs);
+                    }
+                    json_response(StatusCode::OK, &body)
+                }
+                (_, Err(err)) => command_error(&err),
             }
         }))
+    }
+
+    /// Runs an agent's batch (`POST /run`, MCP's `browser_run`) on the batches' timeline: it is
+    /// `b{n}` from now to its answer (or to its caller's leaving), so the log places entries
+    /// against it; a batch refused before it ran leaves no trace.
+    pub(crate) async fn run_placed(
+        &self,
+        batch: Batch,
+        origin: Option<String>,
+    ) -> (u64, Result<BatchResult, RunError>) {
+        let batches = self.inner.logs.batches();
+        let n = batches.begin(batch.client.as_deref(), now_ms());
+        // Ends the batch's span should the caller leave before the answer (the future dropped).
+        struct Ending<'a>(&'a BrowserAgent, u64, bool);
+        impl Drop for Ending<'_> {
+            fn drop(&mut self) {
+                if !self.2 {
+                    self.0.inner.logs.batches().end(self.1, None, now_ms());
+                }
+            }
+        }
+        let mut ending = Ending(self, n, false);
+        let outcome = self.run_with_hint(batch, origin).await;
+        ending.2 = true;
+        match &outcome {
+            Ok(result) => batches.end(n, Some(&result.client_id), now_ms()),
+            Err(
+                RunError::BadRequest(_)
+                | RunError::NoBrowser(_)
+                | RunError::ClientFailed { .. }
+                | RunError::UnknownPage { .. }
+                | RunError::PageClosed { .. }
+                | RunError::QueueFull,
+            ) => batches.forget(n),
+            Err(_) => batches.end(n, None, now_ms()),
+        }
+        (n, outcome)
+    }
+
+    /// A batch answer's logs (JSON entries) in the order they happened, each with when.
+    pub(crate) fn place_logs(&self, logs: &mut [Value]) {
+        let now = now_ms();
+        let timeline = self.inner.logs.batches().timeline();
+        in_order(logs);
+        for entry in logs.iter_mut().filter_map(Value::as_object_mut) {
+            annotate(entry, &timeline, now);
+        }
     }
 
     /// `POST {prefix}/snapshot {"client"?, "diff"?, view…}` (JSON, so no cross-site form or `<img>`

@@ -22,6 +22,8 @@ pub(crate) mod response;
 mod screenshots;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod time_tests;
 
 use std::convert::Infallible;
 use std::future::Future;
