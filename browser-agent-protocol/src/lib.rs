@@ -32,7 +32,10 @@ pub use level::Level;
 pub use limits::*;
 pub use refs::{Ref, REF_FORM};
 pub use routes::*;
-pub use steps::{FieldKind, StepFields, TargetUse, COMMANDS, STEP_FIELDS, TARGET_FIELDS, TARGET_STEP_FIELDS};
+pub use steps::{
+    FieldKind, StepFields, TargetUse, COMMANDS, COMMON_STEP_FIELDS, OPTIONAL, STEP_FIELDS, TARGET_FIELDS,
+    TARGET_STEP_FIELDS, WAIT_NETWORK,
+};
 pub use tag::{TagConfig, CONFIG_ATTR};
 
 // The JSON shapes of the command channel, typed for the host and the tests: they hold

@@ -104,12 +104,34 @@ pub const TARGET_STEP_FIELDS: &[(&str, FieldKind)] = &[
     ("nth", FieldKind::Index),
 ];
 
+/// The fields every step takes, whatever its command: `optional` (a failed optional step is
+/// reported, marked `"optional": true` in its result, and the batch goes on with the next step).
+///
+/// ```
+/// use browser_agent_protocol::{FieldKind, COMMON_STEP_FIELDS};
+/// assert_eq!(COMMON_STEP_FIELDS, &[("optional", FieldKind::Flag)]);
+/// ```
+pub const COMMON_STEP_FIELDS: &[(&str, FieldKind)] = &[(OPTIONAL, FieldKind::Flag)];
+
+/// `optional`: a step whose failure does not stop its batch ([`COMMON_STEP_FIELDS`]); the page
+/// also marks such a failed step's result with it.
+pub const OPTIONAL: &str = "optional";
+
+/// `waitNetwork`: an acting step (a click, typing, `evaluate`, …) then waits until the page's
+/// requests it started have finished (no more in flight than before the step, for a moment),
+/// bounded; its result says how long that took.
+pub const WAIT_NETWORK: &str = "waitNetwork";
+
+/// The own field of a step that acts: [`WAIT_NETWORK`].
+const ACTING: &[(&str, FieldKind)] = &[(WAIT_NETWORK, FieldKind::Flag)];
+
 /// The own fields of `type` and `fill`: the text to enter (`""` empties the field), and whether
-/// to clear it first.
+/// to clear it first; [`WAIT_NETWORK`].
 const TEXT_ENTRY: &[(&str, FieldKind)] = &[
     ("text", FieldKind::String),
     ("value", FieldKind::String),
     ("clear", FieldKind::Flag),
+    (WAIT_NETWORK, FieldKind::Flag),
 ];
 
 /// Every command's step fields ([`COMMANDS`] is made from it): the one list the host checks steps
@@ -147,14 +169,14 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "click",
         target: TargetUse::Required,
-        fields: &[],
+        fields: ACTING,
         needs: &[],
         example: r#"{"command":"click","ref":"e7"}"#,
     },
     StepFields {
         command: "dblclick",
         target: TargetUse::Required,
-        fields: &[],
+        fields: ACTING,
         needs: &[],
         example: r#"{"command":"dblclick","text":"Item 1"}"#,
     },
@@ -180,6 +202,7 @@ pub const STEP_FIELDS: &[StepFields] = &[
             ("option", FieldKind::Text),
             ("value", FieldKind::Text),
             ("text", FieldKind::Text),
+            (WAIT_NETWORK, FieldKind::Flag),
         ],
         needs: &["option", "value", "text"],
         example: r#"{"command":"select","label":"Color","option":"Red"}"#,
@@ -187,28 +210,32 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "check",
         target: TargetUse::Required,
-        fields: &[],
+        fields: ACTING,
         needs: &[],
         example: r#"{"command":"check","label":"I agree"}"#,
     },
     StepFields {
         command: "uncheck",
         target: TargetUse::Required,
-        fields: &[],
+        fields: ACTING,
         needs: &[],
         example: r#"{"command":"uncheck","label":"Newsletter"}"#,
     },
     StepFields {
         command: "press",
         target: TargetUse::Optional,
-        fields: &[("key", FieldKind::Chord), ("keys", FieldKind::Chord)],
+        fields: &[
+            ("key", FieldKind::Chord),
+            ("keys", FieldKind::Chord),
+            (WAIT_NETWORK, FieldKind::Flag),
+        ],
         needs: &["key", "keys"],
         example: r#"{"command":"press","key":"Enter"}"#,
     },
     StepFields {
         command: "hover",
         target: TargetUse::Required,
-        fields: &[],
+        fields: ACTING,
         needs: &[],
         example: r#"{"command":"hover","text":"Products"}"#,
     },
@@ -218,6 +245,7 @@ pub const STEP_FIELDS: &[StepFields] = &[
         fields: &[
             ("direction", FieldKind::AnyCase(&["up", "down", "left", "right"])),
             ("amount", FieldKind::Pixels),
+            (WAIT_NETWORK, FieldKind::Flag),
         ],
         needs: &["direction"],
         example: r#"{"command":"scroll","direction":"down","amount":600}"#,
@@ -225,12 +253,20 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "wait",
         target: TargetUse::OrNeeds,
+        // `text` (a string or a list of them) and `pattern` (a regular expression or a list): text
+        // to wait for, in the page or in the element of `ref`; the first alternative to appear
+        // answers. Text already there when the wait begins does not count (a new occurrence
+        // must come) unless `already`; `exact`: a whole line of the page's text equals it.
         fields: &[
             ("timeout", FieldKind::Millis),
             ("gone", FieldKind::Flag),
             ("ms", FieldKind::Millis),
+            ("text", FieldKind::Own),
+            ("pattern", FieldKind::Own),
+            ("exact", FieldKind::Flag),
+            ("already", FieldKind::Flag),
         ],
-        needs: &["ms", "timeout"],
+        needs: &["ms", "timeout", "pattern"],
         example: r#"{"command":"wait","text":"Saved","timeout":5000}"#,
     },
     StepFields {
@@ -241,6 +277,7 @@ pub const STEP_FIELDS: &[StepFields] = &[
             ("expression", FieldKind::Text),
             ("code", FieldKind::Text),
             ("js", FieldKind::Text),
+            (WAIT_NETWORK, FieldKind::Flag),
         ],
         needs: &["script", "expression", "code", "js"],
         example: r#"{"command":"evaluate","script":"document.title"}"#,

@@ -20,7 +20,7 @@ use http_body::Frame;
 
 use crate::{add_item, demo_route, file_or_404, fixture_or_404, Reply};
 
-/// The test app with the agent: `/`, `/api/items`, `/api/fail`, `/fixtures/{name}`, and the files of
+/// The test app with the agent: `/`, `/api/items`, `/api/fail`, `/api/slow`, `/fixtures/{name}`, and the files of
 /// `dir` (if any) for every other path.
 ///
 /// ```
@@ -40,6 +40,7 @@ pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
             get(demo).post(|body: Bytes| async move { reply(add_item(&body)) }),
         )
         .route("/api/fail", get(demo))
+        .route("/api/slow", get(slow))
         .route("/fixtures/{name}", get(fixture).head(fixture))
         .fallback(fallback)
         .with_state(dir)
@@ -50,6 +51,15 @@ pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
 async fn demo(uri: Uri) -> Response {
     reply(demo_route(uri.path()).expect("a demo route"))
 }
+
+/// `/api/slow`: answers after [`SLOW_MS`], for the waits on a step's requests.
+async fn slow() -> Response {
+    tokio::time::sleep(std::time::Duration::from_millis(SLOW_MS)).await;
+    reply(Reply::new(200, "application/json", "{\"slow\":true}"))
+}
+
+/// How long `/api/slow` takes to answer (ms).
+pub const SLOW_MS: u64 = 800;
 
 async fn fixture(Path(name): Path<String>) -> Response {
     reply(fixture_or_404(&name))

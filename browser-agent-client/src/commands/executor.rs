@@ -1,15 +1,17 @@
-//! The step loop of one batch: its steps in order, stopping at the first failing step, then always
+//! The step loop of one batch: its steps in order, stopping at the first failing step (one marked
+//! `"optional": true` is reported with `"optional": true` and the batch goes on), then always
 //! a fresh snapshot (after the network-idle wait), and the log entries recorded while the batch ran.
 //!
 //! Result: `{"id","steps":[{"index","command","result"?,"error"?,"elapsed"}],"snapshot","logs",
 //! "duration"}`. A command is an async fn from its step (the JSON object) to a result or an error
 //! message; [`actions::run`] picks it by name. The batch's state lives in [`batch`].
 
-use super::{actions, batch};
+use super::actions::{self, wait};
+use super::batch;
 use crate::bootstrap;
 use crate::js::{get, now_ms, set};
 use crate::snapshot;
-use browser_agent_protocol::field;
+use browser_agent_protocol::{field, OPTIONAL};
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -34,9 +36,19 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     let mut success = true;
     // The text of a snapshot step that ran last: it already is the snapshot after the batch.
     let mut last_snapshot: Option<String> = None;
+    let all: Vec<JsValue> = steps.iter().collect();
+    // Text waits count from before the acting step ahead of them; on a page the batch reached by
+    // navigating, the ones ahead of any action here count everything as new.
+    wait::forget();
+    if offset > 0 {
+        wait::remember(&all, true);
+    }
     for (index, step) in steps.iter().enumerate() {
         last_snapshot = None;
         let command = get(&step, field::COMMAND).as_string().unwrap_or_default();
+        if wait::acts(&command) {
+            wait::remember(&all[index + 1..], false);
+        }
         let t0 = now_ms();
         let outcome = if batch::out_of_time() {
             Err("Not run: the batch's time ran out before this step (the agent was answered with a timeout)".to_owned())
@@ -67,7 +79,12 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
             }
             Err(message) => {
                 set(&r, field::ERROR, &JsValue::from_str(&message));
-                true
+                // An optional step's failure is reported, marked, and the batch goes on.
+                let optional = get(&step, OPTIONAL).is_truthy();
+                if optional {
+                    set(&r, OPTIONAL, &JsValue::TRUE);
+                }
+                !optional
             }
         };
         set(&r, field::ELAPSED, &ms(now_ms() - t0));

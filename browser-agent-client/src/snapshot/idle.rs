@@ -1,5 +1,6 @@
 //! The network-idle wait before a snapshot: at most 2 of the page's requests in flight for 200 ms
-//! (5 s at most; it never fails). The bootstrap's fetch and XHR wrappers keep the count.
+//! (5 s at most; it never fails). The bootstrap's fetch and XHR wrappers keep the count. And an
+//! acting step's `waitNetwork`: [`wait_requests_done`], for the requests it started.
 
 use crate::bootstrap;
 use crate::js::{now_ms, sleep};
@@ -14,13 +15,13 @@ const IDLE_MAX_MS: f64 = 5000.0;
 const IDLE_POLL_MS: i32 = 50;
 
 /// The page's requests in flight, as counted by the bootstrap's fetch and XHR wrappers.
-fn inflight() -> f64 {
+pub(crate) fn inflight() -> f64 {
     bootstrap::field(bootstrap::INFLIGHT).as_f64().unwrap_or(0.0)
 }
 
 /// When the page's request count last changed (a request started or finished), ms since the
 /// epoch; 0 when it never did.
-fn last_activity() -> f64 {
+pub(crate) fn last_activity() -> f64 {
     bootstrap::field(bootstrap::LAST_ACTIVITY).as_f64().unwrap_or(0.0)
 }
 
@@ -45,6 +46,35 @@ pub(crate) async fn wait_network_idle() {
         }
         if now - start >= IDLE_MAX_MS {
             return;
+        }
+        sleep(pause).await;
+    }
+}
+
+/// `waitNetwork`: how long no more requests than `before` (the count when the step began) must
+/// be in flight, from the last start or end of one, for those the step started to count as done
+/// (a request started from another's answer starts within this).
+const DONE_QUIET_MS: f64 = 100.0;
+
+/// Waits until the requests a step started have finished: no more than `before` in flight for
+/// [`DONE_QUIET_MS`]; at most `max_ms`. `Ok(ms waited)`, or `Err(how many are still in flight
+/// beyond before)` when `max_ms` passed first. (The count cannot tell requests apart: one of the
+/// page's own that ends meanwhile lets one of the step's count as ended.)
+pub(crate) async fn wait_requests_done(before: f64, max_ms: f64) -> Result<f64, f64> {
+    let start = now_ms();
+    loop {
+        let now = now_ms();
+        let extra = inflight() - before;
+        let mut pause = IDLE_POLL_MS;
+        if extra <= 0.0 {
+            let quiet = now - last_activity();
+            if quiet >= DONE_QUIET_MS {
+                return Ok(now - start);
+            }
+            pause = pause.min((DONE_QUIET_MS - quiet).ceil().max(1.0) as i32);
+        }
+        if now - start >= max_ms {
+            return Err(extra.max(1.0));
         }
         sleep(pause).await;
     }

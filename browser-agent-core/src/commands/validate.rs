@@ -6,7 +6,10 @@
 use serde_json::Value;
 
 use super::{RunError, MAX_STEPS, NO_STEPS};
-use crate::protocol::{field, FieldKind, Ref, StepFields, TargetUse, STEP_FIELDS, TARGET_FIELDS, TARGET_STEP_FIELDS};
+use crate::protocol::{
+    field, FieldKind, Ref, StepFields, TargetUse, COMMON_STEP_FIELDS, OPTIONAL, STEP_FIELDS, TARGET_FIELDS,
+    TARGET_STEP_FIELDS, WAIT_NETWORK,
+};
 
 /// Checks a batch's shape; the message names the problem. Each step's `ref` is rewritten as the
 /// snapshot writes it (`[ref=E21]` → `e21`), so the page reads one form.
@@ -83,6 +86,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
         spec.fields
             .iter()
             .chain(targets.iter().filter(|(t, _)| !spec.fields.iter().any(|(f, _)| f == t)))
+            .chain(COMMON_STEP_FIELDS)
     };
     // A field it does not take would be one the page ignores ({"button":"right"} a left click,
     // {"timeoutMs":100} the default wait): refused, naming what the command takes.
@@ -91,7 +95,10 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
         .as_object()
         .and_then(|o| o.iter().find(|(k, v)| !known(k) && !v.is_null()))
     {
-        let takes: Vec<&str> = fields().map(|(f, _)| *f).collect();
+        // What it acts on first, the flag every acting step takes last; not `optional`, which
+        // every step takes (the manual says so once).
+        let mut takes: Vec<&str> = fields().map(|(f, _)| *f).filter(|f| *f != OPTIONAL).collect();
+        takes.sort_by_key(|f| *f == WAIT_NETWORK);
         return Err(if takes.is_empty() {
             format!("a {command} step takes no fields besides \"command\"; not {name:?}")
         } else {
@@ -101,6 +108,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     match command {
         "snapshot" => snapshot_view(step)?,
         "screenshot" => screenshot_options(step)?,
+        "wait" => wait_texts(step)?,
         "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
             return Err(
                 "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),
@@ -286,18 +294,93 @@ fn excluded(command: &str, step: &Value, targeted: bool, given: &dyn Fn(&str) ->
         "scroll" if given("amount") && !given("direction") => Err(
             "amount needs \"direction\" (up, down, left or right); without one a target is scrolled into view, e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}".into(),
         ),
-        "wait" if given("ms") && targeted => Err(
+        "wait" if given("ms") && (targeted || given("pattern")) => Err(
             "ms waits a fixed time and a target is waited for: for the longest wait on a target send \"timeout\", e.g. {\"command\":\"wait\",\"text\":\"Saved\",\"timeout\":5000}".into(),
         ),
         "wait" if given("ms") && given("timeout") => {
             Err("ms and timeout both say how long to wait: send one, e.g. {\"command\":\"wait\",\"ms\":500}".into())
         }
-        "wait" if given("gone") && !targeted => Err(
+        "wait" if given("gone") && !targeted && !given("pattern") => Err(
             "gone needs a target or \"text\" to wait for, e.g. {\"command\":\"wait\",\"text\":\"Loading\",\"gone\":true}".into(),
         ),
+        "wait" => wait_excluded(step, given),
         _ => Ok(()),
     }
 }
+
+/// What a `wait` for text may not mix: `pattern` or a list of texts scoped by anything but
+/// `ref` (the other target fields name an element, not where to read text), `exact` or `already`
+/// without a text, `exact` with a pattern, `already` with `gone`.
+fn wait_excluded(step: &Value, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    let texts = given("text") || given("pattern");
+    let list = matches!(step.get("text"), Some(Value::Array(_)));
+    let element = ["role", "label", "placeholder", "selector", "name", "nth"]
+        .into_iter()
+        .find(|f| is_given(step.get(*f), FieldKind::Text));
+    if let Some(f) = element.filter(|_| given("pattern") || list) {
+        return Err(format!(
+            "a wait for a pattern or a list of texts reads the page's text, or the text of one element named by \
+             \"ref\"; not {f:?}, e.g. {{\"command\":\"wait\",\"ref\":\"e12\",\"pattern\":\"Order #\\\\d+\"}}"
+        ));
+    }
+    for flag in ["exact", "already"] {
+        if given(flag) && !texts {
+            return Err(format!(
+                "{flag} says how to read \"text\" or \"pattern\", and neither is given, e.g. \
+                 {{\"command\":\"wait\",\"text\":\"Saved\",\"{flag}\":true}}"
+            ));
+        }
+    }
+    if given("exact") && given("pattern") {
+        return Err("exact is for \"text\"; a pattern says itself how much it matches (^…$ for a whole line)".into());
+    }
+    if given("already") && given("gone") {
+        return Err(
+            "already accepts text that is there when the wait begins; gone waits for it to go: send one".into(),
+        );
+    }
+    Ok(())
+}
+
+/// A `wait`'s `text` (a string or number, or a list of 1 to [`WAIT_ALTERNATIVES`] non-empty
+/// strings: alternatives) and `pattern` (a non-empty string, or a list of them).
+fn wait_texts(step: &Value) -> Result<(), String> {
+    let example = r#"e.g. {"command":"wait","text":["Order placed","Payment failed"],"timeout":5000}"#;
+    for name in ["text", "pattern"] {
+        let one = |v: &Value| match v {
+            Value::String(s) => !s.is_empty(),
+            Value::Number(_) => name == "text",
+            _ => false,
+        };
+        match step.get(name) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.is_empty() => {}
+            Some(v) if one(v) => {}
+            Some(Value::Array(list)) if list.is_empty() || list.len() > WAIT_ALTERNATIVES => {
+                return Err(format!(
+                    "invalid {name}: a list of 1 to {WAIT_ALTERNATIVES} alternatives, got {}; {example}",
+                    list.len()
+                ))
+            }
+            Some(Value::Array(list)) => {
+                if let Some(bad) = list.iter().find(|v| !matches!(v, Value::String(s) if !s.is_empty())) {
+                    return Err(format!(
+                        "invalid {name} {bad} in the list: expected a non-empty string; {example}"
+                    ));
+                }
+            }
+            Some(v) => {
+                return Err(format!(
+                    "invalid {name} {v}: expected a string or a list of strings; {example}"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many alternatives a `wait`'s `text` list (and its `pattern` list) holds at most.
+const WAIT_ALTERNATIVES: usize = 8;
 
 /// A step's field `name`: absent, `null`, or a value `ok` accepts; else `invalid {name} {v}: {what}`.
 fn field_is(step: &Value, name: &str, ok: impl Fn(&Value) -> bool, what: &str) -> Result<(), String> {

@@ -21,20 +21,79 @@ mod reach;
 mod scroll;
 mod settle;
 mod text;
-mod wait;
+pub(super) mod wait;
 
 use super::batch::{self, Nav};
 // Also the path `snapshot/refs.rs` names it by.
 use super::step::bad_field;
 use super::step::Outcome;
 use crate::js::js_string;
+use crate::snapshot::idle;
+use crate::text::{cat, num};
 use core::future::Future;
 use core::pin::Pin;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Runs the acting command `command`.
+/// Longest a step's `waitNetwork` waits for the requests it started (ms); never closer than
+/// [`NETWORK_MARGIN_MS`] to the batch's deadline.
+const NETWORK_WAIT_MS: f64 = 10_000.0;
+/// What `waitNetwork` leaves of the batch's time, so the answer is the page's, not a timeout.
+const NETWORK_MARGIN_MS: f64 = 500.0;
+
+/// Runs the acting command `command`; with `waitNetwork`, then waits for the requests it started.
 pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
+    let network = crate::js::get(step, browser_agent_protocol::WAIT_NETWORK).is_truthy();
+    let before = network.then(|| (idle::inflight(), crate::js::now_ms()));
+    let outcome = act(command, step).await;
+    match (outcome, before) {
+        // A page that navigates away is not waited for: its requests end with it.
+        (Ok(v), Some((inflight, t0))) if !batch::navigating() => network_done(v, inflight, t0).await,
+        (outcome, _) => outcome,
+    }
+}
+
+/// `waitNetwork`: the step's result `v`, with how long the requests it started took (or that it
+/// started none); an error when they are still running at the bound.
+async fn network_done(v: JsValue, inflight: f64, t0: f64) -> Outcome {
+    let left = batch::time_left().map_or(f64::MAX, |l| l - NETWORK_MARGIN_MS);
+    let max = NETWORK_WAIT_MS.min(left).max(0.0);
+    let done = idle::wait_requests_done(inflight, max).await;
+    let started = idle::last_activity() >= t0;
+    // A value that is not text (`evaluate`'s) stays as it is; a failure still says what happened.
+    let Some(text) = v.as_string() else {
+        return done.map(|_| v).map_err(|n| {
+            cat(&[
+                "the step ran; but ",
+                &num(n),
+                " of its requests still ran after ",
+                &num(max),
+                " ms (waitNetwork)",
+            ])
+        });
+    };
+    match done {
+        Ok(_) if !started => Ok(js_string(&cat(&[&text, "; it started no requests"]))),
+        Ok(ms) => Ok(js_string(&cat(&[
+            &text,
+            "; the requests it started finished after ",
+            &num(ms),
+            " ms",
+        ]))),
+        Err(n) => Err(cat(&[
+            &text,
+            "; but ",
+            &num(n),
+            if n == 1.0 { " request" } else { " requests" },
+            " it started still ran after ",
+            &num(max),
+            " ms (waitNetwork)",
+        ])),
+    }
+}
+
+/// Runs the acting command `command`.
+async fn act(command: &str, step: &JsValue) -> Outcome {
     batch::step_begins(step);
     let outcome = match command {
         // Those that finish at once need no future (nor `core::future::ready`'s panic text).

@@ -367,7 +367,7 @@ fn qa_steps_are_refused_before_anything_runs() {
     // Fields a command does not take: named, with what it takes.
     assert_eq!(
         check(json!({"command": "click", "label": "Box", "button": "right"})).unwrap_err(),
-        "step 0: a click step takes ref, role, label, placeholder, selector, name, text, nth; not \"button\""
+        "step 0: a click step takes ref, role, label, placeholder, selector, name, text, nth, waitNetwork; not \"button\""
     );
     for (field, value) in [("modifiers", json!(["Shift"])), ("clickCount", json!(2))] {
         let mut step = json!({"command": "click", "label": "Box"});
@@ -379,11 +379,13 @@ fn qa_steps_are_refused_before_anything_runs() {
     }
     assert_eq!(
         check(json!({"command": "wait", "text": "x", "timeoutMs": 100})).unwrap_err(),
-        "step 0: a wait step takes timeout, gone, ms, ref, role, label, placeholder, selector, name, text, nth; not \"timeoutMs\""
+        "step 0: a wait step takes timeout, gone, ms, text, pattern, exact, already, ref, role, label, placeholder, selector, \
+         name, nth; not \"timeoutMs\""
     );
     assert_eq!(
         check(json!({"command": "type", "label": "Query", "text": "x", "delay": 5})).unwrap_err(),
-        "step 0: a type step takes text, value, clear, ref, role, label, placeholder, selector, name, nth; not \"delay\""
+        "step 0: a type step takes text, value, clear, ref, role, label, placeholder, selector, name, nth, waitNetwork; \
+         not \"delay\""
     );
     assert_eq!(
         check(json!({"command": "reload", "hard": true})).unwrap_err(),
@@ -424,7 +426,7 @@ fn targets_are_asked_for_where_the_page_needs_one() {
         "step 0: scroll needs \"direction\" (up, down, left or right) or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
     );
     assert!(check(json!({"command": "wait"})).unwrap_err().starts_with(
-        "step 0: wait needs \"ms\" (or \"timeout\") or a target (ref, text, role (with name), label, placeholder or selector)"
+        "step 0: wait needs \"ms\" (or \"timeout\", \"pattern\") or a target (ref, text, role (with name), label, placeholder or selector)"
     ));
     // A target on a command that takes none is a field it does not take.
     assert!(check(json!({"command": "evaluate", "script": "1", "ref": "e3"}))
@@ -509,4 +511,69 @@ fn the_notes_text_stays() {
             "step 0: notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}"
         );
     }
+}
+
+#[test]
+fn any_step_may_be_optional_and_acting_steps_may_wait_for_the_network() {
+    assert!(check(json!({"command": "wait", "text": "Saved", "optional": true})).is_ok());
+    assert!(check(json!({"command": "snapshot", "optional": false})).is_ok());
+    assert!(check(json!({"command": "back", "optional": true})).is_ok());
+    assert_eq!(
+        check(json!({"command": "snapshot", "optional": "yes"})).unwrap_err(),
+        "step 0: invalid optional \"yes\": use true or false"
+    );
+    for step in [
+        json!({"command": "click", "text": "Place order", "waitNetwork": true}),
+        json!({"command": "fill", "label": "Email", "text": "a@b.c", "waitNetwork": true}),
+        json!({"command": "select", "label": "Color", "option": "Red", "waitNetwork": false}),
+        json!({"command": "press", "key": "Enter", "waitNetwork": true}),
+        json!({"command": "evaluate", "script": "fetch('/x')", "waitNetwork": true}),
+    ] {
+        assert!(check(step.clone()).is_ok(), "{step}");
+    }
+    assert_eq!(
+        check(json!({"command": "click", "text": "Go", "waitNetwork": 1})).unwrap_err(),
+        "step 0: invalid waitNetwork 1: use true or false"
+    );
+    // Steps that do not act do not take it: it would be ignored.
+    let e = check(json!({"command": "snapshot", "waitNetwork": true})).unwrap_err();
+    assert!(
+        e.starts_with("step 0: a snapshot step takes diff, ref,") && e.ends_with("not \"waitNetwork\""),
+        "{e}"
+    );
+    assert!(check(json!({"command": "wait", "text": "x", "waitNetwork": true})).is_err());
+}
+
+#[test]
+fn a_wait_for_text_takes_alternatives_patterns_and_a_ref_scope() {
+    for ok in [
+        json!({"command": "wait", "text": "Saved"}),
+        json!({"command": "wait", "text": ["Order placed", "Payment failed"], "timeout": 3000}),
+        json!({"command": "wait", "pattern": "Order #\\d+ placed"}),
+        json!({"command": "wait", "pattern": ["^Saved$", "/failed/i"], "text": "Error"}),
+        json!({"command": "wait", "ref": "e12", "text": "3 items", "exact": true}),
+        json!({"command": "wait", "ref": "e12", "pattern": "\\d+ items"}),
+        json!({"command": "wait", "text": "Order", "already": true}),
+        json!({"command": "wait", "pattern": "Loading", "gone": true}),
+        json!({"command": "wait", "role": "button", "text": "Save"}),
+    ] {
+        assert!(check(ok.clone()).is_ok(), "{ok}: {:?}", check(ok.clone()));
+    }
+    let err = |step: Value| check(step).unwrap_err();
+    assert_eq!(
+        err(json!({"command": "wait", "text": []})),
+        "step 0: invalid text: a list of 1 to 8 alternatives, got 0; e.g. \
+         {\"command\":\"wait\",\"text\":[\"Order placed\",\"Payment failed\"],\"timeout\":5000}"
+    );
+    assert!(err(json!({"command": "wait", "text": ["ok", 3]})).starts_with("step 0: invalid text 3 in the list"));
+    assert!(err(json!({"command": "wait", "pattern": 3})).starts_with("step 0: invalid pattern 3: expected a string"));
+    assert!(err(json!({"command": "wait", "pattern": "x", "role": "status"}))
+        .starts_with("step 0: a wait for a pattern or a list of texts reads the page's text"));
+    assert!(err(json!({"command": "wait", "text": ["a", "b"], "selector": "#x"})).contains("not \"selector\""));
+    assert!(err(json!({"command": "wait", "exact": true, "timeout": 100}))
+        .starts_with("step 0: exact says how to read \"text\" or \"pattern\""));
+    assert!(err(json!({"command": "wait", "pattern": "x", "exact": true})).starts_with("step 0: exact is for \"text\""));
+    assert!(err(json!({"command": "wait", "text": "x", "already": true, "gone": true})).contains("send one"));
+    assert!(err(json!({"command": "wait", "pattern": "x", "ms": 100})).starts_with("step 0: ms waits a fixed time"));
+    assert!(err(json!({"command": "wait", "text": "x", "exact": "yes"})).starts_with("step 0: invalid exact \"yes\""));
 }
