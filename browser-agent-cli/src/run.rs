@@ -21,7 +21,7 @@
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use browser_agent_core::adapter::{AdapterExt, ServerStream};
+use browser_agent_core::adapter::ServerStream;
 use browser_agent_core::BrowserAgent;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -251,23 +251,50 @@ mod os {
     }
 }
 
-/// Copies `from` to `to` line by line, each line also to the server-error patterns.
+/// Copies `from` to `to` line by line, each line also to core's server-error grouping: a
+/// multi-line error (a stack trace, a traceback, a panic with its backtrace) is one `server` entry,
+/// stored once a line that does not continue it arrives or the output has been quiet for core's
+/// short quiet time (80 ms), and at the end of the stream.
 async fn pump<R, W>(from: R, mut to: W, agent: BrowserAgent, stream: ServerStream)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
     let mut from = BufReader::new(from);
+    let mut errors = agent.server_output(stream);
     let mut line = Vec::new();
     loop {
-        line.clear();
-        match (&mut from).take(MAX_LINE).read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => return,
+        // What a read cut short by the quiet time had read is kept in `line`, and counted.
+        let room = MAX_LINE.saturating_sub(line.len() as u64).max(1);
+        let mut limited = (&mut from).take(room);
+        let read = limited.read_until(b'\n', &mut line);
+        let read = match errors.due() {
+            Some(due) => match tokio::time::timeout_at(tokio::time::Instant::from_std(due), read).await {
+                Ok(read) => read,
+                Err(_) => {
+                    // Quiet: the error held is complete.
+                    errors.flush(&agent);
+                    continue;
+                }
+            },
+            None => read.await,
+        };
+        match read {
+            Ok(0) | Err(_) => {
+                if !line.is_empty() {
+                    let _ = to.write_all(&line).await;
+                    let _ = to.flush().await;
+                    errors.line(&agent, &String::from_utf8_lossy(&line));
+                }
+                errors.flush(&agent);
+                return;
+            }
             Ok(_) => {}
         }
         let _ = to.write_all(&line).await;
         let _ = to.flush().await;
-        agent.server_log_line(&String::from_utf8_lossy(&line), stream);
+        errors.line(&agent, &String::from_utf8_lossy(&line));
+        line.clear();
     }
 }
 

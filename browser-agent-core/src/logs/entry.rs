@@ -83,11 +83,30 @@ impl LogEntry {
         serde_json::to_value(self).expect("entries serialize")
     }
 
+    /// Whether this is a 5xx answer paired with the error that caused it (its `causeSeq`, or an
+    /// error in `all` naming it by `answerSeq`): counts count errors, and the pair is one, the
+    /// error's.
+    pub(crate) fn counted_with_its_cause(&self, all: &[&LogEntry]) -> bool {
+        self.kind == entry_type::SERVER
+            && self.field_str("source") == Some("response")
+            && (self.fields.contains_key(CAUSE_SEQ)
+                || all
+                    .iter()
+                    .any(|o| o.fields.get(ANSWER_SEQ).and_then(Value::as_u64) == Some(self.seq)))
+    }
+
     /// The field `name` as a string, if the client sent one.
     pub fn field_str(&self, name: &str) -> Option<&str> {
         self.fields.get(name).and_then(Value::as_str)
     }
 }
+
+/// On a `server` error entry: the `seq` of the 5xx answer it caused, stored before it (its text
+/// is in `answer`).
+pub(crate) const ANSWER_SEQ: &str = "answerSeq";
+/// On a 5xx answer's `server` entry: the `seq` of the error that caused it, stored before it (its
+/// text is in `cause`).
+pub(crate) const CAUSE_SEQ: &str = "causeSeq";
 
 /// The entry types the page client sends ([`entry_type`]); `type=` (`GET /console`) accepts them and
 /// [`entry_type::SERVER`] (the host's own, [`HOST_TYPES`]). The error message lists these.

@@ -57,9 +57,11 @@ pub(crate) const SERVER_ERROR_PATTERNS: &[(&str, &str)] = &[
     ("ruby", r"from .+:\d+:in `.+'"),
     ("ruby", r"FATAL --"),
     ("ruby", r"Errno::\w+"),
+    ("ruby", r":\d+:in [`'].+\(\w+(::\w+)*\)$"),
     ("go", r"^panic:"),
     ("go", r"^goroutine \d+"),
     ("go", r"runtime error:"),
+    ("go", r"http: panic serving"),
     ("java", r"Exception in thread"),
     ("java", r"\w+Exception:"),
     ("java", r"\bat\s+[\w.$]+\(.+:\d+\)"),
@@ -80,6 +82,215 @@ pub(crate) const SERVER_ERROR_PATTERNS: &[(&str, &str)] = &[
     ("generic", r"\bcore dumped\b"),
     ("generic", r"(?i)\bout of memory\b"),
 ];
+
+/// The lines that continue an error begun on an earlier line, as (language, regular expression),
+/// tried on the line with colour codes removed (not trimmed: indentation is what most frames
+/// have). While an error is being grouped ([`ServerLines`]), such a line joins its entry's `stack`
+/// instead of being an entry of its own.
+pub(crate) const CONTINUATION_PATTERNS: &[(&str, &str)] = &[
+    // Indented: the frames of every language (Node/Deno `    at …`, Python `  File …`, Java
+    // `\tat …`, Ruby `\tfrom …`, Go `\t/app/main.go:14`, Rust `   0: …`, .NET `   at …`).
+    ("any", r"^\s+\S"),
+    ("javascript", r"^\}$"),
+    ("javascript", r"^Node\.js v\d"),
+    ("python", r"^Traceback \(most recent call last\):"),
+    ("python", r"^During handling of the above exception"),
+    ("python", r"^The above exception was the direct cause"),
+    ("rust", r"^stack backtrace:"),
+    ("rust", r"^note: "),
+    ("rust", r"^\d+\s+\|"),
+    ("go", r"^goroutine \d+ \["),
+    ("go", r"^\[signal "),
+    ("go", r"^created by "),
+    ("go", r"^[\w./*()\[\]{}-]+\(.*\)$"),
+    ("go", r"^exit status \d+$"),
+    ("java", r"^Caused by: "),
+    ("java", r"^Suppressed: "),
+    ("ruby", r"^from \S+:\d+"),
+    ("ruby", r"^\S+:\d+:in [`']"),
+];
+
+/// How long an error is held for its next line: an entry is stored once its output has been
+/// quiet this long (or a line that does not continue it arrives).
+pub(crate) const SERVER_ERROR_QUIET: Duration = Duration::from_millis(80);
+/// The most lines an entry's `stack` keeps; the rest are counted in its last line (`… 12 more lines`).
+pub(crate) const MAX_STACK_LINES: usize = 60;
+/// The most characters an entry's `stack` keeps (and at most `max_field`).
+pub(crate) const MAX_STACK_CHARS: usize = 4000;
+/// How far apart (ms) an error and a 5xx answer may be and still be paired.
+const PAIR_SLACK_MS: u64 = 250;
+
+fn continuations() -> &'static [Regex] {
+    static COMPILED: OnceLock<Vec<Regex>> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        CONTINUATION_PATTERNS
+            .iter()
+            .map(|(_, pattern)| Regex::new(pattern).expect("the continuation patterns compile"))
+            .collect()
+    })
+}
+
+/// Whether `line` (colour codes removed) continues an error begun earlier.
+fn continues(line: &str) -> bool {
+    continuations().iter().any(|re| re.is_match(line))
+}
+
+/// A Java/Kotlin exception's own line (`java.lang.IllegalStateException: boom`): right after a log
+/// line that named it, it is the error's text.
+fn exception_line(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^[\w$]+(\.[\w$]+)+(Exception|Error)\b").expect("compiles"))
+        .is_match(line)
+}
+
+/// One error being grouped: its text line, the lines around it, when it began.
+#[derive(Debug)]
+struct Pending {
+    text: String,
+    pattern: &'static str,
+    /// Every line but the text's, in order (bounded).
+    stack: Vec<String>,
+    /// How many of `stack`'s lines came before the text's.
+    text_at: usize,
+    stack_chars: usize,
+    /// Lines past the bounds, counted.
+    more: usize,
+    /// The first line's time (epoch ms).
+    t: u64,
+    last: Instant,
+    /// A Python traceback waiting for its exception line.
+    traceback: bool,
+    /// A Rust panic header (`panicked at file:line:`) waiting for its message line.
+    panic_message: bool,
+}
+
+impl Pending {
+    /// `text` becomes the error's line; the line it replaces goes into the stack where it was.
+    fn retext(&mut self, text: String) {
+        let before = std::mem::replace(&mut self.text, text);
+        self.stack_chars += before.len() + 1;
+        self.stack.insert(self.text_at.min(self.stack.len()), before);
+        self.text_at = self.stack.len();
+        self.last = Instant::now();
+    }
+
+    fn push(&mut self, line: String) {
+        if self.stack.len() >= MAX_STACK_LINES || self.stack_chars + line.len() + 1 > MAX_STACK_CHARS {
+            self.more += 1;
+            return;
+        }
+        self.stack_chars += line.len() + 1;
+        self.stack.push(line);
+    }
+}
+
+/// A dev server's output on one stream, grouped into errors: a multi-line error (a Node stack, a
+/// Python traceback, a Rust panic and its backtrace, a Go panic and its goroutines, a Java or
+/// Kotlin stack with `Caused by:`, a Ruby backtrace) is **one** `server` entry. Its `text` is the
+/// error's line (for a Python traceback, its exception line; for a Rust panic, the header and its
+/// message), and its other lines are in the `stack` field (at most [`MAX_STACK_LINES`] lines and
+/// [`MAX_STACK_CHARS`] characters, then `… N more lines`). An entry is stored when a line that does
+/// not continue it arrives, when [`flush`](Self::flush) is called, or once the output has been
+/// quiet for [`SERVER_ERROR_QUIET`] ([`due`](Self::due) says when; the feeder calls
+/// [`flush`](Self::flush) then). Its `t` is its first line's.
+///
+/// An error stored after a 5xx answer that was in flight when it began names it (`answer`,
+/// `answerSeq`); a 5xx answered after such an error was stored names that (`cause`, `causeSeq`):
+/// the 5xx and the error that caused it are shown together, and counted as one error.
+#[derive(Debug)]
+pub struct ServerLines {
+    stream: ServerStream,
+    pending: Option<Pending>,
+}
+
+impl ServerLines {
+    /// Nothing held yet, for lines of `stream`.
+    pub fn new(stream: ServerStream) -> ServerLines {
+        ServerLines { stream, pending: None }
+    }
+
+    /// Feeds one output line (a trailing newline is fine); true when it began or continued an
+    /// error. May store the error held before it.
+    pub fn line(&mut self, agent: &BrowserAgent, line: &str) -> bool {
+        let plain = plain(line);
+        if let Some(p) = &mut self.pending {
+            if plain.trim().is_empty() {
+                p.last = Instant::now();
+                return true;
+            }
+            if p.panic_message {
+                p.panic_message = false;
+                p.last = Instant::now();
+                if !continues(&plain) {
+                    p.text.push(' ');
+                    p.text.push_str(plain.trim());
+                    return true;
+                }
+            }
+            let indented = plain.starts_with([' ', '\t']);
+            if p.traceback && !indented && !continues(&plain) {
+                // The traceback's exception line is the error: the lines before it are its stack.
+                p.retext(plain.trim().to_owned());
+                p.traceback = false;
+                return true;
+            }
+            if !indented && p.stack.is_empty() && exception_line(&plain) && !exception_line(&p.text) {
+                p.retext(plain.trim().to_owned());
+                return true;
+            }
+            if continues(&plain) {
+                if plain.starts_with("Traceback (most recent call last)")
+                    || plain.starts_with("During handling of the above")
+                    || plain.starts_with("The above exception")
+                {
+                    p.traceback = true;
+                }
+                p.push(plain.trim_end().to_owned());
+                p.last = Instant::now();
+                return true;
+            }
+            self.flush(agent);
+        }
+        let Some((_, pattern)) = server_error_pattern(&plain) else {
+            return false;
+        };
+        let text = plain.trim().to_owned();
+        self.pending = Some(Pending {
+            traceback: text.starts_with("Traceback (most recent call last)"),
+            panic_message: text.contains("' panicked at ") && text.ends_with(':'),
+            text,
+            pattern,
+            stack: Vec::new(),
+            text_at: 0,
+            stack_chars: 0,
+            more: 0,
+            t: util::now_ms(),
+            last: Instant::now(),
+        });
+        true
+    }
+
+    /// When the error held must be stored ([`SERVER_ERROR_QUIET`] after its last line), if one is.
+    pub fn due(&self) -> Option<Instant> {
+        self.pending.as_ref().map(|p| p.last + SERVER_ERROR_QUIET)
+    }
+
+    /// Stores the error held, if any; true when one was stored.
+    pub fn flush(&mut self, agent: &BrowserAgent) -> bool {
+        let Some(p) = self.pending.take() else {
+            return false;
+        };
+        agent.store_output_error(p, self.stream)
+    }
+
+    /// [`flush`](Self::flush) when [`due`](Self::due) has passed.
+    pub fn flush_if_quiet(&mut self, agent: &BrowserAgent) -> bool {
+        match self.due() {
+            Some(due) if Instant::now() >= due => self.flush(agent),
+            _ => false,
+        }
+    }
+}
 
 fn compiled() -> &'static [(&'static str, Regex)] {
     static COMPILED: OnceLock<Vec<(&'static str, Regex)>> = OnceLock::new();
@@ -150,6 +361,8 @@ pub(crate) mod source {
     pub(crate) const PANIC: &str = "panic";
 }
 
+use super::entry::{ANSWER_SEQ, CAUSE_SEQ};
+
 /// Whether a status is one [`BrowserAgent::record_response`] records: 500 to 599.
 #[inline]
 pub(crate) fn is_server_error(status: u16) -> bool {
@@ -172,6 +385,85 @@ impl BrowserAgent {
             ],
         );
         self.store(vec![entry]) == 1
+    }
+
+    /// A line grouper for the dev server's output on `stream`: feed it every line
+    /// (`.line(&agent, line)`) and call `.flush(&agent)` once its `.due()` has
+    /// passed, and a multi-line error is one `server` entry with its `stack` (what `--run` and
+    /// [`tail_server_log`](Self::tail_server_log) do).
+    ///
+    /// ```
+    /// use browser_agent_core::{adapter::ServerStream, BrowserAgent, LogQuery};
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// let mut lines = agent.server_output(ServerStream::Stderr);
+    /// for line in ["TypeError: Cannot read properties of undefined (reading 'id')",
+    ///              "    at load (/app/server.js:14:11)",
+    ///              "    at Layer.handle (/app/node_modules/express/lib/router/layer.js:95:5)"] {
+    ///     lines.line(&agent, line);
+    /// }
+    /// lines.flush(&agent); // or: once `lines.due()` has passed
+    /// let entries = agent.logs().query(&LogQuery::parse(Some("type=server")).unwrap());
+    /// assert_eq!(entries.len(), 1);
+    /// assert_eq!(entries[0].text, "TypeError: Cannot read properties of undefined (reading 'id')");
+    /// assert!(entries[0].field_str("stack").unwrap().contains("/app/server.js:14:11"));
+    /// ```
+    pub fn server_output(&self, stream: ServerStream) -> ServerLines {
+        ServerLines::new(stream)
+    }
+
+    /// Stores an error [`ServerLines`] grouped: its line as `text`, its other lines as `stack`,
+    /// its first line's time; named after a 5xx answered while it was held (see [`ServerLines`]).
+    fn store_output_error(&self, p: Pending, stream: ServerStream) -> bool {
+        let Pending {
+            text,
+            pattern,
+            mut stack,
+            more,
+            t,
+            ..
+        } = p;
+        if more > 0 {
+            stack.push(format!("… {more} more lines"));
+        }
+        let mut fields = vec![
+            ("stream", Value::from(stream.as_str())),
+            ("pattern", Value::from(pattern)),
+        ];
+        if !stack.is_empty() {
+            fields.push(("stack", Value::from(stack.join("\n"))));
+        }
+        // A 5xx whose request was in flight when this error began, answered before it was stored,
+        // and not yet paired: the latest such.
+        let recent = self.recent_server_entries();
+        let named = |seq: u64| {
+            recent
+                .iter()
+                .any(|o| o.fields.get(ANSWER_SEQ).and_then(Value::as_u64) == Some(seq))
+        };
+        let answer = recent.iter().rev().find(|e| {
+            e.field_str("source") == Some(source::RESPONSE)
+                && !e.fields.contains_key(CAUSE_SEQ)
+                && !named(e.seq)
+                && e.t + PAIR_SLACK_MS >= t
+                && e.t
+                    .saturating_sub(e.fields.get("duration").and_then(Value::as_u64).unwrap_or(0))
+                    <= t + PAIR_SLACK_MS
+        });
+        if let Some(answer) = answer {
+            fields.push(("answer", Value::from(answer.text.clone())));
+            fields.push((ANSWER_SEQ, Value::from(answer.seq)));
+        }
+        let mut entry = self.server_entry(Level::Error, source::OUTPUT, &text, fields);
+        entry.t = t;
+        self.store(vec![entry]) == 1
+    }
+
+    /// The last server entries in the ring (at most the last 200 entries looked at), oldest first.
+    fn recent_server_entries(&self) -> Vec<std::sync::Arc<LogEntry>> {
+        let logs = &self.inner.logs;
+        let mut recent = logs.since_seq(logs.last_seq().saturating_sub(200));
+        recent.retain(|e| e.kind == entry_type::SERVER);
+        recent
     }
 
     /// [`AdapterExt::record_response`](crate::adapter::AdapterExt::record_response).
@@ -200,17 +492,33 @@ impl BrowserAgent {
             text.push_str(reason);
         }
         text.push_str(&format!(" ({ms} ms)"));
-        let entry = self.server_entry(
-            Level::Error,
-            source::RESPONSE,
-            &text,
-            [
-                ("method", Value::from(method)),
-                ("url", Value::from(path)),
-                ("status", Value::from(status)),
-                ("duration", Value::from(ms)),
-            ],
-        );
+        let mut fields = vec![
+            ("method", Value::from(method)),
+            ("url", Value::from(path)),
+            ("status", Value::from(status)),
+            ("duration", Value::from(ms)),
+        ];
+        // The error this request caused, when it was stored before the answer: the latest error
+        // of the dev server (or the app's tracing, or a panic) since the request began, not paired.
+        let started = util::now_ms().saturating_sub(ms);
+        let recent = self.recent_server_entries();
+        let named = |seq: u64| {
+            recent
+                .iter()
+                .any(|o| o.fields.get(CAUSE_SEQ).and_then(Value::as_u64) == Some(seq))
+        };
+        let cause = recent.iter().rev().find(|e| {
+            e.field_str("source") != Some(source::RESPONSE)
+                && e.level == Level::Error
+                && !e.fields.contains_key(ANSWER_SEQ)
+                && !named(e.seq)
+                && e.t + PAIR_SLACK_MS >= started
+        });
+        if let Some(cause) = cause {
+            fields.push(("cause", Value::from(cause.text.clone())));
+            fields.push((CAUSE_SEQ, Value::from(cause.seq)));
+        }
+        let entry = self.server_entry(Level::Error, source::RESPONSE, &text, fields);
         self.store(vec![entry]) == 1
     }
 
@@ -471,6 +779,194 @@ mod tests {
                 "{language}: only {own} of its lines are caught by its own patterns"
             );
         }
+    }
+
+    /// Feeds `log` line by line to a [`ServerLines`], then flushes: the stored entries as (text, stack).
+    fn grouped(log: &str) -> Vec<(String, String)> {
+        let agent = BrowserAgent::builder().enabled(true).build();
+        let mut lines = agent.server_output(ServerStream::Stderr);
+        for line in log.lines() {
+            lines.line(&agent, &format!("{line}\n"));
+        }
+        lines.flush(&agent);
+        agent
+            .logs()
+            .query(&crate::LogQuery::parse(Some("type=server&limit=100")).unwrap())
+            .iter()
+            .map(|e| (e.text.clone(), e.field_str("stack").unwrap_or("").to_owned()))
+            .collect()
+    }
+
+    /// Real output of each language's errors: each is one entry, its text the error's line, its
+    /// frames (down to the app's file:line) in `stack`, and the chatter around it no entry.
+    #[test]
+    fn one_error_is_one_entry_in_every_language() {
+        let cases: &[(&str, &str, &str, &str)] = &[
+            (
+                "node (express, console.error(err))",
+                "GET /api/items 500 3.112 ms - 148\nTypeError: Cannot read properties of undefined (reading 'map')\n    at listItems (/app/src/routes/items.js:14:23)\n    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)\n    at next (/app/node_modules/express/lib/router/route.js:149:13)\n    at Route.dispatch (/app/node_modules/express/lib/router/route.js:119:3)\n    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)\n    at /app/node_modules/express/lib/router/index.js:284:15\n    at Function.process_params (/app/node_modules/express/lib/router/index.js:346:12)\n    at next (/app/node_modules/express/lib/router/index.js:280:10)\nGET /api/other 200 1.2 ms - 12",
+                "TypeError: Cannot read properties of undefined (reading 'map')",
+                "/app/src/routes/items.js:14:23",
+            ),
+            (
+                "node (uncaught, with its source line and properties)",
+                "/app/server.js:14\n    throw new Error('boom');\n    ^\n\nError: boom\n    at Object.<anonymous> (/app/server.js:14:11)\n    at Module._compile (node:internal/modules/cjs/loader:1554:14)\n    at node:internal/main/run_main_module:36:49 {\n  code: 'E_BOOM'\n}\n\nNode.js v22.14.0",
+                "Error: boom",
+                "/app/server.js:14:11",
+            ),
+            (
+                "deno",
+                "Listening on http://localhost:8000/\nerror: Uncaught (in promise) TypeError: Cannot read properties of undefined (reading 'id')\n  return user.id;\n              ^\n    at getId (file:///app/main.ts:3:15)\n    at file:///app/main.ts:9:3",
+                "error: Uncaught (in promise) TypeError: Cannot read properties of undefined (reading 'id')",
+                "file:///app/main.ts:3:15",
+            ),
+            (
+                "python (django)",
+                "Internal Server Error: /polls/\nTraceback (most recent call last):\n  File \"/usr/lib/python3.12/site-packages/django/core/handlers/exception.py\", line 55, in inner\n    response = get_response(request)\n               ^^^^^^^^^^^^^^^^^^^^^\n  File \"/app/polls/views.py\", line 8, in index\n    return HttpResponse(1 / 0)\n                        ~~^~~\nZeroDivisionError: division by zero\n[01/Dec/2026 10:00:00] \"GET /polls/ HTTP/1.1\" 500 59",
+                "ZeroDivisionError: division by zero",
+                "File \"/app/polls/views.py\", line 8, in index",
+            ),
+            (
+                "python (chained, uvicorn)",
+                "ERROR:    Exception in ASGI application\nTraceback (most recent call last):\n  File \"/app/main.py\", line 9, in read_item\n    return items[item_id]\nKeyError: 'x'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"/app/main.py\", line 11, in read_item\n    raise ValueError(\"no such item\")\nValueError: no such item\nINFO:     127.0.0.1:53412 - \"GET /items/x HTTP/1.1\" 500 Internal Server Error",
+                "ValueError: no such item",
+                "KeyError: 'x'",
+            ),
+            (
+                "rust (panic with a backtrace)",
+                "thread 'tokio-runtime-worker' panicked at src/handlers.rs:42:9:\ncalled `Option::unwrap()` on a `None` value\nstack backtrace:\n   0: rust_begin_unwind\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:665:5\n   1: core::panicking::panic\n   2: demo::handlers::show\n             at ./src/handlers.rs:42:9\nnote: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n2026-12-01T10:00:00Z  INFO demo: listening on 127.0.0.1:3000",
+                "thread 'tokio-runtime-worker' panicked at src/handlers.rs:42:9: called `Option::unwrap()` on a `None` value",
+                "at ./src/handlers.rs:42:9",
+            ),
+            (
+                "go (net/http recovered panic)",
+                "2026/12/01 10:00:00 http: panic serving 127.0.0.1:53412: runtime error: invalid memory address or nil pointer dereference\ngoroutine 23 [running]:\nnet/http.(*conn).serve.func1()\n\t/usr/local/go/src/net/http/server.go:1947 +0xbe\npanic({0x6c6d40?, 0x8a1b70?})\n\t/usr/local/go/src/runtime/panic.go:785 +0x132\nmain.handler({0x7f2c1c0, 0xc0001a0000}, 0xc0001b2000)\n\t/app/main.go:14 +0x2a\ncreated by net/http.(*Server).Serve in goroutine 1\n\t/usr/local/go/src/net/http/server.go:3285 +0x4b4\n2026/12/01 10:00:01 GET / 200",
+                "2026/12/01 10:00:00 http: panic serving 127.0.0.1:53412: runtime error: invalid memory address or nil pointer dereference",
+                "/app/main.go:14 +0x2a",
+            ),
+            (
+                "go (crash)",
+                "panic: assignment to entry in nil map\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:8 +0x2c\nexit status 2",
+                "panic: assignment to entry in nil map",
+                "/app/main.go:8",
+            ),
+            (
+                "java (spring, with its cause)",
+                "2026-12-01T10:00:00.123Z ERROR 4242 --- [nio-8080-exec-1] o.a.c.c.C.[.[.[/].[dispatcherServlet]    : Servlet.service() for servlet [dispatcherServlet] threw exception [Request processing failed: java.lang.IllegalStateException: boom] with root cause\njava.lang.IllegalStateException: boom\n\tat com.example.demo.DemoController.boom(DemoController.java:14) ~[classes/:na]\n\tat java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103) ~[na:na]\nCaused by: java.sql.SQLException: Connection refused\n\tat com.example.demo.Db.open(Db.java:20) ~[classes/:na]\n\t... 48 common frames omitted\n2026-12-01T10:00:01.000Z  INFO 4242 --- [main] o.s.b.w.embedded.tomcat.TomcatWebServer  : Tomcat started",
+                "java.lang.IllegalStateException: boom",
+                "Caused by: java.sql.SQLException: Connection refused",
+            ),
+            (
+                "kotlin",
+                "Exception in thread \"main\" java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"s\" is null\n\tat com.example.ApplicationKt.main(Application.kt:12)\n\tat com.example.ApplicationKt.main(Application.kt)",
+                "Exception in thread \"main\" java.lang.NullPointerException: Cannot invoke \"String.length()\" because \"s\" is null",
+                "Application.kt:12",
+            ),
+            (
+                "ruby (script)",
+                "/app/app.rb:3:in 'Integer#/': divided by 0 (ZeroDivisionError)\n\tfrom /app/app.rb:3:in 'block in <main>'\n\tfrom /usr/lib/ruby/3.4.0/webrick/httpserver.rb:140:in 'service'",
+                "/app/app.rb:3:in 'Integer#/': divided by 0 (ZeroDivisionError)",
+                "from /app/app.rb:3:in 'block in <main>'",
+            ),
+            (
+                "ruby (rails)",
+                "Started GET \"/boom\" for 127.0.0.1 at 2026-12-01 10:00:00 +0000\nNoMethodError (undefined method `name' for nil):\n\napp/controllers/pages_controller.rb:5:in `boom'\napp/middleware/timing.rb:9:in `call'\nCompleted 500 Internal Server Error in 12ms",
+                "NoMethodError (undefined method `name' for nil):",
+                "app/controllers/pages_controller.rb:5:in `boom'",
+            ),
+        ];
+        for (what, log, text, frame) in cases {
+            let entries = grouped(log);
+            assert_eq!(entries.len(), 1, "{what}: one entry, got {entries:#?}");
+            let (got, stack) = &entries[0];
+            assert_eq!(got, text, "{what}");
+            assert!(stack.contains(frame), "{what}: no {frame:?} in its stack:\n{stack}");
+            assert!(!got.contains('\n'), "{what}: the text is one line");
+        }
+    }
+
+    #[test]
+    fn two_errors_in_a_row_are_two_entries_and_frames_are_bounded() {
+        let entries = grouped("Error: one\n    at a (/app/a.js:1:1)\nError: two\n    at b (/app/b.js:2:2)");
+        assert_eq!(
+            entries,
+            [
+                ("Error: one".to_owned(), "    at a (/app/a.js:1:1)".to_owned()),
+                ("Error: two".to_owned(), "    at b (/app/b.js:2:2)".to_owned()),
+            ]
+        );
+        let long: String = std::iter::once("RangeError: Maximum call stack size exceeded".to_owned())
+            .chain((0..500).map(|i| format!("    at recurse (/app/deep.js:{i}:5)")))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let entries = grouped(&long);
+        assert_eq!(entries.len(), 1);
+        let stack = &entries[0].1;
+        assert!(
+            stack.lines().count() <= MAX_STACK_LINES + 1,
+            "{}",
+            stack.lines().count()
+        );
+        assert!(stack.len() <= MAX_STACK_CHARS + 40);
+        assert!(
+            stack.ends_with(&format!("… {} more lines", 500 - MAX_STACK_LINES)),
+            "{stack}"
+        );
+    }
+
+    #[test]
+    fn an_error_is_held_only_until_its_output_is_quiet() {
+        let agent = BrowserAgent::builder().enabled(true).build();
+        let mut lines = agent.server_output(ServerStream::Stdout);
+        assert_eq!(lines.due(), None);
+        assert!(lines.line(&agent, "Error: boom\n"));
+        assert!(lines.line(&agent, "    at x (/app/x.js:1:1)\n"));
+        let due = lines.due().expect("held");
+        assert!(due <= Instant::now() + SERVER_ERROR_QUIET);
+        assert!(!lines.flush_if_quiet(&agent), "not quiet yet");
+        while Instant::now() < due {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(lines.flush_if_quiet(&agent));
+        assert_eq!(agent.logs().len(), 1);
+        assert!(!lines.line(&agent, "    at orphan-looking indentation of a later log line\n"));
+        assert!(!lines.line(&agent, "ready in 12 ms\n"));
+    }
+
+    /// The proxy's own `500` line lands in the ring while the error is being printed: the error
+    /// names it, and the pair counts as one error; the other way round, the 5xx names the error.
+    #[test]
+    fn a_5xx_and_the_error_that_caused_it_name_each_other() {
+        let agent = BrowserAgent::builder().enabled(true).build();
+        let mut lines = agent.server_output(ServerStream::Stderr);
+        let started = Instant::now();
+        lines.line(&agent, "TypeError: x is not a function\n");
+        assert!(agent.record_response("GET", "/api/items", 500, started));
+        lines.line(&agent, "    at handler (/app/server.js:9:3)\n");
+        lines.flush(&agent);
+        let q = crate::LogQuery::parse(Some("type=server")).unwrap();
+        let entries = agent.logs().query(&q);
+        assert_eq!(entries.len(), 2);
+        let (answer, error) = (&entries[0], &entries[1]);
+        assert_eq!(answer.field_str("source"), Some(source::RESPONSE));
+        assert_eq!(error.field_str("answer"), Some(answer.text.as_str()));
+        assert_eq!(error.fields[ANSWER_SEQ], answer.seq);
+        assert!(error.t <= answer.t, "the error began first");
+        let all: Vec<&LogEntry> = entries.iter().map(|e| &**e).collect();
+        assert!(answer.counted_with_its_cause(&all) && !error.counted_with_its_cause(&all));
+
+        // Stored first (a slow handler), then the 5xx: the answer names its cause.
+        let started = Instant::now();
+        lines.line(&agent, "KeyError: 'user'\n");
+        lines.flush(&agent);
+        assert!(agent.record_response("POST", "/api/login", 502, started));
+        let entries = agent.logs().query(&q);
+        let last = entries.last().unwrap();
+        assert_eq!(last.field_str("cause"), Some("KeyError: 'user'"));
+        assert!(last.counted_with_its_cause(&[]));
+        // A 5xx with no error in its time stands alone.
+        assert!(agent.record_response("GET", "/other", 503, Instant::now()));
+        assert!(!agent.logs().query(&q).last().unwrap().counted_with_its_cause(&all));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use super::server::ServerLines;
 use super::ServerStream;
 use crate::agent::Inner;
 use crate::BrowserAgent;
@@ -71,9 +72,15 @@ impl BrowserAgent {
         std::thread::Builder::new()
             .name("browser-agent-tail".into())
             .spawn(move || loop {
-                std::thread::sleep(TAIL_POLL);
+                // An error held for its next line is stored once the file has been quiet that long.
+                let wait = tail.lines.errors.due().map_or(TAIL_POLL, |due| {
+                    due.saturating_duration_since(std::time::Instant::now()).min(TAIL_POLL)
+                });
+                std::thread::sleep(wait);
                 let Some(inner) = agent.upgrade() else { return };
-                tail.poll(&BrowserAgent { inner });
+                let agent = BrowserAgent { inner };
+                tail.poll(&agent);
+                tail.lines.errors.flush_if_quiet(&agent);
             })
             .ok()
     }
@@ -104,12 +111,32 @@ struct Tail {
     lines: Lines,
 }
 
-/// The line begun but not ended.
-#[derive(Debug, Default)]
+/// The line begun but not ended, and the error being grouped.
+#[derive(Debug)]
 struct Lines {
     partial: Vec<u8>,
     /// The current line was cut at [`TAIL_MAX_LINE`]: drop bytes up to its newline.
     skipping: bool,
+    /// The complete lines, grouped into errors (a stack trace is one entry).
+    errors: ServerLines,
+}
+
+impl Default for Lines {
+    fn default() -> Lines {
+        Lines {
+            partial: Vec::new(),
+            skipping: false,
+            errors: ServerLines::new(ServerStream::File),
+        }
+    }
+}
+
+impl Lines {
+    /// A fresh start (truncation, a new file): the error held is stored first.
+    fn restart(&mut self, agent: &BrowserAgent) {
+        self.errors.flush(agent);
+        *self = Lines::default();
+    }
 }
 
 impl Tail {
@@ -145,7 +172,7 @@ impl Tail {
                 if meta.len() < self.pos {
                     // Truncated in place (`copytruncate`, `> file`): from the start.
                     self.pos = 0;
-                    self.lines = Lines::default();
+                    self.lines.restart(agent);
                 }
             }
             _ => {
@@ -159,7 +186,7 @@ impl Tail {
                     Err(_) => return,
                 }
                 self.pos = 0;
-                self.lines = Lines::default();
+                self.lines.restart(agent);
             }
         }
         self.read_new(agent);
@@ -219,7 +246,7 @@ impl Lines {
             return;
         }
         let line = String::from_utf8_lossy(&self.partial);
-        agent.server_line(&line, ServerStream::File);
+        self.errors.line(agent, &line);
         self.partial.clear();
     }
 }
@@ -252,6 +279,12 @@ mod tests {
         f.write_all(text.as_bytes()).unwrap();
     }
 
+    /// One poll, then what the thread does once the file is quiet: the error held is stored.
+    fn poll(tail: &mut Tail, agent: &BrowserAgent) {
+        tail.poll(agent);
+        tail.lines.errors.flush(agent);
+    }
+
     /// The lines fed directly (no thread): every rule of the file's life, one poll at a time.
     #[test]
     fn end_of_file_partial_lines_truncation_and_rotation() {
@@ -260,28 +293,28 @@ mod tests {
         std::fs::write(&path, "Error: old, before the tail\n").unwrap();
         let agent = BrowserAgent::builder().enabled(true).build();
         let mut tail = Tail::start(path.clone());
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         assert!(texts(&agent).is_empty(), "starts at the end");
 
         append(&path, "GET / 200\nTypeError: half");
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         assert!(texts(&agent).is_empty(), "a line without its newline waits");
         append(&path, " a line\r\n");
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         assert_eq!(texts(&agent), ["TypeError: half a line"]);
 
         // Truncated in place, then shorter than before: read from the start.
         std::fs::write(&path, "panic: cut\n").unwrap();
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         assert_eq!(texts(&agent).last().unwrap(), "panic: cut");
 
         // Rotated: the old file's last line, then the new file from its start.
         append(&path, "KeyError: 'late'\n");
         std::fs::rename(&path, dir.join("server.log.1")).unwrap();
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         append(&dir.join("server.log.1"), "ValueError: after rename\n");
         std::fs::write(&path, "FATAL: new file\n").unwrap();
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         let all = texts(&agent);
         assert_eq!(
             &all[all.len() - 3..],
@@ -291,7 +324,7 @@ mod tests {
         // A line longer than the bound is cut there and its rest dropped; the next line is whole.
         let long = format!("Error: {}", "x".repeat(TAIL_MAX_LINE * 2));
         append(&path, &format!("{long}\nRuntimeError: next\n"));
-        tail.poll(&agent);
+        poll(&mut tail, &agent);
         assert!(tail.lines.partial.is_empty() && tail.lines.partial.capacity() <= TAIL_MAX_LINE * 2);
         let all = texts(&agent);
         assert!(all[all.len() - 2].starts_with("Error: xxx") && all[all.len() - 2].ends_with('…'));

@@ -91,6 +91,22 @@ fn log_line(e: &LogEntry, started: u64) -> String {
     format!("+{at} {wall} [{kind}] {}", e.text.replace('\n', " "))
 }
 
+/// What a server error is paired with, for the summary's line: ` (answered GET /x → 500 …)` for an
+/// error that caused a 5xx, ` (caused by: TypeError: …)` for a 5xx whose error is known; else
+/// nothing. The pair is one error in the counts ([`LogEntry::counted_with_its_cause`]).
+fn paired(e: &LogEntry, logs: &[std::sync::Arc<LogEntry>]) -> String {
+    if let Some(cause) = e.field_str("cause") {
+        return format!(" (caused by: {cause})");
+    }
+    if let Some(answer) = e.field_str("answer") {
+        return format!(" (answered {answer})");
+    }
+    let answer = logs
+        .iter()
+        .find(|o| o.fields.get("causeSeq").and_then(Value::as_u64) == Some(e.seq) && e.seq != 0);
+    answer.map_or_else(String::new, |a| format!(" (answered {})", a.text))
+}
+
 /// Writes the session folder and says what is in it.
 pub(crate) fn write(session: &Session, prefix: &str) -> Result<ProofReport, ProofError> {
     let unwritable = |e: std::io::Error| ProofError::Unwritable {
@@ -158,12 +174,24 @@ fn fill(s: &Session, dir: &Path, prefix: &str) -> std::io::Result<Counts> {
         .filter(|e| e.kind == entry_type::SERVER)
         .collect();
     let console_errors: Vec<&LogEntry> = console.iter().copied().filter(|e| browser_error(e)).collect();
-    let server_errors: Vec<&LogEntry> = server.iter().copied().filter(|e| server_error(e)).collect();
+    // Counts count errors: a stack trace is one entry already, and a 5xx paired with the error
+    // that caused it is that error's (listed with it).
+    let server_errors: Vec<&LogEntry> = server
+        .iter()
+        .copied()
+        .filter(|e| server_error(e) && !e.counted_with_its_cause(&server))
+        .collect();
     let lines = |entries: &[&LogEntry]| {
         let mut out = String::new();
         for e in entries {
             out.push_str(&log_line(e, s.started));
             out.push('\n');
+            // An error's frames, under it: where it happened, to file:line.
+            for frame in e.field_str("stack").unwrap_or("").lines() {
+                out.push_str("    ");
+                out.push_str(frame.trim_start());
+                out.push('\n');
+            }
         }
         out
     };
@@ -178,6 +206,7 @@ fn fill(s: &Session, dir: &Path, prefix: &str) -> std::io::Result<Counts> {
             .logs
             .iter()
             .filter(|e| e.t > prev && e.t <= r.t.max(prev) && (browser_error(e) || server_error(e)))
+            .filter(|e| !e.counted_with_its_cause(&server))
             .map(|e| log_line(e, s.started))
             .collect();
         prev = r.t.max(prev);
@@ -349,7 +378,7 @@ pub(crate) fn summary(
         }
         out.push_str("```text\n");
         for e in errors.iter().take(SUMMARY_ERRORS) {
-            let _ = writeln!(out, "{}", log_line(e, s.started));
+            let _ = writeln!(out, "{}{}", log_line(e, s.started), paired(e, &s.logs));
         }
         out.push_str("```\n");
         if errors.len() > SUMMARY_ERRORS {
@@ -538,6 +567,50 @@ mod tests {
             .filter(|n| n.contains(".tmp"))
             .collect();
         assert!(left.is_empty(), "{left:?}");
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    /// One error is one count: a Node stack is one entry (grouped as it arrives), and the proxy's
+    /// 5xx it caused is listed with it, not counted again; its frames are in `server.log`.
+    #[test]
+    fn a_stack_trace_and_its_5xx_are_one_server_error() {
+        let root = std::env::temp_dir().join(format!("ba-proof-{}", crate::util::random_hex(6)));
+        let agent = crate::BrowserAgent::builder().enabled(true).build();
+        let mut lines = agent.server_output(crate::adapter::ServerStream::Stderr);
+        let started = std::time::Instant::now();
+        lines.line(&agent, "TypeError: Cannot read properties of undefined (reading 'map')");
+        use crate::adapter::AdapterExt;
+        agent.record_response("GET", "/api/items", 500, started);
+        for frame in [
+            "    at listItems (/app/src/routes/items.js:14:23)",
+            "    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)",
+            "    at next (/app/node_modules/express/lib/router/route.js:149:13)",
+        ] {
+            lines.line(&agent, frame);
+        }
+        lines.flush(&agent);
+        let mut s = session();
+        s.dir = root.join("session");
+        s.logs = agent.logs().since_seq(0);
+        for e in &mut s.logs {
+            Arc::make_mut(e).t = T0 + 2_000;
+        }
+        let report = write(&s, "/p").unwrap();
+        assert_eq!(report.counts.server_errors, 1);
+        let md = std::fs::read_to_string(root.join("session/SUMMARY.md")).unwrap();
+        assert!(md.contains("server: 1 error(s)"), "{md}");
+        assert!(md.contains("## Server errors (1)"), "{md}");
+        assert!(
+            md.contains(
+                "TypeError: Cannot read properties of undefined (reading 'map') (answered GET /api/items → 500"
+            ),
+            "{md}"
+        );
+        let log = std::fs::read_to_string(root.join("session/server.log")).unwrap();
+        assert!(
+            log.contains("\n    at listItems (/app/src/routes/items.js:14:23)\n"),
+            "{log}"
+        );
         std::fs::remove_dir_all(root).unwrap();
     }
 }
