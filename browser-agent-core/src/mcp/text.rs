@@ -33,13 +33,36 @@ fn entry(out: &mut String, e: &Value) {
             let _ = write!(out, "[{word}{id}] ");
         }
     }
-    let _ = writeln!(
+    let _ = write!(
         out,
         "{} {} {}",
         str_of(e, "level"),
         str_of(e, "type"),
         str_of(e, "text")
     );
+    server_error_parts(out, e);
+}
+
+/// Frames shown under a server error in a text answer; the rest are counted (`GET /console` has them all).
+const STACK_LINES_SHOWN: usize = 12;
+
+/// What completes a server entry's line: the 5xx and the error that caused it name each other
+/// (` (caused #41)`, ` (answered #40)`), then the error's frames, indented, ending the line.
+fn server_error_parts(out: &mut String, e: &Value) {
+    for (key, word) in [("causeSeq", "caused by"), ("answerSeq", "answered")] {
+        if let Some(seq) = e.get(key).and_then(Value::as_u64) {
+            let _ = write!(out, " ({word} #{seq})");
+        }
+    }
+    out.push('\n');
+    let stack = str_of(e, "stack");
+    let lines: Vec<&str> = stack.lines().collect();
+    for line in lines.iter().take(STACK_LINES_SHOWN) {
+        let _ = writeln!(out, "    {}", line.trim_start());
+    }
+    if lines.len() > STACK_LINES_SHOWN {
+        let _ = writeln!(out, "    … {} more lines", lines.len() - STACK_LINES_SHOWN);
+    }
 }
 
 /// `browser_logs`: a header (how many, the last seq, the page), then one line per entry.
@@ -331,4 +354,41 @@ pub(crate) fn notes(notes: &[crate::protocol::notes::Note], last_seq: u64) -> St
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// A server error reads as one entry with its frames under it, naming the 5xx it caused.
+    #[test]
+    fn a_server_error_shows_its_frames_and_its_5xx() {
+        let mut out = String::new();
+        let frames: Vec<String> = (1..=14)
+            .map(|i| format!("    at f{i} (/app/server.js:{i}:1)"))
+            .collect();
+        super::entry(
+            &mut out,
+            &json!({"seq": 41, "type": "server", "level": "error", "text": "TypeError: x is not a function",
+                "stack": frames.join("\n"), "answer": "GET /api → 500 Internal Server Error (3 ms)", "answerSeq": 40}),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            "#41 error server TypeError: x is not a function (answered #40)"
+        );
+        assert_eq!(lines[1], "    at f1 (/app/server.js:1:1)");
+        assert_eq!(lines[12], "    at f12 (/app/server.js:12:1)");
+        assert_eq!(lines[13], "    … 2 more lines");
+        assert_eq!(lines.len(), 14);
+        let mut out = String::new();
+        super::entry(
+            &mut out,
+            &json!({"seq": 42, "type": "server", "level": "error", "text": "GET /x → 502 Bad Gateway (9 ms)", "causeSeq": 39}),
+        );
+        assert_eq!(
+            out,
+            "#42 error server GET /x → 502 Bad Gateway (9 ms) (caused by #39)\n"
+        );
+    }
 }
