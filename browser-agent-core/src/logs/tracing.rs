@@ -13,7 +13,7 @@ use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::registry::LookupSpan;
 
 use super::ingest::one_line;
-use super::server::source;
+use super::server::{source, MAX_STACK_LINES};
 use crate::protocol::Level;
 use crate::{util, BrowserAgent};
 
@@ -173,6 +173,30 @@ fn push_fields(out: &mut String, fields: &Map<String, Value>) {
     }
 }
 
+/// The lines after the first of a multi-line message, then of each multi-line field (an
+/// `error = ?err` whose `Debug` prints its causes and backtrace, as `anyhow`'s does), under the
+/// field's name: one error is one entry, its text one line, the rest its `stack`, as the dev
+/// server's errors are (at most [`MAX_STACK_LINES`] lines).
+fn stack_of(message: &str, fields: &Map<String, Value>) -> String {
+    let mut lines: Vec<String> = message.lines().skip(1).map(str::to_owned).collect();
+    for (name, value) in fields {
+        let Some(text) = value.as_str().filter(|t| t.contains('\n')) else {
+            continue;
+        };
+        lines.push(format!("{name}:"));
+        lines.extend(text.lines().map(|l| format!("  {l}")));
+    }
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    if lines.len() > MAX_STACK_LINES {
+        let more = lines.len() - MAX_STACK_LINES;
+        lines.truncate(MAX_STACK_LINES);
+        lines.push(format!("… {more} more lines"));
+    }
+    lines.join("\n")
+}
+
 /// The entry's text from its fields, as `fmt` writes an event:
 /// `outer{k=v}:inner: target: message k=v`, on one line.
 fn line_of(entry: &Map<String, Value>) -> String {
@@ -293,10 +317,14 @@ where
             (Some(file), None) => file.to_owned(),
             _ => String::new(),
         };
+        let stack = stack_of(&message, &fields);
         let mut entry_fields = vec![
             ("target", Value::from(meta.target())),
             ("message", Value::from(message)),
         ];
+        if !stack.is_empty() {
+            entry_fields.push(("stack", Value::from(stack)));
+        }
         if !fields.is_empty() {
             entry_fields.push(("fields", Value::Object(fields)));
         }
@@ -324,6 +352,32 @@ where
 #[cfg(test)]
 mod tests {
     use tracing_subscriber::layer::SubscriberExt;
+
+    /// An error whose `Debug` prints its causes (as `anyhow`'s does) is one entry: one line of
+    /// text, its causes in `stack`.
+    #[test]
+    fn a_multi_line_error_is_one_line_of_text_and_a_stack() {
+        let agent = BrowserAgent::builder().enabled(true).build();
+        let subscriber = tracing_subscriber::registry().with(agent.tracing_layer());
+        struct Chain;
+        impl std::fmt::Debug for Chain {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("loading the cart\n\nCaused by:\n    0: reading row 7\n    1: connection refused")
+            }
+        }
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::error!(error = ?Chain, "request failed\nsecond line of the message");
+        });
+        let entries = agent.logs().query(&LogQuery::parse(Some("type=server")).unwrap());
+        assert_eq!(entries.len(), 1);
+        let e = &entries[0];
+        assert!(!e.text.contains('\n'), "{}", e.text);
+        assert!(e.text.contains("request failed"), "{}", e.text);
+        assert_eq!(
+            e.field_str("stack"),
+            Some("second line of the message\nerror:\n  loading the cart\n  \n  Caused by:\n      0: reading row 7\n      1: connection refused")
+        );
+    }
 
     use crate::protocol::Level;
     use crate::{BrowserAgent, LogQuery};
