@@ -274,7 +274,9 @@ pub struct Counts {
     /// Browser errors (uncaught errors, rejections, `console.error`, failed requests).
     #[serde(rename = "consoleErrors")]
     pub console_errors: usize,
-    /// Server errors (`server` entries: 5xx answers, panics, error lines).
+    /// Server errors (`server` entries: 5xx answers, panics, the dev server's errors), each error
+    /// once: a stack trace is one entry, and a 5xx paired with the error that caused it counts
+    /// with that error.
     #[serde(rename = "serverErrors")]
     pub server_errors: usize,
     /// What went wrong in the session itself (a screenshot that failed, a page that left).
