@@ -193,7 +193,7 @@ pub enum QueryError {
         value: String,
     },
     /// A parameter the log query does not take (a typo would read the whole log).
-    #[error("unknown parameter {0:?}: the log query takes level, type, sinceMs, afterSeq, limit and client")]
+    #[error("unknown parameter {0:?}: the log query takes level, type, sinceMs, afterSeq, batch, sinceBatch, limit and client")]
     Unknown(String),
     /// A parameter given twice (but `level`, whose values add up).
     #[error("parameter {0:?} is given twice: give it once")]

@@ -228,6 +228,10 @@ chromium_test!(an_optional_failing_step_lets_the_batch_go_on, Axum, |c, server| 
         "{v}"
     );
     assert_eq!(steps[0]["optional"], true, "{v}");
+    assert!(
+        v["error"].is_null(),
+        "an optional step's failure is not the batch's: {v}"
+    );
     assert!(result(&v, 2).contains("button \"Place order\""), "{v}");
     // Not optional: the batch stops at it.
     let v = run(
@@ -237,4 +241,5 @@ chromium_test!(an_optional_failing_step_lets_the_batch_go_on, Axum, |c, server| 
     )
     .await;
     assert_eq!(v["steps"].as_array().map(Vec::len), Some(1), "{v}");
+    assert!(v["error"].is_string(), "{v}");
 });

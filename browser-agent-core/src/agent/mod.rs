@@ -132,7 +132,9 @@ impl BrowserAgent {
     /// ```
     pub async fn run(&self, batch: Batch) -> Result<BatchResult, RunError> {
         self.agent_called();
-        self.run_with_hint(batch, None).await
+        // On the batches' timeline (`b{n}`), as `POST /run` and MCP's are: the log places
+        // entries against it.
+        self.run_placed(batch, None).await.1
     }
 
     /// Takes a snapshot of a page: the default page's whole tree, or what `options` asks for (a
@@ -150,7 +152,9 @@ impl BrowserAgent {
     /// # });
     /// ```
     pub async fn snapshot(&self, options: SnapshotOptions) -> Result<BatchResult, RunError> {
-        self.run(options.batch()).await
+        // A look, not a batch: as `GET /snapshot`, it is not on the batches' timeline.
+        self.agent_called();
+        self.run_with_hint(options.batch(), None).await
     }
 
     pub(crate) async fn run_with_hint(

@@ -54,7 +54,14 @@ impl CommandQueue {
         bound_baselines(&mut state, &w.client);
         let duration = whole_batch_time(&w, &mut steps, duration);
         let (steps, logs) = merge_done(&mut w, steps, logs);
-        let error = steps.iter().find_map(|s| s.error.clone()).or(error);
+        // The batch's error is its first failed step that was not optional: an optional step's
+        // failure is reported in its own result, and the batch went on (issue 33 item 6).
+        let optional = |s: &StepResult| s.other.get("optional").and_then(Value::as_bool) == Some(true);
+        let error = steps
+            .iter()
+            .filter(|s| !optional(s))
+            .find_map(|s| s.error.clone())
+            .or(error);
         let out = BatchResult {
             event: "browser-completed",
             client_id: w.client,

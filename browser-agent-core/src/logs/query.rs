@@ -328,7 +328,7 @@ mod tests {
         assert_eq!(LogQuery::parse(Some("level=&type=")).unwrap(), LogQuery::default());
         assert_eq!(
             LogQuery::parse(Some("unknown=1")).unwrap_err().to_string(),
-            "unknown parameter \"unknown\": the log query takes level, type, sinceMs, afterSeq, limit and client"
+            "unknown parameter \"unknown\": the log query takes level, type, sinceMs, afterSeq, batch, sinceBatch, limit and client"
         );
     }
 }

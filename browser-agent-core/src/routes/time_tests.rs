@@ -194,7 +194,11 @@ async fn entries_say_when_and_the_log_reads_by_batch() {
     let (_, c) = console(&agent, "sinceBatch=last&limit=1").await;
     assert_eq!(texts(&c), ["later"]);
 
-    // A second batch: b1's entries are now before it, and `last` moves.
+    // A second batch: b1's entries are now before it, and `last` moves. (Times are whole
+    // milliseconds: a batch that starts in the millisecond the last one ended shares that
+    // millisecond's entries with it, so this one starts a few milliseconds later, as any batch
+    // an agent sends after reading an answer does.)
+    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
     let done = one_batch(&agent, 2, json!([])).await;
     assert_eq!(done["batch"], "b2");
     let (_, c) = console(&agent, "batch=last").await;
