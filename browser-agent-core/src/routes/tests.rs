@@ -643,7 +643,12 @@ async fn a_batch_round_trips_through_a_long_poll_with_its_logs_as_console_shows_
             done["snapshot"].as_str(),
             done["duration"].as_u64()
         ),
-        (Some("browser-completed"), Some("p1"), Some("(as step 1 showed it)"), Some(7)),
+        (
+            Some("browser-completed"),
+            Some("p1"),
+            Some("(as step 1 showed it)"),
+            Some(7)
+        ),
         "the page's first snapshot, which its step shows whole: named, not repeated"
     );
     assert_eq!(
