@@ -16,6 +16,7 @@ pub const COMMAND_ERROR: &str = "command-error";
 /// let e = serde_json::to_value(CommandError::new("boom", Vec::new())).unwrap();
 /// assert_eq!(e, serde_json::json!({"event": "command-error", "message": "boom", "error": "boom"}));
 /// ```
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandError {
     /// Always [`COMMAND_ERROR`].

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 /// assert_eq!((s.command.as_str(), s.error.as_deref()), ("click", Some("No button")));
 /// assert_eq!(s.other["at"], 3);
 /// ```
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct StepResult {
     /// The step's index within the agent's batch ([`crate::field::INDEX`]).
@@ -82,6 +83,7 @@ impl<'de> Deserialize<'de> for StepResult {
 
 /// The rest of a batch a navigating page hands to the next page of its tab:
 /// `{tab, remaining, offset, url?}`.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Handover {
     /// The tab whose next page takes the rest ([`crate::field::TAB`]); empty: no handover.
@@ -142,6 +144,7 @@ impl<'de> Deserialize<'de> for Handover {
 /// assert_eq!((r.id.as_deref(), r.duration), (Some("ab12"), 4));
 /// assert_eq!(r.handover.unwrap().tab, "t1");
 /// ```
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Results {
     /// The batch id ([`crate::field::ID`]).

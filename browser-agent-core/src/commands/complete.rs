@@ -103,6 +103,7 @@ fn hand_over(
         remaining,
         offset,
         url,
+        ..
     } = handover;
     let url = url.map(|mut u| {
         crate::util::truncate_marked(&mut u, crate::config::PAGE_MAX);

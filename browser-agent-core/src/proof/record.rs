@@ -250,14 +250,9 @@ mod tests {
         let answer = BatchResult {
             event: "browser-completed",
             client_id: "p".into(),
-            steps: vec![StepResult {
-                index: Some(0),
-                command: "click".into(),
-                result: Some(json!("clicked")),
-                error: None,
-                elapsed: None,
-                other: Default::default(),
-            }],
+            steps: vec![StepResult::from_value(
+                json!({"index": 0, "command": "click", "result": "clicked"}),
+            )],
             snapshot: String::new(),
             logs: vec![],
             duration: 5,
