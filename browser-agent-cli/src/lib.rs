@@ -1,13 +1,12 @@
-//! # browser-agent-cli
+#![doc = include_str!("../README.md")]
 //!
-//! The `browser-agent` binary: the browser agent in front of any dev server. A reverse proxy
-//! (hyper, streaming both ways, WebSocket upgrades passed through, TLS to an `https://` dev
-//! server) answers the agent's routes through `browser-agent-core` and streams the page client's
-//! tag into the dev server's HTML with core's injection code, as the tower and actix adapters do:
-//! this crate is a third adapter. With `--run "CMD"` it also starts the dev server, feeds its
-//! output to core's server-error patterns (`GET {prefix}/console?type=server`), and stops its
-//! whole process group on exit, or, should it be killed, its watchdog does.
+//! ## The library
 //!
+//! This crate is a third adapter: a reverse proxy (hyper, streaming both ways, WebSocket upgrades
+//! passed through, TLS to an `https://` dev server) that answers the agent's routes through
+//! `browser-agent-core` and streams the page client's tag into the dev server's HTML with core's
+//! injection code, as the tower and actix adapters do. With `--run "CMD"` it also starts the dev
+//! server, feeds its output to core's server-error patterns, and stops its process group on exit.
 //! The modules are public for the crate's own tests and benchmarks; the interface is the binary.
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
