@@ -431,6 +431,7 @@ impl BrowserAgentBuilder {
                 commands: Default::default(),
                 last_sweep: Default::default(),
                 agent_seen: Default::default(),
+                server_pairing: Default::default(),
                 proofs: Default::default(),
                 notes: crate::notes::NotesStore::new(config.max_notes),
                 screenshots: crate::screenshots::ScreenshotStore::new(

@@ -60,6 +60,10 @@ pub(crate) struct Inner {
     pub(crate) last_sweep: std::sync::atomic::AtomicU64,
     /// When an agent last called (epoch ms): pages then prefetch their hands while idle.
     pub(crate) agent_seen: std::sync::atomic::AtomicU64,
+    /// Held from looking for a server error's partner (its 5xx, or the error of a 5xx) until the
+    /// entry is stored: the two may be stored at the same moment from two threads, and each must
+    /// see the other.
+    pub(crate) server_pairing: parking_lot::Mutex<()>,
     pub(crate) screenshots: crate::screenshots::ScreenshotStore,
     pub(crate) notes: crate::notes::NotesStore,
     pub(crate) proofs: crate::proof::Proofs,

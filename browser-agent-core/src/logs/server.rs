@@ -433,7 +433,8 @@ impl BrowserAgent {
             fields.push(("stack", Value::from(stack.join("\n"))));
         }
         // A 5xx whose request was in flight when this error began, answered before it was stored,
-        // and not yet paired: the latest such.
+        // and not yet paired: the latest such. (Looked up and stored under the pairing lock.)
+        let _pairing = self.inner.server_pairing.lock();
         let recent = self.recent_server_entries();
         let named = |seq: u64| {
             recent
@@ -501,6 +502,7 @@ impl BrowserAgent {
         // The error this request caused, when it was stored before the answer: the latest error
         // of the dev server (or the app's tracing, or a panic) since the request began, not paired.
         let started = util::now_ms().saturating_sub(ms);
+        let _pairing = self.inner.server_pairing.lock();
         let recent = self.recent_server_entries();
         let named = |seq: u64| {
             recent
