@@ -47,22 +47,35 @@ chromium_test!(
     Axum,
     |c, server| {
         let id = open(c, &server, "/waits/order.html").await;
-        // "Order" is on the page (the button says "Place order"): nothing new comes, so the wait
-        // times out and says the text was already there: it proves nothing. (Optional: the snapshot
-        // after it still runs.)
+        // "Order" is on the page (the button says "Place order"). With no action ahead of it, the
+        // wait answers at once that it was already there (not that it appeared).
         let v = run(
             &server,
             &id,
-            json!([{"command": "wait", "text": "Order", "timeout": 400, "optional": true}, {"command": "snapshot"}]),
+            json!([{"command": "wait", "text": "Order", "timeout": 400}]),
         )
         .await;
-        let e = error(&v, 0);
+        assert_eq!(result(&v, 0), "\"Order\" was already there: \"Place order\"");
+        // After an action that changes nothing, text that was there before proves nothing: the
+        // wait times out and says so. (Optional: the snapshot after it still runs.)
+        let v = run(
+            &server,
+            &id,
+            json!([
+                {"command": "hover", "text": "Place order"},
+                {"command": "wait", "text": "Order", "timeout": 400, "optional": true},
+                {"command": "snapshot"}
+            ]),
+        )
+        .await;
+        let e = error(&v, 1);
         assert!(
             e.starts_with(
                 "Timed out after 400 ms waiting for \"Order\" to appear; it was already there before (\"Place order\")"
             ) && e.contains("\"already\": true"),
             "{e}"
         );
+        assert!(result(&v, 2).contains("button \"Place order\""), "{v}");
         // Asked plainly, it answers at once that it was there.
         let v = run(
             &server,

@@ -2,11 +2,12 @@
 //! the batch's own deadline.
 //!
 //! A wait for text (`text`, a list of texts, `pattern`s; in the page, or in the element of `ref`)
-//! is answered by a *new* occurrence only: a line of the page's visible text that matches and was
-//! not there before the nearest acting step ahead of the wait in this page's part of the batch
-//! (a click, typing, …; [`remember`] keeps those lines), or, with none ahead, when the wait began.
-//! Text that was there already proves nothing about what the step set off; on timeout the error
-//! says it was there. `already: true` accepts it at once. On a page the batch reached by
+//! after an acting step in this page's part of the batch (a click, typing, …; [`remember`] keeps
+//! the lines before it) is answered by a *new* occurrence only: a line of the page's visible text
+//! that matches and was not there before that step. Text that was there already proves nothing
+//! about what the step set off; on timeout the error says it was there. `already: true` accepts
+//! it at once, and so does a wait with no acting step ahead of it (nothing the batch did can have
+//! put it there), which answers that it "was already there". On a page the batch reached by
 //! navigating, everything counts as new. The first alternative to appear answers, and says which.
 
 use super::super::batch;
@@ -276,9 +277,13 @@ async fn wait_text(step: &JsValue, timeout: f64) -> Outcome {
     let alts = alternatives(step)?;
     let exact = get(step, "exact").is_truthy();
     let gone = get(step, "gone").is_truthy();
-    let already = get(step, "already").is_truthy();
+    let remembered = remembered(step);
+    // With no acting step ahead of it in this page's part of the batch, nothing the batch did can
+    // have put the text there: text already present answers at once, and says so (never
+    // "appeared after 0 ms").
+    let already = get(step, "already").is_truthy() || remembered.is_none();
     let start = now_ms();
-    let before = match remembered(step) {
+    let before = match remembered {
         Some(before) if !already => before,
         _ => {
             let lines = lines_in(step);
