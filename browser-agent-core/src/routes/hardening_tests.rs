@@ -21,7 +21,15 @@ fn agent() -> BrowserAgent {
     BrowserAgent::builder().enabled(true).page_key(KEY).build()
 }
 
-async fn send(agent: &BrowserAgent, method: &str, uri: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Value) {
+/// One request through `BrowserAgent::handle` to `Host: 127.0.0.1:3000`: its status and JSON body
+/// (null when it has none). The route tests beside this file use it too.
+pub(super) async fn send(
+    agent: &BrowserAgent,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Value) {
     let mut req = Request::builder().method(method).uri(uri).header("host", HOST);
     for (k, v) in headers {
         req = req.header(*k, *v);

@@ -2,12 +2,11 @@
 //! each placed against the agent's batches (`before`, `batch`, `after`) with its `ago`, and
 //! `GET /console`'s `batch` and `sinceBatch`.
 
-use crate::adapter::AdapterExt;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http::Request;
 use serde_json::{json, Value};
+
+use super::hardening_tests::send;
 
 use crate::util::now_ms;
 use crate::BrowserAgent;
@@ -18,24 +17,6 @@ const KEYED: [(&str, &str); 2] = [("x-browser-agent-key", KEY), ("content-type",
 
 fn agent() -> BrowserAgent {
     BrowserAgent::builder().enabled(true).page_key(KEY).build()
-}
-
-async fn send(agent: &BrowserAgent, method: &str, uri: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Value) {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("host", "127.0.0.1:3000");
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let req = req.body(Bytes::copy_from_slice(body)).unwrap();
-    let res = tokio::time::timeout(Duration::from_secs(20), agent.handle(req))
-        .await
-        .expect("the route answers")
-        .unwrap();
-    let status = res.status().as_u16();
-    let body = res.into_body();
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
 async fn console(agent: &BrowserAgent, query: &str) -> (u16, Value) {
@@ -198,7 +179,7 @@ async fn entries_say_when_and_the_log_reads_by_batch() {
     // milliseconds: a batch that starts in the millisecond the last one ended shares that
     // millisecond's entries with it, so this one starts a few milliseconds later, as any batch
     // an agent sends after reading an answer does.)
-    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+    tokio::time::sleep(Duration::from_millis(3)).await;
     let done = one_batch(&agent, 2, json!([])).await;
     assert_eq!(done["batch"], "b2");
     let (_, c) = console(&agent, "batch=last").await;
