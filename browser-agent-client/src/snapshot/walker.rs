@@ -112,6 +112,19 @@ impl Look {
 }
 
 impl Run {
+    /// A run of siblings like `el`, whose walk just made the last node of `out` (its loose text
+    /// closed first), counting at most `until` of them.
+    fn after(el: &Element, out: &mut Out, until: Option<usize>) -> Option<Run> {
+        let role = out.nodes.last().map(|last| last.role.clone());
+        out.flush();
+        role.map(|role| Run {
+            look: Look::of(el, el.first_element_child().as_ref()),
+            role,
+            count: 0,
+            until,
+        })
+    }
+
     /// Whether `el` is one more of the run, making one node as the first did: alike, and shown
     /// with its first element child (`checkVisibility`). Anything else ends the run and is walked,
     /// which finds exactly what it makes: an item of another shape (whitespace only, an empty
@@ -390,14 +403,7 @@ impl Walker {
                             .sum::<usize>();
                         counted = out.nodes.len();
                         if counted == before + 1 && counted >= budget::CUT_MIN && size > max {
-                            let role = out.nodes.last().map(|last| last.role.clone());
-                            out.flush();
-                            run = role.map(|role| Run {
-                                look: Look::of(&e, e.first_element_child().as_ref()),
-                                role,
-                                count: 0,
-                                until: None,
-                            });
+                            run = Run::after(&e, out, None);
                         }
                     }
                     if let Some((offset, limit)) = paged.filter(|_| out.nodes.len() == before + 1) {
@@ -410,14 +416,7 @@ impl Walker {
                             limit.filter(|l| shown >= offset + l).map(|_| None)
                         };
                         if let Some(until) = until {
-                            let role = out.nodes.last().map(|last| last.role.clone());
-                            out.flush();
-                            run = role.map(|role| Run {
-                                look: Look::of(&e, e.first_element_child().as_ref()),
-                                role,
-                                count: 0,
-                                until,
-                            });
+                            run = Run::after(&e, out, until);
                         }
                     }
                 }
