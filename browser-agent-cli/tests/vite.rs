@@ -39,8 +39,26 @@ fn install_app() -> PathBuf {
         std::fs::copy(source.join(file), dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
     let lock = std::fs::read(source.join("package-lock.json")).unwrap();
-    let installed = std::fs::read(dir.join("package-lock.json")).ok();
-    if installed.as_deref() != Some(&lock[..]) || !dir.join("node_modules/.bin/vite").exists() {
+    let mut installed = std::fs::read(dir.join("package-lock.json")).ok();
+    // npm skips an optional dependency it failed to fetch and still succeeds (npm/cli#4828):
+    // without rolldown's native binding Vite cannot start, so the install is tried again.
+    let has_binding = |dir: &Path| {
+        std::fs::read_dir(dir.join("node_modules/@rolldown"))
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with("binding-"))
+            })
+            .unwrap_or(false)
+    };
+    let mut attempt = 0;
+    while installed.as_deref() != Some(&lock[..]) || !dir.join("node_modules/.bin/vite").exists() || !has_binding(&dir)
+    {
+        attempt += 1;
+        assert!(
+            attempt <= 3,
+            "npm ci left rolldown without its native binding 3 times in {}",
+            dir.display()
+        );
         let _ = std::fs::remove_dir_all(dir.join("node_modules"));
         std::fs::write(dir.join("package-lock.json"), &lock).unwrap();
         let mut npm = Command::new("npm")
@@ -61,6 +79,7 @@ fn install_app() -> PathBuf {
             std::thread::sleep(Duration::from_millis(200));
         };
         assert!(status.success(), "npm ci failed in {}", dir.display());
+        installed = Some(lock.clone());
     }
     dir.canonicalize().unwrap()
 }
