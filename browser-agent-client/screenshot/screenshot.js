@@ -671,7 +671,9 @@ function emit(m, el, cs, vals, pvals, d, extra, out, tag, outTag, ns, svgEl, inS
   if (tag === 'details' && el.open !== el.hasAttribute('open')) attrs = el.open ? attrs + ' open="open"' : attrs.replace(/ open="[^"]*"/, '');
   if (outTag === 'img') {
     const src = imageOf(m, el, tag);
-    out.push(`<img${attrs} src="`, src, '"/>');
+    // A data URL as the page wrote it may hold `<`, `&` and quotes (an icon's SVG left raw):
+    // escaped, or the copy is not well-formed and nothing is drawn.
+    out.push(`<img${attrs} src="`, typeof src === 'string' ? esc(src) : src, '"/>');
     return;
   }
   if (VOID.has(outTag) && !svgEl) {

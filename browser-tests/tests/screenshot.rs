@@ -255,3 +255,51 @@ chromium_test!(mcp_image_content_and_stdio_form, Actix, |client, server| {
     );
     serving.abort();
 });
+
+chromium_test!(raw_svg_data_urls_are_drawn, Axum, |client, server| {
+    // Icons inlined as many apps do it: SVG data URLs with `<`, `#` and quotes left raw, in
+    // `<img>`s and in a CSS background. Such a URL once broke the page's copy ("The browser could
+    // not draw the page's copy"), and with it the whole screenshot.
+    let page = open(client, &server, "/actions/shot.html").await;
+    let icon = |fill: &str| {
+        format!(
+            r#"data:image/svg+xml;utf8,<svg xmlns="http://www.w3.org/2000/svg" width='60' height='60'><rect width="60" height="60" fill="{fill}"/></svg>"#
+        )
+    };
+    let script = format!(
+        r#"const done = arguments[arguments.length - 1];
+        const add = (src, left) => new Promise((resolve) => {{
+          const img = new Image();
+          img.style.cssText = 'position:absolute;top:300px;width:60px;height:60px;left:' + left + 'px';
+          img.onload = () => resolve(img.naturalWidth);
+          img.onerror = () => resolve('broken');
+          img.src = src;
+          document.body.append(img);
+        }});
+        const bg = document.createElement('div');
+        bg.style.cssText = 'position:absolute;left:140px;top:300px;width:60px;height:60px';
+        bg.style.backgroundImage = 'url(' + JSON.stringify({bg:?}) + ')';
+        document.body.append(bg);
+        Promise.all([add({img:?}, 40), add({hash:?}, 240)]).then(done);"#,
+        img = icon("rgb(0,160,0)"),
+        bg = icon("rgb(160,0,160)"),
+        // Chromium ends the URL at a raw `#` (a fragment): the page shows a broken image.
+        hash = icon("#0000a0"),
+    );
+    assert_eq!(
+        exec_async(client, &script).await,
+        json!([60, "broken"]),
+        "what the page draws"
+    );
+    let shot = shoot(&server, &page, json!({"command": "screenshot"})).await;
+    let url = shot["url"].as_str().unwrap().to_owned();
+    assert!(near(&pixel(client, &url, 70, 330).await, [0, 160, 0]), "the <img> icon");
+    assert!(
+        near(&pixel(client, &url, 170, 330).await, [160, 0, 160]),
+        "the CSS icon"
+    );
+    assert!(
+        near(&pixel(client, &url, 140, 90).await, [255, 0, 0]),
+        "the rest of the page"
+    );
+});
