@@ -156,6 +156,8 @@ const MODULE_ONLY = {
     __FIELD_EVENT__: [PROTOCOL, 'field::EVENT'],
     __FIELD_TARGET__: [PROTOCOL, 'field::TARGET'],
     __FIELD_TEXT__: [PROTOCOL, 'field::TEXT'],
+    __FIELD_VALUE__: [PROTOCOL, 'field::VALUE'],
+    __FIELD_KEY__: [PROTOCOL, 'field::KEY'],
     __FIELD_CLIENT__: [PROTOCOL, 'field::CLIENT'],
     __FIELD_ID__: [PROTOCOL, 'field::ID'],
     __FIELD_STEPS__: [PROTOCOL, 'field::STEPS'],

@@ -95,6 +95,8 @@ declare const __FIELD_COUNT__: string;
 declare const __FIELD_EVENT__: string;
 declare const __FIELD_TARGET__: string;
 declare const __FIELD_TEXT__: string;
+declare const __FIELD_VALUE__: string;
+declare const __FIELD_KEY__: string;
 declare const __FIELD_CLIENT__: string;
 declare const __FIELD_ID__: string;
 declare const __FIELD_STEPS__: string;

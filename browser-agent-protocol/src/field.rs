@@ -69,8 +69,13 @@ pub const SCOPED: &str = "scoped";
 pub const LABEL: &str = "label";
 /// Step result's `target`: the element's box `{x, y, w, h}` in CSS pixels.
 pub const BOX: &str = "box";
-/// Interaction entry: the DOM event (`click`).
+/// Interaction entry: what was done (`click`, `dblclick`, `fill`, `select`, `upload`, `press`).
 pub const EVENT: &str = "event";
+/// Interaction entry: the value a `fill`, `select` or `upload` left in the field (a password's is
+/// never sent).
+pub const VALUE: &str = "value";
+/// Interaction entry: the keys of a `press` (`Enter`, `Control+s`).
+pub const KEY: &str = "key";
 /// `dropped` entry: how many entries the page's queue dropped.
 pub const COUNT: &str = "count";
 /// Log entry in an answer: how long before the answer it happened, in ms.
