@@ -4,7 +4,10 @@
 pub const CONSOLE: &str = "console";
 /// Uncaught error or unhandled rejection: `message`, `stack`, `source`, `line`, `column`.
 pub const ERROR: &str = "error";
-/// fetch or XHR: `method`, `url`, `status`, `statusText`, `duration`, `ok`, `body`, `error`, `via`.
+/// fetch or XHR: `method`, `url`, `status`, `statusText`, `duration`, `ok`, `body` (a failed
+/// answer's, its first 1,000 chars), `error`, `via`, and when known `reqType`/`reqSize` (the
+/// request body's content type and bytes) and `resType`/`resSize` (the answer's `Content-Type`,
+/// and its `Content-Length` or the bytes of the failed body read).
 pub const NETWORK: &str = "network";
 /// A click: `event`, `target`, `text`.
 pub const INTERACTION: &str = "interaction";
@@ -15,3 +18,7 @@ pub const DROPPED: &str = "dropped";
 /// A dev server's output line that matched an error pattern (host-side, never from a page):
 /// `stream` (`stdout`/`stderr`), `pattern` (the one that matched).
 pub const SERVER: &str = "server";
+/// A WebSocket opened, closed or failed: `event` (`open`, `close`, `error`), `url`, `text`,
+/// `level`; a close also `code`, `reason`, `sent` and `received` (message counts). Its last
+/// messages come on demand (the `network` step).
+pub const WEBSOCKET: &str = "websocket";

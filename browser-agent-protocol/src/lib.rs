@@ -20,6 +20,7 @@ pub mod field;
 pub mod keys;
 pub mod lazy;
 pub mod mcp;
+pub mod network;
 pub mod notes;
 pub mod param;
 pub mod screenshot;

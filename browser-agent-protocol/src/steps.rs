@@ -311,6 +311,13 @@ pub const STEP_FIELDS: &[StepFields] = &[
         example: r#"{"command":"reload"}"#,
     },
     StepFields {
+        command: crate::network::COMMAND,
+        target: TargetUse::No,
+        fields: &[(crate::network::SEQ, FieldKind::Index)],
+        needs: &[crate::network::SEQ],
+        example: r#"{"command":"network","seq":12}"#,
+    },
+    StepFields {
         command: "screenshot",
         target: TargetUse::Optional,
         fields: &[

@@ -203,6 +203,8 @@ impl BrowserAgent {
                 }
             },
         };
+        // A `network` step names a log entry; the page knows it by its own number.
+        commands::network::resolve(&mut batch.steps, &self.inner.logs, &client)?;
         let queue = &self.inner.commands;
         // While a proof session is open the page runs the batch with a screenshot after each
         // acting step; the answer is split again below.
@@ -243,10 +245,16 @@ impl BrowserAgent {
 
     /// An `evaluate` step's result and error follow the logs' redaction rules: they go into the
     /// answer, MCP's text and proof files as the page's console entries do (a value without a
-    /// secret-looking name or shape, a field's `.value`, stays).
+    /// secret-looking name or shape, a field's `.value`, stays). So does a `network` step's: the
+    /// request and response bodies the page kept as they were are redacted here, by the rules and
+    /// names of this host, before anything shows them.
     fn redact_evaluations(&self, result: &mut BatchResult) {
         let redaction = &self.inner.config.redaction;
-        for step in result.steps.iter_mut().filter(|s| s.command == "evaluate") {
+        for step in result
+            .steps
+            .iter_mut()
+            .filter(|s| s.command == "evaluate" || s.command == crate::protocol::network::COMMAND)
+        {
             if let Some(value) = step.result.as_mut() {
                 redaction.json(value);
             }

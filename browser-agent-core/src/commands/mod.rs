@@ -6,6 +6,7 @@
 
 mod complete;
 mod ending;
+pub(crate) mod network;
 pub(crate) mod history;
 mod queue;
 mod stack;

@@ -1,6 +1,6 @@
 //! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
 //! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
-//! `forward`, `reload`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
+//! `forward`, `reload`, `network`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
 //!
 //! Each finds its target with [`super::target`] (through [`super::resolve`]), acts as a person would (scroll into view, the pointer
 //! and key events in browser order, values through the element's native setter so controlled
@@ -16,6 +16,7 @@ mod hover;
 mod keymap;
 mod keys;
 mod navigate;
+mod network;
 mod pointer;
 mod reach;
 mod scroll;
@@ -119,6 +120,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "scroll" => Box::pin(scroll::scroll(step)),
                 "wait" => Box::pin(wait::wait(step)),
                 "evaluate" => Box::pin(evaluate::evaluate(step)),
+                "network" => Box::pin(network::network(step)),
                 "screenshot" => Box::pin(super::screenshot::screenshot(step)),
                 "notes" => Box::pin(notes(step)),
                 // The host refuses an unknown command with the list of them (core's `COMMANDS`).

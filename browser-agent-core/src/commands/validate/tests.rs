@@ -275,6 +275,12 @@ fn each_command_takes_its_fields_and_refuses_others() {
             json!({"command": "evaluate", "script": {"code": "1"}}),
         ),
         (
+            json!({"command": "network", "seq": 12}),
+            json!({"command": "network", "seq": 12, "clientSeq": 3}),
+            json!({"command": "network"}),
+            json!({"command": "network", "seq": "twelve"}),
+        ),
+        (
             json!({"command": "navigate", "url": "https://example.com/a?b#c"}),
             json!({"command": "navigate", "url": "/a", "waitUntil": "load"}),
             json!({"command": "navigate"}),
