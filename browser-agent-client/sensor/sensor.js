@@ -390,21 +390,89 @@ function clickLabel(el) {
     return label || tag + (el.id ? '#' + el.id : '');
 }
 
-function onClick(ev) {
-    // The element clicked, inside an open shadow root too (`target` is retargeted to the host).
+// The element an event is about, inside an open shadow root too (`target` is retargeted to the host).
+function eventElement(ev) {
     let el = ev.composedPath()[0];
     if (el && el.nodeType != 1) el = el.parentElement;
-    if (!el || !el.closest) return;
+    return el && el.closest ? el : null;
+}
+
+function interaction(event, el, extra, before) {
+    const entry = {
+        [__FIELD_TYPE__]: __INTERACTION__,
+        [__FIELD_EVENT__]: event,
+        [__FIELD_TARGET__]: (before || '') + clickLabel(el),
+        [__FIELD_TEXT__]: cut(squash(el.textContent), 100),
+    };
+    for (const k in extra) entry[k] = extra[k];
+    agent.__F_STAMP__(entry, 0);
+    return entry;
+}
+
+// The last click's entry and element: a double click turns it into one `dblclick` entry while it
+// waits for delivery (a person's double click or the hands' `dblclick` is one act, not two clicks).
+let lastClick = null;
+
+function onClick(ev) {
+    let el = eventElement(ev);
+    if (!el) return;
     el = el.closest(CLICKABLE) || el;
-    agent.__F_STAMP__(
-        {
-            [__FIELD_TYPE__]: __INTERACTION__,
-            [__FIELD_EVENT__]: 'click',
-            [__FIELD_TARGET__]: clickLabel(el),
-            [__FIELD_TEXT__]: cut(squash(el.textContent), 100),
-        },
-        0
-    );
+    // The second click of a double click: its `dblclick` event says it.
+    if (ev.detail > 1 && lastClick && lastClick[1] == el) return;
+    lastClick = [interaction('click', el), el];
+}
+
+function onDoubleClick(ev) {
+    let el = eventElement(ev);
+    if (!el) return;
+    el = el.closest(CLICKABLE) || el;
+    const last = lastClick;
+    lastClick = null;
+    if (last && last[1] == el && pending.indexOf(last[0]) >= (sending ? inFlight : 0)) {
+        last[0][__FIELD_EVENT__] = 'dblclick';
+    } else interaction('dblclick', el);
+}
+
+// A committed change of a field (the `change` event: a `fill`, a `select`, a person's typing once
+// the field is left): `fill` with its value (never a password's), `select` with the chosen options,
+// `upload` with the file names. Checkboxes and radios are their click's entry.
+function onChange(ev) {
+    const el = eventElement(ev);
+    if (!el) return;
+    const tag = el.tagName.toLowerCase();
+    const type = (el.type || '') + '';
+    let event, value;
+    if (tag == 'select') {
+        event = 'select';
+        value = '';
+        for (const o of el.selectedOptions || []) value += (value ? ', ' : '') + squash(o.label || o.textContent);
+    } else if (tag == 'textarea' || (tag == 'input' && type != 'checkbox' && type != 'radio')) {
+        if (type == 'file') {
+            event = 'upload';
+            value = '';
+            for (const f of el.files || []) value += (value ? ', ' : '') + f.name;
+        } else {
+            event = 'fill';
+            value = type == 'password' ? '(hidden)' : el.value + '';
+        }
+    } else return;
+    interaction(event, el, { [__FIELD_VALUE__]: cut(value, 100) });
+}
+
+// Keys that act rather than type (Enter, Escape, Tab, arrows, paging, F-keys) and shortcuts with
+// Control, Alt or Meta: `press` entries; typed characters are their field's `fill`.
+const ACTING_KEY = /^(Enter|Escape|Tab|Arrow\w+|Page\w+|Home|End|Delete|F\d+)$/;
+function onKey(ev) {
+    const k = ev.key;
+    if (ev.repeat || typeof k != 'string' || /^(Control|Alt|Meta|Shift)$/.test(k)) return;
+    const combo = ev.ctrlKey || ev.altKey || ev.metaKey;
+    if (!combo && !ACTING_KEY.test(k)) return;
+    const el = eventElement(ev) || doc.body;
+    if (!el) return;
+    const keys = [ev.ctrlKey && 'Control', ev.altKey && 'Alt', ev.metaKey && 'Meta', ev.shiftKey && combo && 'Shift', k]
+        .filter(Boolean)
+        .join('+');
+    interaction('press', el, { [__FIELD_KEY__]: keys }, keys + ' in ');
 }
 
 // ---- the hands: the wasm client, loaded on the first batch or while idle ------------------------------
@@ -845,6 +913,9 @@ function start() {
     early.length = 0;
     agent.__F_HANDLER__ = onEntry;
     doc.addEventListener('click', onClick, true);
+    doc.addEventListener('dblclick', onDoubleClick, true);
+    doc.addEventListener('change', onChange, true);
+    doc.addEventListener('keydown', onKey, true);
 
     const listen = K('addEventListener');
     K('setInterval')(() => {

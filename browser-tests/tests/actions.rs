@@ -1697,3 +1697,57 @@ async fn cursor_in_iframe_case(c: &Client, server: &Server) {
     assert_eq!(seen.last().unwrap()[0], *target, "{moves}");
     assert!(seen.iter().any(|m| m[1] == "1"), "it shows again: {moves}");
 }
+
+chromium_test!(the_interaction_log_says_what_was_done, Axum, |c, server| {
+    // `fill`, `select` and `press` are in the page's interaction log with what they left (never a
+    // password), and a double click is one `dblclick` entry, not two clicks.
+    let id = open(c, &server, "/actions/form.html").await;
+    eval(
+        &server,
+        &id,
+        "document.body.insertAdjacentHTML('beforeend', '<label>PIN <input id=\"pin\" type=\"password\"></label>'); return true",
+    )
+    .await;
+    let v = run(
+        &server,
+        &id,
+        json!([
+            {"command": "fill", "label": "Email", "text": "ada@example.com"},
+            {"command": "select", "label": "Color", "option": "Green"},
+            {"command": "press", "label": "Email", "key": "Escape"},
+            {"command": "press", "key": "Control+k"},
+            {"command": "dblclick", "text": "Account"},
+            {"command": "fill", "label": "PIN", "text": "hunter2"},
+            {"command": "click", "text": "Account"},
+        ]),
+    )
+    .await;
+    for step in v["steps"].as_array().expect("steps") {
+        assert!(step["error"].is_null(), "{v}");
+    }
+    let done: Vec<(String, String, String)> = v["logs"]
+        .as_array()
+        .expect("logs")
+        .iter()
+        .filter(|e| e["type"] == "interaction")
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap_or_default().to_owned();
+            (s("event"), s("target"), s("value"))
+        })
+        .collect();
+    let want = [
+        ("fill", "textbox \"Email\"", "ada@example.com"),
+        ("select", "combobox \"Color\"", "Green"),
+        ("press", "Escape in textbox \"Email\"", ""),
+        ("press", "Control+k in ", ""),
+        ("dblclick", "button \"Account\"", ""),
+        ("fill", "textbox \"PIN\"", "(hidden)"),
+        ("click", "button \"Account\"", ""),
+    ];
+    assert_eq!(done.len(), want.len(), "{done:?}\n{v}");
+    for ((event, target, value), (e, t, val)) in done.iter().zip(want) {
+        assert_eq!((event.as_str(), value.as_str()), (e, val), "{done:?}");
+        assert!(target.starts_with(t), "{target:?} starts with {t:?}: {done:?}");
+    }
+    assert!(!v["logs"].to_string().contains("hunter2"), "a password stays out of the log: {v}");
+});
