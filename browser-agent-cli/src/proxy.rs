@@ -39,6 +39,9 @@ struct Shared {
     /// Set while the dev server does not answer: the first 502 of an outage is a `server` entry,
     /// not every retry of the self-reloading 502 page.
     down: AtomicBool,
+    /// Set once the dev server has answered: a 502 before that is a dev server still starting
+    /// (said so, and no error), one after it a dev server that stopped.
+    answered: AtomicBool,
 }
 
 /// A running proxy (tests and the binary): where it listens, and its accept loop.
@@ -76,6 +79,7 @@ pub fn serve(listener: TcpListener, agent: BrowserAgent, target: Target) -> std:
         client,
         connector,
         down: AtomicBool::new(false),
+        answered: AtomicBool::new(false),
     });
     let task = tokio::spawn(async move {
         loop {
@@ -134,16 +138,22 @@ async fn handle(shared: &Shared, req: Request<Incoming>, peer: SocketAddr) -> Re
         Ok(res) => res,
         Err(err) => {
             // An outage is a server error too (the agent's first look is `console?type=server`),
-            // once: the 502 page retries every few seconds.
+            // once: the 502 page retries every few seconds. While the dev server starts (it
+            // never answered yet), the entry says so and is no error.
             if !shared.down.swap(true, Ordering::Relaxed) {
-                agent.record_response(method.as_str(), path, StatusCode::BAD_GATEWAY.as_u16(), started);
+                let ready = shared.answered.load(Ordering::Relaxed);
+                agent.record_unanswered(method.as_str(), path, &reason(&err), ready, started);
             }
             return bad_gateway(&shared.target, &err, wants_page);
         }
     };
-    // Written only when an outage ends: every answer reads the flag, none but that one writes it.
+    // Written only when an outage ends (or the first answer comes): every answer reads the
+    // flags, none but those write them.
     if shared.down.load(Ordering::Relaxed) {
         shared.down.store(false, Ordering::Relaxed);
+    }
+    if !shared.answered.load(Ordering::Relaxed) {
+        shared.answered.store(true, Ordering::Relaxed);
     }
     let (mut parts, body) = res.into_parts();
     agent.record_response(method.as_str(), path, parts.status.as_u16(), started);

@@ -459,6 +459,46 @@ impl BrowserAgent {
         self.store(vec![entry]) == 1
     }
 
+    /// Records a request the dev server did not answer, which a proxy in front of it answered
+    /// with its own `502` (`why`: what the connection said, `Connection refused (os error 111)`).
+    /// `ready` says whether the dev server had answered before. If not, it is still starting: the
+    /// `server` entry says "the dev server was not ready yet" at level `info`, which counts as no
+    /// error (in answers, proof counts and SUMMARY.md). If it had, it stopped answering: an
+    /// error. Returns whether it was stored.
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use browser_agent_core::{protocol::Level, BrowserAgent, LogQuery};
+    /// let agent = BrowserAgent::builder().enabled(true).build();
+    /// assert!(agent.record_unanswered("GET", "/", "Connection refused", false, Instant::now()));
+    /// let entry = &agent.logs().query(&LogQuery::parse(Some("type=server")).unwrap())[0];
+    /// assert!(entry.text.starts_with("GET / → 502 Bad Gateway ("), "{}", entry.text);
+    /// assert!(entry.text.ends_with("): the dev server was not ready yet (Connection refused)"));
+    /// assert_eq!(entry.level, Level::Info);
+    /// ```
+    pub fn record_unanswered(&self, method: &str, path: &str, why: &str, ready: bool, started: Instant) -> bool {
+        if !self.enabled() {
+            return false;
+        }
+        let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let method = method.to_ascii_uppercase();
+        let (level, what) = if ready {
+            (Level::Error, "the dev server stopped answering")
+        } else {
+            (Level::Info, "the dev server was not ready yet")
+        };
+        let text = format!("{method} {path} → 502 Bad Gateway ({ms} ms): {what} ({why})");
+        let fields = [
+            ("method", Value::from(method)),
+            ("url", Value::from(path)),
+            ("status", Value::from(502)),
+            ("duration", Value::from(ms)),
+            ("ready", Value::from(ready)),
+        ];
+        let entry = self.server_entry(level, source::RESPONSE, &text, fields);
+        self.store(vec![entry]) == 1
+    }
+
     /// The last server entries in the ring (at most the last 200 entries looked at), oldest first.
     fn recent_server_entries(&self) -> Vec<std::sync::Arc<LogEntry>> {
         let logs = &self.inner.logs;
