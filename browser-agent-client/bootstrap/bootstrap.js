@@ -42,6 +42,9 @@
 //   w         w(frames, atLeast, intent): the settle wait (reads td, hd and fr)
 //   ab        set by the sensor while an agent's batch runs: the page's alert/confirm/prompt are answered
 //   ev        the promise evaluate.js's nonce'd <script> leaves; 0 while it is inserted
+//   nb        the page's last 50 requests and socket events, by reference, for the hands' `network`
+//             step (commands/actions/network.rs): {e: entry, q: request body, r: response} or
+//             {e: entry, m: the socket's last messages}; a ring at nb.i
 // Its shape, for `tsc` (scripts/js-check), is `BrowserAgent` in browser-agent-client/types/placeholders.d.ts.
 (function (win) {
     // Injected twice (a proxy in front of the layer, an HMR reload of the head): patch once.
@@ -54,6 +57,7 @@
     // What the bootstrap calls later, taken before any page script can replace or patch it
     // (frameworks of every era extend or replace built-ins: MooTools, Prototype.js, Sugar, Zone.js).
     var apply = Reflect.apply;
+    var construct = Reflect.construct;
     var describe = Object.getOwnPropertyDescriptor;
     var define = Object.defineProperty;
     var keysOf = Object.keys;
@@ -70,6 +74,7 @@
     var SetC = Set;
     var UrlC = URL;
     var RequestC = win.Request;
+    var HeadersC = win.Headers;
     var ImageC = win.Image;
     var encode = encodeURIComponent;
     var config = JSON.parse(doc.currentScript.getAttribute(__CONFIG_ATTR__));
@@ -776,12 +781,45 @@
         });
     };
 
+    // The page's last 50 requests and socket events, kept by reference for the hands' `network`
+    // step, which reads and bounds them when an agent asks (nothing here reads a body). An evicted
+    // response copy is cancelled, so it stops buffering.
+    /** @type {any} */
+    var net = [];
+    net.i = 0;
+    /** @type {any} */ (agent).nb = net;
+    function keep(record) {
+        try {
+            net[net.i].r.body.cancel().catch(str);
+        } catch (ignored) {}
+        net[net.i] = record;
+        net.i = (net.i + 1) % 50;
+    }
+    // Bytes of `s` as UTF-8.
+    function bytes(s) {
+        for (var n = s.length, i = 0, c; i < s.length; i++) {
+            c = s.charCodeAt(i);
+            n += c > 127 ? (c > 2047 && (c < 55296 || c > 57343) ? 2 : 1) : 0;
+        }
+        return n;
+    }
+    // A request body's type (the page's Content-Type, else what the browser sends for it) and
+    // size, onto `entry` (`reqType`, `reqSize`) where known.
+    function requestInfo(entry, body, type) {
+        try {
+            var size = typeof body == 'string' ? bytes(body) : body && (body.byteLength != null ? body.byteLength : body.size);
+            type = type || (typeof body == 'string' ? 'text/plain;charset=UTF-8' : body && body.type);
+            if (type) entry.reqType = str(type);
+            if (size >= 0) entry.reqSize = size;
+        } catch (ignored) {}
+    }
+
     // fetch: one entry when it settles, stamped then; an error answer's body (first 1,000 chars) is
     // read from a clone after that, and the entry sent once it is read.
     if (pageFetch) {
         originals.__F_ORIGINAL_FETCH__ = pageFetch;
         win.fetch = function (input, init) {
-            var args = arguments, started = now(), url, method, pending;
+            var args = arguments, started = now(), url, method, pending, body, type;
             try {
                 var isRequest = RequestC && input instanceof RequestC;
                 url = isRequest ? /** @type {Request} */ (input).url : Str(input);
@@ -790,6 +828,17 @@
                 url = '';
             }
             if (!url || isOwnRequest(url)) return apply(pageFetch, this, args);
+            // The request's body and type, by reference (a Request's body: a copy, taken before
+            // the browser reads it).
+            try {
+                body = init && init.body;
+                type = init && init.headers && new HeadersC(init.headers).get('content-type');
+                if (isRequest) {
+                    var request = /** @type {Request} */ (input);
+                    type = type || request.headers.get('content-type');
+                    if (body == null && request.body) body = request.clone();
+                }
+            } catch (ignored) {}
             inflight(1);
             try {
                 pending = apply(pageFetch, this, args);
@@ -797,29 +846,40 @@
                 inflight(-1);
                 throw e;
             }
-            function done(entry, body) {
+            // `copy`: the answer's copy the hands read when asked; a failed answer's is read now,
+            // its text kept instead.
+            function done(entry, copy) {
                 entry.type = __NETWORK__;
                 entry.method = method;
                 entry.url = url;
                 entry.duration = now() - started;
                 entry.via = 'fetch';
+                requestInfo(entry, body, type);
                 stamp(entry);
                 function send() {
                     inflight(-1);
                     emit(entry);
                 }
-                if (!body) return send();
-                body.then(function (text) {
+                var record = { e: entry, q: body, r: copy };
+                keep(record);
+                if (!copy || entry.ok) return send();
+                record.r = copy.text();
+                record.r.then(function (text) {
                     entry.body = text.slice(0, 1e3);
+                    if (entry.resSize == null) entry.resSize = bytes(text);
                 }).then(send, send);
             }
             return pending.then(
                 function (response) {
                     try {
-                        done(
-                            { status: response.status, statusText: response.statusText, ok: response.ok },
-                            !response.ok && response.clone().text()
-                        );
+                        var headers = response.headers,
+                            resType = headers.get('content-type'),
+                            length = headers.get('content-length'),
+                            entry = { status: response.status, statusText: response.statusText, ok: response.ok };
+                        if (resType) entry.resType = resType;
+                        if (length) entry.resSize = +length;
+                        // No copy of a stream (it would buffer while it lasts) nor of a big answer.
+                        done(entry, !/stream|ndjson|video|audio/.test(resType) && !(length > 1e6) && response.clone());
                     } catch (ignored) {}
                     return response;
                 },
@@ -839,14 +899,22 @@
         xhrProto = xhrProto.prototype;
         pageOpen = originals.open = xhrProto.open;
         pageSend = originals.send = xhrProto.send;
+        var pageHeader = (originals.setRequestHeader = xhrProto.setRequestHeader);
         xhrProto.open = function (method, url) {
             try {
                 this.__ba = [Str(method).toUpperCase(), Str(url)];
             } catch (ignored) {}
             return apply(pageOpen, this, arguments);
         };
+        // The request's Content-Type, noted for its entry.
+        xhrProto.setRequestHeader = function (name) {
+            try {
+                if (/^content-type$/i.test(name)) this.__ba[2] = arguments[1];
+            } catch (ignored) {}
+            return apply(pageHeader, this, arguments);
+        };
         xhrProto.send = function () {
-            var xhr = this, request = xhr.__ba, started = now(), ended, aborted;
+            var xhr = this, request = xhr.__ba, started = now(), body = arguments[0], ended, aborted;
             // Counts the end once, whether send() threw or loadend fired.
             function end() {
                 return !ended && ((ended = 1), inflight(-1), 1);
@@ -870,14 +938,23 @@
                         ok: status > 199 && status < 300,
                         via: 'xhr',
                     };
+                    var record = { e: entry, q: body };
                     if (!status) entry.error = aborted ? 'aborted' : 'network error';
+                    requestInfo(entry, body, request[2]);
+                    try {
+                        entry.resType = xhr.getResponseHeader('content-type') || void 0;
+                        entry.resSize = +xhr.getResponseHeader('content-length') || void 0;
+                        if (status) record.r = xhr.response;
+                    } catch (ignored) {}
                     if (aborted) entry.aborted = true;
                     else if (!entry.ok) {
                         try {
                             entry.body = xhr.responseText.slice(0, 1e3);
+                            if (!entry.resSize) entry.resSize = bytes(xhr.responseText);
                         } catch (ignored) {}
                     }
                     emit(entry);
+                    keep(record);
                 }
             });
             try {
@@ -887,6 +964,68 @@
                 throw e;
             }
         };
+    }
+
+    // WebSockets: an entry when one opens, closes or fails; its last 20 messages each way, by
+    // reference (`m`, a ring at m.i of [sent, time, data]), for the hands' `network` step.
+    var PageSocket = win.WebSocket, pageSocketSend;
+    if (PageSocket && win.Proxy) {
+        pageSocketSend = PageSocket.prototype.send;
+        PageSocket.prototype.send = function (data) {
+            note(/** @type {any} */ (this).__ba, 1, data);
+            return apply(pageSocketSend, this, arguments);
+        };
+        win.WebSocket = new win.Proxy(PageSocket, {
+            construct: function (target, args, newTarget) {
+                /** @type {any} */
+                var ws = construct(target, args, newTarget);
+                try {
+                    /** @type {any} */
+                    var messages = (ws.__ba = []);
+                    var url = ws.url,
+                        counts = [0, 0];
+                    messages.i = 0;
+                    messages.c = counts;
+                    var log = function (event, level, text, more) {
+                        var entry = more || {};
+                        entry.type = 'websocket';
+                        entry.event = event;
+                        entry.level = level;
+                        entry.url = url;
+                        entry.text = 'WebSocket ' + url + ' ' + text;
+                        emit(entry, level == 'error' ? __KIND_URGENT__ : 0);
+                        keep({ e: entry, m: messages });
+                    };
+                    ws.addEventListener('open', function () {
+                        log('open', 'info', 'open');
+                    });
+                    ws.addEventListener('message', function (e) {
+                        note(messages, 0, e.data);
+                    });
+                    ws.addEventListener('error', function () {
+                        log('error', 'error', 'failed');
+                    });
+                    ws.addEventListener('close', function (e) {
+                        var code = e.code, clean = code == 1000 || code == 1001 || code == 1005;
+                        log('close', clean ? 'info' : 'warn', 'closed ' + code + (e.reason ? ' (' + e.reason + ')' : '') + ', ' + counts[1] + ' sent, ' + counts[0] + ' received', {
+                            code: code,
+                            reason: e.reason,
+                            sent: counts[1],
+                            received: counts[0],
+                        });
+                    });
+                } catch (ignored) {}
+                return ws;
+            },
+        });
+    }
+    // A socket's message: kept by reference in its ring, counted.
+    function note(messages, sent, data) {
+        if (messages) {
+            messages.c[sent]++;
+            messages[messages.i] = [sent, now(), data];
+            messages.i = (messages.i + 1) % 20;
+        }
     }
 
     // Our URLs are absolute from the page's own origin, never resolved against a <base> the page
