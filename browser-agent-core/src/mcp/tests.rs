@@ -813,6 +813,35 @@ async fn evaluate_results_are_redacted_as_logs_are() {
 }
 
 #[tokio::test]
+async fn evaluate_with_no_value_says_so() {
+    // Issue 33: a script that returned undefined answered "[undefined]", which read like data.
+    // The page leaves its result out; the text says there is no value, and null is null.
+    let agent = agent();
+    open_page(&agent, "pg1").await;
+    let steps = json!([
+        {"command": "evaluate", "script": "void 0"},
+        {"command": "evaluate", "script": "null"},
+        {"command": "click", "text": "Save"}
+    ]);
+    let page = page_answers(
+        &agent,
+        "pg1",
+        steps.clone(),
+        json!({"steps": [
+            {"index": 0, "command": "evaluate"},
+            {"index": 1, "command": "evaluate", "result": null},
+            {"index": 2, "command": "click"}
+        ], "snapshot": BEFORE, "duration": 5, "logs": []}),
+    );
+    let (text, failed) = call_tool(&agent, "browser_run", json!({"steps": steps})).await;
+    page.await.unwrap();
+    assert!(!failed, "{text}");
+    assert!(text.contains("1. evaluate: no value (the script returned undefined)\n"), "{text}");
+    assert!(text.contains("2. evaluate: null\n"), "{text}");
+    assert!(text.contains("3. click: ok\n"), "{text}");
+}
+
+#[tokio::test]
 async fn without_a_page_the_texts_say_where_to_open_the_app() {
     // QA8: with --port 0 and --mcp-stdio the agent could not tell where the app is.
     let agent = BrowserAgent::builder()

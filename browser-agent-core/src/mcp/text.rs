@@ -163,6 +163,10 @@ fn step(out: &mut String, s: &crate::protocol::StepResult) {
     let said = match (&s.error, &s.result) {
         (Some(error), _) => format!("FAILED: {error}"),
         (None, Some(Value::String(text))) => text.clone(),
+        // A script's value is data: nothing returned is said as no value (the page leaves the
+        // result out), never a word that reads like one.
+        (None, None) if s.command == "evaluate" => "no value (the script returned undefined)".into(),
+        (None, Some(Value::Null)) if s.command == "evaluate" => "null".into(),
         (None, Some(Value::Null) | None) => "ok".into(),
         (None, Some(shot @ Value::Object(_))) if s.command == "screenshot" => screenshot(shot),
         (None, Some(other)) => other.to_string(),

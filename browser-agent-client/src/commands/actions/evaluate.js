@@ -248,8 +248,8 @@ function viaScript(src, nonce) {
 }
 
 // The `evaluate` step: runs `src` and returns the copy of its result, made as its promise settles
-// (before what the script set off, a navigation on the next frame, has happened). A failure
-// throws `{message}`.
+// (before what the script set off, a navigation on the next frame, has happened); `undefined`
+// when it returned nothing. A failure throws `{message}`.
 export async function run(src) {
     let promise;
     try {
@@ -268,8 +268,18 @@ export async function run(src) {
             throw failed(e);
         }
     }
+    let value;
     try {
-        return copy(await promise);
+        value = await promise;
+    } catch (e) {
+        throw failed(e);
+    }
+    // A script that returns nothing (`undefined`) has no value: the step's result is left out
+    // (the text answers say "no value"), where the string "[undefined]" read like data. Inside a
+    // value, `undefined` stays "[undefined]" (JSON has no such value).
+    if (value === undefined) return undefined;
+    try {
+        return copy(value);
     } catch (e) {
         throw failed(e);
     }

@@ -8,7 +8,8 @@ use crate::js::js_string;
 use crate::lazy;
 use wasm_bindgen::JsValue;
 
-/// `evaluate`: runs `script` (or `expression`, `code`, `js`) and returns its JSON-safe result.
+/// `evaluate`: runs `script` (or `expression`, `code`, `js`) and returns its JSON-safe result;
+/// `undefined` (the step gets no `result`) when the script returned nothing.
 pub(super) async fn evaluate(step: &JsValue) -> Outcome {
     let Some(src) = field(step, "script")
         .or_else(|| field(step, "expression"))
