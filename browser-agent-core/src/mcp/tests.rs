@@ -836,9 +836,60 @@ async fn evaluate_with_no_value_says_so() {
     let (text, failed) = call_tool(&agent, "browser_run", json!({"steps": steps})).await;
     page.await.unwrap();
     assert!(!failed, "{text}");
-    assert!(text.contains("1. evaluate: no value (the script returned undefined)\n"), "{text}");
+    assert!(
+        text.contains("1. evaluate: no value (the script returned undefined)\n"),
+        "{text}"
+    );
     assert!(text.contains("2. evaluate: null\n"), "{text}");
     assert!(text.contains("3. click: ok\n"), "{text}");
+}
+
+#[tokio::test]
+async fn screenshots_come_as_the_format_asked_and_as_png_in_a_proof() {
+    // Issue 33: MCP screenshots can be asked for as PNG or JPEG (JPEG when not asked); while a
+    // proof session records, as PNG like the proof's own pictures, so its folder is one format.
+    let dir = std::env::temp_dir().join(format!("ba-mcp-format-{}", crate::util::random_hex(6)));
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .page_key(KEY)
+        .body_limit(65_536)
+        .proof_dir(&dir)
+        .build();
+    open_page(&agent, "pg1").await;
+    let shot = |format: &str| json!({"index": 0, "command": "screenshot", "result": {"format": format}});
+    let answer = |format: &str| json!({"steps": [shot(format)], "snapshot": BEFORE, "duration": 5, "logs": []});
+    for (asked, sent) in [
+        (json!({"command": "screenshot", "format": "png"}), "png"),
+        (json!({"command": "screenshot", "format": "PNG"}), "png"),
+        (json!({"command": "screenshot", "format": "JPG"}), "jpg"),
+        (json!({"command": "screenshot"}), "jpeg"),
+    ] {
+        let mut expected = asked.clone();
+        expected["format"] = sent.into();
+        let page = page_answers(&agent, "pg1", json!([expected]), answer(sent));
+        let (text, failed) = call_tool(&agent, "browser_run", json!({"steps": [asked]})).await;
+        assert!(!failed, "{text}");
+        page.await.unwrap();
+    }
+    let (text, failed) = call_tool(
+        &agent,
+        "browser_actions",
+        json!({"proof": "start", "description": "one format"}),
+    )
+    .await;
+    assert!(!failed, "{text}");
+    let page = page_answers(
+        &agent,
+        "pg1",
+        json!([{"command": "screenshot", "format": "png"}]),
+        answer("png"),
+    );
+    let (text, failed) = call_tool(&agent, "browser_run", json!({"steps": [{"command": "screenshot"}]})).await;
+    page.await.unwrap();
+    assert!(!failed, "{text}");
+    let (text, failed) = call_tool(&agent, "browser_actions", json!({"proof": "stop"})).await;
+    assert!(!failed, "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[tokio::test]

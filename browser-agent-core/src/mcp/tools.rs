@@ -170,15 +170,9 @@ impl BrowserAgent {
             }
             Tool::Run => {
                 // The body of `POST {prefix}/run`: the same parser, the same checks, the same texts.
-                // Screenshots come back as image content, JPEG unless the step names a format
-                // (a vision model reads either; JPEG is a third of the bytes).
                 let mut args = args.clone();
                 if let Some(Value::Array(steps)) = args.get_mut("steps") {
-                    for step in steps.iter_mut().filter_map(Value::as_object_mut) {
-                        if step.get("command").and_then(Value::as_str) == Some("screenshot") {
-                            step.entry(crate::protocol::screenshot::FORMAT).or_insert("jpeg".into());
-                        }
-                    }
+                    screenshot_formats(steps, self.proof_status().is_some());
                 }
                 let batch = Batch::from_value(&Value::Object(args)).map_err(|e| e.to_string())?;
                 match self.run_placed(batch, origin).await {
@@ -249,6 +243,25 @@ impl BrowserAgent {
             .filter_map(|id| self.inner.screenshots.get(id))
             .map(|shot| (shot.info.format.content_type(), crate::util::base64_encode(&shot.bytes)))
             .collect()
+    }
+}
+
+/// A `screenshot` step's `format` over MCP: as asked, in any case (`"PNG"`, `"jpeg"`); when not
+/// asked, JPEG (a vision model reads either; JPEG is a third of the bytes), or PNG while a proof
+/// session records (`proof`), so the agent's own pictures in it are the format of the proof's.
+fn screenshot_formats(steps: &mut [Value], proof: bool) {
+    use crate::protocol::screenshot::FORMAT;
+    for step in steps.iter_mut().filter_map(Value::as_object_mut) {
+        if step.get("command").and_then(Value::as_str) != Some("screenshot") {
+            continue;
+        }
+        match step.get_mut(FORMAT) {
+            Some(Value::String(f)) => f.make_ascii_lowercase(),
+            Some(_) => {}
+            None => {
+                step.insert(FORMAT.to_owned(), Value::from(if proof { "png" } else { "jpeg" }));
+            }
+        }
     }
 }
 
