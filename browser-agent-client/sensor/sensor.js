@@ -101,8 +101,11 @@ function session(get, name, value) {
 
 // This tab's id, kept in sessionStorage so the host can hand a batch's remaining steps over to the
 // next page of the same tab; empty where storage is blocked.
-// Read once per page load: each sessionStorage access is a synchronous trip out of the page.
-let tab;
+// Read only once the host says a handover waits (`wantTab`), then kept: the first sessionStorage
+// access of a page load is a synchronous trip out of the page, the largest part of what the sensor
+// cost a page no agent touched.
+let tab,
+    wantTab = false;
 function tabId() {
     if (tab !== undefined) return tab;
     let id = session(1, __TAB_STORAGE_KEY__);
@@ -254,7 +257,6 @@ async function heartbeat() {
     const framed = win.parent != win;
     const params = {
         [__P_CLIENT__]: clientId,
-        [__P_TAB__]: tabId(),
         [__P_PAGE__]: location.href,
         [__P_TITLE__]: doc.title,
         [__P_PHASE__]: failure ? 'failed' : phase,
@@ -266,6 +268,7 @@ async function heartbeat() {
     // origins that throws); `null` where the browser does not say.
     if (framed) params[__P_PARENT__] = (location.ancestorOrigins || [])[0] || 'null';
     params[__P_REV__] = rev;
+    if (wantTab) params[__P_TAB__] = tabId();
     if (failure) {
         params[__P_ERROR__] = failure[0].slice(0, 500);
         params[__P_STACK__] = failure[1].slice(0, 1500);
@@ -290,6 +293,7 @@ async function heartbeat() {
     }
     reached = true;
     if (res.status < 200 || res.status > 299) return;
+    handoverWaits(res);
     // The host is there: whatever waits for a retry goes now.
     if (pending.length && backoff && !sending) schedule(0);
     // An agent is attached: fetch and compile the hands while the page is idle.
@@ -301,6 +305,18 @@ async function heartbeat() {
     if (seen === undefined || seen == served || !session(0, RELOAD_KEY, served)) return;
     beacon(false);
     location.reload();
+}
+
+// The host says a navigating batch waits for the next page of its tab: from now on this page sends
+// its tab id (a heartbeat says it at once), and a page whose poll covers others asks them for theirs.
+// True the first time.
+function handoverWaits(res) {
+    if (!res.headers.get(__HANDOVER_HEADER__)) return false;
+    if (tabs.leader) tabs.post(TAB);
+    if (wantTab) return false;
+    wantTab = true;
+    heartbeat();
+    return true;
 }
 
 function idle(f) {
@@ -590,7 +606,7 @@ async function pollOnce(generation) {
     const params = { [__P_CLIENT__]: clientId };
     // The longest hold the host grants, unless the page asked for plain polling.
     if (!pollMs()) params[__P_WAIT__] = __POLL_WAIT_MS__;
-    params[__P_TAB__] = tabId();
+    if (wantTab) params[__P_TAB__] = tabId();
     const covered = tabs.covered();
     if (covered) params[__P_CLIENTS__] = covered;
     const init = options('GET');
@@ -613,6 +629,7 @@ async function pollOnce(generation) {
             return 'failed';
         }
     }
+    if (res.status == 204 && res.headers.get(__HANDOVER_HEADER__)) return handoverWaits(res) ? 'again' : 'wait';
     return res.status == 204 ? 'empty' : res.status == 403 ? 'refused' : 'failed';
 }
 
@@ -636,6 +653,10 @@ async function pollLoop(generation, delay) {
             const interval = pollMs() || MIN_POLL_INTERVAL_MS;
             const took = now() - started;
             if (took < interval) await sleep(interval - took);
+        } else if (outcome == 'wait') {
+            // Asked again for tabs while a handover waits: what this page knows went already, and
+            // the pages it covers answer over the channel.
+            await sleep(250);
         } else if (outcome == 'refused') {
             poll.active = false;
             break;
@@ -657,12 +678,14 @@ async function pollLoop(generation, delay) {
 // roll call (WHO) and calls it again, so a dead page leaves the poll within two heartbeats; pages
 // answer from their message task, which a hidden tab's timer throttling does not delay. Without
 // BroadcastChannel or navigator.locks (an insecure context, an opaque origin) each page polls alone.
-// Messages: [HELLO, id], [BYE, id], [WHO], [RUN, id, batch].
+// While a handover waits, the leader asks every page for its tab id ([TAB]; see handoverWaits).
+// Messages: [HELLO, id], [BYE, id], [WHO], [RUN, id, batch], [TAB].
 
 const HELLO = 0,
     BYE = 1,
     WHO = 2,
-    RUN = 3;
+    RUN = 3,
+    TAB = 4;
 const tabs = {
     channel: null,
     release: null,
@@ -723,6 +746,13 @@ const tabs = {
         const [kind, c, b] = d || [];
         if (kind == RUN) {
             if (c == clientId) runBatch(b);
+            return;
+        }
+        if (kind == TAB) {
+            if (!wantTab) {
+                wantTab = true;
+                heartbeat();
+            }
             return;
         }
         if (!this.leader) {

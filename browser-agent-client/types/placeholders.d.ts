@@ -43,6 +43,7 @@ declare const __LAZY_NOTES__: string;
 declare const __LAZY_SCREENSHOT__: string;
 declare const __KEY_HEADER__: string;
 declare const __AGENT_HEADER__: string;
+declare const __HANDOVER_HEADER__: string;
 declare const __REV_HEADER__: string;
 declare const __TAB_STORAGE_KEY__: string;
 /** Times, in ms. */

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::protocol::{AGENT_ATTACHED_MS, AGENT_HEADER};
+use crate::protocol::{AGENT_ATTACHED_MS, AGENT_HEADER, HANDOVER_HEADER};
 use crate::util::now_ms;
 use crate::BrowserAgent;
 
@@ -20,10 +20,14 @@ impl BrowserAgent {
         seen != 0 && now.saturating_sub(seen) <= AGENT_ATTACHED_MS
     }
 
-    /// Marks a heartbeat's answer with [`AGENT_HEADER`] while an agent is attached.
+    /// Marks a heartbeat's or a poll's answer with [`AGENT_HEADER`] while an agent is attached,
+    /// and with [`HANDOVER_HEADER`] while a navigating batch waits for the next page of its tab.
     pub(crate) fn tell_presence(&self, headers: &mut http::HeaderMap) {
         if self.agent_attached(now_ms()) {
             headers.insert(AGENT_HEADER, http::HeaderValue::from_static("1"));
+        }
+        if self.inner.commands.handover_waiting() {
+            headers.insert(HANDOVER_HEADER, http::HeaderValue::from_static("1"));
         }
     }
 }

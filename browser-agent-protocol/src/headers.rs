@@ -11,3 +11,7 @@ pub const REV_HEADER: &str = "x-browser-agent-rev";
 /// [`AGENT_ATTACHED_MS`](crate::AGENT_ATTACHED_MS)): the page then fetches and compiles its hands while idle, so the agent's
 /// first command never waits for them.
 pub const AGENT_HEADER: &str = "x-browser-agent-attached";
+/// Header of a heartbeat's or a poll's answer while a navigating batch waits for the next page of
+/// its tab: only then does a page read its tab id (sessionStorage, a synchronous trip out of the
+/// page on every load otherwise) and send it.
+pub const HANDOVER_HEADER: &str = "x-browser-agent-handover";

@@ -18,8 +18,11 @@ use browser_tests::{median, scratch, Browser};
 use serde_json::json;
 
 /// Each variant's snippet: what the sensor does at start, one kind at a time.
-const VARIANTS: [(&str, &str); 6] = [
+const VARIANTS: [(&str, &str); 8] = [
     ("plain page", ""),
+    // The floor: the least a script that talks to its host, or draws, can do after the first frame.
+    ("one fetch (the floor of any host round trip)", "fetch('/x?0');"),
+    ("one more animation frame", "requestAnimationFrame(() => {});"),
     ("Web Lock + BroadcastChannel (the shared poll)", "new BroadcastChannel('x'); navigator.locks.request('x', () => new Promise(() => {}));"),
     ("sessionStorage read + write (the tab id)", "sessionStorage.getItem('a'); sessionStorage.setItem('a','1');"),
     ("three fetches (heartbeat, poll, logs)", "fetch('/x?1'); fetch('/x?2'); fetch('/x?3', {method:'POST', body:'[]'});"),

@@ -10,7 +10,9 @@
 
 use std::time::Duration;
 
-use browser_tests::{any_port, exec, run, shared_browser, started_client, wait_for, within, Server, SCENARIO_DEADLINE};
+use browser_tests::{
+    any_port, exec, run, scratch, shared_browser, started_client, wait_for, within, Browser, Server, SCENARIO_DEADLINE,
+};
 use serde_json::json;
 
 /// The page's resource timing entries for the hands (glue and wasm): `[name, transferSize,
@@ -21,6 +23,9 @@ const HANDS_FETCHED: &str = "return performance.getEntriesByType('resource')
 
 /// Whether the hands started in the page.
 const HANDS_STARTED: &str = "return !!window.__browserAgent.hs;";
+
+/// The tab id this tab keeps in sessionStorage (`null`: never written).
+const TAB_ID: &str = "return sessionStorage.getItem('__browserAgentTab');";
 
 /// The sensor's client id once it runs.
 const SENSOR_STARTED: &str = "var g = window.__browserAgent; return g && g.h ? g.clientId : null;";
@@ -48,6 +53,8 @@ async fn hands_load_only_when_an_agent_acts() {
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert_eq!(exec(c, HANDS_FETCHED).await, json!([]), "no agent, no hands");
         assert_eq!(exec(c, HANDS_STARTED).await, json!(false));
+        // Nor a tab id: the sensor reads sessionStorage only when a handover waits.
+        assert_eq!(exec(c, TAB_ID).await, json!(null), "no agent, no tab id");
 
         // The first command loads them and answers.
         let first = run(&server, &id, json!([{"command": "snapshot"}])).await;
@@ -87,4 +94,59 @@ async fn hands_load_only_when_an_agent_acts() {
         );
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_hands_over_to_the_next_page_of_a_tab_another_tab_polls_for() {
+    // Two tabs share one poll (the first tab leads). A batch for the second tab navigates it: the
+    // host says a handover waits, the leader asks the pages it covers for their tab ids, and the
+    // second tab's next page, which never read its tab id before, takes the rest of the batch.
+    let browser = Browser::launch(&scratch()).await;
+    let server = Server::start(browser_tests::agent(), any_port());
+    within(
+        "a_batch_hands_over_to_the_next_page_of_a_tab_another_tab_polls_for",
+        SCENARIO_DEADLINE,
+        async {
+            let c = &browser.client;
+            c.goto(&server.url("/actions/form.html")).await.expect("goto");
+            let leader = started_client(c, SENSOR_STARTED, "the first tab").await;
+            let tab = c.new_window(true).await.expect("new tab");
+            c.switch_to_window(tab.handle.clone()).await.expect("switch");
+            c.goto(&server.url("/actions/form.html")).await.expect("goto");
+            let follower = started_client(c, SENSOR_STARTED, "the second tab").await;
+            // The second tab is covered by the first tab's poll, not polling itself.
+            wait_for(
+                "the leader's poll covers the second tab",
+                Duration::from_secs(30),
+                || {
+                    let polled = |id: &str| server.agent.clients().get(id).map_or(0, |r| r.last_poll_at);
+                    (polled(&follower) > 0 && polled(&leader) > 0).then_some(())
+                },
+            )
+            .await;
+            assert_eq!(
+                exec(c, TAB_ID).await,
+                json!(null),
+                "no tab id read before an agent acted"
+            );
+            let v = run(
+                &server,
+                &follower,
+                json!([
+                    {"command": "click", "text": "Next page"},
+                    {"command": "evaluate", "script": "location.pathname"},
+                ]),
+            )
+            .await;
+            let steps = v["steps"].as_array().expect("steps");
+            assert_eq!(steps.len(), 2, "{v}");
+            assert_eq!(steps[1]["result"], "/actions/page2.html", "{v}");
+            assert!(
+                exec(c, TAB_ID).await.is_string(),
+                "the tab id was read for the handover"
+            );
+        },
+    )
+    .await;
+    browser.close().await;
 }

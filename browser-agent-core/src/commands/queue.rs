@@ -314,6 +314,23 @@ impl CommandQueue {
         })
     }
 
+    /// Whether the rest of a navigating batch waits for the next page of its tab: pages then send
+    /// their tab id (see [`HANDOVER_HEADER`](crate::protocol::HANDOVER_HEADER)).
+    pub(crate) fn handover_waiting(&self) -> bool {
+        !self.state.lock().handovers.is_empty()
+    }
+
+    /// Wakes every held poll when a batch waits for the page of `tab`: a page covered by another's
+    /// poll just named its tab in a heartbeat, and the poll that covers it should look again.
+    pub(crate) fn wake_for_tab(&self, tab: &str) {
+        let state = self.state.lock();
+        if state.handovers.contains_key(tab) {
+            for page in state.pages.values() {
+                page.wake.notify_waiters();
+            }
+        }
+    }
+
     /// Registers a held poll of `client` and returns its serial; the poll it replaces (if any)
     /// is woken and ends, since [`CommandQueue::holds`] is false for it from now on.
     pub(crate) fn hold(&self, client: &str) -> u64 {

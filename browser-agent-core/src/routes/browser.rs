@@ -35,6 +35,9 @@ impl BrowserAgent {
         if self.key_ok(parts) {
             let hb = Heartbeat::from_pairs(Params::parse(parts.uri.query()).iter());
             self.record_heartbeat(&hb);
+            if let Some(tab) = hb.tab.as_deref().filter(|t| !t.is_empty()) {
+                self.inner.commands.wake_for_tab(tab);
+            }
         }
         self.probe_ok()
     }
@@ -284,8 +287,8 @@ impl BrowserAgent {
         if let Some(batch) = self.take_any(&client, tab.as_deref(), &covered) {
             return Dispatch::Now(batch_response(&batch));
         }
-        if wait.is_zero() {
-            return Dispatch::Now(empty(StatusCode::NO_CONTENT));
+        if wait.is_zero() || self.ask_for_tab(tab.as_deref(), &covered) {
+            return Dispatch::Now(self.no_batch());
         }
         let agent = self.clone();
         Dispatch::Later(Box::pin(async move {
@@ -313,6 +316,9 @@ impl BrowserAgent {
                 if let Some(batch) = agent.take_any(&client, tab.as_deref(), &covered) {
                     return batch_response(&batch);
                 }
+                if agent.ask_for_tab(tab.as_deref(), &covered) {
+                    return agent.no_batch();
+                }
                 let any = std::future::poll_fn(|cx| {
                     if notified.iter_mut().any(|n| n.as_mut().poll(cx).is_ready()) {
                         std::task::Poll::Ready(())
@@ -329,6 +335,22 @@ impl BrowserAgent {
                 }
             }
         }))
+    }
+
+    /// Whether a poll should end now and say a handover waits: pages send their tab id only when
+    /// told, and the batch may be for the tab of this page or of a page it covers whose tab the
+    /// host does not know yet (the polling page then asks the pages it covers for theirs).
+    fn ask_for_tab(&self, tab: Option<&str>, covered: &[Covered]) -> bool {
+        let unknown = |c: &String| self.inner.clients.get(c).is_some_and(|r| !r.gone && r.tab.is_empty());
+        (tab.is_none() || covered.iter().any(|(c, t)| t.is_none() && unknown(c)))
+            && self.inner.commands.handover_waiting()
+    }
+
+    /// A poll's `204` with no batch, telling the page what a heartbeat's answer would.
+    fn no_batch(&self) -> Response<Bytes> {
+        let mut res = empty(StatusCode::NO_CONTENT);
+        self.tell_presence(res.headers_mut());
+        res
     }
 
     /// `POST {prefix}/results`: 204; an unknown id (timed out, or never sent) is only warned about.
