@@ -196,6 +196,25 @@ chromium_test!(a_click_waits_for_the_requests_it_started, Axum, |c, server| {
     )
     .await;
     assert_eq!(v["steps"][1]["result"], false, "{v}");
+    // ... but the answer's snapshot waits for the requests the batch started: it shows what the
+    // click led to, and the request's own entry is among the batch's logs.
+    assert!(
+        v["snapshot"].as_str().unwrap_or_default().contains("Slow data loaded"),
+        "{v}"
+    );
+    let logs = v["logs"].to_string();
+    assert!(logs.contains("/api/slow"), "{logs}");
+    // A snapshot step after the click waits alike.
+    let v = run(
+        &server,
+        &id,
+        json!([
+            {"command": "click", "text": "Load slowly"},
+            {"command": "snapshot", "filter": "Slow data loaded"},
+        ]),
+    )
+    .await;
+    assert!(result(&v, 1).contains("Slow data loaded"), "{v}");
     let v = run(
         &server,
         &id,

@@ -1,6 +1,9 @@
 //! The step loop of one batch: its steps in order, stopping at the first failing step (one marked
 //! `"optional": true` is reported with `"optional": true` and the batch goes on), then always
 //! a fresh snapshot (after the network-idle wait), and the log entries recorded while the batch ran.
+//! Once a step acted, a snapshot or screenshot (a step's, or the answer's) first waits for the
+//! requests the batch started to finish, bounded: the answer shows what the click led to ("Order
+//! confirmed", the request's log entry), not the page mid-request ("Placing order…").
 //!
 //! Result: `{"id","steps":[{"index","command","result"?,"error"?,"elapsed"}],"snapshot","logs",
 //! "duration"}`. A command is an async fn from its step (the JSON object) to a result or an error
@@ -15,6 +18,20 @@ use browser_agent_protocol::{field, OPTIONAL};
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Longest a snapshot or screenshot after an acting step waits for the requests the batch started
+/// (ms); never closer than [`SETTLE_MARGIN_MS`] to the batch's deadline. A request that outlives it
+/// (a long poll the click opened) is left running.
+const SETTLE_REQUESTS_MS: f64 = 5_000.0;
+/// What the wait leaves of the batch's time, so the answer is the page's, not a timeout.
+const SETTLE_MARGIN_MS: f64 = 500.0;
+
+/// Waits until no more than `before` of the page's requests are in flight (those the batch started
+/// finished), bounded by [`SETTLE_REQUESTS_MS`] and the batch's time.
+async fn requests_settled(before: f64) {
+    let left = batch::time_left().map_or(f64::MAX, |l| l - SETTLE_MARGIN_MS);
+    let _ = snapshot::idle::wait_requests_done(before, SETTLE_REQUESTS_MS.min(left).max(0.0)).await;
+}
 
 /// Milliseconds, rounded, as a JS number.
 fn ms(v: f64) -> JsValue {
@@ -34,6 +51,9 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         bootstrap::to_parent("command-started", &[("id", &id), ("steps", &steps)]);
     }
     let mut success = true;
+    // The page's requests in flight before the batch acted (its own long polls, a page load's).
+    let before = snapshot::idle::inflight();
+    let mut acted = false;
     // The text of a snapshot step that ran last: it already is the snapshot after the batch.
     let mut last_snapshot: Option<String> = None;
     let all: Vec<JsValue> = steps.iter().collect();
@@ -49,6 +69,10 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         if wait::acts(&command) {
             wait::remember(&all[index + 1..], false);
         }
+        if acted && matches!(command.as_str(), "snapshot" | "screenshot") {
+            requests_settled(before).await;
+        }
+        acted |= wait::acts(&command);
         let t0 = now_ms();
         let outcome = if batch::out_of_time() {
             Err("Not run: the batch's time ran out before this step (the agent was answered with a timeout)".to_owned())
@@ -101,7 +125,12 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     }
     let text = match last_snapshot {
         Some(text) => text,
-        None => snapshot::take(&snapshot::View::page()).await.unwrap_or_default(),
+        None => {
+            if acted {
+                requests_settled(before).await;
+            }
+            snapshot::take(&snapshot::View::page()).await.unwrap_or_default()
+        }
     };
     let logs = batch::end();
     bootstrap::to_parent(
