@@ -287,3 +287,53 @@ async fn a_proof_keeps_no_secrets() {
     let server = Server::start_on(Axum, agent, any_port());
     within("secrets", SCENARIO_DEADLINE, secrets_flow(server, &browser.client)).await;
 }
+
+/// A proof's picture after an acting step shows what the step led to: taken once the page has
+/// settled (its requests done, the frame it then asked for drawn), not mid-way (issue 33: the
+/// picture after "Place order" showed "Placing order…"); after a navigation too, where the new
+/// page's own requests are waited for.
+async fn settled_flow(server: Server, client: &Client) {
+    let page = open(client, &server, "/actions/order.html").await;
+    // The capture module loaded already (its first load is time the page has to settle anyway).
+    let v = run(&server, &page, json!([{"command": "screenshot"}])).await;
+    assert!(v["error"].is_null(), "{v}");
+    let (status, started) = post(&server, "/proof/start", json!({"description": "place an order"}));
+    assert_eq!(status, 200, "{started}");
+    let v = run(
+        &server,
+        &page,
+        json!([
+            {"command": "click", "text": "Place order"},
+            {"command": "navigate", "url": "/actions/order.html?load"}
+        ]),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{v}");
+    let (status, report) = post(&server, "/proof/stop", json!({}));
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["counts"]["screenshots"], 2, "{report}");
+    let dir = PathBuf::from(report["dir"].as_str().unwrap());
+    for step in ["step-01.png", "step-02.png"] {
+        let png = std::fs::read(dir.join(step)).unwrap();
+        let picture = browser_tests::image::decode_png(&png).unwrap();
+        let [r, g, b, _] = picture.get(190, 180);
+        assert!(
+            r < 60 && (120..=200).contains(&g) && b < 60,
+            "{step} shows the order placed (green), not being placed (orange): {:?}",
+            (r, g, b)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proof_picture_shows_the_settled_page() {
+    let browser = shared_browser().await;
+    let agent = BrowserAgent::builder()
+        .enabled(true)
+        .page_key(PAGE_KEY)
+        .proof_dir(browser_tests::scratch().join("proof-settled"))
+        .build();
+    let server = Server::start_on(Axum, agent, any_port());
+    within("settled", SCENARIO_DEADLINE, settled_flow(server, &browser.client)).await;
+}
