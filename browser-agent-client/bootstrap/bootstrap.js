@@ -44,7 +44,8 @@
 //   ev        the promise evaluate.js's nonce'd <script> leaves; 0 while it is inserted
 //   nb        the page's last 50 requests and socket events, by reference, for the hands' `network`
 //             step (commands/actions/network.rs): {e: entry, q: request body, r: response} or
-//             {e: entry, m: the socket's last messages}; a ring at nb.i
+//             {e: entry, m: the socket's last messages}; a ring at nb.i; nb.w: the last 10
+//             sockets' messages (m.s: their entries' seqs), so a long-lived one stays reachable
 // Its shape, for `tsc` (scripts/js-check), is `BrowserAgent` in browser-agent-client/types/placeholders.d.ts.
 (function (win) {
     // Injected twice (a proxy in front of the layer, an HMR reload of the head): patch once.
@@ -967,7 +968,10 @@
     }
 
     // WebSockets: an entry when one opens, closes or fails; its last 20 messages each way, by
-    // reference (`m`, a ring at m.i of [sent, time, data]), for the hands' `network` step.
+    // reference (`m`, a ring at m.i of [sent, time, data]; m.c: counts received, sent; m.u: its
+    // URL; m.s: its entries' seqs), for the hands' `network` step; the last 10 sockets in nb.w.
+    net.w = [];
+    net.n = 0;
     var PageSocket = win.WebSocket, pageSocketSend;
     if (PageSocket && win.Proxy) {
         pageSocketSend = PageSocket.prototype.send;
@@ -986,6 +990,9 @@
                         counts = [0, 0];
                     messages.i = 0;
                     messages.c = counts;
+                    messages.s = [];
+                    messages.u = url;
+                    net.w[net.n++ % 10] = messages;
                     var log = function (event, level, text, more) {
                         var entry = more || {};
                         entry.type = 'websocket';
@@ -994,6 +1001,7 @@
                         entry.url = url;
                         entry.text = 'WebSocket ' + url + ' ' + text;
                         emit(entry, level == 'error' ? __KIND_URGENT__ : 0);
+                        messages.s[messages.s.length] = entry.seq;
                         keep({ e: entry, m: messages });
                     };
                     ws.addEventListener('open', function () {

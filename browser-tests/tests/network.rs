@@ -229,6 +229,9 @@ async fn network_bodies_sizes_and_sockets() {
             error.contains(&format!("the page no longer keeps entry #{seq}: it keeps its last 50")),
             "{v}"
         );
+        // A socket stays reachable by its entries when requests pushed them out (its last 10).
+        let text = network(&server, &id, open["seq"].as_u64().unwrap()).await;
+        assert!(text.ends_with("← echo: hello\n→ bye\n"), "{text}");
     })
     .await;
     server.stop();

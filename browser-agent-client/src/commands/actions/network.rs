@@ -19,6 +19,10 @@ use wasm_bindgen_futures::JsFuture;
 
 /// The bootstrap's ring of kept requests and socket events (its own field, like `s` and `b`).
 const KEPT: &str = "nb";
+/// `nb.w`: the page's last [`KEPT_SOCKETS`] sockets' message rings.
+const SOCKETS: &str = "w";
+/// How many sockets `nb.w` holds (the bootstrap's literal).
+const KEPT_SOCKETS: u32 = 10;
 /// Longest the step waits for a response body still arriving, in ms.
 const BODY_WAIT_MS: i32 = 3_000;
 
@@ -43,6 +47,19 @@ pub(super) async fn network(step: &JsValue) -> Outcome {
     let record = (0..KEPT_RECORDS as u32)
         .map(|i| Reflect::get_u32(&kept, i).unwrap_or(JsValue::UNDEFINED))
         .find(|r| r.is_object() && get(&get(r, "e"), "seq").as_f64() == Some(page_seq));
+    // A socket whose entries left the ring: among the last sockets, by its entries' numbers.
+    let sockets = get(&kept, SOCKETS);
+    let socket_of = |m: &JsValue| {
+        let seqs = get(m, "s");
+        let n = get(&seqs, "length").as_f64().unwrap_or(0.0) as u32;
+        (0..n.min(64)).any(|i| Reflect::get_u32(&seqs, i).ok().and_then(|v| v.as_f64()) == Some(page_seq))
+    };
+    let record = record.or_else(|| {
+        (0..KEPT_SOCKETS)
+            .map(|i| Reflect::get_u32(&sockets, i).unwrap_or(JsValue::UNDEFINED))
+            .find(|m| m.is_object() && socket_of(m))
+            .map(|m| crate::js::object(&[("m", m)]).into())
+    });
     let Some(record) = record else {
         return Err(cat(&[
             "the page no longer keeps entry #",
@@ -55,7 +72,7 @@ pub(super) async fn network(step: &JsValue) -> Outcome {
     let entry = get(&record, "e");
     let messages = get(&record, "m");
     let text = if messages.is_object() {
-        socket(&entry, &messages, shown)
+        socket(&messages, shown)
     } else {
         request(&record, &entry, shown).await
     };
@@ -297,7 +314,7 @@ async fn response_text(v: &JsValue) -> Result<Option<String>, String> {
 }
 
 /// A socket's last messages, oldest first: `→` sent, `←` received.
-fn socket(entry: &JsValue, messages: &JsValue, shown: f64) -> String {
+fn socket(messages: &JsValue, shown: f64) -> String {
     let at = get(messages, "i").as_f64().unwrap_or(0.0) as u32;
     let counts = get(messages, "c");
     let count = |i| {
@@ -332,7 +349,7 @@ fn socket(entry: &JsValue, messages: &JsValue, shown: f64) -> String {
     }
     let head = cat(&[
         "WebSocket ",
-        &text_of(entry, "url"),
+        &text_of(messages, "u"),
         " (#",
         &num(shown),
         "): ",
