@@ -62,3 +62,72 @@ pub(crate) fn resolve(steps: &mut [Value], logs: &LogBuffer, client: &str) -> Re
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::logs::LogEntry;
+    use crate::protocol::Level;
+
+    fn stored(logs: &LogBuffer, kind: &str, client: &str, page_seq: Option<u64>) -> u64 {
+        let mut e = LogEntry::new(kind, Level::Info, "x", 1);
+        e.client_id = client.into();
+        e.client_seq = page_seq;
+        logs.push(e)
+    }
+
+    fn refused(steps: &mut [Value], logs: &LogBuffer) -> String {
+        match resolve(steps, logs, "c1") {
+            Err(RunError::BadRequest(m)) => m,
+            other => panic!("refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_step_gets_the_page_s_number_and_bad_ones_say_why() {
+        let logs = LogBuffer::new(100, 1 << 20);
+        let request = stored(&logs, entry_type::NETWORK, "c1", Some(7));
+        let socket = stored(&logs, entry_type::WEBSOCKET, "c1", Some(8));
+        let console = stored(&logs, entry_type::CONSOLE, "c1", Some(9));
+        let other_page = stored(&logs, entry_type::NETWORK, "c2", Some(1));
+        let plain = stored(&logs, entry_type::NETWORK, "", None);
+
+        let mut steps = vec![
+            json!({"command": "click", "ref": "e1"}),
+            json!({"command": "network", "seq": request}),
+            json!({"command": "network", "seq": socket}),
+        ];
+        resolve(&mut steps, &logs, "c1").unwrap();
+        assert_eq!(steps[0], json!({"command": "click", "ref": "e1"}));
+        assert_eq!(
+            steps[1],
+            json!({"command": "network", "seq": request, "clientSeq": 7, "clientId": "c1"})
+        );
+        assert_eq!(steps[2]["clientSeq"], 8);
+
+        let m = refused(&mut [json!({"command": "network", "seq": 99})], &logs);
+        assert_eq!(m, "step 0: there is no entry #99 yet (the last is #5)");
+        let m = refused(&mut [json!({"command": "network", "seq": console})], &logs);
+        assert!(
+            m.starts_with("step 0: entry #3 is a console entry; network answers"),
+            "{m}"
+        );
+        let m = refused(&mut [json!({"command": "network", "seq": other_page})], &logs);
+        assert!(
+            m.contains("entry #4 is from page load c2 and this batch runs in c1") && m.contains("\"client\": \"c2\""),
+            "{m}"
+        );
+        let m = refused(&mut [json!({"command": "network", "seq": plain})], &logs);
+        assert!(m.contains("entry #5 did not come from our page client"), "{m}");
+
+        // Evicted from the ring (it keeps 2 here).
+        let small = LogBuffer::new(2, 1 << 20);
+        for _ in 0..3 {
+            stored(&small, entry_type::NETWORK, "c1", Some(1));
+        }
+        let m = refused(&mut [json!({"command": "network", "seq": 1})], &small);
+        assert!(m.starts_with("step 0: entry #1 is no longer in the log"), "{m}");
+    }
+}
