@@ -446,3 +446,41 @@ async fn notes_off_means_no_shortcut_and_a_failing_step() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_area_note_reads_its_element_as_the_snapshot_does() {
+    // Issue 33: an area note's element ran the card's block children together ("PlanPro— 12
+    // seatsUpgrade"); it reads as the snapshot does, a line a node, with refs that work.
+    let browser = shared_browser().await;
+    let server = Server::start_on(Framework::Axum, browser_tests::agent(), any_port());
+    let b: &Browser = &browser;
+    within("an area note's element", SCENARIO_DEADLINE, async move {
+        let c = &b.client;
+        c.goto(&server.url("/notes/plans.html")).await.unwrap();
+        let app = client_id(c, &server).await;
+        let v = run(&server, &app, json!([{"command": "notes", "mode": "enter"}])).await;
+        assert_eq!(v["steps"][0]["result"]["mode"], "on", "{v}");
+        let card = rect_in_app(&server, &app, "#pro").await;
+        drag(
+            b,
+            (card[0] - 6.0, card[1] - 6.0),
+            (card[0] + card[2] + 6.0, card[1] + card[3] + 6.0),
+        )
+        .await;
+        type_text(b, "too small").await;
+        enter(b).await;
+        let got = wait_notes(&server, "the area note", |n| n.len() == 1).await;
+        let element = got[0]["element"].as_str().unwrap().to_owned();
+        let lines: Vec<&str> = element.lines().collect();
+        assert_eq!(lines.len(), 3, "{element}");
+        assert_eq!(lines[0], "heading \"PlanPro\"", "{element}");
+        assert_eq!(lines[1], "\"— 12 seats\"", "{element}");
+        assert!(lines[2].starts_with("button \"Upgrade\" [ref=e"), "{element}");
+        // Its ref is the snapshot's: it works in a step.
+        let r = lines[2].rsplit("[ref=").next().unwrap().trim_end_matches(']');
+        let snap = snapshot(&server, &app).await;
+        assert!(snap.contains(&format!("button \"Upgrade\" [ref={r}]")), "{snap}");
+        run(&server, &app, json!([{"command": "notes", "mode": "exit"}])).await;
+    })
+    .await;
+}

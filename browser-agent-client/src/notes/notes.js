@@ -312,9 +312,73 @@ function under(x, y) {
     return document.elementsFromPoint(x, y).find((e) => !e.closest('[' + __UI_ATTR__ + ']'));
 }
 
-function describe(e) {
+function describe(e, exact) {
     const d = agent().__F_DESCRIBE__;
-    return e ? (d ? d(e) : e.localName) : '';
+    return e ? (d ? d(e, !!exact) : e.localName) : '';
+}
+
+// What an area note's `element` holds at most (the host keeps 300 characters of it).
+const AREA_TEXT = 300;
+// Roles whose line is the element (their name is their content, as in the snapshot).
+const ONE_LINE = /^(heading|link|button|cell|columnheader|rowheader|option|tab|menuitem\w*|checkbox|radio|switch|textbox|searchbox|combobox|slider|spinbutton|img|clickable|status|alert|paragraph|label|code|term|definition|caption|figure)\b/;
+
+// The element an area is about: the outermost one around its centre that lies inside it (the
+// card drawn around), else the one under its centre.
+function areaElement(b) {
+    let e = under(b.x + b.w / 2, b.y + b.h / 2);
+    const inside = (r) => r.left >= b.x - 2 && r.top >= b.y - 2 && r.right <= b.x + b.w + 2 && r.bottom <= b.y + b.h + 2;
+    while (e && e.parentElement && e.parentElement !== document.body && e.parentElement !== document.documentElement && inside(e.parentElement.getBoundingClientRect())) e = e.parentElement;
+    return e;
+}
+
+// An element as the snapshot reads it: one line per node, in order, nested by two spaces under a
+// container with a role of its own; refs where the snapshot has them (`heading "PlanPro"`,
+// `"— 12 seats"`, `button "Upgrade" [ref=e9]`), where its one name ran its block children
+// together ("PlanPro— 12 seatsUpgrade"). At most AREA_TEXT characters, cut at a line.
+function areaText(root) {
+    const lines = [];
+    let size = 0;
+    let cut = false;
+    const push = (depth, line) => {
+        if (cut) return;
+        const text = '  '.repeat(depth) + line;
+        if (size + text.length + 1 > AREA_TEXT - 2) {
+            cut = true;
+            return;
+        }
+        lines.push(text);
+        size += text.length + 1;
+    };
+    const quote = (t) => JSON.stringify(t.length > 80 ? t.slice(0, 79) + '\u2026' : t);
+    const walk = (n, depth) => {
+        for (let c = n.firstChild; c && !cut; c = c.nextSibling) {
+            if (c.nodeType === 3) {
+                const t = c.data.replace(/\s+/g, ' ').trim();
+                if (t) push(depth, quote(t));
+                continue;
+            }
+            if (c.nodeType !== 1 || c.closest('[' + __UI_ATTR__ + ']')) continue;
+            if (!c.getClientRects().length || c.getAttribute('aria-hidden') === 'true') continue;
+            const d = describe(c, true);
+            if (!d) continue;
+            if (/\[ref=/.test(d) || !c.firstElementChild || ONE_LINE.test(d)) push(depth, d);
+            else if (d[0] === '"') walk(c, depth);
+            else {
+                // A container with a role (a list, a form): its role, its nodes under it.
+                push(depth, d.split(' ')[0]);
+                walk(c, depth + 1);
+            }
+        }
+    };
+    const d = describe(root, true);
+    if (!root.firstElementChild || /\[ref=/.test(d) || ONE_LINE.test(d)) return d;
+    if (d[0] === '"') walk(root, 0);
+    else {
+        push(0, d.split(' ')[0]);
+        walk(root, 1);
+    }
+    if (cut) lines.push('\u2026');
+    return lines.length ? lines.join('\n') : d;
 }
 
 // What an area holds: the elements inside it that an agent acts on (they have refs) and headings.
@@ -347,7 +411,8 @@ async function send(n) {
         note.element = describe(under(note.point.x, note.point.y));
     } else {
         const b = (note.box = { x: n.x - vx, y: n.y - vy, w: n.w, h: n.h });
-        note.element = describe(under(b.x + b.w / 2, b.y + b.h / 2));
+        const e = areaElement(b);
+        note.element = e ? areaText(e) : '';
         note.elements = inside(b);
     }
     n.sentText = n.text;
