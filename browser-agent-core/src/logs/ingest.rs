@@ -366,8 +366,17 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             } else {
                 s(field::TARGET)
             };
-            let text = concat(&[event, " ", target]);
-            (own.unwrap_or(Level::Info), text.trim_end().to_owned())
+            let mut text = concat(&[event, " ", target]).trim_end().to_owned();
+            // What a `fill`, `select` or `upload` left in the field, quoted as the steps write
+            // it (`fill textbox "Email" "ada@example.com"`): the line says what was entered, not
+            // only where. (A password's value is never sent; the page says `(hidden)`.)
+            if let (true, Some(Value::String(value))) =
+                (matches!(event, "fill" | "select" | "upload"), obj.get(field::VALUE))
+            {
+                text.push(' ');
+                text.push_str(&Value::from(value.as_str()).to_string());
+            }
+            (own.unwrap_or(Level::Info), text)
         }
         entry_type::NAVIGATION => {
             let mut text = concat(&["navigated to ", s(field::URL)]);
@@ -641,6 +650,20 @@ mod tests {
             (e.field_str("elementText"), e.client_seq),
             (Some("Save changes"), Some(4))
         );
+        // Issue 33: what was entered, chosen or pressed reads in the line itself.
+        let e =
+            typed(json!({"type":"interaction","event":"fill","target":"textbox \"Email\"","value":"ada@example.com"}));
+        assert_eq!(e.text, "fill textbox \"Email\" \"ada@example.com\"");
+        let e =
+            typed(json!({"type":"interaction","event":"select","target":"combobox \"Size\"","value":"Large, \"XL\""}));
+        assert_eq!(e.text, "select combobox \"Size\" \"Large, \\\"XL\\\"\"");
+        let e = typed(json!({"type":"interaction","event":"fill","target":"textbox \"Password\"","value":"(hidden)"}));
+        assert_eq!(e.text, "fill textbox \"Password\" \"(hidden)\"");
+        let e =
+            typed(json!({"type":"interaction","event":"press","target":"Enter in textbox \"Search\"","key":"Enter"}));
+        assert_eq!(e.text, "press Enter in textbox \"Search\"");
+        let e = typed(json!({"type":"interaction","event":"dblclick","target":"row \"Ada\""}));
+        assert_eq!(e.text, "dblclick row \"Ada\"");
         let e = typed(json!({"type":"dropped","count":7,"clientId":"c1","seq":9}));
         assert_eq!((e.level, e.page.as_str()), (Level::Warn, "http://from-registry/"));
         let e = typed(json!({"type":"custom","message":"hi","extra":{"deep":[1,2]}}));
