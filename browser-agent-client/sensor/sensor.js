@@ -853,6 +853,64 @@ agent.__F_PSEUDO__ = (root) => {
     }
 };
 
+// ---- vitals: the page's worst performance records, read by the hands' `vitals` step -----------------
+// One PerformanceObserver, registered while the page is idle (`buffered` hands it what came before):
+// the last LCP candidate, the CLS (its largest session window: shifts less than 1 s apart, 5 s at
+// most) and the worst VITALS_KEPT records of each other kind as [score, entry], the entries with
+// their elements. Nothing is read or sent until an agent asks (`vt()`).
+const VITALS_KEPT = 10;
+// l: LCP entry; c: CLS; s: shifts; e: interactions' events; t: long tasks; f: long animation
+// frames; r: resources.
+const vitals = { l: 0, c: 0, s: [], e: [], t: [], f: [], r: [] };
+let observer,
+    shiftFirst = 0,
+    shiftLast = -1e9,
+    shiftSum = 0;
+function keep(list, score, entry) {
+    let i = list.length;
+    while (i && list[i - 1][0] < score) i--;
+    if (i < VITALS_KEPT) list.splice(i, 0, [score, entry]);
+    if (list.length > VITALS_KEPT) list.length = VITALS_KEPT;
+}
+function perf(records) {
+    for (const e of records.getEntries ? records.getEntries() : records) {
+        const type = e.entryType;
+        if (type == 'largest-contentful-paint') vitals.l = e;
+        else if (type == 'layout-shift') {
+            if (e.hadRecentInput) continue;
+            const t = e.startTime;
+            if (t - shiftLast > 1000 || t - shiftFirst > 5000) {
+                shiftFirst = t;
+                shiftSum = 0;
+            }
+            shiftLast = t;
+            shiftSum += e.value;
+            if (shiftSum > vitals.c) vitals.c = shiftSum;
+            keep(vitals.s, e.value, e);
+        } else if (type != 'event' || e.interactionId) keep(vitals[type == 'event' ? 'e' : type == 'longtask' ? 't' : type == 'resource' ? 'r' : 'f'], e.duration, e);
+    }
+}
+function observeVitals() {
+    if (observer !== undefined) return;
+    observer = 0;
+    try {
+        observer = new win.PerformanceObserver(perf);
+        for (const type of ['largest-contentful-paint', 'layout-shift', 'event', 'longtask', 'long-animation-frame', 'resource']) {
+            // (`durationThreshold`: Event Timing's, unknown to the DOM typings.)
+            const init = /** @type {PerformanceObserverInit} */ ({ type, buffered: true, durationThreshold: 16 });
+            try {
+                observer.observe(init);
+            } catch (ignored) {}
+        }
+    } catch (ignored) {}
+}
+// What was kept, with the records not yet delivered; the observer starts now if idle did not come.
+agent.__F_VITALS__ = () => {
+    observeVitals();
+    if (observer) perf(observer.takeRecords());
+    return vitals;
+};
+
 // ---- the parent-frame API ----------------------------------------------------------------------------
 // An IDE that frames the app: messages on one channel, from window.parent only, and only from the
 // configured origin when there is one. Outbound `ready`, `location` (when it changed), and the
@@ -977,6 +1035,7 @@ function start() {
     });
     listen('pageshow', open);
     open();
+    idle(observeVitals);
 
     if (framed) {
         agent.__F_TO_PARENT__ = toParent;

@@ -191,6 +191,8 @@ interface BrowserAgent {
      *  (the sensor's; the hands read either answer as truthy or not). */
     __F_ONCLICK__?: (element: Element) => boolean | number;
     __F_PSEUDO__?: (root: Document | ShadowRoot) => boolean | number;
+    /** The sensor's kept performance records, for the hands' `vitals` step. */
+    __F_VITALS__?: () => { [kind: string]: any };
     /** Posts to the parent frame; the cursor as the parent frame set it. */
     __F_TO_PARENT__?: (command: string, data?: object) => void;
     __F_CURSOR_MODE__?: string;

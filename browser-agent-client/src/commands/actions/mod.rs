@@ -1,6 +1,6 @@
 //! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
 //! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
-//! `forward`, `reload`, `network`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
+//! `forward`, `reload`, `network`, `vitals`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
 //!
 //! Each finds its target with [`super::target`] (through [`super::resolve`]), acts as a person would (scroll into view, the pointer
 //! and key events in browser order, values through the element's native setter so controlled
@@ -22,6 +22,7 @@ mod reach;
 mod scroll;
 mod settle;
 mod text;
+mod vitals;
 pub(super) mod wait;
 
 use super::batch::{self, Nav};
@@ -105,6 +106,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
             batch::navigate(Nav::Reload, None);
             Ok(js_string("reloading"))
         }
+        "vitals" => vitals::vitals(step),
         _ => {
             let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
                 "snapshot" => Box::pin(snapshot_command(step)),

@@ -1,0 +1,410 @@
+//! `vitals`: the page's Web Vitals and jank, each element as the snapshot shows it, with its ref:
+//! LCP and its element, CLS and the elements that shifted, INP and the slowest interactions with
+//! their targets, long tasks and long animation frames with the scripts that ran, the slowest
+//! resources. The sensor keeps the records (one `PerformanceObserver`, `buffered`, the worst few of
+//! each kind: see `sensor.js`); this step reads them through [`VITALS`] when an agent asks, and
+//! answers in a few lines of text.
+
+use super::super::step::Outcome;
+use crate::bootstrap;
+use crate::commands::resolve::describe::{describe, element_of, role_of};
+use crate::js::{get, js_string};
+use crate::snapshot::refs::ref_of;
+use crate::text::{cat, has_sub, num, push_number};
+use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::*;
+
+/// `vt()`: the sensor's kept records (`{l, c, s, e, t, f, r}`: the LCP entry, the CLS, and the
+/// `[score, entry]` lists of shifts, interactions' events, long tasks, long animation frames and
+/// resources, worst first), with those not yet delivered; the observer starts then if the page was
+/// never idle. Filled in at build time (`scripts/build-bootstrap.mjs`).
+pub(crate) const VITALS: &str = "vt";
+
+/// Items shown of each list.
+const SHOWN: u32 = 3;
+/// Layout-shift sources named per shift (the browser keeps five).
+const SOURCES: u32 = 3;
+/// URLs are cut to this many characters.
+const MAX_URL: usize = 80;
+
+/// `{"command":"vitals"}`: the text.
+pub(super) fn vitals(_step: &JsValue) -> Outcome {
+    let f = bootstrap::field(VITALS);
+    let v = match js_sys::Function::from(f).call0(&bootstrap::agent()) {
+        Ok(v) if v.is_object() => v,
+        _ => return Err("this page's sensor keeps no vitals (an older client: reload the page)".into()),
+    };
+    let supported = supported_types();
+    let has = |t: &str| supported.iter().any(|s| s == t);
+    let loafs = list(&get(&v, "f"));
+    let mut out = String::new();
+
+    // LCP.
+    if !has("largest-contentful-paint") {
+        out.push_str("LCP: not measured by this browser");
+    } else {
+        let l = get(&v, "l");
+        if !l.is_object() {
+            out.push_str("LCP: none yet (no contentful paint seen)");
+        } else {
+            out.push_str("LCP ");
+            out.push_str(&time(get(&l, "startTime").as_f64().unwrap_or(0.0)));
+            out.push(' ');
+            out.push_str(&element(&get(&l, "element")));
+            let size = get(&l, "size").as_f64().unwrap_or(0.0);
+            let url = get(&l, "url").as_string().unwrap_or_default();
+            out.push_str(" (");
+            push_number(&mut out, size as u32);
+            out.push_str(" px²");
+            if !url.is_empty() {
+                out.push_str(", ");
+                out.push_str(&short_url(&url));
+            }
+            out.push(')');
+        }
+    }
+    out.push('\n');
+
+    // CLS.
+    if !has("layout-shift") {
+        out.push_str("CLS: not measured by this browser");
+    } else {
+        let shifts = list(&get(&v, "s"));
+        out.push_str("CLS ");
+        out.push_str(&decimal(get(&v, "c").as_f64().unwrap_or(0.0)));
+        if shifts.is_empty() {
+            out.push_str(": no layout shift");
+        }
+        for (i, (value, e)) in shifts.iter().take(SHOWN as usize).enumerate() {
+            out.push_str(if i == 0 { ": " } else { "; " });
+            out.push_str(&decimal(*value));
+            out.push_str(" at ");
+            out.push_str(&time(get(e, "startTime").as_f64().unwrap_or(0.0)));
+            let sources = get(e, "sources");
+            let n = get(&sources, "length").as_f64().unwrap_or(0.0) as u32;
+            for j in 0..n.min(SOURCES) {
+                let s = Reflect::get_u32(&sources, j).unwrap_or(JsValue::UNDEFINED);
+                out.push_str(if j == 0 { ": " } else { ", " });
+                out.push_str(&element(&get(&s, "node")));
+                let moved = distance(&get(&s, "previousRect"), &get(&s, "currentRect"));
+                if moved > 0.0 {
+                    out.push_str(" moved ");
+                    out.push_str(&num(moved));
+                    out.push_str("px");
+                }
+            }
+        }
+    }
+    out.push('\n');
+
+    // INP and the slowest interactions.
+    if !has("event") {
+        out.push_str("INP: not measured by this browser");
+    } else {
+        let interactions = interactions(&list(&get(&v, "e")));
+        if interactions.is_empty() {
+            out.push_str("INP: no interaction yet");
+        }
+        for (i, x) in interactions.iter().take(SHOWN as usize).enumerate() {
+            out.push_str(if i == 0 { "INP " } else { "; " });
+            out.push_str(&ms(x.duration));
+            out.push(' ');
+            out.push_str(&x.kind);
+            out.push(' ');
+            out.push_str(&element(&x.target));
+            out.push_str(" at ");
+            out.push_str(&time(x.start));
+            out.push_str(" (delay ");
+            out.push_str(&ms(x.delay));
+            out.push_str(", handlers ");
+            out.push_str(&ms(x.handlers));
+            out.push_str(", paint ");
+            out.push_str(&ms((x.duration - x.delay - x.handlers).max(0.0)));
+            if let Some(s) = script_in(&loafs, x.start, x.start + x.duration) {
+                out.push_str("; ");
+                out.push_str(&s);
+            }
+            out.push(')');
+            if i == 0 && interactions.len() > 1 {
+                out.push_str("; slower ones next:");
+            }
+        }
+    }
+    out.push('\n');
+
+    // Long tasks.
+    if has("longtask") {
+        let tasks = list(&get(&v, "t"));
+        out.push_str("long tasks");
+        if tasks.is_empty() {
+            out.push_str(": none");
+        }
+        for (i, (d, e)) in tasks.iter().take(SHOWN as usize).enumerate() {
+            out.push_str(if i == 0 { ": " } else { "; " });
+            let start = get(e, "startTime").as_f64().unwrap_or(0.0);
+            out.push_str(&ms(*d));
+            out.push_str(" at ");
+            out.push_str(&time(start));
+            if let Some(s) = script_in(&loafs, start, start + d) {
+                out.push_str(" (");
+                out.push_str(&s);
+                out.push(')');
+            }
+        }
+        out.push('\n');
+    }
+
+    // Long animation frames.
+    if has("long-animation-frame") {
+        out.push_str("long animation frames");
+        if loafs.is_empty() {
+            out.push_str(": none");
+        }
+        for (i, (d, e)) in loafs.iter().take(SHOWN as usize).enumerate() {
+            out.push_str(if i == 0 { ": " } else { "; " });
+            out.push_str(&ms(*d));
+            out.push_str(" at ");
+            out.push_str(&time(get(e, "startTime").as_f64().unwrap_or(0.0)));
+            let blocking = get(e, "blockingDuration").as_f64().unwrap_or(0.0);
+            if blocking > 0.0 {
+                out.push_str(", blocking ");
+                out.push_str(&ms(blocking));
+            }
+            let scripts = list_of(&get(e, "scripts"));
+            if let Some(s) = scripts.iter().max_by(|a, b| dur(a).total_cmp(&dur(b))) {
+                out.push_str(": ");
+                out.push_str(&script(s));
+            }
+        }
+        out.push('\n');
+    }
+
+    // Resources.
+    let resources = list(&get(&v, "r"));
+    out.push_str("slowest resources");
+    if resources.is_empty() {
+        out.push_str(": none");
+    }
+    for (i, (d, e)) in resources.iter().take(SHOWN as usize).enumerate() {
+        out.push_str(if i == 0 { ": " } else { "; " });
+        out.push_str(&ms(*d));
+        out.push(' ');
+        out.push_str(&get(e, "initiatorType").as_string().unwrap_or_default());
+        out.push(' ');
+        out.push_str(&short_url(&get(e, "name").as_string().unwrap_or_default()));
+        let bytes = get(e, "transferSize").as_f64().unwrap_or(0.0);
+        if bytes > 0.0 {
+            out.push_str(" (");
+            out.push_str(&num((bytes / 1024.0).max(1.0)));
+            out.push_str(" KB)");
+        }
+    }
+    Ok(js_string(&out))
+}
+
+/// `PerformanceObserver.supportedEntryTypes` (empty where it is missing).
+fn supported_types() -> Vec<String> {
+    let types = get(&get(&js_sys::global(), "PerformanceObserver"), "supportedEntryTypes");
+    list_of(&types).iter().filter_map(JsValue::as_string).collect()
+}
+
+/// The items of a JS array (at most 64).
+fn list_of(a: &JsValue) -> Vec<JsValue> {
+    let n = get(a, "length").as_f64().unwrap_or(0.0).min(64.0) as u32;
+    (0..n)
+        .map(|i| Reflect::get_u32(a, i).unwrap_or(JsValue::UNDEFINED))
+        .collect()
+}
+
+/// A kept `[score, entry]` list.
+fn list(a: &JsValue) -> Vec<(f64, JsValue)> {
+    list_of(a)
+        .into_iter()
+        .filter(|p| Array::is_array(p))
+        .map(|p| {
+            let p: Array = p.into();
+            (p.get(0).as_f64().unwrap_or(0.0), p.get(1))
+        })
+        .collect()
+}
+
+/// One interaction: its events grouped by `interactionId`.
+struct Interaction {
+    kind: String,
+    target: JsValue,
+    start: f64,
+    duration: f64,
+    delay: f64,
+    handlers: f64,
+}
+
+/// The interactions of the kept events, slowest first (they come slowest first).
+fn interactions(events: &[(f64, JsValue)]) -> Vec<Interaction> {
+    let mut ids: Vec<f64> = Vec::new();
+    let mut out: Vec<Interaction> = Vec::new();
+    for (d, e) in events {
+        let id = get(e, "interactionId").as_f64().unwrap_or(0.0);
+        let start = get(e, "startTime").as_f64().unwrap_or(0.0);
+        let p0 = get(e, "processingStart").as_f64().unwrap_or(start);
+        let p1 = get(e, "processingEnd").as_f64().unwrap_or(p0);
+        let name = get(e, "name").as_string().unwrap_or_default();
+        let kind = match name.as_str() {
+            "pointerdown" | "pointerup" | "click" | "mousedown" | "mouseup" => "click",
+            "keydown" | "keyup" | "keypress" => "key",
+            other => other,
+        };
+        let target = get(e, "target");
+        if let Some(i) = ids.iter().position(|x| *x == id) {
+            let x = &mut out[i];
+            x.handlers += p1 - p0;
+            if x.start > start {
+                x.delay = p0 - start;
+                x.start = start;
+            }
+            if !x.target.is_object() {
+                x.target = target;
+            }
+        } else {
+            ids.push(id);
+            out.push(Interaction {
+                kind: kind.into(),
+                target,
+                start,
+                duration: *d,
+                delay: (p0 - start).max(0.0),
+                handlers: p1 - p0,
+            });
+        }
+    }
+    out
+}
+
+fn dur(v: &JsValue) -> f64 {
+    get(v, "duration").as_f64().unwrap_or(0.0)
+}
+
+/// The longest script of the kept long animation frames that ran between `from` and `to`.
+fn script_in(loafs: &[(f64, JsValue)], from: f64, to: f64) -> Option<String> {
+    let mut best: Option<JsValue> = None;
+    for (_, f) in loafs {
+        for s in list_of(&get(f, "scripts")) {
+            let start = get(&s, "startTime").as_f64().unwrap_or(0.0);
+            let end = start + dur(&s);
+            if start < to && end > from && best.as_ref().is_none_or(|b| dur(b) < dur(&s)) {
+                best = Some(s);
+            }
+        }
+    }
+    best.map(|s| script(&s))
+}
+
+/// A long animation frame's script: `busy in /app.js char 120 (BUTTON#save.onclick) 205 ms`.
+fn script(s: &JsValue) -> String {
+    let mut out = String::new();
+    let function = get(s, "sourceFunctionName").as_string().unwrap_or_default();
+    let url = get(s, "sourceURL").as_string().unwrap_or_default();
+    let invoker = get(s, "invoker").as_string().unwrap_or_default();
+    if !function.is_empty() {
+        out.push_str(&function);
+        out.push_str(" in ");
+    }
+    if url.is_empty() {
+        out.push_str("a script without URL");
+    } else {
+        out.push_str(&short_url(&url));
+        let at = get(s, "sourceCharPosition").as_f64().unwrap_or(-1.0);
+        if at >= 0.0 {
+            out.push_str(" char ");
+            out.push_str(&num(at));
+        }
+    }
+    if !invoker.is_empty() {
+        out.push_str(" (");
+        out.push_str(&cut(&invoker, MAX_URL));
+        out.push(')');
+    }
+    out.push(' ');
+    out.push_str(&ms(dur(s)));
+    out
+}
+
+/// An element as the snapshot shows it, always with its ref (a role-less element with its tag);
+/// a text node is its parent's; `(removed)` when the page took it out.
+fn element(v: &JsValue) -> String {
+    let Some(el) = element_of(v) else {
+        return "(an element no longer there)".into();
+    };
+    if !el.is_connected() {
+        return cat(&["(removed) ", &el.local_name()]);
+    }
+    let mut out = describe(&el);
+    if !has_sub(&out, "[ref=") {
+        if role_of(&el).is_empty() && out.starts_with('"') {
+            out = cat(&[&el.local_name(), " ", &out]);
+        }
+        out.push_str(" [ref=");
+        out.push_str(&ref_of(&el));
+        out.push(']');
+    }
+    out
+}
+
+/// How far a box moved: the larger of its horizontal and vertical moves, in CSS px.
+fn distance(before: &JsValue, after: &JsValue) -> f64 {
+    let d = |k: &str| (get(after, k).as_f64().unwrap_or(0.0) - get(before, k).as_f64().unwrap_or(0.0)).abs();
+    d("x").max(d("y"))
+}
+
+/// `240 ms`, or `1.2 s` from a second on.
+fn ms(v: f64) -> String {
+    if v < 1000.0 {
+        return cat(&[&num(v), " ms"]);
+    }
+    time(v)
+}
+
+/// A time since the page's start in seconds, one decimal: `0.8 s`.
+fn time(v: f64) -> String {
+    let tenths = (v.max(0.0) / 100.0).round() as u32;
+    let mut out = String::new();
+    push_number(&mut out, tenths / 10);
+    out.push('.');
+    push_number(&mut out, tenths % 10);
+    out.push_str(" s");
+    out
+}
+
+/// A score with two decimals: `0.18`.
+fn decimal(v: f64) -> String {
+    let hundredths = (v.max(0.0) * 100.0).round() as u32;
+    let mut out = String::new();
+    push_number(&mut out, hundredths / 100);
+    out.push('.');
+    if hundredths % 100 < 10 {
+        out.push('0');
+    }
+    push_number(&mut out, hundredths % 100);
+    out
+}
+
+/// A URL of the page's own origin as its path; others whole; cut to [`MAX_URL`] characters.
+fn short_url(url: &str) -> String {
+    let origin = get(&get(&js_sys::global(), "location"), "origin")
+        .as_string()
+        .unwrap_or_default();
+    let path = match url.strip_prefix(origin.as_str()) {
+        Some(p) if !origin.is_empty() && p.starts_with('/') => p,
+        _ => url,
+    };
+    cut(path, MAX_URL)
+}
+
+/// `s` cut to `n` characters with `...`.
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.into();
+    }
+    let mut out: String = s.chars().take(n - 3).collect();
+    out.push_str("...");
+    out
+}
