@@ -31,11 +31,50 @@ pub(crate) fn for_each_child(el: &Element, tag: &str, f: &mut impl FnMut(Node)) 
     } else {
         el.clone().into()
     };
-    let mut c = parent.first_child();
+    let mut c = first_child(&parent);
     while let Some(n) = c {
-        c = n.next_sibling();
+        c = next_sibling(&n);
         f(n);
     }
+}
+
+thread_local! {
+    /// `Node.prototype`'s own `firstChild` and `nextSibling` getters, read once.
+    static NATIVE: (Option<js_sys::Function>, Option<js_sys::Function>) = (getter("firstChild"), getter("nextSibling"));
+}
+
+/// The getter of `Node.prototype[name]`, as the browser defines it.
+fn getter(name: &str) -> Option<js_sys::Function> {
+    let node = get(&js_sys::global(), "Node");
+    let proto = get(&node, "prototype");
+    if !proto.is_object() {
+        return None;
+    }
+    let d =
+        js_sys::Object::get_own_property_descriptor(proto.unchecked_ref::<js_sys::Object>(), &JsValue::from_str(name));
+    get(&d, "get").dyn_into::<js_sys::Function>().ok()
+}
+
+/// Reads a child link with the browser's own getter: Stencil's scoped components (Ionic's
+/// `ion-input`, `ion-textarea`) redefine `childNodes`, `firstChild` and `nextSibling` on their
+/// hosts to show only the light-DOM children they slot, which would hide the field they render.
+fn native(which: bool, n: &Node) -> Option<Node> {
+    let f = NATIVE.with(|g| if which { g.0.clone() } else { g.1.clone() });
+    match f {
+        Some(f) => f.call0(n).ok().filter(|v| v.is_object()).map(JsCast::unchecked_into),
+        None if which => n.first_child(),
+        None => n.next_sibling(),
+    }
+}
+
+/// `n.firstChild` as the browser defines it (see [`native`]).
+pub(crate) fn first_child(n: &Node) -> Option<Node> {
+    native(true, n)
+}
+
+/// `n.nextSibling` as the browser defines it (see [`native`]).
+pub(crate) fn next_sibling(n: &Node) -> Option<Node> {
+    native(false, n)
 }
 
 thread_local! {

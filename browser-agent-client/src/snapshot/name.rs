@@ -435,6 +435,10 @@ fn host_language(win: &Win, el: &Element, tag: &str, f: Flags, skip: Option<&Ele
             .or_else(|| attribute(el, "summary")),
         "img" | "area" => attribute(el, "alt"),
         "svg" => first_child("title").and_then(|t| t.text_content()),
+        // A form-associated custom element is labelable: a `<label>` around it or naming its id.
+        _ if tag.contains('-') && !f.label && !has_attribute(el, "aria-labelledby") => {
+            Some(labels(win, el, f)).filter(|s| !s.is_empty())
+        }
         _ => None,
     }
 }

@@ -150,6 +150,16 @@ const BY_TAG: &[(&str, &str)] = &[
     ("ul", "list"),
 ];
 
+/// Custom elements that give themselves a role through `ElementInternals` (Material Web's
+/// `this.internals.role`), which no attribute shows (sorted by tag). Their state is read from
+/// their `checked` / `selected` properties (see the walker's states).
+const INTERNALS: &[(&str, &str)] = &[
+    ("md-primary-tab", "tab"),
+    ("md-radio", "radio"),
+    ("md-secondary-tab", "tab"),
+    ("md-tabs", "tablist"),
+];
+
 /// `<input type=…>` roles (sorted by type); types not listed are text fields.
 const BY_INPUT_TYPE: &[(&str, &str)] = &[
     ("button", "button"),
@@ -468,6 +478,9 @@ pub(crate) fn implicit(el: &Element, tag: &str) -> &'static str {
         "td" => "cell",
         "th" => header_cell(el),
         _ => {
+            if let Some(r) = lookup(INTERNALS, tag) {
+                return r;
+            }
             let editable = attribute(el, "contenteditable").map(|v| v.to_ascii_lowercase());
             match editable.as_deref() {
                 Some("" | "true" | "plaintext-only") => "textbox",
@@ -514,7 +527,7 @@ mod tests {
         ] {
             assert!(t.windows(2).all(|w| w[0] < w[1]), "{t:?}");
         }
-        for t in [BY_TAG, BY_INPUT_TYPE] {
+        for t in [BY_TAG, BY_INPUT_TYPE, INTERNALS] {
             assert!(t.windows(2).all(|w| w[0].0 < w[1].0), "{t:?}");
         }
     }

@@ -184,6 +184,10 @@ struct Ctx {
     /// (`<ul role="menu">`): its rows, cells and items are layout too (ARIA passes the role on to
     /// required owned elements; an `<li>` outside a list is generic), as in Chromium.
     layout: bool,
+    /// Inside a control that is not a leaf (a combobox, a text field): what takes clicks in it is
+    /// part of the control (FAST's select shows its value in a `cursor:pointer` box), no node of
+    /// its own.
+    in_control: bool,
 }
 
 /// Nodes being collected, and loose text not yet closed into a text node.
@@ -276,6 +280,7 @@ fn walk_document(
         pointer,
         suppress: false,
         layout: false,
+        in_control: false,
     };
     match root {
         Some(el) => w.element(el.clone(), &mut out, ctx),
@@ -447,7 +452,28 @@ impl Walker {
             "figcaption" if parent_is("figure") => return true,
             _ => {}
         }
-        id.is_some_and(|id| self.labelled.binary_search_by(|l| l.as_str().cmp(id)).is_ok())
+        let Some(id) = id else { return false };
+        if self.labelled.binary_search_by(|l| l.as_str().cmp(id)).is_ok() {
+            return true;
+        }
+        // In a shadow tree (the document's index does not see in): what in the same tree points
+        // at it (Shoelace's `<label id="label">` of its select and radio group).
+        let root = el.get_root_node();
+        root.node_type() == Node::DOCUMENT_FRAGMENT_NODE && {
+            let mut sel = String::from("[aria-labelledby~=\"");
+            for c in id.chars() {
+                if c == '"' || c == '\\' {
+                    sel.push('\\');
+                }
+                sel.push(c);
+            }
+            sel.push_str("\"]");
+            root.unchecked_ref::<web_sys::DocumentFragment>()
+                .query_selector(&sel)
+                .ok()
+                .flatten()
+                .is_some()
+        }
     }
 
     /// Walks one element: left out, a node of its own, or transparent (its children float up).
@@ -508,16 +534,21 @@ impl Walker {
             let bare = role.is_empty() || icon;
             // A label whose control is not displayed (a CSS toggle over a `hidden` checkbox) is
             // what a user clicks: the only node of that control, with its `[checked]`.
-            stand_in = tag == "label" && check_visibility(&get(&el, "control")) == Some(false);
+            stand_in = tag == "label" && {
+                let control = get(&el, "control");
+                check_visibility(&control) == Some(false)
+                    && matches!(get(&control, "type").as_string().as_deref(), Some("checkbox" | "radio"))
+            };
             clickable = stand_in
-                || roles::clickable(
-                    &el,
-                    &tag,
-                    pointer && !ctx.pointer,
-                    onclick_attr,
-                    tabindex.as_deref(),
-                    || bare && roles::onclick_handler(&el),
-                );
+                || !(ctx.in_control && bare)
+                    && roles::clickable(
+                        &el,
+                        &tag,
+                        pointer && !ctx.pointer,
+                        onclick_attr,
+                        tabindex.as_deref(),
+                        || bare && roles::onclick_handler(&el),
+                    );
             if clickable && bare {
                 role = "clickable";
             }
@@ -530,7 +561,12 @@ impl Walker {
                 if stand_in && get(&get(&el, "control"), "checked").is_truthy() {
                     node.attrs.push(Attr::Checked);
                 }
-                out.nodes.push(node);
+                if node.role == "clickable" && node.ref_id.is_none() {
+                    // A component's host that only wraps its control: the control is the node.
+                    out.nodes.append(&mut node.children);
+                } else {
+                    out.nodes.push(node);
+                }
             }
         }
     }
@@ -565,6 +601,7 @@ impl Walker {
             pointer,
             suppress,
             layout: ctx.layout,
+            in_control: ctx.in_control,
         };
         self.children(el, tag, out, inner, false);
         if show_text {
@@ -595,8 +632,17 @@ impl Walker {
         } else {
             name::name_with(&self.win, el, tag, role, a)
         };
+        let name = if name.is_empty() && roles::is_interactive(role) {
+            host_name(&self.win, el, role)
+        } else {
+            name
+        };
         let attrs = self.states(el, tag, role, &name, a);
         let wants_ref = clickable || roles::is_interactive(role);
+        // A component (a custom element, or what its shadow tree draws) that takes clicks only by
+        // its cursor, a tabindex or a handler: when a control is inside it, that control is what
+        // acts, and the component's ref waits until its content is known.
+        let wrapper = clickable && (role == "clickable" || !roles::is_interactive(role)) && component(el, tag);
         if !wants_ref && roles::is_landmark(role) && !name.is_empty() {
             // A named landmark keeps the number it always had (so the numbers of what follows stay
             // as they were), but its ref is not shown: nobody clicks a landmark.
@@ -609,15 +655,21 @@ impl Walker {
             ref_id: None,
             children: Vec::new(),
         };
-        if wants_ref {
+        if wants_ref && !wrapper {
             let n = ref_number(el);
             let mut r = self.prefix.clone();
             r.push('e');
             push_number(&mut r, n);
             node.ref_id = Some(r);
         }
-        if role == "img" && node.name.is_empty() && node.ref_id.is_none() {
+        if role == "img" && node.name.is_empty() && node.ref_id.is_none() && !wrapper {
             return None;
+        }
+        if wrapper && roles::is_leaf(role) {
+            let mut r = self.prefix.clone();
+            r.push('e');
+            push_number(&mut r, ref_number(el));
+            node.ref_id = Some(r);
         }
         if !roles::is_leaf(role) {
             match tag {
@@ -633,6 +685,7 @@ impl Walker {
                         suppress: false,
                         // A `<ul role="menu">`'s items wrap its menu items: no list items.
                         layout: matches!(tag, "ul" | "ol") && role != "list",
+                        in_control: matches!(role, "combobox" | "textbox" | "searchbox" | "spinbutton"),
                     };
                     self.children(el, tag, &mut inner, ctx, true);
                     inner.flush();
@@ -640,6 +693,12 @@ impl Walker {
                 }
             }
             tidy(&mut node, from_content);
+            if wrapper && !has_control(&node.children) {
+                let mut r = self.prefix.clone();
+                r.push('e');
+                push_number(&mut r, ref_number(el));
+                node.ref_id = Some(r);
+            }
             if node.children.len() >= budget::CUT_MIN && node.ref_id.is_none() {
                 let mut r = String::from(PLACEHOLDER);
                 BIG.with(|b| {
@@ -695,11 +754,15 @@ impl Walker {
             role,
             "checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio"
         ) {
-            let (checked, mixed) = if tag == "input" {
-                (get(el, "checked").is_truthy(), get(el, "indeterminate").is_truthy())
-            } else {
-                let v = aria("aria-checked");
-                (v.as_deref() == Some("true"), v.as_deref() == Some("mixed"))
+            let (checked, mixed) = match aria("aria-checked") {
+                _ if tag == "input" => (get(el, "checked").is_truthy(), get(el, "indeterminate").is_truthy()),
+                Some(v) => (v == "true", v == "mixed"),
+                // A component that keeps its state in `ElementInternals` (Material's md-radio):
+                // its `checked` property.
+                None => (
+                    tag.contains('-') && get(el, "checked") == wasm_bindgen::JsValue::TRUE,
+                    false,
+                ),
             };
             if mixed {
                 attrs.push(Attr::Mixed);
@@ -753,7 +816,14 @@ impl Walker {
             Some("false") => attrs.push(Attr::Collapsed),
             _ => {}
         }
-        if is_true("aria-selected") {
+        let selected_prop = || {
+            tag.contains('-')
+                && matches!(role, "tab" | "option")
+                && !a.has("aria-selected")
+                && (get(el, "selected") == wasm_bindgen::JsValue::TRUE
+                    || get(el, "active") == wasm_bindgen::JsValue::TRUE)
+        };
+        if is_true("aria-selected") || selected_prop() {
             attrs.push(Attr::Selected);
         }
         if matches!(aria("aria-pressed").as_deref(), Some("true" | "mixed")) {
@@ -791,6 +861,36 @@ impl Walker {
     }
 }
 
+/// Whether `el` is part of a web component: a custom element, a shadow host, or in a shadow tree.
+fn component(el: &Element, tag: &str) -> bool {
+    tag.contains('-')
+        || get(el, "shadowRoot").is_object()
+        || el.get_root_node().node_type() == Node::DOCUMENT_FRAGMENT_NODE
+}
+
+/// The name of a control drawn in a shadow tree that names it nothing: its host's (the
+/// `aria-label` on `<md-checkbox>`, the `<label>` around it), as delegated ARIA gives it.
+fn host_name(win: &Win, el: &Element, role: &str) -> String {
+    let root = el.get_root_node();
+    if root.node_type() != Node::DOCUMENT_FRAGMENT_NODE {
+        return String::new();
+    }
+    let host = get(&root, "host");
+    let Some(host) = host.dyn_ref::<Element>() else {
+        return String::new();
+    };
+    let tag = host.local_name().to_ascii_lowercase();
+    name::name_with(win, host, &tag, role, &Attrs::of(host)).0
+}
+
+/// Whether `nodes` hold a control with a ref (not a cut container's placeholder).
+fn has_control(nodes: &[SnapshotNode]) -> bool {
+    nodes.iter().any(|n| {
+        n.ref_id.as_ref().is_some_and(|r| !r.starts_with(PLACEHOLDER)) && roles::is_interactive(&n.role)
+            || has_control(&n.children)
+    })
+}
+
 /// A property that is a string (`input.value`) or a number (`progress.value`) as text.
 fn number_or_string(v: &wasm_bindgen::JsValue) -> Option<String> {
     if let Some(s) = v.as_string() {
@@ -816,7 +916,17 @@ fn tidy(node: &mut SnapshotNode, from_content: bool) {
         return;
     }
     if let [only] = node.children.as_slice() {
-        if !only.role.is_empty() && only.ref_id.is_none() && only.children.is_empty() && only.name == node.name {
+        // (Not a row's one cell, nor a child with state of its own: a one-cell header row is
+        // `row: columnheader "Name" [sort="ascending"]`, not `row "Name"`.)
+        let keeps = only.role == "row"
+            || matches!(node.role.as_str(), "row" | "table" | "grid" | "treegrid" | "rowgroup")
+            || !only.attrs.is_empty();
+        if !keeps
+            && !only.role.is_empty()
+            && only.ref_id.is_none()
+            && only.children.is_empty()
+            && only.name == node.name
+        {
             node.children.clear();
             return;
         }
@@ -853,6 +963,16 @@ mod tests {
         tidy(&mut row, true);
         assert_eq!(row.name, "");
         assert_eq!(row.children.len(), 2);
+        let mut header = SnapshotNode::new("row", "Name").child(
+            SnapshotNode::new("columnheader", "Name")
+                .attr(browser_agent_protocol::snapshot::Attr::Sort("ascending".into())),
+        );
+        tidy(&mut header, true);
+        assert_eq!(header.name, "");
+        assert_eq!(header.children[0].role, "columnheader");
+        let mut one = SnapshotNode::new("row", "Ada").child(SnapshotNode::new("cell", "Ada"));
+        tidy(&mut one, true);
+        assert_eq!((one.name.as_str(), one.children.len()), ("", 1));
         let mut labelled = SnapshotNode::new("heading", "Other").child(SnapshotNode::text("Text"));
         tidy(&mut labelled, false);
         assert_eq!(labelled.children.len(), 1);

@@ -143,6 +143,9 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
     // Where this step opens the list (and closes it again on a failure): looked up only then.
     let open_on = if was_open { None } else { opener(t) };
     let open_on = open_on.as_ref().unwrap_or(t);
+    // What could be picked before the list opens: what shows only after (the radios of a popover
+    // or an alert, the buttons of an action sheet) is what the click opened.
+    let before = if was_open { None } else { Some(resolve::choices()) };
     if !was_open {
         click_target(open_on, 1).await?;
     }
@@ -159,7 +162,9 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
         let waited = now_ms() - start > OPTIONS_WAIT_MS;
         let type_now = field.is_some() && !typed && !expanded(&t.el);
         let found = resolve::resolve(&query, false, false).or_else(|miss| match miss {
-            Miss::Nothing(_) => item_named(want).ok_or(miss),
+            Miss::Nothing(_) => item_named(want)
+                .or_else(|| before.as_deref().and_then(|b| opened_named(b, want)))
+                .ok_or(miss),
             several => Err(several),
         });
         match found {
@@ -184,7 +189,24 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
                 start = now_ms();
             }
             // The text of what is there instead (or, if it showed just now, the next round).
-            Err(_) => {
+            Err(miss) => {
+                let nothing = matches!(miss, Miss::Nothing(_));
+                let opened = before
+                    .as_deref()
+                    .filter(|_| nothing)
+                    .map(opened_choices)
+                    .unwrap_or_default();
+                // (A list of `option`s answers as a listbox always has, below.)
+                let options = opened.iter().any(|e| resolve::role_of(e) == "option");
+                if !opened.is_empty() && !options {
+                    let names: Vec<String> = opened
+                        .iter()
+                        .map(|e| quote(&resolve::describe::name_of(e, resolve::role_of(e))))
+                        .collect();
+                    let mut m = cat(&["No option ", &quote(want), " in ", &t.label, ". Options: "]);
+                    push_list(&mut m, names);
+                    break Err(m);
+                }
                 if let Err(e) = target(&query, false) {
                     break Err(if typed {
                         cat(&["Typed ", &quote(want), " into ", &t.label, ": ", &e])
@@ -195,7 +217,7 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
             }
             Ok(option) => {
                 batch::note(&option);
-                let text = resolve::describe::name_of(&option.el, "option");
+                let text = resolve::describe::name_of(&option.el, resolve::role_of(&option.el));
                 // A click on a chosen option of a multi-select would take it out again: one marked
                 // so, or one whose list was open before this step (a single select's closes on a
                 // pick; Element Plus marks none).
@@ -205,6 +227,15 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
                 }
                 match click_target(&option, 1).await {
                     Err(_) if !waited && !disabled(&option.el) => {}
+                    Ok(()) => {
+                        if let Some(b) = &before {
+                            confirm(b, &option.el).await;
+                        }
+                        if !multi {
+                            closed(t, &option.el).await;
+                        }
+                        break Ok(js_string(&cat(&["selected ", &quote(&text)])));
+                    }
                     done => break done.map(|()| js_string(&cat(&["selected ", &quote(&text)]))),
                 }
             }
@@ -213,17 +244,125 @@ async fn aria_select(t: &Target, want: &str) -> Outcome {
     };
     // A failed pick leaves the page as it found it: the list this step opened is closed with
     // Escape, as a person closes it, or with a second click where the list ignores Escape.
-    if picked.is_err() && !was_open && expanded(&t.el) {
+    let opened = before.as_deref().map(opened_choices).unwrap_or_default();
+    if picked.is_err() && !was_open && (expanded(&t.el) || !opened.is_empty()) {
         let on = get(&t.el, "ownerDocument");
         let (escape, _) = key_inits("Escape", Mods::default());
         let mark = super::settle::mark();
         fire(&get(&on, "activeElement"), "KeyboardEvent", "keydown", &escape);
         let _ = super::settle::settle(mark, 0, false).await;
-        if expanded(&t.el) {
-            let _ = click_target(open_on, 1).await;
+        let open = || expanded(&t.el) || opened.iter().any(resolve::is_visible);
+        if open() {
+            // An alert that ignores Escape has its own way out.
+            match opened.iter().find(|e| is_word(e, CANCEL)) {
+                Some(cancel) => {
+                    let _ = click_target(&target_of(cancel), 1).await;
+                }
+                None => {
+                    let _ = click_target(open_on, 1).await;
+                }
+            }
+        }
+        if let Some(first) = opened.first() {
+            closed(t, first).await;
         }
     }
     picked
+}
+
+/// How long `select` waits for what it opened to close and stop moving (ms).
+const CLOSE_WAIT_MS: f64 = 2_000.0;
+
+/// Names of the button that confirms a choice in an alert-style picker (Ionic's "OK").
+const CONFIRM: &[&str] = &["ok", "done", "confirm", "select", "apply", "choose", "save"];
+
+/// Names of the button that closes an alert-style picker without a choice.
+const CANCEL: &[&str] = &["cancel", "close", "dismiss"];
+
+/// `m` plus the quoted `names`, at most 10, then how many more.
+fn push_list(m: &mut String, mut names: Vec<String>) {
+    let more = names.len().saturating_sub(10);
+    names.truncate(10);
+    let shown: Vec<&str> = names.iter().map(String::as_str).collect();
+    crate::text::push_joined(m, &shown, ", ");
+    if more > 0 {
+        m.push_str(" and ");
+        push_number(m, more as u32);
+        m.push_str(" more");
+    }
+}
+
+/// `el` as a target, described as the snapshot shows it.
+fn target_of(el: &Element) -> Target {
+    Target {
+        label: describe(el),
+        el: el.clone(),
+    }
+}
+
+/// Whether `el` is a button named one of `words`.
+fn is_word(el: &Element, words: &[&str]) -> bool {
+    resolve::role_of(el) == "button" && {
+        let n = resolve::describe::name_of(el, "button").to_ascii_lowercase();
+        words.contains(&n.trim())
+    }
+}
+
+/// The choices that show now and did not before the list was opened (`before`).
+fn opened_choices(before: &[Element]) -> Vec<Element> {
+    resolve::choices().into_iter().filter(|e| !before.contains(e)).collect()
+}
+
+/// The opened choice named `want` (exactly, else the only one containing it).
+fn opened_named(before: &[Element], want: &str) -> Option<Target> {
+    let opened = opened_choices(before);
+    let named: Vec<(Element, String)> = opened
+        .into_iter()
+        .map(|e| {
+            let n = resolve::describe::name_of(&e, resolve::role_of(&e));
+            (e, n)
+        })
+        .collect();
+    let exact = named.iter().find(|(_, n)| n.eq_ignore_ascii_case(want));
+    let hit = exact.or_else(|| {
+        let mut partial = named.iter().filter(|(_, n)| ci_contains(n, want));
+        let first = partial.next();
+        first.filter(|_| partial.next().is_none())
+    });
+    hit.map(|(e, _)| target_of(e))
+}
+
+/// After a pick in an alert-style picker that stays open (Ionic's alert: radios, then "OK"):
+/// clicks the button that confirms it, one the list opened.
+async fn confirm(before: &[Element], picked: &Element) {
+    let mark = super::settle::mark();
+    let _ = super::settle::settle(mark, 0, false).await;
+    if !resolve::is_visible(picked) || !matches!(resolve::role_of(picked), "radio" | "menuitemradio") {
+        return;
+    }
+    if let Some(ok) = opened_choices(before).iter().find(|e| is_word(e, CONFIRM)) {
+        let _ = click_target(&target_of(ok), 1).await;
+    }
+}
+
+/// Waits (at most [`CLOSE_WAIT_MS`]) until the list `select` opened on `t` is closed (the
+/// combobox is not expanded, or `inside` it is hidden or gone) and still (no animation that ends
+/// is running in the page), so the next step is not covered by a list still closing.
+async fn closed(t: &Target, inside: &Element) {
+    let start = now_ms();
+    loop {
+        // (A combobox says it closed before its list has faded out: Shoelace's.)
+        let shut = !expanded(&t.el) && (!inside.is_connected() || !resolve::is_visible(inside));
+        if (shut && still(&[&t.el, inside])) || now_ms() - start > CLOSE_WAIT_MS {
+            return;
+        }
+        sleep(30).await;
+    }
+}
+
+/// Whether no animation that ends is running in the page, nor in the shadow trees of `near`.
+fn still(near: &[&Element]) -> bool {
+    !super::reach::fading(near)
 }
 
 /// Whether the combobox `el` says its list is open.
@@ -264,10 +403,12 @@ fn item_named(want: &str) -> Option<Target> {
 
 /// Whether a checkbox, radio button or ARIA checkable is checked.
 fn is_checked(el: &Element) -> bool {
-    if el.local_name() == "input" {
-        get(el, "checked").is_truthy()
-    } else {
-        attribute(el, "aria-checked").as_deref() == Some("true")
+    match attribute(el, "aria-checked") {
+        _ if el.local_name() == "input" => get(el, "checked").is_truthy(),
+        Some(v) => v == "true",
+        // A component that keeps its state in `ElementInternals` (Material's md-radio), or a host
+        // whose control draws the state: its `checked` property.
+        None => get(el, "checked") == JsValue::TRUE,
     }
 }
 

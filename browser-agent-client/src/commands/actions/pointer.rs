@@ -6,7 +6,7 @@ use super::super::resolve::{describe, Target};
 use super::super::step::Outcome;
 use super::super::target::target;
 use super::hover::hover_at;
-use super::reach::{hit, landing, mouse, scroll_into_view};
+use super::reach::{hit, landing_when_still, mouse, scroll_into_view};
 use super::settle;
 use crate::bootstrap;
 use crate::cursor;
@@ -54,7 +54,7 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     }
     scroll_into_view(&t.el).await;
     batch::note(t);
-    let (at, x, y) = landing(t)?;
+    let (at, x, y) = landing_when_still(t).await?;
     cursor::move_to(x, y).await;
     let mark = settle::mark();
     let due = bootstrap::field(bootstrap::HOVER_DUE);
@@ -72,6 +72,9 @@ pub(super) async fn click_target(t: &Target, clicks: u32) -> Result<(), String> 
     cursor::release().await;
     // Let the page's handlers (timers, microtasks, re-renders) run before the next step.
     let _ = settle::settle(mark, if cursor::enabled() { 120 } else { 0 }, false).await;
+    // A web component the press is in that animates (a dialog or list fading out after its
+    // button closed it): the next step finds it gone, not half-closed over the page.
+    super::reach::components_still(&at).await;
     // What the click hid or moved from under the pointer (a menu's chosen item) is left, and what
     // is there now entered, as for a person's still mouse: a menu's leave handler then cancels
     // the reopen its enter handler had set.

@@ -106,6 +106,113 @@ pub(super) fn hit(el: &Element, x: f64, y: f64) -> Option<Element> {
         .find(|e| closest(e, browser_agent_protocol::UI_SELECTOR).is_none())
 }
 
+/// Whether an animation that ends is running in the page's document, in the shadow roots of
+/// `near` or in the trees they are in (a list or dialog fading in or out; a spinner's endless
+/// animation is not one). `Document.getAnimations()` leaves shadow trees out.
+pub(super) fn fading(near: &[&Element]) -> bool {
+    let mut roots: Vec<JsValue> = vec![get(&global(), "document")];
+    for e in near {
+        for r in [e.get_root_node().into(), get(e, "shadowRoot")] {
+            if r.is_object() && !roots.contains(&r) {
+                roots.push(r);
+            }
+        }
+    }
+    roots.iter().any(finite_running)
+}
+
+/// Waits (at most [`FADE_WAIT_MS`]) while an animation that ends runs in a shadow tree around
+/// `el` in the flat tree (the document's own are left to the page: a carousel's may never rest).
+pub(super) async fn components_still(el: &Element) {
+    let mut hosts: Vec<Element> = Vec::new();
+    let mut cur = Some(el.clone());
+    while let Some(e) = cur {
+        let root = e.get_root_node();
+        if root.node_type() == web_sys::Node::DOCUMENT_FRAGMENT_NODE {
+            if let Some(h) = as_element(get(&root, "host")) {
+                if !hosts.contains(&h) {
+                    hosts.push(h);
+                }
+            }
+        }
+        cur = if let Some(slot) = e.assigned_slot() {
+            Some(slot.into())
+        } else {
+            e.parent_element().or_else(|| as_element(get(&root, "host")))
+        };
+    }
+    if hosts.is_empty() {
+        return;
+    }
+    let start = now_ms();
+    while now_ms() - start < FADE_WAIT_MS && shadows_fading(&hosts) {
+        sleep(30).await;
+    }
+}
+
+/// Whether an animation that ends runs in the shadow root of one of `hosts`.
+fn shadows_fading(hosts: &[Element]) -> bool {
+    hosts.iter().any(|h| {
+        let root = get(h, "shadowRoot");
+        root.is_object() && finite_running(&root)
+    })
+}
+
+/// Whether an animation that ends runs in `root` (a document or shadow root).
+fn finite_running(root: &JsValue) -> bool {
+    let Ok(list) = call(root, "getAnimations", &[]) else {
+        return false;
+    };
+    let list: js_sys::Array = list.unchecked_into();
+    list.iter().any(|a| {
+        let running = get(&a, "playState").as_string().as_deref() == Some("running");
+        let timing = call(&get(&a, "effect"), "getComputedTiming", &[]).unwrap_or_default();
+        running && get(&timing, "endTime").as_f64().is_some_and(f64::is_finite)
+    })
+}
+
+/// How long a press waits for what covers its target to finish fading out (ms).
+const FADE_WAIT_MS: f64 = 1_500.0;
+
+/// [`landing`], waiting while what covers the target is fading (a web component's dialog or list
+/// closing: Shoelace's overlay fades out after its panel is gone).
+pub(super) async fn landing_when_still(t: &Target) -> Result<(Element, f64, f64), String> {
+    let start = now_ms();
+    loop {
+        match landing(t) {
+            Ok(l) => return Ok(l),
+            Err(e) => {
+                let (x, y) = centre(&t.el);
+                let top = hit(&t.el, x, y);
+                let moving = top.as_ref().is_some_and(|top| fading(&[top, &deepest(top, x, y)]));
+                if !moving || now_ms() - start > FADE_WAIT_MS {
+                    return Err(e);
+                }
+                sleep(30).await;
+            }
+        }
+    }
+}
+
+/// The element at a point inside `top`'s shadow trees, as deep as they go.
+fn deepest(top: &Element, x: f64, y: f64) -> Element {
+    let mut cur = top.clone();
+    for _ in 0..32 {
+        let root = get(&cur, "shadowRoot");
+        if !root.is_object() {
+            break;
+        }
+        let inner = call(&root, "elementFromPoint", &[&js_number(x), &js_number(y)])
+            .ok()
+            .and_then(as_element);
+        match inner {
+            Some(e) if e != cur => cur = e,
+            _ => break,
+        }
+    }
+    cur
+}
+
 /// Where a pointer action lands: the element at the target's centre when it is the target or
 /// inside it (or the target's `<label>`). Otherwise an error naming what covers it.
 pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
@@ -131,6 +238,16 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
             .is_ok_and(|s| s.pointer_events() == "none")
     };
     if el.contains(Some(&top)) || (top.contains(Some(el)) && through()) {
+        return Ok((top, x, y));
+    }
+    // The hit as far down as shadow trees go: a click there reaches the target drawn or slotted
+    // inside a component (Material's select options, in a menu in another shadow root).
+    // And the component's own host, where nothing inside it takes the pointer there (Ionic's
+    // segment button lets clicks through its inner `<button>` to the host, which handles them).
+    let deep = deepest(&top, x, y);
+    let flat_contains = crate::snapshot::modal::flat_contains;
+    let host_of_target = || get(&top, "shadowRoot").is_object() && !top.contains(Some(el)) && flat_contains(&top, el);
+    if flat_contains(el, &deep) || (deep == top && host_of_target()) {
         return Ok((top, x, y));
     }
     let label_of_target = closest(&top, "label").is_some_and(|l| get(&l, "control") == JsValue::from(el.clone()));

@@ -78,12 +78,12 @@ fn collect(list: Option<web_sys::NodeList>, out: &mut Vec<Element>) {
 /// The text of `el`'s own text-node children, squashed.
 pub(super) fn own_text(el: &Element) -> String {
     let mut t = String::new();
-    let mut c = el.first_child();
+    let mut c = crate::snapshot::flat::first_child(el);
     while let Some(n) = c {
         if n.node_type() == web_sys::Node::TEXT_NODE {
             t.push_str(&n.node_value().unwrap_or_default());
         }
-        c = n.next_sibling();
+        c = crate::snapshot::flat::next_sibling(&n);
     }
     squash(&t)
 }
@@ -125,8 +125,16 @@ pub(super) fn promote(el: &Element) -> Element {
         if is_interactive_el(&e) {
             return e;
         }
+        // A component that wraps its control (`<sl-button>` around its `<button>`): the control.
+        if let Some(c) = super::describe::sole_control(&e).filter(super::visibility::visible) {
+            return c;
+        }
         hops += 1;
-        cur = e.parent_element();
+        // (Out of a shadow tree to its host: text drawn inside a component names the component.)
+        cur = e.parent_element().or_else(|| {
+            let root = e.get_root_node();
+            crate::js::as_element(get(&root, "host"))
+        });
     }
     el.clone()
 }

@@ -50,10 +50,53 @@ pub(crate) fn role_of(el: &Element) -> &'static str {
     if !roles::is_dropped(r) {
         return r;
     }
-    if takes_clicks(el, &tag, true) {
+    if takes_clicks(el, &tag, true) && inner_control(el, &tag).is_none() {
         return "clickable";
     }
     ""
+}
+
+/// What a component's shadow tree or light DOM holds that acts (the snapshot's rule: a host
+/// that only wraps its control is no node of its own; the control is).
+const CONTROLS: &str =
+    "button,input:not([type=hidden]),select,textarea,a[href],[contenteditable=''],[contenteditable=true],\
+    [role=button],[role=checkbox],[role=combobox],[role=link],[role=menuitem],[role=option],[role=radio],\
+    [role=searchbox],[role=slider],[role=spinbutton],[role=switch],[role=tab],[role=textbox]";
+
+/// The one control a component's shadow tree draws (`<sl-button>`'s `<button>`): what a text
+/// target naming the component means.
+pub(crate) fn sole_control(el: &Element) -> Option<Element> {
+    let shadow = crate::js::get(el, "shadowRoot");
+    if !shadow.is_object() {
+        return None;
+    }
+    // (Checked as an object, not by `instanceof`: a frame's nodes come from another realm.)
+    let list = shadow
+        .unchecked_ref::<web_sys::DocumentFragment>()
+        .query_selector_all(CONTROLS)
+        .ok()?;
+    if list.length() != 1 {
+        return None;
+    }
+    list.item(0).map(JsCast::unchecked_into)
+}
+
+/// The control inside `el` when `el` is a web component that wraps one (a custom element or
+/// shadow host: its shadow tree's first control, else its light DOM's).
+pub(crate) fn inner_control(el: &Element, tag: &str) -> Option<Element> {
+    let shadow = crate::js::get(el, "shadowRoot");
+    if !tag.contains('-') && !shadow.is_object() {
+        return None;
+    }
+    let in_shadow = shadow.is_object().then(|| {
+        shadow
+            .unchecked_ref::<web_sys::DocumentFragment>()
+            .query_selector(CONTROLS)
+            .ok()
+            .flatten()
+    });
+    let in_shadow = in_shadow.flatten();
+    in_shadow.or_else(|| el.query_selector(CONTROLS).ok().flatten())
 }
 
 /// Whether `el` takes clicks by the snapshot's rule ([`roles::clickable`]), reading the `onclick`
@@ -86,7 +129,8 @@ pub(super) fn interactive(role: &str) -> bool {
 /// cell or item that takes clicks (the snapshot gives each a ref: `cell "15" [ref=e69]`).
 pub(super) fn is_interactive_el(el: &Element) -> bool {
     let r = role_of(el);
-    interactive(r) || (!r.is_empty() && takes_clicks(el, &el.local_name(), false))
+    let tag = el.local_name();
+    interactive(r) || (!r.is_empty() && takes_clicks(el, &tag, false) && inner_control(el, &tag).is_none())
 }
 
 /// The accessible name of `el` for `role`.
@@ -124,7 +168,9 @@ fn head(el: &Element) -> (String, bool) {
         return (short(el), false);
     }
     // The snapshot's rule: what takes clicks has a ref; landmarks and dialogs print none.
-    let with_ref = interactive(role) || (!role.is_empty() && takes_clicks(el, &el.local_name(), false));
+    let tag = el.local_name();
+    let with_ref =
+        interactive(role) || (!role.is_empty() && takes_clicks(el, &tag, false) && inner_control(el, &tag).is_none());
     (out, with_ref)
 }
 

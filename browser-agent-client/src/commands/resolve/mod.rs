@@ -34,6 +34,34 @@ use browser_agent_protocol::TARGET_FIELDS;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
+/// Roles of what a list or popup offers to pick: `option`s, and the radios, menu items and
+/// buttons of a popover, an action sheet or an alert (Ionic's selects draw those).
+const CHOICE_ROLES: &[&str] = &[
+    "button",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "treeitem",
+];
+
+/// The visible elements with a [`CHOICE_ROLES`] role, in document order (shadow trees included).
+pub(crate) fn choices() -> Vec<Element> {
+    candidates::all_elements()
+        .into_iter()
+        .filter(|e| {
+            let tag = e.local_name().to_ascii_lowercase();
+            CHOICE_ROLES.contains(&crate::snapshot::roles::role(e, &tag)) && visibility::visible(e)
+        })
+        .collect()
+}
+
+/// Whether `el` can be seen and used (see [`hidden_reason`]).
+pub(crate) fn is_visible(el: &Element) -> bool {
+    visibility::visible(el)
+}
+
 /// Whether the step names a target at all (for `type` and `fill`, `text` does not count).
 pub(crate) fn has_target(step: &JsValue, typing: bool) -> bool {
     names_target(|f| field(step, f).is_some(), typing)
