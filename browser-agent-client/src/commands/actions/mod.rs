@@ -106,7 +106,6 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
             batch::navigate(Nav::Reload, None);
             Ok(js_string("reloading"))
         }
-        "vitals" => vitals::vitals(step),
         _ => {
             let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
                 "snapshot" => Box::pin(snapshot_command(step)),
@@ -123,6 +122,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "wait" => Box::pin(wait::wait(step)),
                 "evaluate" => Box::pin(evaluate::evaluate(step)),
                 "network" => Box::pin(network::network(step)),
+                "vitals" => Box::pin(vitals::vitals(step)),
                 "screenshot" => Box::pin(super::screenshot::screenshot(step)),
                 "notes" => Box::pin(notes(step)),
                 // The host refuses an unknown command with the list of them (core's `COMMANDS`).

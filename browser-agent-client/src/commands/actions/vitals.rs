@@ -13,6 +13,8 @@ use crate::snapshot::refs::ref_of;
 use crate::text::{cat, has_sub, num, push_number};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 /// `vt()`: the sensor's kept records (`{l, c, s, e, t, f, r}`: the LCP entry, the CLS, and the
 /// `[score, entry]` lists of shifts, interactions' events, long tasks, long animation frames and
@@ -27,8 +29,11 @@ const SOURCES: u32 = 3;
 /// URLs are cut to this many characters.
 const MAX_URL: usize = 80;
 
+/// Scripts of the page's own origin read to turn a character position into a line (`app.js:19`).
+const SOURCES_READ: usize = 4;
+
 /// `{"command":"vitals"}`: the text.
-pub(super) fn vitals(_step: &JsValue) -> Outcome {
+pub(super) async fn vitals(_step: &JsValue) -> Outcome {
     let f = bootstrap::field(VITALS);
     let v = match js_sys::Function::from(f).call0(&bootstrap::agent()) {
         Ok(v) if v.is_object() => v,
@@ -37,6 +42,8 @@ pub(super) fn vitals(_step: &JsValue) -> Outcome {
     let supported = supported_types();
     let has = |t: &str| supported.iter().any(|s| s == t);
     let loafs = list(&get(&v, "f"));
+    let src = sources(&loafs).await;
+    let src = &src;
     let mut out = String::new();
 
     // LCP.
@@ -120,7 +127,7 @@ pub(super) fn vitals(_step: &JsValue) -> Outcome {
             out.push_str(&ms(x.handlers));
             out.push_str(", paint ");
             out.push_str(&ms((x.duration - x.delay - x.handlers).max(0.0)));
-            if let Some(s) = script_in(&loafs, x.start, x.start + x.duration) {
+            if let Some(s) = script_in(&loafs, x.start, x.start + x.duration, src) {
                 out.push_str("; ");
                 out.push_str(&s);
             }
@@ -145,7 +152,7 @@ pub(super) fn vitals(_step: &JsValue) -> Outcome {
             out.push_str(&ms(*d));
             out.push_str(" at ");
             out.push_str(&time(start));
-            if let Some(s) = script_in(&loafs, start, start + d) {
+            if let Some(s) = script_in(&loafs, start, start + d, src) {
                 out.push_str(" (");
                 out.push_str(&s);
                 out.push(')');
@@ -173,7 +180,7 @@ pub(super) fn vitals(_step: &JsValue) -> Outcome {
             let scripts = list_of(&get(e, "scripts"));
             if let Some(s) = scripts.iter().max_by(|a, b| dur(a).total_cmp(&dur(b))) {
                 out.push_str(": ");
-                out.push_str(&script(s));
+                out.push_str(&script(s, src));
             }
         }
         out.push('\n');
@@ -220,7 +227,7 @@ fn list_of(a: &JsValue) -> Vec<JsValue> {
 fn list(a: &JsValue) -> Vec<(f64, JsValue)> {
     list_of(a)
         .into_iter()
-        .filter(|p| Array::is_array(p))
+        .filter(Array::is_array)
         .map(|p| {
             let p: Array = p.into();
             (p.get(0).as_f64().unwrap_or(0.0), p.get(1))
@@ -284,7 +291,7 @@ fn dur(v: &JsValue) -> f64 {
 }
 
 /// The longest script of the kept long animation frames that ran between `from` and `to`.
-fn script_in(loafs: &[(f64, JsValue)], from: f64, to: f64) -> Option<String> {
+fn script_in(loafs: &[(f64, JsValue)], from: f64, to: f64, src: &[(String, String)]) -> Option<String> {
     let mut best: Option<JsValue> = None;
     for (_, f) in loafs {
         for s in list_of(&get(f, "scripts")) {
@@ -295,11 +302,12 @@ fn script_in(loafs: &[(f64, JsValue)], from: f64, to: f64) -> Option<String> {
             }
         }
     }
-    best.map(|s| script(&s))
+    best.map(|s| script(&s, src))
 }
 
-/// A long animation frame's script: `busy in /app.js char 120 (BUTTON#save.onclick) 205 ms`.
-fn script(s: &JsValue) -> String {
+/// A long animation frame's script: `onSave in /app.js:19:1 (BUTTON#save.onclick) 205 ms` (the
+/// line and column where the function begins; `char 120` when the script could not be read).
+fn script(s: &JsValue, src: &[(String, String)]) -> String {
     let mut out = String::new();
     let function = get(s, "sourceFunctionName").as_string().unwrap_or_default();
     let url = get(s, "sourceURL").as_string().unwrap_or_default();
@@ -313,9 +321,19 @@ fn script(s: &JsValue) -> String {
     } else {
         out.push_str(&short_url(&url));
         let at = get(s, "sourceCharPosition").as_f64().unwrap_or(-1.0);
-        if at >= 0.0 {
-            out.push_str(" char ");
-            out.push_str(&num(at));
+        match src.iter().find(|(u, _)| *u == url) {
+            Some((_, text)) if at >= 0.0 => {
+                let (line, column) = line_column(text, at as usize);
+                out.push(':');
+                push_number(&mut out, line);
+                out.push(':');
+                push_number(&mut out, column);
+            }
+            _ if at >= 0.0 => {
+                out.push_str(" char ");
+                out.push_str(&num(at));
+            }
+            _ => {}
         }
     }
     if !invoker.is_empty() {
@@ -407,4 +425,54 @@ fn cut(s: &str, n: usize) -> String {
     let mut out: String = s.chars().take(n - 3).collect();
     out.push_str("...");
     out
+}
+
+/// The texts of the scripts of the page's own origin that the kept long animation frames name (at
+/// most [`SOURCES_READ`], from the browser's cache where it has them), by URL.
+async fn sources(loafs: &[(f64, JsValue)]) -> Vec<(String, String)> {
+    let origin = get(&get(&js_sys::global(), "location"), "origin")
+        .as_string()
+        .unwrap_or_default();
+    let mut tried: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (_, f) in loafs {
+        for s in list_of(&get(f, "scripts")) {
+            let url = get(&s, "sourceURL").as_string().unwrap_or_default();
+            let own = !origin.is_empty() && url.strip_prefix(origin.as_str()).is_some_and(|p| p.starts_with('/'));
+            if !own || tried.len() >= SOURCES_READ || tried.contains(&url) {
+                continue;
+            }
+            tried.push(url.clone());
+            if let Some(text) = read(&url).await {
+                out.push((url, text));
+            }
+        }
+    }
+    out
+}
+
+/// The text at `url` (the page's `fetch` before any wrapper, from the cache when there).
+async fn read(url: &str) -> Option<String> {
+    let init = js_sys::Object::new();
+    crate::js::set(&init, "cache", &js_string("force-cache"));
+    let res = JsFuture::from(crate::net::fetch(url, &init)?).await.ok()?;
+    if !get(&res, "ok").is_truthy() {
+        return None;
+    }
+    let text: js_sys::Promise = crate::js::call(&res, "text", &[]).ok()?.dyn_into().ok()?;
+    JsFuture::from(text).await.ok()?.as_string()
+}
+
+/// The line and column (from 1) of the UTF-16 offset `at` in `text`.
+fn line_column(text: &str, at: usize) -> (u32, u32) {
+    let (mut line, mut column) = (1, 1);
+    for u in text.encode_utf16().take(at) {
+        if u == u16::from(b'\n') {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    (line, column)
 }
