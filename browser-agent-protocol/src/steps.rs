@@ -318,6 +318,14 @@ pub const STEP_FIELDS: &[StepFields] = &[
         example: r#"{"command":"network","seq":12}"#,
     },
     StepFields {
+        // LCP, CLS, INP, long tasks and frames, slow resources, each element with its ref.
+        command: "vitals",
+        target: TargetUse::No,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"vitals"}"#,
+    },
+    StepFields {
         command: "screenshot",
         target: TargetUse::Optional,
         fields: &[
