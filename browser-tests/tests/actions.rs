@@ -951,9 +951,9 @@ async fn teaching_errors_case(c: &Client, server: &Server) {
     let (status, v) = run_raw(server, body).await;
     assert_eq!(status, 400, "{v}");
     assert!(
-        v["error"]
-            .as_str()
-            .is_some_and(|e| e.starts_with("step 1: unknown command \"frobnicate\"; commands: snapshot, click")),
+        v["error"].as_str().is_some_and(
+            |e| e.starts_with("step 2 (nothing ran): unknown command \"frobnicate\"; commands: snapshot, click")
+        ),
         "{v}"
     );
 }
@@ -1459,7 +1459,7 @@ async fn validation_modals_and_timeouts_case(c: &Client, server: &Server) {
     assert_eq!(status, 400, "{v}");
     assert_eq!(
         v["error"],
-        "step 0: invalid ms -1: expected a number of milliseconds, 0 or more"
+        "step 1 (nothing ran): invalid ms -1: expected a number of milliseconds, 0 or more"
     );
 
     // A batch the agent already got a timeout for stops in the page: no later step acts (an agent
@@ -1535,7 +1535,7 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
     assert_eq!(status, 400, "{v}");
     assert_eq!(
         v["error"],
-        "step 0: invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
+        "step 1 (nothing ran): invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
     );
     ok(
         server,
@@ -1749,5 +1749,8 @@ chromium_test!(the_interaction_log_says_what_was_done, Axum, |c, server| {
         assert_eq!((event.as_str(), value.as_str()), (e, val), "{done:?}");
         assert!(target.starts_with(t), "{target:?} starts with {t:?}: {done:?}");
     }
-    assert!(!v["logs"].to_string().contains("hunter2"), "a password stays out of the log: {v}");
+    assert!(
+        !v["logs"].to_string().contains("hunter2"),
+        "a password stays out of the log: {v}"
+    );
 });

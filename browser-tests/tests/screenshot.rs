@@ -161,7 +161,7 @@ chromium_test!(bad_input_is_refused_and_nothing_is_stored, Axum, |client, server
     assert_eq!(status, 400, "{v}");
     assert_eq!(
         v["error"],
-        "step 0: invalid format \"gif\": use \"png\" (the default) or \"jpeg\""
+        "step 1 (nothing ran): invalid format \"gif\": use \"png\" (the default) or \"jpeg\""
     );
     let (status, v) = run_raw(
         &server,

@@ -702,7 +702,7 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
         assert_eq!(mcp_text, format!("page {id}:\n{}\n", by_run.trim_end()), "{view}: MCP");
     }
     // A bad view: the same refusal everywhere, and nothing runs in the page.
-    let want = "step 0: invalid offset -1: expected a whole number of children to skip, 0 or more";
+    let want = "step 1 (nothing ran): invalid offset -1: expected a whole number of children to skip, 0 or more";
     let (status, body) = run_raw(
         server,
         json!({"client": id, "steps": [{"command": "snapshot", "offset": -1}]}),
@@ -727,7 +727,7 @@ async fn one_view_on_every_surface_case(c: &Client, server: &Server) {
     let e = server.agent.snapshot(bad_api).await.expect_err("refused");
     assert_eq!(
         e.to_string(),
-        "step 0: full and budget contradict each other: full means no budget"
+        "step 1 (nothing ran): full and budget contradict each other: full means no budget"
     );
     let by_mcp = mcp(json!({"client": id, "offset": -1}));
     assert_eq!(by_mcp["isError"], true, "{by_mcp}");

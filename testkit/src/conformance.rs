@@ -658,10 +658,10 @@ pub mod cases {
         );
         for (bad, needle) in [
             (json!({"steps": []}), "non-empty \"steps\""),
-            (json!({"steps": [{"x": 1}]}), "step 0 needs a \"command\""),
+            (json!({"steps": [{"x": 1}]}), "step 1 (nothing ran) needs a \"command\""),
             (
                 json!({"steps": [{"command": "snapshot"}, {"command": "console.log"}]}),
-                "step 1: unknown command \"console.log\"; commands: snapshot, click,",
+                "step 2 (nothing ran): unknown command \"console.log\"; commands: snapshot, click,",
             ),
             (json!({"steps": [{"command": "snapshot"}], "timeoutMs": 5}), "timeoutMs"),
             (json!({"steps": [{"command": "snapshot"}], "client": 5}), "\"client\""),

@@ -21,7 +21,7 @@ pub(crate) fn resolve(steps: &mut [Value], logs: &LogBuffer, client: &str) -> Re
         let Some(seq) = step.get(network::SEQ).and_then(Value::as_u64) else {
             continue;
         };
-        let bad = |why: String| RunError::BadRequest(format!("step {i}: {why}"));
+        let bad = |why: String| super::validate::refused_step(i, why);
         let entry = logs
             .since_seq(seq.saturating_sub(1))
             .into_iter()
@@ -108,10 +108,10 @@ mod tests {
         assert_eq!(steps[2]["clientSeq"], 8);
 
         let m = refused(&mut [json!({"command": "network", "seq": 99})], &logs);
-        assert_eq!(m, "step 0: there is no entry #99 yet (the last is #5)");
+        assert_eq!(m, "step 1 (nothing ran): there is no entry #99 yet (the last is #5)");
         let m = refused(&mut [json!({"command": "network", "seq": console})], &logs);
         assert!(
-            m.starts_with("step 0: entry #3 is a console entry; network answers"),
+            m.starts_with("step 1 (nothing ran): entry #3 is a console entry; network answers"),
             "{m}"
         );
         let m = refused(&mut [json!({"command": "network", "seq": other_page})], &logs);
@@ -128,6 +128,9 @@ mod tests {
             stored(&small, entry_type::NETWORK, "c1", Some(1));
         }
         let m = refused(&mut [json!({"command": "network", "seq": 1})], &small);
-        assert!(m.starts_with("step 0: entry #1 is no longer in the log"), "{m}");
+        assert!(
+            m.starts_with("step 1 (nothing ran): entry #1 is no longer in the log"),
+            "{m}"
+        );
     }
 }

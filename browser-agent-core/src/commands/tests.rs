@@ -32,7 +32,7 @@ fn unknown_commands_are_refused_before_anything_runs() {
         panic!("an unknown command must be a bad request");
     };
     assert!(
-        m.starts_with("step 1: unknown command \"console.log\"; commands: snapshot, click, "),
+        m.starts_with("step 2 (nothing ran): unknown command \"console.log\"; commands: snapshot, click, "),
         "{m}"
     );
 }
@@ -452,7 +452,7 @@ fn validation_names_the_problem() {
     assert!(validate_steps(&mut [json!({"x": 1})])
         .unwrap_err()
         .to_string()
-        .contains("step 0 needs a \"command\""));
+        .contains("step 1 (nothing ran) needs a \"command\""));
     let mut too_many = vec![json!({"command":"snapshot"}); MAX_STEPS + 1];
     assert!(validate_steps(&mut too_many).is_err());
     let q = CommandQueue::default();

@@ -238,7 +238,7 @@ async fn a_bad_argument_is_a_tool_error_that_teaches() {
         (
             "browser_snapshot",
             json!({"diff": "yes"}),
-            "step 0: invalid diff \"yes\": use true or false\n",
+            "step 1 (nothing ran): invalid diff \"yes\": use true or false\n",
         ),
         (
             "browser_run",

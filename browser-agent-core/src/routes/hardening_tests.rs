@@ -286,11 +286,11 @@ async fn same_origin_pages_and_curl_still_act() {
         (b"{\"client\":5}", "field \"client\" must be a string"),
         (b"{", "body is not valid JSON"),
         // The view is the snapshot step's, checked as the step is; other fields are refused.
-        (b"{\"offset\":-1}", "step 0: invalid offset -1: expected a whole number"),
-        (b"{\"budget\":\"2000\"}", "step 0: invalid budget \"2000\""),
+        (b"{\"offset\":-1}", "step 1 (nothing ran): invalid offset -1: expected a whole number"),
+        (b"{\"budget\":\"2000\"}", "step 1 (nothing ran): invalid budget \"2000\""),
         (
             b"{\"filtr\":\"Save\"}",
-            "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"filtr\"",
+            "step 1 (nothing ran): a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"filtr\"",
         ),
     ] {
         let (status, answer) = send(
@@ -309,19 +309,19 @@ async fn same_origin_pages_and_curl_still_act() {
     for (query, text) in [
         (
             "limt=1",
-            "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"limt\"",
+            "step 1 (nothing ran): a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"limt\"",
         ),
         (
             "budget=-1",
-            "step 0: invalid budget -1: expected a whole number of tokens, 1 or more",
+            "step 1 (nothing ran): invalid budget -1: expected a whole number of tokens, 1 or more",
         ),
         (
             "offset=x",
-            "step 0: invalid offset \"x\": expected a whole number of children to skip",
+            "step 1 (nothing ran): invalid offset \"x\": expected a whole number of children to skip",
         ),
-        ("full=yes", "step 0: invalid full \"yes\": use true or false"),
-        ("diff=maybe", "step 0: invalid diff \"maybe\": use true or false"),
-        ("full=1&budget=900", "step 0: full and budget contradict each other"),
+        ("full=yes", "step 1 (nothing ran): invalid full \"yes\": use true or false"),
+        ("diff=maybe", "step 1 (nothing ran): invalid diff \"maybe\": use true or false"),
+        ("full=1&budget=900", "step 1 (nothing ran): full and budget contradict each other"),
         // Which of two refs (or pages) was meant is a guess: refused, not the last taken.
         ("ref=e1&ref=e2", "parameter \"ref\" is given twice: give it once"),
         ("client=p&diff=1&client=q", "parameter \"client\" is given twice"),

@@ -491,11 +491,11 @@ async fn run_refuses_bad_batches_and_fails_at_once_without_a_page() {
         (json!([1]), "body must be a JSON object {\"steps\":[…]}"),
         (
             json!({"steps": [{"x": 1}]}),
-            "step 0 needs a \"command\" string, e.g. {\"command\":\"snapshot\"}",
+            "step 1 (nothing ran) needs a \"command\" string, e.g. {\"command\":\"snapshot\"}",
         ),
         (
             json!({"steps": [{"command": "snapshot"}, {"command": "console.log"}]}),
-            "step 1: unknown command \"console.log\"; commands: snapshot, click,",
+            "step 2 (nothing ran): unknown command \"console.log\"; commands: snapshot, click,",
         ),
         (
             json!({"steps": [{"command": "snapshot"}], "timeoutMs": 5}),

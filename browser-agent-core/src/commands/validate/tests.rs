@@ -11,11 +11,11 @@ fn screenshot_options_are_checked_before_anything_runs() {
     assert!(check(json!({"command": "screenshot", "format": "jpeg", "quality": 0.5, "maxWidth": 800})).is_ok());
     assert_eq!(
         check(json!({"command": "screenshot", "format": "gif"})).unwrap_err(),
-        "step 0: invalid format \"gif\": use \"png\" (the default) or \"jpeg\""
+        "step 1 (nothing ran): invalid format \"gif\": use \"png\" (the default) or \"jpeg\""
     );
     assert_eq!(
         check(json!({"command": "screenshot", "format": "jpeg", "quality": 2})).unwrap_err(),
-        "step 0: invalid quality 2: expected a number from 0 to 1 (JPEG quality; default 0.8)"
+        "step 1 (nothing ran): invalid quality 2: expected a number from 0 to 1 (JPEG quality; default 0.8)"
     );
     assert!(check(json!({"command": "screenshot", "quality": 0.5}))
         .unwrap_err()
@@ -33,11 +33,13 @@ fn a_key_that_is_none_is_refused_before_anything_runs() {
     assert!(check(json!({"command": "press", "keys": "esc", "label": "Search"})).is_ok());
     assert_eq!(
         check(json!({"command": "press", "key": "Hyper+a"})).unwrap_err(),
-        "step 0: invalid key \"Hyper+a\": unknown modifier \"Hyper\" in \"Hyper+a\" (use Control, Shift, Alt or Meta)"
+        "step 1 (nothing ran): invalid key \"Hyper+a\": unknown modifier \"Hyper\" in \"Hyper+a\" (use Control, Shift, Alt or Meta)"
     );
     assert!(check(json!({"command": "press", "keys": "Control+Foo"}))
         .unwrap_err()
-        .starts_with("step 0: invalid keys \"Control+Foo\": unknown key \"Foo\" (use a character, or Enter"));
+        .starts_with(
+            "step 1 (nothing ran): invalid keys \"Control+Foo\": unknown key \"Foo\" (use a character, or Enter"
+        ));
 }
 
 #[test]
@@ -49,7 +51,7 @@ fn a_wait_longer_than_its_batch_is_refused() {
     ];
     assert_eq!(
         waits_fit(&steps, two_s).unwrap_err().to_string(),
-        "step 1: wait timeout 10000 ms is as long as the batch's timeoutMs 2000 or longer: the batch would time \
+        "step 2 (nothing ran): wait timeout 10000 ms is as long as the batch's timeoutMs 2000 or longer: the batch would time \
          out first; raise \"timeoutMs\" or wait less"
     );
     assert!(waits_fit(&[json!({"command": "wait", "ms": 2000})], two_s).is_err());
@@ -95,7 +97,7 @@ fn a_ref_that_is_not_one_is_refused_in_any_step() {
     }
     assert_eq!(
         check(json!({"command": "click", "ref": "5"})).unwrap_err(),
-        "step 0: invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
+        "step 1 (nothing ran): invalid ref \"5\": expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
     );
     for bad in [
         json!("x1"),
@@ -126,28 +128,28 @@ fn snapshot_views_are_checked_before_anything_runs() {
     .is_ok());
     assert_eq!(
         check(json!({"command": "snapshot", "offset": -1})).unwrap_err(),
-        "step 0: invalid offset -1: expected a whole number of children to skip, 0 or more"
+        "step 1 (nothing ran): invalid offset -1: expected a whole number of children to skip, 0 or more"
     );
     assert_eq!(
         check(json!({"command": "snapshot", "budget": 0})).unwrap_err(),
-        "step 0: invalid budget 0: expected a whole number of tokens, 1 or more (default 8000)"
+        "step 1 (nothing ran): invalid budget 0: expected a whole number of tokens, 1 or more (default 8000)"
     );
     assert_eq!(
         check(json!({"command": "snapshot", "ref": 3})).unwrap_err(),
-        "step 0: invalid ref 3: expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
+        "step 1 (nothing ran): invalid ref 3: expected a ref from a snapshot (refs look like e12, or f1e12 inside a frame)"
     );
     assert_eq!(
         check(json!({"command": "snapshot", "diff": "true"})).unwrap_err(),
-        "step 0: invalid diff \"true\": use true or false"
+        "step 1 (nothing ran): invalid diff \"true\": use true or false"
     );
     assert_eq!(
         check(json!({"command": "snapshot", "ref": "e479", "ofset": 40})).unwrap_err(),
-        "step 0: a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"ofset\""
+        "step 1 (nothing ran): a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"ofset\""
     );
     assert!(check(json!({"command": "snapshot", "text": null})).is_ok());
     assert_eq!(
         check(json!({"command": "snapshot", "full": true, "budget": 800})).unwrap_err(),
-        "step 0: full and budget contradict each other: full means no budget"
+        "step 1 (nothing ran): full and budget contradict each other: full means no budget"
     );
     for bad in [
         json!({"command": "snapshot", "limit": "5"}),
@@ -327,7 +329,7 @@ fn each_command_takes_its_fields_and_refuses_others() {
             assert!(e.contains(" needs "), "{missing}: {e}");
         }
         let e = check(wrong.clone()).unwrap_err();
-        assert!(e.starts_with("step 0: "), "{wrong}: {e}");
+        assert!(e.starts_with("step 1 (nothing ran): "), "{wrong}: {e}");
     }
 }
 
@@ -336,44 +338,44 @@ fn qa_steps_are_refused_before_anything_runs() {
     // A malformed step late in a batch: a 400, not a click and then a failure.
     assert_eq!(
         batch(json!([{"command": "click", "text": "Inc"}, {"command": "type", "label": "Query"}])),
-        "step 1: type needs \"text\" (or \"value\"), e.g. {\"command\":\"type\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
+        "step 2 (nothing ran): type needs \"text\" (or \"value\"), e.g. {\"command\":\"type\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
     );
     assert_eq!(
         batch(json!([{"command": "click", "text": "Inc"}, {"command": "navigate", "url": "ftp://x"}])),
-        "step 1: invalid url \"ftp://x\": navigate follows http and https URLs only (or a path of this site, like \"/settings\"); for a host and port write \"http://localhost:3000/\""
+        "step 2 (nothing ran): invalid url \"ftp://x\": navigate follows http and https URLs only (or a path of this site, like \"/settings\"); for a host and port write \"http://localhost:3000/\""
     );
     assert_eq!(
         check(json!({"command": "scroll", "direction": "sideways"})).unwrap_err(),
-        "step 0: invalid direction \"sideways\": use up, down, left or right"
+        "step 1 (nothing ran): invalid direction \"sideways\": use up, down, left or right"
     );
     assert_eq!(
         check(json!({"command": "wait", "text": "x", "timeout": "5"})).unwrap_err(),
-        "step 0: invalid timeout \"5\": expected a number of milliseconds, 0 or more"
+        "step 1 (nothing ran): invalid timeout \"5\": expected a number of milliseconds, 0 or more"
     );
     assert_eq!(
         check(json!({"command": "wait", "text": "x", "timeout": -1})).unwrap_err(),
-        "step 0: invalid timeout -1: expected a number of milliseconds, 0 or more"
+        "step 1 (nothing ran): invalid timeout -1: expected a number of milliseconds, 0 or more"
     );
     assert_eq!(
         check(json!({"command": "press"})).unwrap_err(),
-        "step 0: press needs \"key\" (or \"keys\"), e.g. {\"command\":\"press\",\"key\":\"Enter\"}"
+        "step 1 (nothing ran): press needs \"key\" (or \"keys\"), e.g. {\"command\":\"press\",\"key\":\"Enter\"}"
     );
     assert_eq!(
         check(json!({"command": "select", "label": "Color"})).unwrap_err(),
-        "step 0: select needs \"option\" (or \"value\", \"text\"), e.g. {\"command\":\"select\",\"label\":\"Color\",\"option\":\"Red\"}"
+        "step 1 (nothing ran): select needs \"option\" (or \"value\", \"text\"), e.g. {\"command\":\"select\",\"label\":\"Color\",\"option\":\"Red\"}"
     );
     assert_eq!(
         check(json!({"command": "evaluate", "script": ""})).unwrap_err(),
-        "step 0: evaluate needs \"script\" (or \"expression\", \"code\", \"js\"), e.g. {\"command\":\"evaluate\",\"script\":\"document.title\"}"
+        "step 1 (nothing ran): evaluate needs \"script\" (or \"expression\", \"code\", \"js\"), e.g. {\"command\":\"evaluate\",\"script\":\"document.title\"}"
     );
     assert_eq!(
         check(json!({"command": "scroll", "direction": "down", "amount": "lots"})).unwrap_err(),
-        "step 0: invalid amount \"lots\": expected a number of pixels, 0 or more (\"direction\" says which way)"
+        "step 1 (nothing ran): invalid amount \"lots\": expected a number of pixels, 0 or more (\"direction\" says which way)"
     );
     // Fields a command does not take: named, with what it takes.
     assert_eq!(
         check(json!({"command": "click", "label": "Box", "button": "right"})).unwrap_err(),
-        "step 0: a click step takes ref, role, label, placeholder, selector, name, text, nth, waitNetwork; not \"button\""
+        "step 1 (nothing ran): a click step takes ref, role, label, placeholder, selector, name, text, nth, waitNetwork; not \"button\""
     );
     for (field, value) in [("modifiers", json!(["Shift"])), ("clickCount", json!(2))] {
         let mut step = json!({"command": "click", "label": "Box"});
@@ -385,23 +387,25 @@ fn qa_steps_are_refused_before_anything_runs() {
     }
     assert_eq!(
         check(json!({"command": "wait", "text": "x", "timeoutMs": 100})).unwrap_err(),
-        "step 0: a wait step takes timeout, gone, ms, text, pattern, exact, already, ref, role, label, placeholder, selector, \
+        "step 1 (nothing ran): a wait step takes timeout, gone, ms, text, pattern, exact, already, ref, role, label, placeholder, selector, \
          name, nth; not \"timeoutMs\""
     );
     assert_eq!(
         check(json!({"command": "type", "label": "Query", "text": "x", "delay": 5})).unwrap_err(),
-        "step 0: a type step takes text, value, clear, ref, role, label, placeholder, selector, name, nth, waitNetwork; \
+        "step 1 (nothing ran): a type step takes text, value, clear, ref, role, label, placeholder, selector, name, nth, waitNetwork; \
          not \"delay\""
     );
     assert_eq!(
         check(json!({"command": "reload", "hard": true})).unwrap_err(),
-        "step 0: a reload step takes no fields besides \"command\"; not \"hard\""
+        "step 1 (nothing ran): a reload step takes no fields besides \"command\"; not \"hard\""
     );
     // nth: a whole number, 0 or more.
     for bad in [json!(-1), json!(1.5), json!("1")] {
         assert_eq!(
             check(json!({"command": "click", "text": "Details", "nth": bad})).unwrap_err(),
-            format!("step 0: invalid nth {bad}: expected a whole number, 0 or more (0 = the first match)")
+            format!(
+                "step 1 (nothing ran): invalid nth {bad}: expected a whole number, 0 or more (0 = the first match)"
+            )
         );
     }
     assert!(check(json!({"command": "click", "text": "Details", "nth": 1.0})).is_ok());
@@ -411,12 +415,12 @@ fn qa_steps_are_refused_before_anything_runs() {
 fn targets_are_asked_for_where_the_page_needs_one() {
     assert_eq!(
         check(json!({"command": "click", "ref": ""})).unwrap_err(),
-        "step 0: click needs a target: ref, text, role (with name), label, placeholder or selector, e.g. {\"command\":\"click\",\"ref\":\"e7\"}"
+        "step 1 (nothing ran): click needs a target: ref, text, role (with name), label, placeholder or selector, e.g. {\"command\":\"click\",\"ref\":\"e7\"}"
     );
     // In type and fill, `text` is what is typed, not a target.
     assert_eq!(
         check(json!({"command": "fill", "text": "Ada"})).unwrap_err(),
-        "step 0: fill needs a target: ref, label, placeholder, role (with name), name or selector (in a fill step, \"text\" is not a target), e.g. {\"command\":\"fill\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
+        "step 1 (nothing ran): fill needs a target: ref, label, placeholder, role (with name), name or selector (in a fill step, \"text\" is not a target), e.g. {\"command\":\"fill\",\"label\":\"Email\",\"text\":\"ada@example.com\"}"
     );
     // `name` alone is a target (the text to look for); a number is read as its digits.
     assert!(check(json!({"command": "type", "name": "Email", "text": "a"})).is_ok());
@@ -429,10 +433,10 @@ fn targets_are_asked_for_where_the_page_needs_one() {
     assert!(check(json!({"command": "wait", "timeout": 200})).is_ok());
     assert_eq!(
         check(json!({"command": "scroll"})).unwrap_err(),
-        "step 0: scroll needs \"direction\" (up, down, left or right) or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
+        "step 1 (nothing ran): scroll needs \"direction\" (up, down, left or right) or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
     );
     assert!(check(json!({"command": "wait"})).unwrap_err().starts_with(
-        "step 0: wait needs \"ms\" (or \"timeout\", \"pattern\") or a target (ref, text, role (with name), label, placeholder or selector)"
+        "step 1 (nothing ran): wait needs \"ms\" (or \"timeout\", \"pattern\") or a target (ref, text, role (with name), label, placeholder or selector)"
     ));
     // A target on a command that takes none is a field it does not take.
     assert!(check(json!({"command": "evaluate", "script": "1", "ref": "e3"}))
@@ -455,7 +459,7 @@ fn fields_the_page_would_read_as_less_are_refused() {
     // scroll's amount needs a direction; a direction takes any case; amounts are not signed.
     assert!(check(json!({"command": "scroll", "text": "Next", "amount": 300}))
         .unwrap_err()
-        .starts_with("step 0: amount needs \"direction\""));
+        .starts_with("step 1 (nothing ran): amount needs \"direction\""));
     assert!(check(json!({"command": "scroll", "direction": "LEFT", "text": "Gallery"})).is_ok());
     assert!(check(json!({"command": "scroll", "direction": "down", "amount": -300})).is_err());
     assert!(check(json!({"command": "scroll", "direction": 1})).is_err());
@@ -468,7 +472,7 @@ fn fields_the_page_would_read_as_less_are_refused() {
         .contains("send one"));
     assert!(check(json!({"command": "wait", "ms": 500, "gone": true}))
         .unwrap_err()
-        .starts_with("step 0: gone needs a target"));
+        .starts_with("step 1 (nothing ran): gone needs a target"));
     assert!(check(json!({"command": "wait", "ms": -1})).is_err());
     assert!(check(json!({"command": "wait", "text": "x", "gone": "yes"})).is_err());
     // type: `text` is a string ("" empties a field); `clear` a flag.
@@ -502,7 +506,7 @@ fn navigate_follows_http_and_https_and_paths() {
     }
     assert_eq!(
         check(json!({"command": "navigate", "url": ""})).unwrap_err(),
-        "step 0: navigate needs \"url\", e.g. {\"command\":\"navigate\",\"url\":\"/settings\"}"
+        "step 1 (nothing ran): navigate needs \"url\", e.g. {\"command\":\"navigate\",\"url\":\"/settings\"}"
     );
 }
 
@@ -514,7 +518,7 @@ fn the_notes_text_stays() {
     ] {
         assert_eq!(
             check(step).unwrap_err(),
-            "step 0: notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}"
+            "step 1 (nothing ran): notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}"
         );
     }
 }
@@ -526,7 +530,7 @@ fn any_step_may_be_optional_and_acting_steps_may_wait_for_the_network() {
     assert!(check(json!({"command": "back", "optional": true})).is_ok());
     assert_eq!(
         check(json!({"command": "snapshot", "optional": "yes"})).unwrap_err(),
-        "step 0: invalid optional \"yes\": use true or false"
+        "step 1 (nothing ran): invalid optional \"yes\": use true or false"
     );
     for step in [
         json!({"command": "click", "text": "Place order", "waitNetwork": true}),
@@ -539,12 +543,12 @@ fn any_step_may_be_optional_and_acting_steps_may_wait_for_the_network() {
     }
     assert_eq!(
         check(json!({"command": "click", "text": "Go", "waitNetwork": 1})).unwrap_err(),
-        "step 0: invalid waitNetwork 1: use true or false"
+        "step 1 (nothing ran): invalid waitNetwork 1: use true or false"
     );
     // Steps that do not act do not take it: it would be ignored.
     let e = check(json!({"command": "snapshot", "waitNetwork": true})).unwrap_err();
     assert!(
-        e.starts_with("step 0: a snapshot step takes diff, ref,") && e.ends_with("not \"waitNetwork\""),
+        e.starts_with("step 1 (nothing ran): a snapshot step takes diff, ref,") && e.ends_with("not \"waitNetwork\""),
         "{e}"
     );
     assert!(check(json!({"command": "wait", "text": "x", "waitNetwork": true})).is_err());
@@ -568,18 +572,23 @@ fn a_wait_for_text_takes_alternatives_patterns_and_a_ref_scope() {
     let err = |step: Value| check(step).unwrap_err();
     assert_eq!(
         err(json!({"command": "wait", "text": []})),
-        "step 0: invalid text: a list of 1 to 8 alternatives, got 0; e.g. \
+        "step 1 (nothing ran): invalid text: a list of 1 to 8 alternatives, got 0; e.g. \
          {\"command\":\"wait\",\"text\":[\"Order placed\",\"Payment failed\"],\"timeout\":5000}"
     );
-    assert!(err(json!({"command": "wait", "text": ["ok", 3]})).starts_with("step 0: invalid text 3 in the list"));
-    assert!(err(json!({"command": "wait", "pattern": 3})).starts_with("step 0: invalid pattern 3: expected a string"));
+    assert!(err(json!({"command": "wait", "text": ["ok", 3]}))
+        .starts_with("step 1 (nothing ran): invalid text 3 in the list"));
+    assert!(err(json!({"command": "wait", "pattern": 3}))
+        .starts_with("step 1 (nothing ran): invalid pattern 3: expected a string"));
     assert!(err(json!({"command": "wait", "pattern": "x", "role": "status"}))
-        .starts_with("step 0: a wait for a pattern or a list of texts reads the page's text"));
+        .starts_with("step 1 (nothing ran): a wait for a pattern or a list of texts reads the page's text"));
     assert!(err(json!({"command": "wait", "text": ["a", "b"], "selector": "#x"})).contains("not \"selector\""));
     assert!(err(json!({"command": "wait", "exact": true, "timeout": 100}))
-        .starts_with("step 0: exact says how to read \"text\" or \"pattern\""));
-    assert!(err(json!({"command": "wait", "pattern": "x", "exact": true})).starts_with("step 0: exact is for \"text\""));
+        .starts_with("step 1 (nothing ran): exact says how to read \"text\" or \"pattern\""));
+    assert!(err(json!({"command": "wait", "pattern": "x", "exact": true}))
+        .starts_with("step 1 (nothing ran): exact is for \"text\""));
     assert!(err(json!({"command": "wait", "text": "x", "already": true, "gone": true})).contains("send one"));
-    assert!(err(json!({"command": "wait", "pattern": "x", "ms": 100})).starts_with("step 0: ms waits a fixed time"));
-    assert!(err(json!({"command": "wait", "text": "x", "exact": "yes"})).starts_with("step 0: invalid exact \"yes\""));
+    assert!(err(json!({"command": "wait", "pattern": "x", "ms": 100}))
+        .starts_with("step 1 (nothing ran): ms waits a fixed time"));
+    assert!(err(json!({"command": "wait", "text": "x", "exact": "yes"}))
+        .starts_with("step 1 (nothing ran): invalid exact \"yes\""));
 }
