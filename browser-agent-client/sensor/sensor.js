@@ -887,7 +887,12 @@ function perf(records) {
             shiftSum += e.value;
             if (shiftSum > vitals.c) vitals.c = shiftSum;
             keep(vitals.s, e.value, e);
-        } else if (type != 'event' || e.interactionId) keep(vitals[type == 'event' ? 'e' : type == 'longtask' ? 't' : type == 'resource' ? 'r' : 'f'], e.duration, e);
+        } else if (
+            (type != 'event' || e.interactionId) &&
+            // (The client's own requests, a held poll first of all, are not the page's.)
+            !(type == 'resource' && (!e.name.indexOf(own(prefix)) || !e.name.indexOf(own(__PROBE_PATH__))))
+        )
+            keep(vitals[type == 'event' ? 'e' : type == 'longtask' ? 't' : type == 'resource' ? 'r' : 'f'], e.duration, e);
     }
 }
 function observeVitals() {

@@ -187,7 +187,14 @@ pub(super) async fn vitals(_step: &JsValue) -> Outcome {
     }
 
     // Resources.
-    let resources = list(&get(&v, "r"));
+    // (Not this step's own reads of the scripts, from an earlier ask.)
+    let resources: Vec<_> = list(&get(&v, "r"))
+        .into_iter()
+        .filter(|(_, e)| {
+            let url = get(e, "name").as_string().unwrap_or_default();
+            get(e, "initiatorType").as_string().as_deref() != Some("fetch") || !src.iter().any(|(u, _)| *u == url)
+        })
+        .collect();
     out.push_str("slowest resources");
     if resources.is_empty() {
         out.push_str(": none");
