@@ -13,7 +13,7 @@ use super::text::{
     caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
 };
 use crate::cursor;
-use crate::js::{as_element, call, fire, get, global, js_string};
+use crate::js::{as_element, call, fire, get, global, has_attribute, js_string};
 use crate::lazy;
 use crate::text::cat;
 use browser_agent_protocol::keys::parse_chord;
@@ -61,11 +61,15 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
     let (init, press_init) = key_inits(&key, mods);
     let mut outcome = Ok(());
     let mark = super::settle::mark();
+    let mut up_at = el.clone();
     {
         // The browser's default action runs only when no handler prevented the keydown or the
-        // keypress (a keydown prevented fires no keypress).
-        let mut go = fire(&el, "KeyboardEvent", "keydown", &init);
-        if let (true, Some(p)) = (go, press_init) {
+        // keypress (a keydown prevented fires no keypress). Enter on a link acts on the keydown
+        // and fires no keypress, as Chromium does.
+        let down = fire(&el, "KeyboardEvent", "keydown", &init);
+        let mut go = down;
+        let link = key == "Enter" && el.local_name() == "a" && has_attribute(&el, "href");
+        if let (true, false, Some(p)) = (go, link, press_init) {
             go = fire(&el, "KeyboardEvent", "keypress", &p);
             let printable = key != "Enter";
             if go && printable && (text_field(&el) || editable(&el)) {
@@ -73,9 +77,21 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
             }
         }
         if go {
+            let focused = active_element();
             outcome = default_action(&el, &key, mods).await;
+            // The keyup goes where the key moved the focus (Tab, an arrow in a radio group).
+            let now = active_element();
+            if now != focused {
+                up_at = now;
+            }
         }
-        fire(&el, "KeyboardEvent", "keyup", &init);
+        // Space clicks a button, a checkbox or a radio on its keyup (the keydown made it active,
+        // whatever became of the keypress), unless that keyup is prevented.
+        let click_after = down && key == " " && clicked_by_key(&el);
+        let up = fire(&up_at, "KeyboardEvent", "keyup", &init);
+        if up && click_after && up_at == el {
+            let _ = call(&el, "click", &[]);
+        }
     }
     outcome?;
     let mut out = cat(&["pressed ", &chord]);
@@ -94,8 +110,29 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
     Ok(js_string(&out))
 }
 
-/// What the browser does for a key that synthetic events do not do by themselves (Tab's order and
-/// Escape's closing in the module [`KEYS`], `keys.js`, loaded on the first of them).
+/// Whether Space (on its keyup) and Enter (on its keypress) click `el`, as Chromium does: a button,
+/// a `<summary>`, an input drawn as a button; Space also a checkbox or a radio. (A link is followed
+/// by Enter on its keydown; a `role=button` element does neither: its own key handler acts.)
+fn clicked_by_key(el: &Element) -> bool {
+    match el.local_name().as_str() {
+        "button" | "summary" => true,
+        "input" => matches!(
+            get(el, "type").as_string().as_deref(),
+            Some("submit" | "button" | "reset" | "image" | "checkbox" | "radio")
+        ),
+        _ => false,
+    }
+}
+
+/// Whether `el` is a checkbox or a radio, which Enter does not click.
+fn checkable(el: &Element) -> bool {
+    matches!(get(el, "type").as_string().as_deref(), Some("checkbox" | "radio"))
+}
+
+/// What the browser does for a key that synthetic events do not do by themselves (Tab's order,
+/// Escape's closing, the keys that move in a control and Enter's implicit submission in the module
+/// [`KEYS`], `keys.js`, loaded on the first of them). Space's click comes after the keyup, in
+/// [`press`].
 async fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), String> {
     let tag = el.local_name();
     match key {
@@ -104,19 +141,24 @@ async fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), Strin
                 insert(el, "\n", "");
             } else if editable(el) {
                 exec_command(el, "insertParagraph", "");
-            } else if tag == "input" && text_field(el) {
-                let form = get(el, "form");
-                if form.is_object() {
-                    let _ = call(&form, "requestSubmit", &[]);
-                }
-            } else if matches!(tag.as_str(), "a" | "button" | "summary") || resolve::role_of(el) == "button" {
+            } else if (tag == "a" && has_attribute(el, "href")) || (clicked_by_key(el) && !checkable(el)) {
                 let _ = call(el, "click", &[]);
+            } else if tag == "input" && !matches!(get(el, "type").as_string().as_deref(), Some("file" | "color")) {
+                let keys = lazy::module(KEYS).await?;
+                lazy::call(&keys, "submit", &[el]).await?;
             }
         }
-        " " if matches!(tag.as_str(), "button" | "summary")
-            || get(el, "type").as_string().as_deref() == Some("checkbox") =>
+        "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" | "Home" | "End" | "PageUp" | "PageDown"
+            if !mods.alt && !mods.meta =>
         {
-            let _ = call(el, "click", &[]);
+            let keys = lazy::module(KEYS).await?;
+            let (shift, ctrl) = (JsValue::from_bool(mods.shift), JsValue::from_bool(mods.ctrl));
+            let next = lazy::call(&keys, "control", &[el, &js_string(key), &shift, &ctrl]).await?;
+            // A radio group's next radio: focused, then clicked (checked, with its events).
+            if let Some(next) = as_element(next) {
+                super::focus::focus(Some(&next));
+                let _ = call(&next, "click", &[]);
+            }
         }
         "Escape" | "Tab" => {
             let keys = lazy::module(KEYS).await?;
