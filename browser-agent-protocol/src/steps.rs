@@ -343,6 +343,15 @@ pub const STEP_FIELDS: &[StepFields] = &[
         example: r#"{"command":"screenshot","fullPage":true}"#,
     },
     StepFields {
+        command: "audit",
+        // axe-core's accessibility rules on the page, or inside the target; `limit`: elements
+        // listed per rule (default 5).
+        target: TargetUse::Optional,
+        fields: &[("limit", FieldKind::Index)],
+        needs: &[],
+        example: r#"{"command":"audit","ref":"e12"}"#,
+    },
+    StepFields {
         command: "notes",
         target: TargetUse::No,
         fields: &[("mode", FieldKind::Own)],

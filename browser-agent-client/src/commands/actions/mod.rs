@@ -1,6 +1,6 @@
 //! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
 //! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
-//! `forward`, `reload`, `network`, `vitals`, `screenshot` (in [`super::screenshot`]); [`run`] is the dispatch table.
+//! `forward`, `reload`, `network`, `vitals`, `screenshot` (in [`super::screenshot`]), `audit`; [`run`] is the dispatch table.
 //!
 //! Each finds its target with [`super::target`] (through [`super::resolve`]), acts as a person would (scroll into view, the pointer
 //! and key events in browser order, values through the element's native setter so controlled
@@ -9,6 +9,7 @@
 //! host appends to the page's action log. A step that navigates hands the rest of the batch over
 //! ([`batch`]).
 
+mod audit;
 mod choice;
 mod evaluate;
 mod focus;
@@ -124,6 +125,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "network" => Box::pin(network::network(step)),
                 "vitals" => Box::pin(vitals::vitals(step)),
                 "screenshot" => Box::pin(super::screenshot::screenshot(step)),
+                "audit" => Box::pin(audit::audit(step)),
                 "notes" => Box::pin(notes(step)),
                 // The host refuses an unknown command with the list of them (core's `COMMANDS`).
                 _ => return batch::step_outcome(Err(bad_field("command"))),
