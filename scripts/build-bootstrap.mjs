@@ -46,6 +46,7 @@ const PLACEHOLDERS = {
     __CONSOLE__: [PROTOCOL, 'entry_type::CONSOLE'],
     __ERROR__: [PROTOCOL, 'entry_type::ERROR'],
     __NETWORK__: [PROTOCOL, 'entry_type::NETWORK'],
+    __WEBSOCKET__: [PROTOCOL, 'entry_type::WEBSOCKET'],
     __NAVIGATION__: [PROTOCOL, 'entry_type::NAVIGATION'],
     __F_CFG__: [CLIENT_BOOTSTRAP, 'CFG'],
     __F_CLIENT_ID__: [CLIENT_BOOTSTRAP, 'CLIENT_ID'],

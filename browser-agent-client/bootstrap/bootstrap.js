@@ -995,7 +995,7 @@
                     net.w[net.n++ % 10] = messages;
                     var log = function (event, level, text, more) {
                         var entry = more || {};
-                        entry.type = 'websocket';
+                        entry.type = __WEBSOCKET__;
                         entry.event = event;
                         entry.level = level;
                         entry.url = url;

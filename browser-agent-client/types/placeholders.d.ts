@@ -27,6 +27,7 @@ declare const __UI_ATTR__: string;
 declare const __CONSOLE__: string;
 declare const __ERROR__: string;
 declare const __NETWORK__: string;
+declare const __WEBSOCKET__: string;
 declare const __NAVIGATION__: string;
 declare const __INTERACTION__: string;
 declare const __DROPPED__: string;

@@ -40,7 +40,36 @@ fn entry(out: &mut String, e: &Value) {
         str_of(e, "type"),
         str_of(e, "text")
     );
+    failed_body(out, e);
     server_error_parts(out, e);
+}
+
+/// Characters of a failed request's answer shown on its entry's line (the entry holds 1,000; the
+/// `network` step gives the whole).
+const BODY_SHOWN: usize = 200;
+
+/// A failed request's answer on its line, whitespace collapsed, cut: ` · body: {"error":"out of stock"}`.
+/// (The page keeps an answer's body on its entry only when the answer is an error.)
+fn failed_body(out: &mut String, e: &Value) {
+    let body = str_of(e, "body");
+    if str_of(e, "type") != entry_type::NETWORK || body.trim().is_empty() {
+        return;
+    }
+    out.push_str(" · body: ");
+    let mut shown = 0;
+    for (i, word) in body.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        for c in word.chars() {
+            if shown == BODY_SHOWN {
+                out.push('…');
+                return;
+            }
+            out.push(c);
+            shown += 1;
+        }
+    }
 }
 
 /// Frames shown under a server error in a text answer; the rest are counted (`GET /console` has them all).
@@ -394,5 +423,27 @@ mod tests {
             out,
             "#42 error server GET /x → 502 Bad Gateway (9 ms) (caused by #39)\n"
         );
+    }
+
+    #[test]
+    fn a_failed_request_shows_its_body_on_its_line() {
+        let mut out = String::new();
+        let body = format!("{{\"error\":  \"out\n of stock\"}} {}", "x".repeat(300));
+        super::entry(
+            &mut out,
+            &serde_json::json!({"seq": 7, "level": "error", "type": "network",
+                "text": "POST /api/order → 500 Internal Server Error (3 ms)", "body": body}),
+        );
+        assert!(
+            out.starts_with("#7 error network POST /api/order → 500 Internal Server Error (3 ms) · body: {\"error\": \"out of stock\"} xxx"),
+            "{out}"
+        );
+        assert!(out.trim_end().ends_with('…'), "cut at 200 characters: {out}");
+        let mut ok = String::new();
+        super::entry(
+            &mut ok,
+            &serde_json::json!({"seq": 8, "level": "info", "type": "console", "text": "hi", "body": "x"}),
+        );
+        assert!(!ok.contains("body"), "{ok}");
     }
 }
