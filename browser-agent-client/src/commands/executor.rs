@@ -51,9 +51,10 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         bootstrap::to_parent("command-started", &[("id", &id), ("steps", &steps)]);
     }
     let mut success = true;
-    // The page's requests in flight before the batch acted (its own long polls, a page load's).
-    let before = snapshot::idle::inflight();
-    let mut acted = false;
+    // The page's requests in flight before the batch acted (its own long polls). On a page the
+    // batch reached by navigating, none: the requests of its load are the batch's doing.
+    let before = if offset > 0 { 0.0 } else { snapshot::idle::inflight() };
+    let mut acted = offset > 0;
     // The text of a snapshot step that ran last: it already is the snapshot after the batch.
     let mut last_snapshot: Option<String> = None;
     let all: Vec<JsValue> = steps.iter().collect();
