@@ -371,3 +371,58 @@ chromium_test!(material, Axum, |c, server| {
     };
     scenario(c, &server, &lib).await
 });
+
+chromium_test!(sliders_numbers_dates_and_switches, Axum, |c, server| {
+    // fill on sliders, number and date fields drawn by components (Shoelace's inner inputs,
+    // FAST's slider host with a value of its own), uncheck on a switch: read back from the
+    // components' own value/checked properties.
+    installed();
+    let id = open(c, &server, "/webcomponents/extras.html").await;
+    let ready = "return [...document.querySelectorAll('[data-control]')].every(e => customElements.get(e.localName) && e.shadowRoot)";
+    eval_until(&server, &id, ready, "the components to render", |v| v == &json!(true)).await;
+    let snap = snapshot(&server, &id).await;
+    println!("{snap}");
+    assert_eq!(
+        snap.lines().filter(|l| l.matches("[ref=").count() > 1).count(),
+        0,
+        "{snap}"
+    );
+    let controls = eval(
+        &server,
+        &id,
+        "return document.querySelectorAll('[data-control]').length",
+    )
+    .await;
+    let refs = snap.lines().filter(|l| l.contains("[ref=")).count();
+    assert_eq!(
+        json!(refs),
+        controls,
+        "one ref a control (no empty clickables):\n{snap}"
+    );
+    let slider = |name: &str| field_line(&snap, &["slider"], name).map(ref_on);
+    let field = |name: &str| field_line(&snap, &["textbox", "spinbutton"], name).map(ref_on);
+    let steps = json!([
+        {"command": "fill", "ref": slider("Volume").expect("Volume slider"), "text": "75"},
+        {"command": "fill", "ref": field("Quantity").expect("Quantity field"), "text": "3"},
+        {"command": "fill", "ref": field("Delivery date").expect("date field"), "text": "2026-12-24"},
+        {"command": "uncheck", "ref": field_line(&snap, &["switch"], "Dark mode").map(ref_on).expect("switch")},
+        {"command": "fill", "ref": slider("Brightness").expect("Brightness slider"), "text": "7"},
+        {"command": "fill", "ref": field("Count").expect("Count field"), "text": "12"},
+    ]);
+    let v = run(&server, &id, steps).await;
+    let errors: Vec<&Value> = v["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| !s["error"].is_null())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let values = eval(
+        &server,
+        &id,
+        "const g = (i) => document.getElementById(i); \
+         return [g('volume').value, g('qty').value, g('when').value, g('dark').checked, String(g('bright').value), String(g('count').value)]",
+    )
+    .await;
+    assert_eq!(values, json!([75, "3", "2026-12-24", false, "7", "12"]));
+});

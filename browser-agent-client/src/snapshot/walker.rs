@@ -564,6 +564,13 @@ impl Walker {
                 if node.role == "clickable" && node.ref_id.is_none() {
                     // A component's host that only wraps its control: the control is the node.
                     out.nodes.append(&mut node.children);
+                } else if node.role == "clickable"
+                    && node.name.is_empty()
+                    && node.children.is_empty()
+                    && component(&el, &tag)
+                {
+                    // A part of a component that takes clicks and says nothing (FAST's
+                    // number field's step arrows): no empty `clickable`.
                 } else {
                     out.nodes.push(node);
                 }
@@ -632,7 +639,7 @@ impl Walker {
         } else {
             name::name_with(&self.win, el, tag, role, a)
         };
-        let name = if name.is_empty() && roles::is_interactive(role) {
+        let name = if name.is_empty() && roles::is_interactive(role) && role != "clickable" {
             host_name(&self.win, el, role)
         } else {
             name

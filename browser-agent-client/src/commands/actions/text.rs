@@ -73,6 +73,22 @@ fn value(el: &Element) -> String {
     get(el, "value").as_string().unwrap_or_default()
 }
 
+/// The text field (or slider) a web component's shadow tree draws.
+fn inner_field(host: &Element) -> Option<Element> {
+    let root = get(host, "shadowRoot");
+    if !root.is_object() {
+        return None;
+    }
+    let root: &web_sys::DocumentFragment = root.unchecked_ref();
+    let list = root.query_selector_all("input,textarea,[contenteditable]").ok()?;
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(JsCast::unchecked_into::<Element>)
+        .find(|e| {
+            text_field(e) || editable(e) || matches!(get(e, "type").as_string().as_deref(), Some("range" | "color"))
+        })
+}
+
 /// Whether `el` is contenteditable.
 pub(super) fn editable(el: &Element) -> bool {
     get(el, "isContentEditable").is_truthy()
@@ -238,7 +254,27 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
 /// Types `text` into `t` (each character, or the `whole` value at once), after emptying it when
 /// `clear`; the answer.
 pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) -> Outcome {
-    let el = t.el.clone();
+    let mut el = t.el.clone();
+    if !text_field(&el) && !editable(&el) && el.local_name().contains('-') {
+        // A web component's host: the field its shadow tree draws, or (a slider, a number field
+        // drawn without one: FAST's) its own `value`, set as the component's API takes it.
+        if let Some(inner) = inner_field(&el) {
+            el = inner;
+        } else if whole && get(&el, "value").as_string().is_some() {
+            if disabled(&el) {
+                return Err(cat(&[&t.label, " is disabled"]));
+            }
+            scroll_into_view(&el).await;
+            batch::note(t);
+            let mark = super::settle::mark();
+            crate::js::set(&el, "value", &js_string(text));
+            fire(&el, "Event", "input", &crate::js::event_init(true));
+            fire(&el, "Event", "change", &crate::js::event_init(true));
+            let _ = super::settle::settle(mark, 0, true).await;
+            let now = get(&el, "value").as_string().unwrap_or_default();
+            return Ok(js_string(&cat(&["filled ", &quote(&now)])));
+        }
+    }
     // `fill` also sets a slider or a colour (a value a person picks, not types).
     let picked = whole
         && el.local_name() == "input"
