@@ -233,8 +233,8 @@ async fn prevented_keys_do_not_act() {
             eval(&server, &id, "[window.submits, window.guardedEnters, location.search]").await,
             json!([0, 2, ""])
         );
-        // Space on a checkbox whose keydown is prevented; Enter on a link whose keypress is
-        // prevented; Tab in a field whose keydown is prevented.
+        // Space on a checkbox whose keydown is prevented; Enter on a link whose keydown is
+        // prevented (Chromium sends a link no keypress); Tab in a field whose keydown is prevented.
         ok(
             &server,
             &id,
