@@ -325,8 +325,10 @@ async fn tools_list_is_small_and_covers_every_command() {
     );
     let compact = serde_json::to_string(&v["result"]).unwrap();
     // o200k averages ~4.3 chars a token on this JSON (scripts/mcp/count-tokens.mjs counts it
-    // exactly: 995 today): 4,300 chars keep the list under the 1,000-token budget.
-    assert!(compact.len() < 4_300, "{} chars", compact.len());
+    // exactly): 4,800 chars keep the list under a 1,100-token budget, a quarter of Playwright
+    // MCP's. (It was 1,000 until the network, vitals and audit steps and the target fields an
+    // agent could not see in the schema.)
+    assert!(compact.len() < 4_800, "{} chars", compact.len());
     dump("tools-list.json", &compact);
 }
 

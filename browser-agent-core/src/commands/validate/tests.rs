@@ -313,6 +313,18 @@ fn each_command_takes_its_fields_and_refuses_others() {
             json!({"command": "screenshot", "padding": "8"}),
         ),
         (
+            json!({"command": "vitals"}),
+            json!({"command": "vitals", "limit": 3}),
+            json!(null),
+            json!({"command": "vitals", "diff": true}),
+        ),
+        (
+            json!({"command": "audit", "ref": "e12", "limit": 3}),
+            json!({"command": "audit", "rules": ["image-alt"]}),
+            json!(null),
+            json!({"command": "audit", "limit": "3"}),
+        ),
+        (
             json!({"command": "notes", "mode": "exit"}),
             json!({"command": "notes", "mode": "enter", "text": "x"}),
             json!({"command": "notes"}),
