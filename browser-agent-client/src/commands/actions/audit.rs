@@ -60,7 +60,9 @@ pub(super) async fn audit(step: &JsValue) -> Outcome {
 /// one, for finding it in the source: `img [ref=e6] (img#logo)`.
 fn element(el: &web_sys::Element) -> String {
     use super::super::resolve::{describe, short};
-    let mut d = describe(el);
+    // What page-level rules report is the root, whose text is the whole page's: its tag says it.
+    let root = matches!(el.local_name().as_str(), "html" | "body");
+    let mut d = if root { short(el) } else { describe(el) };
     if !crate::text::has_sub(&d, "[ref=") {
         d.push_str(" [ref=");
         d.push_str(&crate::snapshot::refs::ref_of(el));
