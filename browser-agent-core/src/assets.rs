@@ -55,14 +55,11 @@ const MODULES: [(&str, &[u8], &[u8]); 8] = [
     ),
     // The `audit` step's module: axe-core (pinned in browser-agent-client/audit/) and its adapter.
     (
-        AUDIT,
+        protocol::lazy::AUDIT,
         include_bytes!("../assets/client/audit.js"),
         include_bytes!("../assets/client/audit.js.gz"),
     ),
 ];
-
-/// The `audit` step's module name, loaded on the first audit (`browser-agent-client/audit/`).
-const AUDIT: &str = "audit";
 
 /// One servable asset.
 #[derive(Debug, Clone)]

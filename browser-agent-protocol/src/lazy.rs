@@ -17,3 +17,5 @@ pub const SCROLL: &str = "scroll";
 /// What Tab and Escape do beyond their key events (`browser-agent-client/src/commands/actions/keys.js`:
 /// Tab's order, closing the top dialog or popover), on the first such `press`.
 pub const KEYS: &str = "keys";
+/// The `audit` step's axe-core and its adapter (`browser-agent-client/audit/`), on the first `audit`.
+pub const AUDIT: &str = "audit";

@@ -6,8 +6,8 @@
 
 mod complete;
 mod ending;
-pub(crate) mod network;
 pub(crate) mod history;
+pub(crate) mod network;
 mod queue;
 mod stack;
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! `audit`: axe-core's accessibility rules on the page, or on a target's subtree (`ref`, or any
-//! target field), run by the module [`AUDIT`] (`browser-agent-client/audit/audit.js`: axe-core as
+//! target field), run by the module [`browser_agent_protocol::lazy::AUDIT`] (`browser-agent-client/audit/audit.js`: axe-core as
 //! npm ships it, pinned, plus a small adapter), which loads on the first audit: pages never
 //! audited never fetch it. The answer is text, violations grouped by rule, most severe first:
 //!
@@ -26,8 +26,6 @@ use crate::text::{cat, num, push_number};
 use js_sys::Array;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The module name (`{prefix}/assets/audit-{rev}.js`; core serves it beside the other lazy ones).
-const AUDIT: &str = "audit";
 /// Elements listed per rule unless the step's `limit` says otherwise.
 const PER_RULE: u32 = 5;
 /// The answer's length bound in characters (~4 per token).
@@ -44,7 +42,7 @@ pub(super) async fn audit(step: &JsValue) -> Outcome {
     let limit = get(step, "limit")
         .as_f64()
         .map_or(PER_RULE, |n| n.clamp(0.0, 1000.0) as u32);
-    let module = lazy::module(AUDIT).await?;
+    let module = lazy::module(browser_agent_protocol::lazy::AUDIT).await?;
     let r = lazy::call(&module, "run", &[&root, &js_number(f64::from(limit))]).await?;
     let scope = if scoped {
         as_element(root).map_or_else(|| "the target".into(), |el| element(&el))
