@@ -339,8 +339,14 @@ impl BrowserAgent {
     pub(crate) fn answer(&self, req: Request<Bytes>) -> RouteFuture {
         let (parts, body) = req.into_parts();
         let head = parts.method == Method::HEAD;
+        // A HEAD answer is the GET's without its body: its length stays what the GET's would be
+        // (the server would otherwise say 0 for the empty body).
         let strip = move |mut res: Response<Bytes>| {
             if head {
+                let len = res.body().len();
+                if !res.headers().contains_key(http::header::CONTENT_LENGTH) {
+                    res.headers_mut().insert(http::header::CONTENT_LENGTH, http::HeaderValue::from(len));
+                }
                 *res.body_mut() = Bytes::new();
             }
             res

@@ -404,6 +404,12 @@ async fn unknown_paths_methods_and_oversized_bodies() {
     assert_eq!((r.status, r.error().as_str()), (413, too_large));
     let r = send(&agent, "HEAD", &format!("{P}/console"), &[], b"").await;
     assert_eq!((r.status, r.body.len()), (200, 0), "HEAD answers without a body");
+    let get = send(&agent, "GET", &format!("{P}/console"), &[], b"").await;
+    assert_eq!(
+        r.header("content-length"),
+        Some(get.body.len().to_string().as_str()),
+        "... and with the GET's length"
+    );
 }
 
 #[tokio::test]
