@@ -345,7 +345,8 @@ impl BrowserAgent {
             if head {
                 let len = res.body().len();
                 if !res.headers().contains_key(http::header::CONTENT_LENGTH) {
-                    res.headers_mut().insert(http::header::CONTENT_LENGTH, http::HeaderValue::from(len));
+                    res.headers_mut()
+                        .insert(http::header::CONTENT_LENGTH, http::HeaderValue::from(len));
                 }
                 *res.body_mut() = Bytes::new();
             }
