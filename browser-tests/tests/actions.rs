@@ -1754,3 +1754,50 @@ chromium_test!(the_interaction_log_says_what_was_done, Axum, |c, server| {
         "a password stays out of the log: {v}"
     );
 });
+
+chromium_test!(
+    a_ref_the_page_redrew_lands_on_the_same_rows_element,
+    Axum,
+    |c, server| {
+        // A list redrawn after each change: every step's ref from the one snapshot is gone by the time
+        // it runs, and each lands on the element that took its place in the same row.
+        let id = open(c, &server, "/actions/rerender.html").await;
+        let v = run(&server, &id, json!([{"command": "snapshot"}])).await;
+        let text = v["steps"][0]["result"].as_str().unwrap_or_default().to_owned();
+        // Each row: its checkbox's ref, then its delete button's, in the snapshot's order.
+        let all: Vec<String> = text
+            .split("[ref=")
+            .skip(1)
+            .map(|s| s.split(']').next().unwrap_or_default().to_owned())
+            .collect();
+        let (milk, eggs, bread) = (all[0..2].to_vec(), all[2..4].to_vec(), all[4..6].to_vec());
+        assert!(
+            text.find("milk") < text.find("eggs") && text.find("eggs") < text.find("bread"),
+            "{text}"
+        );
+        assert_eq!(all.len(), 6, "{text}");
+        let v = run(
+            &server,
+            &id,
+            json!([
+                {"command": "check", "ref": milk[0]},
+                {"command": "click", "ref": bread[1]},
+                {"command": "check", "ref": eggs[0]},
+            ]),
+        )
+        .await;
+        for step in v["steps"].as_array().expect("steps") {
+            assert!(step["error"].is_null(), "{v}");
+        }
+        assert_eq!(
+            eval(&server, &id, "JSON.stringify(items)").await,
+            r#"[{"t":"milk","done":true},{"t":"eggs","done":true}]"#
+        );
+        // A ref whose row is gone is never given to another row's element: the error says what is
+        // there, each with its row.
+        let err = fails(&server, &id, json!({"command": "click", "ref": bread[1]})).await;
+        assert!(err.contains("is gone"), "{err}");
+        assert!(err.contains("button \"✖\"") && err.contains(" in \"milk"), "{err}");
+        assert_eq!(eval(&server, &id, "items.length").await, 2);
+    }
+);

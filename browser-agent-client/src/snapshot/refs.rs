@@ -22,11 +22,21 @@ struct Refs {
     /// and opened again) still answers to its ref, and one the page dropped is freed (its entry
     /// pruned each snapshot).
     elements: Vec<(u32, js_sys::WeakRef<Element>)>,
+    /// The elements most recently given a number, held strongly (a ring of [`HELD`]): one the page
+    /// re-renders stays readable for a while, so a step with its ref can find the element that took
+    /// its place ([`former_element`]) instead of depending on when the browser collects it.
+    held: Vec<Element>,
+    /// Where the next held element goes in `held`.
+    next_held: usize,
     /// The last number given.
     last: u32,
     /// The last frame number given.
     last_frame: u32,
 }
+
+/// How many of the most recently numbered elements are held strongly (a bound on what detached
+/// elements the refs keep alive).
+const HELD: usize = 512;
 
 thread_local! {
     /// The page load's refs, made on first use.
@@ -41,6 +51,8 @@ fn with_refs<R>(f: impl FnOnce(&mut Refs) -> R) -> R {
             numbers: js_sys::WeakMap::new(),
             frames: js_sys::WeakMap::new(),
             elements: Vec::new(),
+            held: Vec::new(),
+            next_held: 0,
             last: 0,
             last_frame: 0,
         });
@@ -109,6 +121,12 @@ pub(crate) fn ref_number(el: &Element) -> u32 {
         let n = r.last;
         r.numbers.set(key, &JsValue::from(n));
         r.elements.push((n, js_sys::WeakRef::new(el)));
+        if r.held.len() < HELD {
+            r.held.push(el.clone());
+        } else {
+            r.held[r.next_held] = el.clone();
+        }
+        r.next_held = (r.next_held + 1) % HELD;
         n
     })
 }
@@ -174,6 +192,19 @@ pub(crate) fn element_for_ref(r: &str) -> Result<Element, RefError> {
         None if n > last || n == 0 => Err(RefError::Unknown { r, last }),
         None => Err(RefError::Gone(r)),
     }
+}
+
+/// The element ref `r` named, when it has left the page (re-rendered, removed) and the browser
+/// still holds it: what it was, to find the element that took its place.
+pub(crate) fn former_element(r: &str) -> Option<Element> {
+    let Ref { number: n, .. } = Ref::parse(r)?;
+    with_refs(|refs| {
+        refs.elements
+            .binary_search_by_key(&n, |e| e.0)
+            .ok()
+            .and_then(|i| refs.elements[i].1.deref())
+    })
+    .filter(|el| !el.is_connected())
 }
 
 /// Forgets elements the page let go of (their numbers are never given out again).

@@ -1,14 +1,20 @@
-//! Refs from a snapshot: the element a ref names, and when it is gone, what the agent saw there
-//! and what looks like it now.
+//! Refs from a snapshot: the element a ref names, and when it is gone, the element that took its
+//! place in the same row, or what the agent saw there and what looks like it now.
 
 use super::candidates::{all_elements, list};
 use super::describe::{describe, describe_no_ref, name_of, role_of};
 use super::outcome::Miss;
 use super::visibility::{hidden_reason, visible};
-use crate::snapshot::refs::{element_for_ref, RefError};
+use crate::snapshot::refs::{element_for_ref, former_element, RefError};
 use crate::snapshot::seen;
 use crate::text::{cat, find_sub};
 use web_sys::Element;
+
+/// What an element sits in among alike ones: the nearest list item, table row, option, tree item
+/// or article. Its text tells a row's `checkbox "✔"` from the next row's.
+const ROWS: &str = "li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article";
+/// Characters of a row's text shown beside a similar element.
+const ROW_SHOWN: usize = 40;
 
 /// Keeps the last snapshot's ref lines (a batch starts: the agent saw the previous one).
 pub(crate) fn remember() {
@@ -32,10 +38,52 @@ pub(super) fn by_ref(clean: &str, teach: bool) -> Result<Element, Miss> {
                 ")",
             ]))),
         },
-        Err(RefError::Gone(_)) if !teach => Err(Miss::Nothing(String::new())),
-        Err(RefError::Gone(_)) => Err(Miss::Nothing(gone(clean))),
+        // The page re-rendered it (a list redrawn after each change): the element of the same role
+        // and name in a row with the same text is the one the agent meant.
+        Err(RefError::Gone(_)) => match former_element(clean).and_then(|old| successor(&old)) {
+            Some(el) => Ok(el),
+            None if !teach => Err(Miss::Nothing(String::new())),
+            None => Err(Miss::Nothing(gone(clean))),
+        },
         Err(e) => Err(Miss::Nothing(e.message())),
     }
+}
+
+/// The text of the row `el` sits in, whitespace collapsed; `None` outside any row or for an empty one.
+fn row_text(el: &Element) -> Option<String> {
+    let row = el.closest(ROWS).ok().flatten()?;
+    let text = row.text_content().unwrap_or_default();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// The element that took the place of `old`, which left the page: the one visible element of its
+/// role and name in a row with the same text. Nothing outside rows: a lone button of the same name
+/// elsewhere may be another one (the row's own was deleted).
+fn successor(old: &Element) -> Option<Element> {
+    let role = role_of(old);
+    let row = row_text(old)?;
+    let name = name_of(old, role);
+    let mut alike = all_elements().into_iter().filter(|e| {
+        role_of(e) == role && name_of(e, role) == name && row_text(e).as_deref() == Some(row.as_str()) && visible(e)
+    });
+    let first = alike.next()?;
+    alike.next().is_none().then_some(first)
+}
+
+/// [`describe`], and the row it sits in when it has one: `checkbox "✔" [ref=e13] in "milk ✖"`.
+fn describe_in_row(el: &Element) -> String {
+    let mut out = describe(el);
+    if let Some(row) = row_text(el) {
+        out.push_str(" in \"");
+        let mut chars = row.chars();
+        out.extend(chars.by_ref().take(ROW_SHOWN));
+        if chars.next().is_some() {
+            out.push('…');
+        }
+        out.push('"');
+    }
+    out
 }
 
 /// `Element [ref=e9] is gone (the page changed). Take a new snapshot; similar now: …`.
@@ -63,9 +111,9 @@ fn gone(r: &str) -> String {
         .filter(|e| !old_name.is_empty() && name_of(e, role) == old_name)
         .collect();
     let similar: Vec<String> = if named.is_empty() {
-        same_role.iter().map(describe).collect()
+        same_role.iter().map(describe_in_row).collect()
     } else {
-        named.into_iter().map(describe).collect()
+        named.into_iter().map(describe_in_row).collect()
     };
     if similar.is_empty() {
         m.push_str("; it was ");
