@@ -122,10 +122,8 @@ fn hand_over(
     // The tab's next page may be polling already: the old page posts its handover as it unloads,
     // and the new page's first poll can reach the host before it. Wake the held polls, so that page
     // looks again and takes it now instead of when its 25 s hold ends (after the 10 s handover wait
-    // has failed the batch). A poll woken for nothing looks, finds nothing and waits on.
-    for page in state.pages.values() {
-        page.wake.notify_waiters();
-    }
+    // has failed the batch).
+    super::queue::wake_all_polls(state);
     w.done_steps.append(&mut steps);
     w.done_logs.append(&mut logs);
     w.client = String::new();

@@ -325,9 +325,7 @@ impl CommandQueue {
     pub(crate) fn wake_for_tab(&self, tab: &str) {
         let state = self.state.lock();
         if state.handovers.contains_key(tab) {
-            for page in state.pages.values() {
-                page.wake.notify_waiters();
-            }
+            wake_all_polls(&state);
         }
     }
 
@@ -466,4 +464,11 @@ pub(super) fn remove(state: &mut State, id: &str) -> Option<Waiting> {
         page.wake.notify_waiters();
     }
     Some(w)
+}
+
+/// Wakes every held poll: each looks again for a batch (one woken for nothing waits on).
+pub(super) fn wake_all_polls(state: &State) {
+    for page in state.pages.values() {
+        page.wake.notify_waiters();
+    }
 }
