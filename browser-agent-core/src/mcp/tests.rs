@@ -325,10 +325,11 @@ async fn tools_list_is_small_and_covers_every_command() {
     );
     let compact = serde_json::to_string(&v["result"]).unwrap();
     // o200k averages ~4.3 chars a token on this JSON (scripts/mcp/count-tokens.mjs counts it
-    // exactly): 4,800 chars keep the list under a 1,100-token budget, a quarter of Playwright
-    // MCP's. (It was 1,000 until the network, vitals and audit steps and the target fields an
-    // agent could not see in the schema.)
-    assert!(compact.len() < 4_800, "{} chars", compact.len());
+    // exactly): 6,000 chars keep the list under a 1,400-token budget, about a third of
+    // Playwright MCP's. (It was 1,000 until the network, vitals and audit steps and the target
+    // fields an agent could not see in the schema; 1,100 until drag, upload, dialogs, the pointer
+    // steps and the page's own tools.)
+    assert!(compact.len() < 6_000, "{} chars", compact.len());
     dump("tools-list.json", &compact);
 }
 
