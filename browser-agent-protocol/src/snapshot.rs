@@ -617,26 +617,36 @@ pub const NO_CHANGES: &str = "(no changes)";
 /// ```
 pub fn diff(old: &str, new: &str) -> String {
     use std::collections::HashMap;
-    /// Each node's own line (a one-line row whole), in document order, with its ref.
-    fn lines(nodes: &[SnapshotNode], out: &mut Vec<(String, Option<String>)>) {
+    /// Each node's own line (a one-line row whole), in document order, with its ref, and for a
+    /// control whose name says nothing alone (`button "✖"`, an unnamed checkbox), the text of the
+    /// row it sits in: a diff line has no neighbours to read it from.
+    fn lines(nodes: &[SnapshotNode], row: Option<&str>, out: &mut Vec<(String, Option<String>, Option<String>)>) {
         for n in nodes {
             if is_flat_row(n) {
-                out.push((render(std::slice::from_ref(n)), n.ref_id.clone()));
+                out.push((render(std::slice::from_ref(n)), n.ref_id.clone(), None));
             } else {
-                out.push((n.line(), n.ref_id.clone()));
-                lines(&n.children, out);
+                let context = (n.ref_id.is_some() && !says_something(&n.name)).then(|| row.map(str::to_owned));
+                out.push((n.line(), n.ref_id.clone(), context.flatten()));
+                let own;
+                let row = if ROW_ROLES.contains(&n.role.as_str()) {
+                    own = row_text(n);
+                    Some(own.as_str()).filter(|t| !t.is_empty())
+                } else {
+                    row
+                };
+                lines(&n.children, row, out);
             }
         }
     }
     // A bare container line (`listitem`) says nothing by itself: its moving is not news.
     let bare = |l: &str| !l.contains(['"', '[', ':']);
     let (mut old_lines, mut new_lines) = (Vec::new(), Vec::new());
-    lines(&parse(old), &mut old_lines);
-    lines(&parse(new), &mut new_lines);
+    lines(&parse(old), None, &mut old_lines);
+    lines(&parse(new), None, &mut new_lines);
     // Old lines by ref, and the old places of each plain line (taken in order).
     let mut old_by_ref: HashMap<&str, usize> = HashMap::new();
     let mut old_plain: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
-    for (i, (l, r)) in old_lines.iter().enumerate() {
+    for (i, (l, r, _)) in old_lines.iter().enumerate() {
         match r {
             Some(r) => {
                 old_by_ref.insert(r, i);
@@ -648,19 +658,19 @@ pub fn diff(old: &str, new: &str) -> String {
     // says nothing about order: only lines with a ref, and plain lines found once on each side,
     // may be `>`.
     let mut new_count: HashMap<&str, usize> = HashMap::new();
-    for (l, r) in &new_lines {
+    for (l, r, _) in &new_lines {
         if r.is_none() {
             *new_count.entry(l).or_default() += 1;
         }
     }
     let once = |l: &str| old_plain.get(l).is_some_and(|q| q.len() == 1) && new_count.get(l) == Some(&1);
     // (Read before the pairing below takes plain lines off `old_plain`.)
-    let may_move: Vec<bool> = new_lines.iter().map(|(l, r)| r.is_some() || once(l)).collect();
+    let may_move: Vec<bool> = new_lines.iter().map(|(l, r, _)| r.is_some() || once(l)).collect();
     // Each new line: its old place if it has one, and whether it changed there.
     let mut matched = vec![false; old_lines.len()];
     let places: Vec<Option<(usize, bool)>> = new_lines
         .iter()
-        .map(|(l, r)| {
+        .map(|(l, r, _)| {
             let at = match r {
                 Some(r) => old_by_ref.get(r.as_str()).map(|&i| (i, old_lines[i].0 != *l)),
                 None => old_plain
@@ -687,20 +697,29 @@ pub fn diff(old: &str, new: &str) -> String {
         moved[*i] = !kept.contains(&k);
     }
     let mut out: Vec<String> = Vec::new();
-    for (((l, _), place), moved) in new_lines.iter().zip(&places).zip(&moved) {
+    // ` in "Buy milk"` after a line whose name says nothing alone.
+    let in_row = |row: &Option<String>| {
+        let mut out = String::new();
+        if let Some(t) = row {
+            out.push_str(" in ");
+            push_quoted(&mut out, t);
+        }
+        out
+    };
+    for (((l, _, row), place), moved) in new_lines.iter().zip(&places).zip(&moved) {
         let mark = match place {
             None => "+",
             Some((_, true)) => "~",
             Some(_) if *moved && !bare(l) => ">",
             Some(_) => continue,
         };
-        out.push(format!("{mark} {l}"));
+        out.push(format!("{mark} {l}{}", in_row(row)));
     }
     // Removed: the lines with a ref first, then the plain ones, each in document order.
     for plain in [false, true] {
-        for (i, (l, r)) in old_lines.iter().enumerate() {
+        for (i, (l, r, row)) in old_lines.iter().enumerate() {
             if !matched[i] && r.is_none() == plain {
-                out.push(format!("- {l}"));
+                out.push(format!("- {l}{}", in_row(row)));
             }
         }
     }
@@ -709,6 +728,42 @@ pub fn diff(old: &str, new: &str) -> String {
     } else {
         out.join("\n")
     }
+}
+
+/// The roles of a row among alike ones: a control in one is told from the next row's by the row's
+/// text (the client's targeting reads the same rows).
+const ROW_ROLES: [&str; 5] = ["listitem", "row", "option", "treeitem", "article"];
+/// Characters of a row's text shown beside a control in a diff.
+const ROW_SHOWN: usize = 40;
+
+/// Whether a name says what its control is alone: it has a letter or a digit (`"✖"`, `"…"` and
+/// `""` do not).
+fn says_something(name: &str) -> bool {
+    name.chars().any(char::is_alphanumeric)
+}
+
+/// The words of a row's nodes that say something (texts and names, in order), cut to
+/// [`ROW_SHOWN`] characters.
+fn row_text(row: &SnapshotNode) -> String {
+    fn words(n: &SnapshotNode, out: &mut String) {
+        if says_something(&n.name) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&n.name);
+        }
+        for c in &n.children {
+            words(c, out);
+        }
+    }
+    let mut all = String::new();
+    words(row, &mut all);
+    let mut chars = all.chars();
+    let mut out: String = chars.by_ref().take(ROW_SHOWN).collect();
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// The positions in `seq` of a longest increasing run of its values (not necessarily adjacent):
@@ -902,6 +957,34 @@ mod tests {
         let big: Vec<String> = (0..3000).map(|i| format!("Item {i}")).collect();
         let big: Vec<&str> = big.iter().map(String::as_str).collect();
         assert_eq!(diff(&items(&big), &items(&big)), NO_CHANGES);
+    }
+
+    #[test]
+    fn controls_named_by_a_glyph_carry_their_rows_text_in_a_diff() {
+        let todo = |done: &str| {
+            format!(
+                "list\n  listitem\n    checkbox \"✔\"{done} [ref=e2]\n    \"Buy milk\"\n    button \"✖\" [ref=e3]\n  \
+                 listitem\n    checkbox \"✔\" [ref=e4]\n    \"Walk the dog\"\n    button \"✖\" [ref=e5]"
+            )
+        };
+        assert_eq!(
+            diff(&todo(""), &todo(" [checked]")),
+            "~ checkbox \"✔\" [checked] [ref=e2] in \"Buy milk\""
+        );
+        let one = "list\n  listitem\n    checkbox \"✔\" [ref=e2]\n    \"Buy milk\"\n    button \"✖\" [ref=e3]";
+        assert_eq!(
+            diff(&todo(""), one),
+            "- checkbox \"✔\" [ref=e4] in \"Walk the dog\"\n- button \"✖\" [ref=e5] in \"Walk the dog\"\n- listitem\n- \"Walk the dog\""
+        );
+        // A name that says something needs no row; nor does a control outside any row.
+        assert_eq!(
+            diff("button \"Save\" [ref=e1]", "button \"Save\" [disabled] [ref=e1]"),
+            "~ button \"Save\" [disabled] [ref=e1]"
+        );
+        assert_eq!(
+            diff("button \"✖\" [ref=e1]", "button \"✖\" [pressed] [ref=e1]"),
+            "~ button \"✖\" [pressed] [ref=e1]"
+        );
     }
 
     #[test]
