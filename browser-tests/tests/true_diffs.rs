@@ -52,3 +52,63 @@ chromium_test!(
         assert_eq!(v["snapshot"], "(no changes)", "{v}");
     }
 );
+
+chromium_test!(
+    a_list_redrawn_after_each_change_keeps_its_refs_and_its_diff_says_which_row,
+    Axum,
+    |c, server| {
+        let page = open(c, &server, "/redrawn-list.html").await;
+        let before = snapshot(&server, &page).await;
+        // Each row: checkbox "✔", its text, button "✖"; the second row's button deletes it.
+        let lines: Vec<&str> = before.lines().collect();
+        let at = |text: &str, role: &str| {
+            let i = lines.iter().position(|l| l.contains(text)).expect("the row's text");
+            let pick = if role == "checkbox" { lines[i - 1] } else { lines[i + 1] };
+            assert!(pick.contains(role), "{before}");
+            ref_in(pick, role)
+        };
+        let (milk_box, milk_x) = (at("Buy milk", "checkbox"), at("Buy milk", "button"));
+        let dog_x = at("Walk the dog", "button");
+
+        // Every change redraws every row: new elements, which keep the refs of the ones they
+        // replaced, so the diff is the change alone, and each glyph says its row.
+        let v = run(
+            &server,
+            &page,
+            json!([{"command": "click", "ref": dog_x}, {"command": "check", "ref": milk_box}]),
+        )
+        .await;
+        assert_eq!(
+            v["steps"][1]["matched"].as_str().unwrap(),
+            format!("checkbox \"✔\" [ref={milk_box}]"),
+            "{v}"
+        );
+        let diff = v["snapshot"].as_str().expect("a diff");
+        assert!(
+            diff.contains(&format!("~ checkbox \"✔\" [checked] [ref={milk_box}] in \"Buy milk\"")),
+            "the checked box is the same ref, changed, with its row: {diff}"
+        );
+        assert!(
+            diff.contains(&format!("- button \"✖\" [ref={dog_x}] in \"Walk the dog\"")),
+            "{diff}"
+        );
+        assert!(
+            !diff.contains(&format!("[ref={milk_x}]")),
+            "the kept row's button did not change: {diff}"
+        );
+        assert!(
+            !diff.lines().any(|l| l.starts_with('+') && l.contains("[ref=")),
+            "no row's control reads as new: {diff}"
+        );
+
+        // The refs of the last snapshot still act on their rows.
+        let v = run(&server, &page, json!([{"command": "click", "ref": milk_x}])).await;
+        let diff = v["snapshot"].as_str().expect("a diff");
+        assert!(
+            diff.contains(&format!("- button \"✖\" [ref={milk_x}] in \"Buy milk\"")),
+            "{diff}"
+        );
+        let after = snapshot(&server, &page).await;
+        assert!(!after.contains("Buy milk") && after.contains("Write report"), "{after}");
+    }
+);

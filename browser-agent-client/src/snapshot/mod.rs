@@ -118,6 +118,7 @@ pub(crate) fn left_out() -> usize {
 pub(crate) fn take_now(view: &View) -> Result<String, String> {
     let t0 = now_ms();
     refs::prune();
+    refs::begin_walk();
     // A token is counted as 2.75 characters: o200k averages 2.8 to 3.3 characters a token on
     // snapshot text (the README's characters / 4 would let a budget of 8,000 be 11,000).
     let max_chars = view.budget.map(|tokens| tokens.saturating_mul(11) / 4);

@@ -1,7 +1,10 @@
 //! Refs: an element keeps its number for the whole page load (a `WeakMap` from element to number,
 //! one counter that never goes back), so an earlier ref still means the same element after
-//! unrelated changes, and a ref whose element is gone is never given to another element. Frames
-//! get numbers the same way (`f1e3` is element 3 in frame 1).
+//! unrelated changes. A ref whose element is gone goes to no other element, with one exception:
+//! the element that took its place when the page redrew it, the one control of the same role and
+//! name in a row with the same text ([`adopt`]), so a list redrawn after each change keeps its refs
+//! and its diff shows what changed, not every row. Frames get numbers the same way (`f1e3` is
+//! element 3 in frame 1).
 
 use super::seen;
 use crate::js::{as_element, get};
@@ -22,10 +25,16 @@ struct Refs {
     /// and opened again) still answers to its ref, and one the page dropped is freed (its entry
     /// pruned each snapshot).
     elements: Vec<(u32, js_sys::WeakRef<Element>)>,
-    /// The elements most recently given a number, held strongly (a ring of [`HELD`]): one the page
-    /// re-renders stays readable for a while, so a step with its ref can find the element that took
-    /// its place ([`former_element`]) instead of depending on when the browser collects it.
-    held: Vec<Element>,
+    /// The elements most recently given a number, held strongly (a ring of [`HELD`]), with their
+    /// number and, for a snapshot's control, its role and name: one the page re-renders stays
+    /// readable for a while, so a step with its ref can find the element that took its place
+    /// ([`former_element`]) and the next snapshot can give that element its ref ([`adopt`]),
+    /// instead of depending on when the browser collects it.
+    held: Vec<Held>,
+    /// The controls of `held` that left the page before this walk, each with its role, name and
+    /// row text, found once each: the refs the walk may give to the elements that took their
+    /// places ([`begin_walk`]).
+    orphans: Vec<Orphan>,
     /// Where the next held element goes in `held`.
     next_held: usize,
     /// The last number given.
@@ -37,6 +46,33 @@ struct Refs {
 /// How many of the most recently numbered elements are held strongly (a bound on what detached
 /// elements the refs keep alive).
 const HELD: usize = 512;
+
+/// One held element: its number and, when a snapshot numbered it as a control, its role and name.
+struct Held {
+    el: Element,
+    number: u32,
+    key: Option<(&'static str, String)>,
+}
+
+/// A held control that left the page: what it was and the row it sat in.
+struct Orphan {
+    number: u32,
+    role: &'static str,
+    name: String,
+    row: String,
+}
+
+/// What a row among alike ones is: the nearest list item, table row, option, tree item or article.
+/// Its text tells a row's `checkbox "✔"` from the next row's (targeting reads the same rows).
+pub(crate) const ROWS: &str = "li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article";
+
+/// The text of the row `el` sits in, whitespace collapsed; `None` outside any row or for an empty one.
+pub(crate) fn row_text(el: &Element) -> Option<String> {
+    let row = el.closest(ROWS).ok().flatten()?;
+    let text = row.text_content().unwrap_or_default();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
 
 thread_local! {
     /// The page load's refs, made on first use.
@@ -52,6 +88,7 @@ fn with_refs<R>(f: impl FnOnce(&mut Refs) -> R) -> R {
             frames: js_sys::WeakMap::new(),
             elements: Vec::new(),
             held: Vec::new(),
+            orphans: Vec::new(),
             next_held: 0,
             last: 0,
             last_frame: 0,
@@ -112,22 +149,120 @@ impl RefError {
 
 /// The number of `el`, given on first sight and kept for the page load.
 pub(crate) fn ref_number(el: &Element) -> u32 {
+    numbered(el, None)
+}
+
+/// The number of a snapshot's control `el` of `role` and `name`: its own, or, when it is new, the
+/// one of the control it took the place of ([`adopt`]), or a new one.
+pub(crate) fn control_ref_number(el: &Element, role: &'static str, name: &str) -> u32 {
+    numbered(el, Some((role, name)))
+}
+
+fn numbered(el: &Element, control: Option<(&'static str, &str)>) -> u32 {
+    let key: &js_sys::Object = el.unchecked_ref();
+    if let Some(n) = with_refs(|r| r.numbers.get(key).as_f64()) {
+        return n as u32;
+    }
+    // (Read outside the borrow: the row's text is the page's.)
+    let adopted = control.and_then(|(role, name)| adopt(el, role, name));
     with_refs(|r| {
-        let key: &js_sys::Object = el.unchecked_ref();
-        if let Some(n) = r.numbers.get(key).as_f64() {
-            return n as u32;
-        }
-        r.last += 1;
-        let n = r.last;
+        let n = adopted.unwrap_or_else(|| {
+            r.last += 1;
+            r.last
+        });
         r.numbers.set(key, &JsValue::from(n));
-        r.elements.push((n, js_sys::WeakRef::new(el)));
-        if r.held.len() < HELD {
-            r.held.push(el.clone());
-        } else {
-            r.held[r.next_held] = el.clone();
+        let weak = js_sys::WeakRef::new(el);
+        match r.elements.binary_search_by_key(&n, |e| e.0) {
+            Ok(i) => r.elements[i].1 = weak,
+            Err(i) => r.elements.insert(i, (n, weak)),
         }
-        r.next_held = (r.next_held + 1) % HELD;
+        r.hold(Held {
+            el: el.clone(),
+            number: n,
+            key: control.map(|(role, name)| (role, name.to_owned())),
+        });
         n
+    })
+}
+
+impl Refs {
+    /// Holds `held` in the ring, in place of the oldest when it is full.
+    fn hold(&mut self, held: Held) {
+        if self.held.len() < HELD {
+            self.held.push(held);
+        } else {
+            self.held[self.next_held] = held;
+        }
+        self.next_held = (self.next_held + 1) % HELD;
+    }
+}
+
+/// Finds the controls of the last walks that left the page since (a list redrawn: its rows'
+/// checkboxes and buttons are new elements), so this walk can give their refs to the ones that
+/// took their places. Nothing to do, and nothing read, when every held element is still there.
+pub(crate) fn begin_walk() {
+    let gone: Vec<(u32, &'static str, String, Element)> = with_refs(|r| {
+        r.orphans.clear();
+        r.held
+            .iter()
+            .filter_map(|h| {
+                let (role, name) = h.key.as_ref()?;
+                (!h.el.is_connected()).then(|| (h.number, *role, name.clone(), h.el.clone()))
+            })
+            .collect()
+    });
+    if gone.is_empty() {
+        return;
+    }
+    let mut orphans: Vec<Orphan> = Vec::new();
+    for (number, role, name, el) in gone {
+        // Its number must still be its own (not given to a successor already).
+        let own = with_refs(|r| {
+            r.elements
+                .binary_search_by_key(&number, |e| e.0)
+                .ok()
+                .and_then(|i| r.elements[i].1.deref())
+                .is_some_and(|e| e == el)
+        });
+        if let (true, Some(row)) = (own, row_text(&el)) {
+            orphans.push(Orphan {
+                number,
+                role,
+                name,
+                row,
+            });
+        }
+    }
+    // Rows alike in all three tell nothing apart: none of them passes its ref on.
+    let alike = |a: &Orphan, b: &Orphan| a.role == b.role && a.name == b.name && a.row == b.row;
+    let unique: Vec<Orphan> = orphans
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !orphans.iter().enumerate().any(|(j, b)| j != *i && alike(a, b)))
+        .map(|(_, a)| Orphan {
+            number: a.number,
+            role: a.role,
+            name: a.name.clone(),
+            row: a.row.clone(),
+        })
+        .collect();
+    with_refs(|r| r.orphans = unique);
+}
+
+/// The number of the control that left the page and that `el` took the place of: the same role
+/// and name in a row with the same text. Each is given once, to the first such control the walk
+/// meets in document order.
+fn adopt(el: &Element, role: &'static str, name: &str) -> Option<u32> {
+    if with_refs(|r| !r.orphans.iter().any(|o| o.role == role && o.name == name)) {
+        return None;
+    }
+    let row = row_text(el)?;
+    with_refs(|r| {
+        let i = r
+            .orphans
+            .iter()
+            .position(|o| o.role == role && o.name == name && o.row == row)?;
+        Some(r.orphans.swap_remove(i).number)
     })
 }
 
@@ -205,6 +340,32 @@ pub(crate) fn former_element(r: &str) -> Option<Element> {
             .and_then(|i| refs.elements[i].1.deref())
     })
     .filter(|el| !el.is_connected())
+}
+
+/// Gives ref `r`, whose element left the page, to `el`, the element that took its place (a step
+/// with the old ref found it), when `el` has no number of its own yet: answers and later
+/// snapshots name it as the agent did.
+pub(crate) fn pass_on(r: &str, el: &Element) {
+    let Some(Ref { number: n, .. }) = Ref::parse(r) else {
+        return;
+    };
+    with_refs(|refs| {
+        let key: &js_sys::Object = el.unchecked_ref();
+        if !refs.numbers.get(key).is_undefined() {
+            return;
+        }
+        if let Ok(i) = refs.elements.binary_search_by_key(&n, |e| e.0) {
+            refs.numbers.set(key, &JsValue::from(n));
+            refs.elements[i].1 = js_sys::WeakRef::new(el);
+            // Held with what the snapshot saw, so a redraw after this step passes it on again.
+            let key = refs.held.iter().find(|h| h.number == n).and_then(|h| h.key.clone());
+            refs.hold(Held {
+                el: el.clone(),
+                number: n,
+                key,
+            });
+        }
+    })
 }
 
 /// Forgets elements the page let go of (their numbers are never given out again).

@@ -18,7 +18,7 @@ use super::flat::for_each_child;
 use super::labels;
 use super::modal::Modal;
 use super::name::{self, pseudo, selected_text, squash, Attrs};
-use super::refs::{frame_number, ref_number};
+use super::refs::{control_ref_number, frame_number, ref_number};
 use super::style::{clips_to_nothing, hides_contents, page_window, Win};
 use super::{budget, roles};
 use crate::js::{attribute, check_visibility, get, has_attribute, matches};
@@ -663,7 +663,7 @@ impl Walker {
             children: Vec::new(),
         };
         if wants_ref && !wrapper {
-            let n = ref_number(el);
+            let n = control_ref_number(el, role, &node.name);
             let mut r = self.prefix.clone();
             r.push('e');
             push_number(&mut r, n);

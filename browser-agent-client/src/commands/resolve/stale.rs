@@ -5,14 +5,11 @@ use super::candidates::{all_elements, list};
 use super::describe::{describe, describe_no_ref, name_of, role_of};
 use super::outcome::Miss;
 use super::visibility::{hidden_reason, visible};
-use crate::snapshot::refs::{element_for_ref, former_element, RefError};
+use crate::snapshot::refs::{element_for_ref, former_element, pass_on, row_text, RefError};
 use crate::snapshot::seen;
 use crate::text::{cat, find_sub};
 use web_sys::Element;
 
-/// What an element sits in among alike ones: the nearest list item, table row, option, tree item
-/// or article. Its text tells a row's `checkbox "✔"` from the next row's.
-const ROWS: &str = "li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article";
 /// Characters of a row's text shown beside a similar element.
 const ROW_SHOWN: usize = 40;
 
@@ -41,20 +38,15 @@ pub(super) fn by_ref(clean: &str, teach: bool) -> Result<Element, Miss> {
         // The page re-rendered it (a list redrawn after each change): the element of the same role
         // and name in a row with the same text is the one the agent meant.
         Err(RefError::Gone(_)) => match former_element(clean).and_then(|old| successor(&old)) {
-            Some(el) => Ok(el),
+            Some(el) => {
+                pass_on(clean, &el);
+                Ok(el)
+            }
             None if !teach => Err(Miss::Nothing(String::new())),
             None => Err(Miss::Nothing(gone(clean))),
         },
         Err(e) => Err(Miss::Nothing(e.message())),
     }
-}
-
-/// The text of the row `el` sits in, whitespace collapsed; `None` outside any row or for an empty one.
-fn row_text(el: &Element) -> Option<String> {
-    let row = el.closest(ROWS).ok().flatten()?;
-    let text = row.text_content().unwrap_or_default();
-    let words: Vec<&str> = text.split_whitespace().collect();
-    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// The element that took the place of `old`, which left the page: the one visible element of its
