@@ -145,6 +145,7 @@ const MODULE_ONLY = {
     __FLUSH_INTERVAL_MS__: [PROTOCOL, 'FLUSH_INTERVAL_MS'],
     __POLL_WAIT_MS__: [PROTOCOL, 'POLL_WAIT_MS'],
     __TAB_STORAGE_KEY__: [PROTOCOL, 'TAB_STORAGE_KEY'],
+    __ROWS__: [PROTOCOL, 'ROWS'],
     __INTERACTION__: [PROTOCOL, 'entry_type::INTERACTION'],
     __DROPPED__: [PROTOCOL, 'entry_type::DROPPED'],
     __P_TAB__: [PROTOCOL, 'param::TAB'],

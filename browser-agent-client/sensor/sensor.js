@@ -402,7 +402,10 @@ function clickLabel(el) {
     let name = nameOf(el, tag, role);
     if (!name && !role) name = squash(el.textContent);
     name = cut(name, 60);
-    const label = role + (name ? (role ? ' "' : '"') + name + '"' : '');
+    let label = role + (name ? (role ? ' "' : '"') + name + '"' : '');
+    // A control named only by a glyph (`button "✖"` in every row) says which row's.
+    const row = role && !/[\p{L}\p{N}]/u.test(name) && el.closest(__ROWS__);
+    if (row) label += ' in "' + cut(squash(row.textContent.replace(/[^\p{L}\p{N}\p{P}]/gu, ' ')), 40) + '"';
     return label || tag + (el.id ? '#' + el.id : '');
 }
 

@@ -47,6 +47,7 @@ declare const __AGENT_HEADER__: string;
 declare const __HANDOVER_HEADER__: string;
 declare const __REV_HEADER__: string;
 declare const __TAB_STORAGE_KEY__: string;
+declare const __ROWS__: string;
 /** Times, in ms. */
 declare const __SETTLE_MS__: number;
 declare const __SETTLE_FRAME_MS__: number;

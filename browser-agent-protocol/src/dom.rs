@@ -1,5 +1,14 @@
 //! What the client puts into the page: its attributes, the tab's storage key, how a secret value is shown.
 
+/// What a row among alike ones is: the nearest list item, table row, option, tree item or article.
+/// Its text tells a row's `checkbox "✔"` from the next row's (the hands' targeting and refs, the
+/// sensor's click entries).
+///
+/// ```
+/// assert!(browser_agent_protocol::ROWS.starts_with("li,tr,"));
+/// ```
+pub const ROWS: &str = "li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article";
+
 /// `sessionStorage` key of the per-tab id the client sends as `tab=` (heartbeats and polls), so a
 /// batch survives a page load in the same tab.
 pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";

@@ -100,6 +100,15 @@ chromium_test!(
             !diff.lines().any(|l| l.starts_with('+') && l.contains("[ref=")),
             "no row's control reads as new: {diff}"
         );
+        // The interaction log says which row's glyph was clicked.
+        let clicks: Vec<&str> = v["logs"]
+            .as_array()
+            .expect("logs")
+            .iter()
+            .filter_map(|l| l["target"].as_str())
+            .collect();
+        assert!(clicks.contains(&"button \"✖\" in \"Walk the dog\""), "{clicks:?}");
+        assert!(clicks.contains(&"checkbox \"✔\" in \"Buy milk\""), "{clicks:?}");
 
         // The refs of the last snapshot still act on their rows.
         let v = run(&server, &page, json!([{"command": "click", "ref": milk_x}])).await;

@@ -9,7 +9,7 @@
 use super::seen;
 use crate::js::{as_element, get};
 use crate::text::{cat, push_number};
-use browser_agent_protocol::Ref;
+use browser_agent_protocol::{Ref, ROWS};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -62,11 +62,7 @@ struct Orphan {
     row: String,
 }
 
-/// What a row among alike ones is: the nearest list item, table row, option, tree item or article.
-/// Its text tells a row's `checkbox "✔"` from the next row's (targeting reads the same rows).
-pub(crate) const ROWS: &str = "li,tr,[role=row],[role=listitem],[role=option],[role=treeitem],[role=article],article";
-
-/// The text of the row `el` sits in, whitespace collapsed; `None` outside any row or for an empty one.
+/// The text of the row ([`ROWS`]) `el` sits in, whitespace collapsed; `None` outside any row or for an empty one.
 pub(crate) fn row_text(el: &Element) -> Option<String> {
     let row = el.closest(ROWS).ok().flatten()?;
     let text = row.text_content().unwrap_or_default();
