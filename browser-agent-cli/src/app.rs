@@ -80,6 +80,9 @@ pub async fn run(args: ProxyArgs, term: Term) -> i32 {
     if let Some(dir) = &args.proof_dir {
         builder = builder.proof_dir(dir.clone());
     }
+    if let Some(dir) = &args.project_root {
+        builder = builder.project_root(dir.clone());
+    }
     let agent = match builder.try_build() {
         Ok(agent) => agent,
         Err(err) => {

@@ -91,6 +91,11 @@ pub struct ProxyArgs {
     #[arg(long = "proof-dir", value_name = "DIR")]
     pub proof_dir: Option<PathBuf>,
 
+    /// The folder the `upload` step reads files under (a step's paths are relative to it, and
+    /// none may lead out of it) [default: the current folder]
+    #[arg(long = "project-root", value_name = "DIR")]
+    pub project_root: Option<PathBuf>,
+
     /// The pages' default snapshot budget in tokens (a step's own `budget` or `full` still wins).
     #[arg(long = "snapshot-budget", value_name = "TOKENS", default_value_t = browser_agent_core::protocol::SNAPSHOT_BUDGET)]
     pub snapshot_budget: u32,

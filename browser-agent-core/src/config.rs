@@ -65,6 +65,7 @@ pub struct Config {
     pub(crate) screenshot_upload_limit: usize,
     pub(crate) screenshot_dir: Option<PathBuf>,
     pub(crate) proof_dir: Option<PathBuf>,
+    pub(crate) project_root: Option<PathBuf>,
     pub(crate) notes: bool,
     pub(crate) notes_shortcut: String,
     pub(crate) notes_parent_origin: Option<String>,
@@ -101,6 +102,7 @@ impl Default for Config {
             screenshot_upload_limit: crate::screenshots::DEFAULT_SCREENSHOT_UPLOAD_LIMIT,
             screenshot_dir: None,
             proof_dir: None,
+            project_root: None,
             notes: true,
             notes_shortcut: protocol::notes::DEFAULT_KEY.to_owned(),
             notes_parent_origin: None,
@@ -193,6 +195,21 @@ impl Config {
     /// ```
     pub fn proof_dir(&self) -> &Path {
         self.proof_dir.as_deref().unwrap_or(Path::new(DEFAULT_PROOF_DIR))
+    }
+
+    /// The folder the `upload` step reads paths under (docs/upload.md): the one given to
+    /// [`BrowserAgentBuilder::project_root`](crate::BrowserAgentBuilder::project_root), else the
+    /// working directory (`.`). A path that leads outside it, by `..` or a symlink, is refused.
+    ///
+    /// ```
+    /// use browser_agent_core::BrowserAgent;
+    /// let agent = BrowserAgent::builder().build();
+    /// assert_eq!(agent.config().project_root(), std::path::Path::new("."));
+    /// let agent = BrowserAgent::builder().project_root("web/app").build();
+    /// assert_eq!(agent.config().project_root(), std::path::Path::new("web/app"));
+    /// ```
+    pub fn project_root(&self) -> &Path {
+        self.project_root.as_deref().unwrap_or(Path::new("."))
     }
 
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {

@@ -25,6 +25,7 @@ pub mod notes;
 pub mod param;
 pub mod screenshot;
 pub mod snapshot;
+pub mod upload;
 
 pub use dom::*;
 pub use headers::*;

@@ -352,6 +352,20 @@ pub const STEP_FIELDS: &[StepFields] = &[
         example: r#"{"command":"audit","ref":"e12"}"#,
     },
     StepFields {
+        // Files into a file input (the target, its label, what holds it, or a button that opens
+        // it) or dropped onto a drop zone; `files` is checked by the host's own rules
+        // (`crate::upload`), which read the paths and put the bytes in the step.
+        command: crate::upload::COMMAND,
+        target: TargetUse::Required,
+        fields: &[
+            (crate::upload::FILES, FieldKind::Own),
+            (crate::upload::DROP, FieldKind::Flag),
+            (WAIT_NETWORK, FieldKind::Flag),
+        ],
+        needs: &[crate::upload::FILES],
+        example: r#"{"command":"upload","label":"Avatar","files":["fixtures/cat.png"]}"#,
+    },
+    StepFields {
         command: "notes",
         target: TargetUse::No,
         fields: &[("mode", FieldKind::Own)],

@@ -293,6 +293,18 @@ impl BrowserAgentBuilder {
         self.config.proof_dir = Some(dir.into());
         self
     }
+    /// The folder the `upload` step reads files under (default: the working directory): a path
+    /// in a step is taken relative to it, and one that leads outside it (`..`, an absolute path
+    /// elsewhere, a symlink) is refused with a 403.
+    ///
+    /// ```
+    /// let agent = browser_agent_core::BrowserAgent::builder().project_root(".").build();
+    /// # let _ = agent;
+    /// ```
+    pub fn project_root(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.project_root = Some(dir.into());
+        self
+    }
     /// The default snapshot budget of this host's pages, in tokens (default
     /// [`SNAPSHOT_BUDGET`](crate::protocol::SNAPSHOT_BUDGET), 8,000): a snapshot without its own
     /// `budget` (and the final snapshot of every batch) cuts long runs of siblings past it, with a

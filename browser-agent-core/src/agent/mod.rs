@@ -168,6 +168,9 @@ impl BrowserAgent {
     ) -> Result<BatchResult, RunError> {
         let diff_steps = commands::validate_steps(&mut batch.steps)?;
         commands::waits_fit(&batch.steps, batch.timeout)?;
+        // An `upload` step's files, read or decoded now (a refusal before anything runs): the page
+        // gets their bytes, `batch.steps` (what a proof records) their names and sizes.
+        let uploads = commands::upload::prepare(&mut batch.steps, &self.inner.config)?;
         // A batch is what makes per-page state grow: free that of pages gone for good first.
         self.sweep_pages();
         let now = util::now_ms();
@@ -208,10 +211,12 @@ impl BrowserAgent {
         let queue = &self.inner.commands;
         // While a proof session is open the page runs the batch with a screenshot after each
         // acting step; the answer is split again below.
-        let plan = self.proof_plan(&batch.steps);
+        let with_files = uploads.as_ref().map(|u| u.page_steps(&batch.steps));
+        let page_steps = with_files.as_ref().unwrap_or(&batch.steps);
+        let plan = self.proof_plan(page_steps);
         let (steps, diff_steps) = match &plan {
             Some(plan) => (&plan.steps, diff_steps.iter().map(|&i| plan.page_index(i)).collect()),
-            None => (&batch.steps, diff_steps),
+            None => (page_steps, diff_steps),
         };
         // Entries stored from here on: the server's among them join the answer's logs below.
         let first_seq = self.inner.logs.last_seq();

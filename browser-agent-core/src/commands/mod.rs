@@ -12,6 +12,7 @@ mod queue;
 mod stack;
 #[cfg(test)]
 mod tests;
+pub(crate) mod upload;
 mod validate;
 
 use std::time::Duration;
@@ -319,10 +320,19 @@ pub enum RunError {
     /// whose step failed: the page's message (what is there instead, for a target that did not resolve).
     #[error("{0}")]
     StepFailed(String),
+    /// An `upload` step names a path outside the project root, or a symlink that leads out of it
+    /// (403; the message names the file and the root).
+    #[error("{0}")]
+    Forbidden(String),
+    /// An `upload` step's files are past the bounds (`protocol::upload`: per file, per step or
+    /// batch, held by the host; 413; the message names the file and the bound).
+    #[error("{0}")]
+    TooLarge(String),
 }
 
 impl RunError {
-    /// The HTTP status of the answer to `POST {prefix}/run`: 400 for a malformed batch, 503 when
+    /// The HTTP status of the answer to `POST {prefix}/run`: 400 for a malformed batch (403 and 413
+    /// for an `upload` step's path outside the project root and files past the bounds), 503 when
     /// no page (or not the named one) can run it, 429 for a full queue, 504 for a timeout.
     pub fn status(&self) -> http::StatusCode {
         use http::StatusCode as S;
@@ -336,6 +346,8 @@ impl RunError {
             RunError::QueueFull => S::TOO_MANY_REQUESTS,
             RunError::Timeout(_) => S::GATEWAY_TIMEOUT,
             RunError::StepFailed(_) => S::UNPROCESSABLE_ENTITY,
+            RunError::Forbidden(_) => S::FORBIDDEN,
+            RunError::TooLarge(_) => S::PAYLOAD_TOO_LARGE,
         }
     }
 

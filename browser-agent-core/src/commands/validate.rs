@@ -127,6 +127,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
         "snapshot" => snapshot_view(step)?,
         "screenshot" => screenshot_options(step)?,
         "wait" => wait_texts(step)?,
+        crate::protocol::upload::COMMAND => super::upload::check_files(step)?,
         "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
             return Err(
                 "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),

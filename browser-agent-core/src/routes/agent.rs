@@ -213,7 +213,9 @@ impl BrowserAgent {
                 | RunError::ClientFailed { .. }
                 | RunError::UnknownPage { .. }
                 | RunError::PageClosed { .. }
-                | RunError::QueueFull,
+                | RunError::QueueFull
+                | RunError::Forbidden(_)
+                | RunError::TooLarge(_),
             ) => batches.forget(n),
             Err(_) => batches.end(n, None, now_ms()),
         }

@@ -325,6 +325,12 @@ fn each_command_takes_its_fields_and_refuses_others() {
             json!({"command": "audit", "limit": "3"}),
         ),
         (
+            json!({"command": "upload", "label": "Avatar", "files": ["a.png", {"name": "b.txt", "data": "aGk="}]}),
+            json!({"command": "upload", "label": "Avatar", "files": ["a.png"], "paths": ["b.png"]}),
+            json!({"command": "upload", "label": "Avatar"}),
+            json!({"command": "upload", "label": "Avatar", "files": ["a.png"], "drop": "yes"}),
+        ),
+        (
             json!({"command": "notes", "mode": "exit"}),
             json!({"command": "notes", "mode": "enter", "text": "x"}),
             json!({"command": "notes"}),
