@@ -23,6 +23,7 @@ mod reach;
 mod scroll;
 mod settle;
 mod text;
+mod upload;
 mod vitals;
 pub(super) mod wait;
 
@@ -126,6 +127,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "vitals" => Box::pin(vitals::vitals(step)),
                 "screenshot" => Box::pin(super::screenshot::screenshot(step)),
                 "audit" => Box::pin(audit::audit(step)),
+                "upload" => Box::pin(upload::upload(step)),
                 "notes" => Box::pin(notes(step)),
                 // The host refuses an unknown command with the list of them (core's `COMMANDS`).
                 _ => return batch::step_outcome(Err(bad_field("command"))),
