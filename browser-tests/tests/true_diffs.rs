@@ -80,7 +80,7 @@ chromium_test!(
         .await;
         assert_eq!(
             v["steps"][1]["matched"].as_str().unwrap(),
-            format!("checkbox \"✔\" [ref={milk_box}]"),
+            format!("checkbox \"✔\" [ref={milk_box}] in \"Buy milk\""),
             "{v}"
         );
         let diff = v["snapshot"].as_str().expect("a diff");

@@ -191,6 +191,46 @@ pub(super) fn describe_no_ref(el: &Element) -> String {
     head(el).0
 }
 
+/// Characters of a row's text shown beside a control named only by a glyph.
+const ROW_SHOWN: usize = 40;
+
+/// [`describe`], and for a control whose name says nothing alone (a glyph such as `"✖"`, or none)
+/// the words of the row it sits in: `button "✖" [ref=e5] in "Walk the dog"`, as the answers name
+/// what a step acted on.
+pub(crate) fn describe_with_row(el: &Element) -> String {
+    let mut out = describe(el);
+    if name_of(el, role_of(el)).chars().any(char::is_alphanumeric) {
+        return out;
+    }
+    let Some(row) = crate::snapshot::refs::row_text(el) else {
+        return out;
+    };
+    // Its words: the row's own glyphs (the same "✖") say nothing either.
+    let words: String = row
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c.is_ascii_punctuation() {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let words: Vec<&str> = words.split_whitespace().collect();
+    if words.is_empty() {
+        return out;
+    }
+    let words = words.join(" ");
+    out.push_str(" in \"");
+    let mut chars = words.chars();
+    out.extend(chars.by_ref().take(ROW_SHOWN));
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    out.push('"');
+    out
+}
+
 /// `tag#id`, `tag.class` or `tag`.
 pub(crate) fn short(el: &Element) -> String {
     let mut out = el.local_name().to_ascii_lowercase();

@@ -78,7 +78,7 @@ fn names_target(present: impl Fn(&str) -> bool, typing: bool) -> bool {
 pub(crate) fn resolve(step: &JsValue, typing: bool, teach: bool) -> Result<Target, Miss> {
     scope::with_labels(|| {
         let el = find(step, typing, teach)?;
-        let label = describe(&el);
+        let label = describe::describe_with_row(&el);
         Ok(Target { el, label })
     })
 }
