@@ -134,6 +134,27 @@ const TEXT_ENTRY: &[(&str, FieldKind)] = &[
     (WAIT_NETWORK, FieldKind::Flag),
 ];
 
+/// The own fields of `dblclick` and `hover`: `x`, `y`, where in the target the pointer goes, in
+/// CSS px from its box's top-left corner (else its centre; the page refuses a point outside the
+/// box, naming its size; the host checks each is a number, 0 or more; in `scroll` they are the
+/// position to scroll to); [`WAIT_NETWORK`].
+const POINTER_AT: &[(&str, FieldKind)] = &[
+    ("x", FieldKind::Own),
+    ("y", FieldKind::Own),
+    (WAIT_NETWORK, FieldKind::Flag),
+];
+
+/// `button`: which mouse button presses (`right` fires `contextmenu`, not `click`).
+const BUTTONS: &[&str] = &["left", "right", "middle"];
+
+/// The own fields of `click`, `down` and `up`: [`BUTTONS`], then those of [`POINTER_AT`].
+const POINTER_PRESS: &[(&str, FieldKind)] = &[
+    ("button", FieldKind::AnyCase(BUTTONS)),
+    ("x", FieldKind::Own),
+    ("y", FieldKind::Own),
+    (WAIT_NETWORK, FieldKind::Flag),
+];
+
 /// Every command's step fields ([`COMMANDS`] is made from it): the one list the host checks steps
 /// against (a field not listed is refused, naming what the command takes). Each entry is what the
 /// page client reads (`browser-agent-client/src/commands/actions/*`, `resolve/*`, `screenshot.rs`
@@ -169,14 +190,14 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "click",
         target: TargetUse::Required,
-        fields: ACTING,
+        fields: POINTER_PRESS,
         needs: &[],
         example: r#"{"command":"click","ref":"e7"}"#,
     },
     StepFields {
         command: "dblclick",
         target: TargetUse::Required,
-        fields: ACTING,
+        fields: POINTER_AT,
         needs: &[],
         example: r#"{"command":"dblclick","text":"Item 1"}"#,
     },
@@ -235,19 +256,41 @@ pub const STEP_FIELDS: &[StepFields] = &[
     StepFields {
         command: "hover",
         target: TargetUse::Required,
-        fields: ACTING,
+        fields: POINTER_AT,
         needs: &[],
         example: r#"{"command":"hover","text":"Products"}"#,
     },
     StepFields {
+        // Presses a button on the target and holds it (pointerdown, mousedown) for the steps
+        // after it, until `up` (or the batch's end, which releases it).
+        command: "down",
+        target: TargetUse::Required,
+        fields: POINTER_PRESS,
+        needs: &[],
+        example: r#"{"command":"down","ref":"e7"}"#,
+    },
+    StepFields {
+        // Releases the held button where the pointer is, or on the target (moved there held).
+        command: "up",
+        target: TargetUse::Optional,
+        fields: POINTER_PRESS,
+        needs: &[],
+        example: r#"{"command":"up","ref":"e9"}"#,
+    },
+    StepFields {
         command: "scroll",
         target: TargetUse::OrNeeds,
+        // `to` (top, bottom, left, right) or `x`/`y` (px): the target's scroller (or the page) to
+        // that position; `direction` and `amount`: by that much.
         fields: &[
             ("direction", FieldKind::AnyCase(&["up", "down", "left", "right"])),
             ("amount", FieldKind::Pixels),
+            ("to", FieldKind::AnyCase(&["top", "bottom", "left", "right"])),
+            ("x", FieldKind::Own),
+            ("y", FieldKind::Own),
             (WAIT_NETWORK, FieldKind::Flag),
         ],
-        needs: &["direction"],
+        needs: &["direction", "to", "x", "y"],
         example: r#"{"command":"scroll","direction":"down","amount":600}"#,
     },
     StepFields {

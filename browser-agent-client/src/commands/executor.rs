@@ -124,6 +124,15 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
             return JsValue::NULL;
         }
     }
+    // A button a `down` step left held is released before the page is read: no press outlives
+    // its batch. The last step's result says so.
+    if let Some(note) = actions::release_held() {
+        last_snapshot = None;
+        let last = results.get(results.length().saturating_sub(1));
+        if let Some(text) = get(&last, field::RESULT).as_string() {
+            set(&last, field::RESULT, &JsValue::from_str(&(text + &note)));
+        }
+    }
     let text = match last_snapshot {
         Some(text) => text,
         None => {

@@ -127,6 +127,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
         "snapshot" => snapshot_view(step)?,
         "screenshot" => screenshot_options(step)?,
         "wait" => wait_texts(step)?,
+        "click" | "dblclick" | "hover" | "down" | "up" | "scroll" => pointer_point(command, step)?,
         crate::protocol::upload::COMMAND => super::upload::check_files(step)?,
         "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
             return Err(
@@ -199,12 +200,13 @@ fn needs_text(spec: &StepFields) -> String {
         return String::new();
     };
     let mut out = format!("{first:?}");
+    // The words it takes right after it: `"direction" (up, down, left or right) (or "to", …)`.
+    if let Some((_, FieldKind::AnyCase(words))) = spec.fields.iter().find(|(f, _)| f == first) {
+        out.push_str(&format!(" ({})", or_list(words)));
+    }
     if spec.needs.len() > 1 {
         let rest: Vec<String> = spec.needs[1..].iter().map(|n| format!("{n:?}")).collect();
         out.push_str(&format!(" (or {})", rest.join(", ")));
-    }
-    if let Some((_, FieldKind::AnyCase(words))) = spec.fields.iter().find(|(f, _)| f == first) {
-        out.push_str(&format!(" ({})", or_list(words)));
     }
     out
 }
@@ -309,6 +311,15 @@ fn excluded(command: &str, step: &Value, targeted: bool, given: &dyn Fn(&str) ->
     match command {
         "select" if given("text") && !given("option") && !given("value") && !select_text_names_option(step) => Err(
             "in a select step \"text\" names the option only beside ref or name; send \"option\", e.g. {\"command\":\"select\",\"label\":\"Color\",\"option\":\"Red\"}".into(),
+        ),
+        "scroll" if (given("direction") || given("amount")) && (given("to") || given("x") || given("y")) => Err(
+            "direction and amount scroll by an amount, to, x and y to a position: send one kind, e.g. {\"command\":\"scroll\",\"ref\":\"e7\",\"to\":\"bottom\"}".into(),
+        ),
+        "scroll" if given("to") && (given("x") || given("y")) => Err(
+            "to and x/y both say where to scroll: send one, e.g. {\"command\":\"scroll\",\"y\":600}".into(),
+        ),
+        "up" if !targeted && (given("x") || given("y")) => Err(
+            "x and y are a point in the target: up needs one with them, e.g. {\"command\":\"up\",\"ref\":\"e9\",\"x\":4,\"y\":4}".into(),
         ),
         "scroll" if given("amount") && !given("direction") => Err(
             "amount needs \"direction\" (up, down, left or right); without one a target is scrolled into view, e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}".into(),
@@ -432,6 +443,20 @@ fn target_ref(step: &mut Value) -> Result<(), String> {
             crate::protocol::REF_FORM
         )),
     }
+}
+
+/// A pointer step's `x` and `y` (px from the target's top-left; the page refuses a point outside
+/// its box, which only it knows), or `scroll`'s position to scroll to: numbers, 0 or more.
+fn pointer_point(command: &str, step: &Value) -> Result<(), String> {
+    let what = if command == "scroll" {
+        "expected the position to scroll to, in px from the start, 0 or more".to_owned()
+    } else {
+        format!("expected px from the target's top-left corner, 0 or more, e.g. {{\"command\":\"{command}\",\"ref\":\"e7\",\"x\":12,\"y\":30}}")
+    };
+    for name in ["x", "y"] {
+        field_is(step, name, |v| v.as_f64().is_some_and(|n| n >= 0.0), &what)?;
+    }
+    Ok(())
 }
 
 /// A step's flag `name`: absent, `null`, `true` or `false`.

@@ -4,7 +4,7 @@
 use super::super::batch;
 use super::super::step::Outcome;
 use super::super::target::target;
-use super::reach::{landing, mouse, scroll_into_view};
+use super::reach::{landing_at, mouse, mouse_button, scroll_into_view};
 use crate::cursor;
 use crate::js::{as_element, call, fire, get, js_string, set};
 use js_sys::{Function, JsString, Reflect};
@@ -14,8 +14,8 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 thread_local! {
-    /// The element the pointer is over (for enter/leave events).
-    static HOVERED: RefCell<Option<Element>> = const { RefCell::new(None) };
+    /// The element the pointer is over (for enter/leave events), and where.
+    static HOVERED: RefCell<Option<(Element, f64, f64)>> = const { RefCell::new(None) };
     /// The document whose `:hover` rules were mirrored, the size of its sheets then, and whether
     /// it had any.
     static HOVER_MIRRORED: RefCell<Option<(JsValue, f64, bool)>> = const { RefCell::new(None) };
@@ -25,8 +25,24 @@ thread_local! {
 
 /// Moves the pointer onto `at`: leave/out events for what it leaves, enter/over/move for `at`.
 pub(super) fn hover_at(at: &Element, x: f64, y: f64) {
-    let prev = HOVERED.with(|h| h.borrow_mut().replace(at.clone()));
+    let prev = HOVERED.with(|h| h.borrow_mut().replace((at.clone(), x, y)));
+    // A button a `down` step holds is in the moves' `buttons`.
+    let held = super::pointer::held_buttons();
+    let moved = prev
+        .as_ref()
+        .is_some_and(|p| (p.1 - x).abs() >= 0.5 || (p.2 - y).abs() >= 0.5);
+    let prev = prev.map(|p| p.0);
     if prev.as_ref() == Some(at) {
+        if moved {
+            // A move within the element (a point on a canvas, a held press's stroke).
+            fire(
+                at,
+                "PointerEvent",
+                "pointermove",
+                &mouse_button(x, y, -1, held, 0, true),
+            );
+            fire(at, "MouseEvent", "mousemove", &mouse(x, y, held, 0, true));
+        }
         return;
     }
     let mut entered: Vec<Element> = Vec::new();
@@ -39,26 +55,46 @@ pub(super) fn hover_at(at: &Element, x: f64, y: f64) {
         entered.push(e);
     }
     if let Some(p) = prev.filter(|p| p.is_connected()) {
-        fire(&p, "PointerEvent", "pointerout", &mouse(x, y, 0, 0, true));
-        fire(&p, "MouseEvent", "mouseout", &mouse(x, y, 0, 0, true));
+        fire(&p, "PointerEvent", "pointerout", &mouse_button(x, y, -1, held, 0, true));
+        fire(&p, "MouseEvent", "mouseout", &mouse(x, y, held, 0, true));
         let mut cur = Some(p);
         while let Some(e) = cur {
             if e.contains(Some(at)) {
                 break;
             }
-            fire(&e, "PointerEvent", "pointerleave", &mouse(x, y, 0, 0, false));
-            fire(&e, "MouseEvent", "mouseleave", &mouse(x, y, 0, 0, false));
+            fire(
+                &e,
+                "PointerEvent",
+                "pointerleave",
+                &mouse_button(x, y, -1, held, 0, false),
+            );
+            fire(&e, "MouseEvent", "mouseleave", &mouse(x, y, held, 0, false));
             cur = e.parent_element();
         }
     }
-    fire(at, "PointerEvent", "pointerover", &mouse(x, y, 0, 0, true));
-    fire(at, "MouseEvent", "mouseover", &mouse(x, y, 0, 0, true));
+    fire(
+        at,
+        "PointerEvent",
+        "pointerover",
+        &mouse_button(x, y, -1, held, 0, true),
+    );
+    fire(at, "MouseEvent", "mouseover", &mouse(x, y, held, 0, true));
     for e in entered.iter().rev() {
-        fire(e, "PointerEvent", "pointerenter", &mouse(x, y, 0, 0, false));
-        fire(e, "MouseEvent", "mouseenter", &mouse(x, y, 0, 0, false));
+        fire(
+            e,
+            "PointerEvent",
+            "pointerenter",
+            &mouse_button(x, y, -1, held, 0, false),
+        );
+        fire(e, "MouseEvent", "mouseenter", &mouse(x, y, held, 0, false));
     }
-    fire(at, "PointerEvent", "pointermove", &mouse(x, y, 0, 0, true));
-    fire(at, "MouseEvent", "mousemove", &mouse(x, y, 0, 0, true));
+    fire(
+        at,
+        "PointerEvent",
+        "pointermove",
+        &mouse_button(x, y, -1, held, 0, true),
+    );
+    fire(at, "MouseEvent", "mousemove", &mouse(x, y, held, 0, true));
     hover_state(at);
 }
 
@@ -177,12 +213,14 @@ fn hover_rules(rules: &JsValue) -> JsString {
     out
 }
 
-/// `hover`: moves the pointer onto the target (scrolled into view) and leaves it there.
+/// `hover`: moves the pointer onto the target (scrolled into view), at its centre or `x`/`y`, and
+/// leaves it there (with a button a `down` step holds still held).
 pub(super) async fn hover(step: &JsValue) -> Outcome {
     let t = target(step, false)?;
     scroll_into_view(&t.el).await;
     batch::note(&t);
-    let (at, x, y) = landing(&t)?;
+    let point = super::pointer::step_point(step, &t)?;
+    let (at, x, y) = landing_at(&t, point)?;
     cursor::move_to(x, y).await;
     let mark = super::settle::mark();
     hover_at(&at, x, y);

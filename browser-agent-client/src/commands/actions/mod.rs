@@ -1,5 +1,5 @@
 //! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
-//! `check`, `uncheck`, `press`, `hover`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
+//! `check`, `uncheck`, `press`, `hover`, `down`, `up`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
 //! `forward`, `reload`, `network`, `vitals`, `screenshot` (in [`super::screenshot`]), `audit`; [`run`] is the dispatch table.
 //!
 //! Each finds its target with [`super::target`] (through [`super::resolve`]), acts as a person would (scroll into view, the pointer
@@ -26,6 +26,9 @@ mod text;
 mod upload;
 mod vitals;
 pub(super) mod wait;
+
+/// A button a `down` step left held, released at the batch's end (no press outlives its batch).
+pub(super) use pointer::release_held;
 
 use super::batch::{self, Nav};
 // Also the path `snapshot/refs.rs` names it by.
@@ -120,6 +123,8 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "uncheck" => Box::pin(choice::check(step, false)),
                 "press" => Box::pin(keys::press(step)),
                 "hover" => Box::pin(hover::hover(step)),
+                "down" => Box::pin(pointer::down(step)),
+                "up" => Box::pin(pointer::up(step)),
                 "scroll" => Box::pin(scroll::scroll(step)),
                 "wait" => Box::pin(wait::wait(step)),
                 "evaluate" => Box::pin(evaluate::evaluate(step)),

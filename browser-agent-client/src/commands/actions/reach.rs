@@ -17,13 +17,21 @@ const SETTLE_MAX_MS: f64 = 1_000.0;
 
 /// The init of a pointer or mouse event at `(x, y)` for the primary mouse button.
 pub(super) fn mouse(x: f64, y: f64, buttons: u32, detail: u32, bubbles: bool) -> Object {
+    mouse_button(x, y, 0, buttons, detail, bubbles)
+}
+
+/// The init of a pointer or mouse event at `(x, y)` whose `button` is `button` (0 the main
+/// button, 1 the middle, 2 the right; -1 a pointer's move, which changes no button) while
+/// `buttons` (bits: 1 main, 2 right, 4 middle) are held. (Chromium's pointer events carry
+/// `detail` 0; its mouse events and clicks, the click count.)
+pub(super) fn mouse_button(x: f64, y: f64, button: i32, buttons: u32, detail: u32, bubbles: bool) -> Object {
     let o = event_init(bubbles);
     for (k, v) in [
         ("clientX", x),
         ("clientY", y),
         ("screenX", x),
         ("screenY", y),
-        ("button", 0.0),
+        ("button", f64::from(button)),
         ("buttons", f64::from(buttons)),
         ("detail", f64::from(detail)),
         ("pointerId", 1.0),
@@ -174,15 +182,19 @@ fn finite_running(root: &JsValue) -> bool {
 /// How long a press waits for what covers its target to finish fading out (ms).
 const FADE_WAIT_MS: f64 = 1_500.0;
 
-/// [`landing`], waiting while what covers the target is fading (a web component's dialog or list
-/// closing: Shoelace's overlay fades out after its panel is gone).
-pub(super) async fn landing_when_still(t: &Target) -> Result<(Element, f64, f64), String> {
+/// [`landing_at`] `point` (in the viewport; `None`: the target's centre), waiting while what
+/// covers the target is fading (a web component's dialog or list closing: Shoelace's overlay
+/// fades out after its panel is gone).
+pub(super) async fn landing_when_still_at(
+    t: &Target,
+    point: Option<(f64, f64)>,
+) -> Result<(Element, f64, f64), String> {
     let start = now_ms();
     loop {
-        match landing(t) {
+        match landing_at(t, point) {
             Ok(l) => return Ok(l),
             Err(e) => {
-                let (x, y) = centre(&t.el);
+                let (x, y) = point.unwrap_or_else(|| centre(&t.el));
                 let top = hit(&t.el, x, y);
                 let moving = top.as_ref().is_some_and(|top| fading(&[top, &deepest(top, x, y)]));
                 if !moving || now_ms() - start > FADE_WAIT_MS {
@@ -195,7 +207,7 @@ pub(super) async fn landing_when_still(t: &Target) -> Result<(Element, f64, f64)
 }
 
 /// The element at a point inside `top`'s shadow trees, as deep as they go.
-fn deepest(top: &Element, x: f64, y: f64) -> Element {
+pub(super) fn deepest(top: &Element, x: f64, y: f64) -> Element {
     let mut cur = top.clone();
     for _ in 0..32 {
         let root = get(&cur, "shadowRoot");
@@ -216,8 +228,43 @@ fn deepest(top: &Element, x: f64, y: f64) -> Element {
 /// Where a pointer action lands: the element at the target's centre when it is the target or
 /// inside it (or the target's `<label>`). Otherwise an error naming what covers it.
 pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
+    landing_at(t, None)
+}
+
+/// The point `(x, y)` px from the top-left corner of `t`'s box (either missing: its centre's), in
+/// the viewport; `None` when neither is given; an error naming the box's size when the point is
+/// outside it (a canvas or a map clicked where the agent meant, or not at all).
+pub(super) fn point_in(t: &Target, x: Option<f64>, y: Option<f64>) -> Result<Option<(f64, f64)>, String> {
+    if x.is_none() && y.is_none() {
+        return Ok(None);
+    }
+    let (left, top, w, h) = rect(&t.el);
+    for (name, v, size) in [("x ", x, w), ("y ", y, h)] {
+        if v.is_some_and(|v| v < 0.0 || v >= size) {
+            return Err(cat(&[
+                &t.label,
+                " is ",
+                &num(w),
+                " × ",
+                &num(h),
+                " px: ",
+                name,
+                &num(v.unwrap_or_default()),
+                " is outside its box (x from 0 to ",
+                &num(w),
+                ", y from 0 to ",
+                &num(h),
+                ", from its top-left corner)",
+            ]));
+        }
+    }
+    Ok(Some((left + x.unwrap_or(w / 2.0), top + y.unwrap_or(h / 2.0))))
+}
+
+/// Where a pointer action at `point` (in the viewport; `None`: the centre) lands, as [`landing`].
+pub(super) fn landing_at(t: &Target, point: Option<(f64, f64)>) -> Result<(Element, f64, f64), String> {
     let el = &t.el;
-    let (x, y) = centre(el);
+    let (x, y) = point.unwrap_or_else(|| centre(el));
     let Some(top) = hit(el, x, y) else {
         return Err(cat(&[
             &t.label,
@@ -255,8 +302,8 @@ pub(super) fn landing(t: &Target) -> Result<(Element, f64, f64), String> {
         return Ok((top, x, y));
     }
     // A control drawn as its label (Bootstrap's `.btn-check` radios, clipped away under a
-    // neighbour's label): its own label is what a person clicks.
-    if let Some(label) = as_element(get(&get(el, "labels"), "0")) {
+    // neighbour's label): its own label is what a person clicks (not at a point the agent chose).
+    if let Some(label) = as_element(get(&get(el, "labels"), "0")).filter(|_| point.is_none()) {
         let (x, y) = centre(&label);
         if let Some(top) = hit(&label, x, y).filter(|top| label.contains(Some(top))) {
             return Ok((top, x, y));

@@ -56,3 +56,41 @@ export async function by(el, direction, amount) {
     if (Math.abs(after[0] - before[0]) < 1) out += '; it did not move (already at the ' + (dy > 0 ? 'bottom)' : 'top)');
     return out;
 }
+
+// What scrolls `el` and where it is: the container (itself when it scrolls) or the page, its
+// position, its furthest, and what the answer calls it.
+function place(el) {
+    const box = el && scroller(el);
+    const root = document.scrollingElement || document.documentElement;
+    const s = box || root;
+    return {
+        box,
+        at: () => [s.scrollLeft, s.scrollTop],
+        max: [Math.max(s.scrollWidth - s.clientWidth, 0), Math.max(s.scrollHeight - s.clientHeight, 0)],
+        name: box ? 'the container' : 'the page',
+    };
+}
+
+// Scrolls the container that scrolls `el` (itself when it scrolls), or the page when `el` is null
+// or nothing scrolls it, to `to` ("top", "bottom", "left" or "right") or to `x`/`y` (px from its
+// start; either may be missing); the answer: `scrolled the container to the bottom (now at y=900
+// of 900)`, and when it could not go as far, why.
+export async function to(el, to, x, y) {
+    const p = place(el);
+    // A target that neither scrolls nor sits in a container that does: the page moves it.
+    if (el && !p.box) p.name = 'the page (nothing inside it scrolls the target)';
+    const [left, top] = p.at();
+    const want = {
+        left: to == 'left' ? 0 : to == 'right' ? p.max[0] : typeof x == 'number' ? x : left,
+        top: to == 'top' ? 0 : to == 'bottom' ? p.max[1] : typeof y == 'number' ? y : top,
+        behavior: 'instant',
+    };
+    (p.box || window).scrollTo(want);
+    await new Promise((done) => apply(timeout, window, [done, 20]));
+    const now = p.at();
+    let out = 'scrolled ' + p.name + ' to ' + (to ? 'the ' + to : (typeof x == 'number' ? 'x=' + num(x) : '') + (typeof x == 'number' && typeof y == 'number' ? ', ' : '') + (typeof y == 'number' ? 'y=' + num(y) : ''));
+    out += ' (now at x=' + num(now[0]) + ' of ' + num(p.max[0]) + ', y=' + num(now[1]) + ' of ' + num(p.max[1]) + ')';
+    const short = (typeof x == 'number' && Math.abs(now[0] - x) >= 1) || (typeof y == 'number' && Math.abs(now[1] - y) >= 1);
+    if (short) out += '; it goes no further';
+    return out;
+}

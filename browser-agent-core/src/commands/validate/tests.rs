@@ -206,7 +206,7 @@ fn each_command_takes_its_fields_and_refuses_others() {
         ),
         (
             json!({"command": "click", "role": "button", "name": "Save", "nth": 1}),
-            json!({"command": "click", "label": "Box", "button": "right"}),
+            json!({"command": "click", "label": "Box", "modifiers": ["Shift"]}),
             json!({"command": "click"}),
             json!({"command": "click", "text": true}),
         ),
@@ -257,6 +257,18 @@ fn each_command_takes_its_fields_and_refuses_others() {
             json!({"command": "hover", "text": "Products", "position": {"x": 1, "y": 2}}),
             json!({"command": "hover"}),
             json!({"command": "hover", "text": "Products", "nth": -1}),
+        ),
+        (
+            json!({"command": "down", "ref": "e7", "button": "Left", "x": 0, "y": 4.5}),
+            json!({"command": "down", "ref": "e7", "hold": 500}),
+            json!({"command": "down"}),
+            json!({"command": "down", "ref": "e7", "x": -1}),
+        ),
+        (
+            json!({"command": "up"}),
+            json!({"command": "up", "clicks": 1}),
+            json!(null),
+            json!({"command": "up", "button": "back"}),
         ),
         (
             json!({"command": "scroll", "direction": "Down", "amount": 600}),
@@ -340,7 +352,7 @@ fn each_command_takes_its_fields_and_refuses_others() {
     assert_eq!(cases.len(), crate::protocol::COMMANDS.len());
     for (ok, unknown, missing, wrong) in cases {
         assert!(check(ok.clone()).is_ok(), "{ok}: {:?}", check(ok.clone()));
-        let e = check(unknown.clone()).unwrap_err();
+        let e = check(unknown.clone()).expect_err(&unknown.to_string());
         assert!(e.contains(" step takes ") && e.contains("; not \""), "{unknown}: {e}");
         if !missing.is_null() {
             let e = check(missing.clone()).unwrap_err();
@@ -390,10 +402,57 @@ fn qa_steps_are_refused_before_anything_runs() {
         check(json!({"command": "scroll", "direction": "down", "amount": "lots"})).unwrap_err(),
         "step 1 (nothing ran): invalid amount \"lots\": expected a number of pixels, 0 or more (\"direction\" says which way)"
     );
+    // The pointer's button, point and hold, and scroll's position (issue 34, item 6).
+    for (step, want) in [
+        (
+            json!({"command": "click", "ref": "e7", "button": "back"}),
+            "invalid button \"back\": use left, right or middle",
+        ),
+        (
+            json!({"command": "click", "ref": "e7", "x": -3}),
+            "invalid x -3: expected px from the target's top-left corner, 0 or more, e.g. {\"command\":\"click\",\"ref\":\"e7\",\"x\":12,\"y\":30}",
+        ),
+        (
+            json!({"command": "hover", "ref": "e7", "y": "top"}),
+            "invalid y \"top\": expected px from the target's top-left corner, 0 or more, e.g. {\"command\":\"hover\",\"ref\":\"e7\",\"x\":12,\"y\":30}",
+        ),
+        (
+            json!({"command": "up", "x": 3}),
+            "x and y are a point in the target: up needs one with them, e.g. {\"command\":\"up\",\"ref\":\"e9\",\"x\":4,\"y\":4}",
+        ),
+        (
+            json!({"command": "scroll", "ref": "e7", "to": "middle"}),
+            "invalid to \"middle\": use top, bottom, left or right",
+        ),
+        (
+            json!({"command": "scroll", "direction": "down", "to": "bottom"}),
+            "direction and amount scroll by an amount, to, x and y to a position: send one kind, e.g. {\"command\":\"scroll\",\"ref\":\"e7\",\"to\":\"bottom\"}",
+        ),
+        (
+            json!({"command": "scroll", "to": "top", "y": 5}),
+            "to and x/y both say where to scroll: send one, e.g. {\"command\":\"scroll\",\"y\":600}",
+        ),
+        (
+            json!({"command": "scroll", "y": -5}),
+            "invalid y -5: expected the position to scroll to, in px from the start, 0 or more",
+        ),
+    ] {
+        assert_eq!(check(step).unwrap_err(), format!("step 1 (nothing ran): {want}"));
+    }
+    for ok in [
+        json!({"command": "click", "ref": "e7", "button": "right"}),
+        json!({"command": "click", "ref": "e7", "x": 0, "y": 12.5}),
+        json!({"command": "dblclick", "ref": "e7", "x": 3}),
+        json!({"command": "up", "ref": "e9", "x": 1, "y": 1}),
+        json!({"command": "scroll", "to": "bottom"}),
+        json!({"command": "scroll", "ref": "e7", "x": 0, "y": 400}),
+    ] {
+        assert!(check(ok.clone()).is_ok(), "{ok}: {:?}", check(ok.clone()));
+    }
     // Fields a command does not take: named, with what it takes.
     assert_eq!(
-        check(json!({"command": "click", "label": "Box", "button": "right"})).unwrap_err(),
-        "step 1 (nothing ran): a click step takes ref, role, label, placeholder, selector, name, text, nth, waitNetwork; not \"button\""
+        check(json!({"command": "click", "label": "Box", "position": "right"})).unwrap_err(),
+        "step 1 (nothing ran): a click step takes button, x, y, ref, role, label, placeholder, selector, name, text, nth, waitNetwork; not \"position\""
     );
     for (field, value) in [("modifiers", json!(["Shift"])), ("clickCount", json!(2))] {
         let mut step = json!({"command": "click", "label": "Box"});
@@ -451,7 +510,7 @@ fn targets_are_asked_for_where_the_page_needs_one() {
     assert!(check(json!({"command": "wait", "timeout": 200})).is_ok());
     assert_eq!(
         check(json!({"command": "scroll"})).unwrap_err(),
-        "step 1 (nothing ran): scroll needs \"direction\" (up, down, left or right) or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
+        "step 1 (nothing ran): scroll needs \"direction\" (up, down, left or right) (or \"to\", \"x\", \"y\") or a target (ref, text, role (with name), label, placeholder or selector), e.g. {\"command\":\"scroll\",\"direction\":\"down\",\"amount\":600}"
     );
     assert!(check(json!({"command": "wait"})).unwrap_err().starts_with(
         "step 1 (nothing ran): wait needs \"ms\" (or \"timeout\", \"pattern\") or a target (ref, text, role (with name), label, placeholder or selector)"
