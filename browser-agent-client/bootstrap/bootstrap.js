@@ -41,6 +41,10 @@
 //   hd        like td, for a timer due within the hover-intent wait
 //   w         w(frames, atLeast, intent): the settle wait (reads td, hd and fr)
 //   ab        set by the sensor while an agent's batch runs: the page's alert/confirm/prompt are answered
+//   at        set by the sensor while an agent is attached: dialogs outside a batch are answered too
+//   dh        dh(entry): the hands' answer to a dialog by the running step's policy
+//   dl        the dialogs answered while no batch ran, for the next batch's answer
+//   bu        set by the hands while a navigation they checked leaves: beforeunload handlers skipped
 //   ev        the promise evaluate.js's nonce'd <script> leaves; 0 while it is inserted
 //   nb        the page's last 50 requests and socket events, by reference, for the hands' `network`
 //             step (commands/actions/network.rs): {e: entry, q: request body, r: response} or
@@ -659,30 +663,34 @@
             return apply(pageFrame, win, arguments);
         };
     }
-    // alert/confirm/prompt opened by an agent's action (inside the events it dispatches, which are
-    // not trusted, or while the page settles after one) or by the page on its own while a batch
-    // runs (after a slow request the batch waits for) would block the page, and every batch after
-    // it, until a person answers: the agent's action answers them instead (OK, the prompt's
-    // default), as the person acting through the agent would, and says so in the log. A person's
-    // own clicks (trusted events) between batches get the real dialog.
+    // alert/confirm/prompt block the page, and every batch after it, until a person answers.
+    // While an agent's batch runs (or one of its actions settles) the hands answer them by the
+    // step's policy (`dh`, commands/dialogs.rs; OK until they are loaded). Outside a batch, while an
+    // agent is attached (`at`), one the page opens on its own (not in a person's event, nor in the
+    // seconds after their input: transient user activation) is answered OK / the prompt's default,
+    // logged, and kept (`dl`) for the page's next batch. A person's own get the real dialog.
     var settling = 0;
+    var outside = (agent.__F_DIALOGS_OUTSIDE__ = []);
     ['alert', 'confirm', 'prompt'].forEach(function (name) {
         var original = win[name];
         if (typeof original != 'function') return;
         win[name] = function (message, value) {
-            var ev = win.event;
-            if (!settling && !agent.__F_BUSY__ && !(ev && ev.isTrusted === false)) return apply(original, win, arguments);
-            var answer = name == 'alert' ? void 0 : name == 'confirm' || (value == null ? '' : str(value));
-            emit({
-                type: __CONSOLE__,
-                level: 'warn',
-                args: [
-                    'the page opened ' + name + '(' + stringify(message == null ? '' : str(message)) + ') during the agent\'s action, which answered ' +
-                        (name == 'alert' ? 'OK' : name == 'confirm' ? 'OK (true)' : stringify(answer)),
-                ],
-            });
+            var ev = win.event,
+                busy = settling || agent.__F_BUSY__,
+                answer = name == 'alert' ? void 0 : name == 'confirm' || (value == null ? '' : str(value)),
+                entry = { type: __DIALOG__, kind: name, message: message == null ? '' : str(message), answer: answer };
+            if (busy && agent.__F_DIALOG_HANDLER__) return agent.__F_DIALOG_HANDLER__(entry);
+            if (!busy && (!agent.__F_ATTACHED__ || (ev ? ev.isTrusted : (navigator.userActivation || {}).isActive)))
+                return apply(original, win, arguments);
+            if (!busy && outside.length < 10) (entry.outside = 1), (outside[outside.length] = entry);
+            emit(entry, __KIND_URGENT__);
             return answer;
         };
+    });
+    // The page's `beforeunload` handlers, after a navigation of the agent's that ran them once
+    // already (`bu`, commands/dialogs.rs): this listener is the first, so it can stop them.
+    win.addEventListener('beforeunload', function (e) {
+        if (agent.__F_SKIP_BEFOREUNLOAD__) e.stopImmediatePropagation();
     });
     // Whether a fade, slide or collapse is under way (see moving's use in settle below).
     var MOVES = /^(opacity|transform|visibility|height|max-height)$/;

@@ -296,8 +296,9 @@ async function heartbeat() {
     handoverWaits(res);
     // The host is there: whatever waits for a retry goes now.
     if (pending.length && backoff && !sending) schedule(0);
-    // An agent is attached: fetch and compile the hands while the page is idle.
-    if (res.headers.get(__AGENT_HEADER__)) idle(() => hands().catch(Boolean));
+    // An agent is attached: fetch and compile the hands while the page is idle (and the
+    // bootstrap answers the dialogs the page opens on its own, `at`).
+    if ((agent.__F_ATTACHED__ = !!res.headers.get(__AGENT_HEADER__))) idle(() => hands().catch(Boolean));
     const served = res.headers.get(__REV_HEADER__);
     // One reload per revision; never where sessionStorage is blocked (it could not remember).
     if (!served || served == rev) return;
@@ -534,7 +535,7 @@ agent.__F_REF_HOOK__ = stub(() => agent.__F_REF_HOOK__);
 
 // Runs a batch on this page and posts its results.
 async function runBatch(batch) {
-    agent.__F_BUSY__ = true;
+    agent.__F_BUSY__ = agent.__F_ATTACHED__ = true;
     const started = now();
     let results;
     try {

@@ -84,6 +84,21 @@ pub(crate) const SETTLE: &str = "w";
 /// would block it and every later step until a person answered.
 #[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const BUSY: &str = "ab";
+/// `at`: set by the sensor while its host says an agent is attached (the heartbeat's answer), and
+/// when a batch runs; the bootstrap then answers a dialog the page opens on its own outside a
+/// batch (no person's event, no person's input in the last seconds) instead of letting it block.
+#[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
+pub(crate) const ATTACHED: &str = "at";
+/// `dh(kind, message, default)`: set by the hands ([`crate::commands::dialogs`]); the bootstrap's
+/// `alert`/`confirm`/`prompt` call it while a batch runs, and it answers by the step's policy.
+pub(crate) const DIALOG_HANDLER: &str = "dh";
+/// `dl`: the `dialog` entries the bootstrap answered while no batch ran (at most 10), taken by the
+/// next batch of the page, whose answer reports them.
+pub(crate) const DIALOGS_OUTSIDE: &str = "dl";
+/// `bu`: set by the hands while a navigation they checked leaves the page (its `beforeunload`
+/// handlers ran once, for the check); the bootstrap's first `beforeunload` listener then keeps
+/// them from running again, and from asking a person (a page with sticky user activation).
+pub(crate) const SKIP_BEFOREUNLOAD: &str = "bu";
 /// `oc(el)`: whether `el`'s `onclick` property is a handler that does something (not React's empty
 /// one on its root and portal containers); see [`crate::snapshot::roles::onclick_handler`].
 pub(crate) const ONCLICK: &str = "oc";

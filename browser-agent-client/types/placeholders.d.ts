@@ -28,6 +28,7 @@ declare const __CONSOLE__: string;
 declare const __ERROR__: string;
 declare const __NETWORK__: string;
 declare const __WEBSOCKET__: string;
+declare const __DIALOG__: string;
 declare const __NAVIGATION__: string;
 declare const __INTERACTION__: string;
 declare const __DROPPED__: string;
@@ -170,6 +171,12 @@ interface BrowserAgent {
     /** `import()` of a module loaded on first use. */
     __F_LOAD__?: (path: string) => Promise<any>;
     /** Notes mode: `n(command, message?)`. */
+    /** Native dialogs: an agent attached; the hands' answer by the step's policy; those answered
+     *  while no batch ran; `beforeunload` handlers skipped (commands/dialogs.rs). */
+    __F_ATTACHED__?: number | boolean;
+    __F_DIALOG_HANDLER__?: (entry: AgentEntry) => any;
+    __F_DIALOGS_OUTSIDE__?: AgentEntry[];
+    __F_SKIP_BEFOREUNLOAD__?: number | boolean;
     __F_NOTES__?: (command: string, message?: any) => Promise<any>;
     /** Set by the notes module while notes mode is on: gets the developer's input first. */
     __F_GUARD__?: ((event: Event) => void) | 0 | null;

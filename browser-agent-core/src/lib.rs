@@ -13,6 +13,7 @@ mod assets;
 mod clients;
 mod commands;
 mod config;
+mod dialogs;
 mod error;
 mod inject;
 mod logs;
@@ -33,6 +34,7 @@ pub use clients::{ClientRecord, ClientRegistry};
 pub use commands::{Batch, BatchResult, OpenPages, PageSummary, RunError};
 pub use config::Config;
 pub use error::{ConfigError, QueryError};
+pub use dialogs::{DialogPolicy, DialogRecord};
 #[cfg(feature = "tracing")]
 pub use logs::TracingLayer;
 pub use logs::{LogBuffer, LogEntry, LogQuery};

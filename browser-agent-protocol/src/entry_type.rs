@@ -22,3 +22,7 @@ pub const SERVER: &str = "server";
 /// `level`; a close also `code`, `reason`, `sent` and `received` (message counts). Its last
 /// messages come on demand (the `network` step).
 pub const WEBSOCKET: &str = "websocket";
+/// A native dialog the page opened and the client answered (`alert`, `confirm`, `prompt`,
+/// `beforeunload`): the fields of [`crate::dialogs`] (`kind`, `message`, `answer`, `step`,
+/// `outside`).
+pub const DIALOG: &str = "dialog";

@@ -105,13 +105,20 @@ pub const TARGET_STEP_FIELDS: &[(&str, FieldKind)] = &[
 ];
 
 /// The fields every step takes, whatever its command: `optional` (a failed optional step is
-/// reported, marked `"optional": true` in its result, and the batch goes on with the next step).
+/// reported, marked `"optional": true` in its result, and the batch goes on with the next step);
+/// `dialog` and `promptText`, how the native dialogs opened while the step runs are answered
+/// ([`crate::dialogs`]).
 ///
 /// ```
 /// use browser_agent_protocol::{FieldKind, COMMON_STEP_FIELDS};
-/// assert_eq!(COMMON_STEP_FIELDS, &[("optional", FieldKind::Flag)]);
+/// assert_eq!(COMMON_STEP_FIELDS[0], ("optional", FieldKind::Flag));
+/// assert_eq!(COMMON_STEP_FIELDS[2], ("promptText", FieldKind::String));
 /// ```
-pub const COMMON_STEP_FIELDS: &[(&str, FieldKind)] = &[(OPTIONAL, FieldKind::Flag)];
+pub const COMMON_STEP_FIELDS: &[(&str, FieldKind)] = &[
+    (OPTIONAL, FieldKind::Flag),
+    (crate::dialogs::DIALOG, FieldKind::AnyCase(&crate::dialogs::ANSWERS)),
+    (crate::dialogs::PROMPT_TEXT, FieldKind::String),
+];
 
 /// `optional`: a step whose failure does not stop its batch ([`COMMON_STEP_FIELDS`]); the page
 /// also marks such a failed step's result with it.

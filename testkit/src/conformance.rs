@@ -342,7 +342,7 @@ pub mod cases {
             ("afterSeq=x", "afterSeq"),
             (
                 "type=bogus",
-                "invalid type \"bogus\": use console, error, network, websocket, interaction, navigation, dropped or server",
+                "invalid type \"bogus\": use console, error, network, websocket, dialog, interaction, navigation, dropped or server",
             ),
         ] {
             let r = send(addr, "GET", &format!("{P}/console?{query}"), &[], b"").await;

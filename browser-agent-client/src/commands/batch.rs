@@ -100,6 +100,7 @@ fn tapped() -> Array {
 /// (`offset` when handed over).
 pub(crate) fn start(batch: &JsValue, results: &Array) -> u32 {
     TAPPED.with(|t| *t.borrow_mut() = Some(Array::new()));
+    super::dialogs::batch_starts();
     let offset = get(batch, field::OFFSET).as_f64().unwrap_or(0.0).max(0.0) as u32;
     let b = Batch {
         id: get(batch, field::ID),
@@ -136,19 +137,25 @@ pub(crate) fn time_left() -> Option<f64> {
 /// The batch ended in this page; returns the entries recorded while it ran.
 pub(crate) fn end() -> Array {
     BATCH.with(|s| s.borrow_mut().take());
+    super::dialogs::batch_ends();
     cursor::batch_end();
     TAPPED.with(|t| t.borrow_mut().take()).unwrap_or_default()
 }
 
 /// A step starts: it becomes the current one, without a target yet.
 pub(crate) fn step_begins(step: &JsValue) {
-    with_batch(|b| {
+    let index = with_batch(|b| {
         let i = b.steps.index_of(step, 0);
         if i >= 0 {
             b.current = i as u32;
         }
         b.target = None;
+        b.offset + b.current
     });
+    // Its dialog policy answers from now on.
+    if let Some(index) = index {
+        super::dialogs::step_begins(step, index);
+    }
 }
 
 /// A step asks for a navigation (performed after the handover is posted); `dest` is where to,
@@ -359,6 +366,12 @@ fn on_navigate(ev: JsValue) {
         || get(&ev, "hashChange").is_truthy()
         || get(&ev, "downloadRequest").is_string();
     if !same_doc {
+    // A page whose beforeunload handlers ask to stay is left or kept by the step's policy
+    // (a navigation the step itself asked for was checked before its handover).
+    if !same_doc && get(&ev, "cancelable").is_truthy() && !super::dialogs::may_leave() {
+        let _ = call(&ev, "preventDefault", &[]);
+        return;
+    }
         let url = get(&dest, "url").as_string().unwrap_or_default();
         NAVIGATING.with(|n| *n.borrow_mut() = Some(url));
     }

@@ -7,6 +7,7 @@
 
 pub(crate) mod actions;
 pub(crate) mod batch;
+pub(crate) mod dialogs;
 pub(crate) mod executor;
 pub(crate) mod resolve;
 pub(crate) mod screenshot;
@@ -56,3 +57,4 @@ pub(crate) fn install() {
     set(&global, bootstrap::TAP, &tap);
     batch::install();
 }
+    dialogs::install();

@@ -443,6 +443,7 @@ impl BrowserAgentBuilder {
                 commands: Default::default(),
                 last_sweep: Default::default(),
                 agent_seen: Default::default(),
+                dialogs_reported: Default::default(),
                 server_pairing: Default::default(),
                 proofs: Default::default(),
                 notes: crate::notes::NotesStore::new(config.max_notes),

@@ -60,6 +60,9 @@ pub(crate) struct Inner {
     pub(crate) last_sweep: std::sync::atomic::AtomicU64,
     /// When an agent last called (epoch ms): pages then prefetch their hands while idle.
     pub(crate) agent_seen: std::sync::atomic::AtomicU64,
+    /// The last log `seq` a batch's answer has looked at for the dialogs pages answered while no
+    /// batch ran (`dialogs.rs`): each is reported once.
+    pub(crate) dialogs_reported: std::sync::atomic::AtomicU64,
     /// Held from looking for a server error's partner (its 5xx, or the error of a 5xx) until the
     /// entry is stored: the two may be stored at the same moment from two threads, and each must
     /// see the other.
@@ -158,7 +161,9 @@ impl BrowserAgent {
     pub async fn snapshot(&self, options: SnapshotOptions) -> Result<BatchResult, RunError> {
         // A look, not a batch: as `GET /snapshot`, it is not on the batches' timeline.
         self.agent_called();
-        self.run_with_hint(options.batch(), None).await
+        let mut result = self.run_with_hint(options.batch(), None).await?;
+        self.add_dialogs(&mut result);
+        Ok(result)
     }
 
     pub(crate) async fn run_with_hint(

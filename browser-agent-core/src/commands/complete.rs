@@ -70,6 +70,8 @@ impl CommandQueue {
             logs,
             duration,
             error,
+            // Filled from the logs by the caller (`dialogs.rs`).
+            dialogs: Vec::new(),
             full_snapshot: full,
         };
         // The caller may have given up in the same instant: nothing else to do then.

@@ -128,17 +128,28 @@ impl Batch {
             .ok_or_else(|| bad("body must be a JSON object {\"steps\":[…]}".into()))?;
         // A field it does not take is refused, not ignored: `clientId` (the name every answer
         // uses) would otherwise run the batch on another page.
-        let known = [field::STEPS, crate::protocol::param::CLIENT, field::TIMEOUT_MS];
+        let known = [
+            field::STEPS,
+            crate::protocol::param::CLIENT,
+            field::TIMEOUT_MS,
+            crate::protocol::dialogs::DIALOG,
+            crate::protocol::dialogs::PROMPT_TEXT,
+        ];
         if let Some(other) = obj.keys().find(|k| !known.contains(&k.as_str())) {
             let hint = match other.as_str() {
                 "clientId" | "client_id" | "page" => "; the page is \"client\" (a client id from GET /page)",
                 "timeout" | "timeout_ms" => "; the batch's time limit is \"timeoutMs\"",
+                "dialogs" | "onDialog" | "prompt" => {
+                    "; native dialogs are answered by \"dialog\" (accept or dismiss) and \"promptText\""
+                }
                 _ => "",
             };
             return Err(bad(format!(
-                "a batch takes \"steps\", \"client\" and \"timeoutMs\"; not {other:?}{hint}"
+                "a batch takes \"steps\", \"client\", \"timeoutMs\", \"dialog\" and \"promptText\"; not {other:?}{hint}"
             )));
         }
+        // The dialog policy is checked before the steps: its 400 names the batch's field.
+        let policy = crate::dialogs::DialogPolicy::from_request(obj)?;
         // Refused here too (with `validate_steps`'s text), before the other fields are checked.
         let steps = match obj.get(field::STEPS) {
             Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
@@ -165,7 +176,10 @@ impl Batch {
                 }
             },
         }
-        Ok(batch)
+        Ok(match policy {
+            Some(policy) => batch.dialogs(policy),
+            None => batch,
+        })
     }
 }
 
@@ -203,6 +217,10 @@ pub struct BatchResult {
     /// Set when a step failed (its message).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The native dialogs answered: those the batch's steps met (by its `dialog` policy), then
+    /// those pages answered on their own while no batch ran and no answer has reported yet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<crate::dialogs::DialogRecord>,
     /// The full snapshot text after the batch (not serialized: `snapshot` carries what the agent reads).
     #[serde(skip)]
     pub full_snapshot: String,

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::{RunError, MAX_STEPS, NO_STEPS};
 use crate::protocol::{
-    field, FieldKind, Ref, StepFields, TargetUse, COMMON_STEP_FIELDS, OPTIONAL, STEP_FIELDS, TARGET_FIELDS,
-    TARGET_STEP_FIELDS, WAIT_NETWORK,
+    field, FieldKind, Ref, StepFields, TargetUse, COMMON_STEP_FIELDS, STEP_FIELDS, TARGET_FIELDS, TARGET_STEP_FIELDS,
+    WAIT_NETWORK,
 };
 
 /// Checks a batch's shape; the message names the problem. Each step's `ref` is rewritten as the
@@ -115,7 +115,11 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     {
         // What it acts on first, the flag every acting step takes last; not `optional`, which
         // every step takes (the manual says so once).
-        let mut takes: Vec<&str> = fields().map(|(f, _)| *f).filter(|f| *f != OPTIONAL).collect();
+        // (Nor the dialog policy's fields, which every step takes too.)
+        let mut takes: Vec<&str> = fields()
+            .map(|(f, _)| *f)
+            .filter(|f| !COMMON_STEP_FIELDS.iter().any(|(c, _)| c == f))
+            .collect();
         takes.sort_by_key(|f| *f == WAIT_NETWORK);
         return Err(if takes.is_empty() {
             format!("a {command} step takes no fields besides \"command\"; not {name:?}")
@@ -182,6 +186,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
 /// In a `select` step, `text` names the option only beside `ref` or `name` (the target); else the
 /// page reads it as neither.
 fn select_text_names_option(step: &Value) -> bool {
+    crate::dialogs::check_step(step)?;
     ["ref", "name"].iter().any(|f| is_given(step.get(*f), FieldKind::Text))
 }
 

@@ -110,11 +110,12 @@ pub(crate) const CAUSE_SEQ: &str = "causeSeq";
 
 /// The entry types the page client sends ([`entry_type`]); `type=` (`GET /console`) accepts them and
 /// [`entry_type::SERVER`] (the host's own, [`HOST_TYPES`]). The error message lists these.
-pub(crate) const TYPES: [&str; 7] = [
+pub(crate) const TYPES: [&str; 8] = [
     entry_type::CONSOLE,
     entry_type::ERROR,
     entry_type::NETWORK,
     entry_type::WEBSOCKET,
+    entry_type::DIALOG,
     entry_type::INTERACTION,
     entry_type::NAVIGATION,
     entry_type::DROPPED,

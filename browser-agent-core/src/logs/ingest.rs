@@ -387,6 +387,12 @@ fn describe(kind: &str, obj: &Map<String, Value>, own_text: Option<&str>, own: O
             }
             (own.unwrap_or(Level::Info), text)
         }
+        // One the page opened on its own while no batch ran is a warning: nobody asked for it.
+        entry_type::DIALOG => {
+            let outside = obj.contains_key(crate::protocol::dialogs::OUTSIDE);
+            let level = if outside { Level::Warn } else { Level::Info };
+            (own.unwrap_or(level), crate::dialogs::entry_text(obj))
+        }
         entry_type::DROPPED => {
             let mut text = String::from("the page dropped ");
             push_u64(&mut text, obj.get(field::COUNT).and_then(Value::as_u64).unwrap_or(0));

@@ -317,7 +317,7 @@ mod tests {
             .contains("afterSeq"));
         assert_eq!(
             LogQuery::parse(Some("type=bogus")).unwrap_err().to_string(),
-            "invalid type \"bogus\": use console, error, network, websocket, interaction, navigation, dropped or server"
+            "invalid type \"bogus\": use console, error, network, websocket, dialog, interaction, navigation, dropped or server"
         );
         assert_eq!(
             LogQuery::parse(Some("type=Network")).unwrap().kind.as_deref(),

@@ -228,7 +228,7 @@ async fn a_bad_argument_is_a_tool_error_that_teaches() {
         (
             "browser_logs",
             json!({"type": "bogus"}),
-            "browser_logs: invalid type \"bogus\": use console, error, network, websocket, interaction, navigation, dropped or server",
+            "browser_logs: invalid type \"bogus\": use console, error, network, websocket, dialog, interaction, navigation, dropped or server",
         ),
         (
             "browser_logs",

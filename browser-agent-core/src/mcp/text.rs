@@ -243,6 +243,10 @@ pub(crate) fn batch(result: &BatchResult) -> String {
     let shown = result.snapshot.trim_end();
     // "(no changes)" since before the batch, or "(as step N showed it)": the page's first
     // snapshot, which that step of this answer shows whole.
+    // Each native dialog answered, on its own line (its log entry is left out of `logs:` below).
+    for d in &result.dialogs {
+        let _ = writeln!(out, "dialog: {}", d.text);
+    }
     let named = shown.starts_with("(as step ") && shown.ends_with(" showed it)") && !shown.contains('\n');
     if shown == snapshot::NO_CHANGES || named {
         let _ = writeln!(out, "page: {shown}");

@@ -257,6 +257,7 @@ mod tests {
             logs: vec![],
             duration: 5,
             error: None,
+            dialogs: vec![],
             full_snapshot: String::new(),
         };
         let agents = agent.proof_record(&plan, &asked, Ok(answer)).unwrap();

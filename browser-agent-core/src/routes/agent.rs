@@ -203,8 +203,11 @@ impl BrowserAgent {
             }
         }
         let mut ending = Ending(self, n, false);
-        let outcome = self.run_with_hint(batch, origin).await;
+        let mut outcome = self.run_with_hint(batch, origin).await;
         ending.2 = true;
+        if let Ok(result) = &mut outcome {
+            self.add_dialogs(result);
+        }
         match &outcome {
             Ok(result) => batches.end(n, Some(&result.client_id), now_ms()),
             Err(

@@ -356,7 +356,7 @@ async fn console_filters_and_names_bad_parameters() {
         ),
         (
             "type=bogus",
-            "invalid type \"bogus\": use console, error, network, websocket, interaction, navigation, dropped or server",
+            "invalid type \"bogus\": use console, error, network, websocket, dialog, interaction, navigation, dropped or server",
         ),
     ] {
         let r = get(&agent, &format!("{P}/console?{query}")).await;

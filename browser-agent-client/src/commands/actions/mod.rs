@@ -107,10 +107,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
         "navigate" => navigate::navigate(step),
         "back" => navigate::history_step(Nav::Back, "back"),
         "forward" => navigate::history_step(Nav::Forward, "forward"),
-        "reload" => {
-            batch::navigate(Nav::Reload, None);
-            Ok(js_string("reloading"))
-        }
+        "reload" => super::dialogs::leave(Nav::Reload, None, "reloading"),
         _ => {
             let fut: Pin<Box<dyn Future<Output = Outcome> + '_>> = match command {
                 "snapshot" => Box::pin(snapshot_command(step)),

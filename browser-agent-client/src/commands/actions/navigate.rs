@@ -1,7 +1,7 @@
 //! Navigation: `navigate` (an http or https URL), `back`, `forward`, `reload`. Each only records
 //! what to do; the batch performs it after handing the rest of the batch over.
 
-use super::super::batch::{self, Nav};
+use super::super::batch::Nav;
 use super::super::step::{bad_field, field, Outcome};
 use crate::js::{get, global, js_string};
 use crate::text::{cat, quote};
@@ -26,8 +26,8 @@ pub(super) fn navigate(step: &JsValue) -> Outcome {
         return Err(cat(&["Not a URL: ", &quote(&url)]));
     };
     let out = cat(&["navigating to ", &abs]);
-    batch::navigate(Nav::Go(abs.clone()), Some(abs));
-    Ok(js_string(&out))
+    // (Unless the page asks to stay and the step's dialog policy is dismiss.)
+    super::super::dialogs::leave(Nav::Go(abs.clone()), Some(abs), &out)
 }
 
 /// `back` and `forward` (`which`), refused when the tab's history has no page there.
@@ -37,6 +37,5 @@ pub(super) fn history_step(nav: Nav, which: &str) -> Outcome {
     if can == JsValue::FALSE {
         return Err(cat(&["There is no page to go ", which, " to in this tab's history"]));
     }
-    batch::navigate(nav, None);
-    Ok(js_string(&cat(&["going ", which])))
+    super::super::dialogs::leave(nav, None, &cat(&["going ", which]))
 }
