@@ -820,6 +820,8 @@
             type = type || (typeof body == 'string' ? 'text/plain;charset=UTF-8' : body && body.type);
             if (type) entry.reqType = str(type);
             if (size >= 0) entry.reqSize = size;
+            // What an agent's batch sent, shown on its line (the rest: the `network` step).
+            if (agent.__F_BUSY__ && typeof body == 'string') entry.reqBody = body.slice(0, 300);
         } catch (ignored) {}
     }
 
