@@ -20,6 +20,7 @@ mod js;
 mod lazy;
 mod net;
 mod snapshot;
+mod source;
 mod text;
 
 use js::{get, set};

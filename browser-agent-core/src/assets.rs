@@ -17,7 +17,7 @@ const CLIENT_WASM_GZ: &[u8] = include_bytes!("../assets/client/browser_agent_cli
 /// The client's ES modules, served as `{name}-{rev}.js`: the sensor every page imports after its
 /// first frame ([`protocol::SENSOR_ASSET`]), then those loaded on first use (see
 /// [`protocol::lazy`]): (name, JS, gzipped JS).
-const MODULES: [(&str, &[u8], &[u8]); 8] = [
+const MODULES: [(&str, &[u8], &[u8]); 9] = [
     (
         protocol::SENSOR_ASSET,
         include_bytes!("../assets/client/sensor.js"),
@@ -52,6 +52,11 @@ const MODULES: [(&str, &[u8], &[u8]); 8] = [
         protocol::lazy::KEYS,
         include_bytes!("../assets/client/keys.js"),
         include_bytes!("../assets/client/keys.js.gz"),
+    ),
+    (
+        protocol::lazy::SOURCE,
+        include_bytes!("../assets/client/source.js"),
+        include_bytes!("../assets/client/source.js.gz"),
     ),
     // The `audit` step's module: axe-core (pinned in browser-agent-client/audit/) and its adapter.
     (

@@ -17,5 +17,8 @@ pub const SCROLL: &str = "scroll";
 /// What Tab and Escape do beyond their key events (`browser-agent-client/src/commands/actions/keys.js`:
 /// Tab's order, closing the top dialog or popover), on the first such `press`.
 pub const KEYS: &str = "keys";
+/// Source locations (`browser-agent-client/src/source/source.js`): reading which component renders
+/// an element from the framework's development build, on the first step with `"source": true`.
+pub const SOURCE: &str = "source";
 /// The `audit` step's axe-core and its adapter (`browser-agent-client/audit/`), on the first `audit`.
 pub const AUDIT: &str = "audit";

@@ -26,6 +26,7 @@ pub mod notes;
 pub mod param;
 pub mod screenshot;
 pub mod snapshot;
+pub mod source;
 pub mod upload;
 
 pub use dom::*;

@@ -416,6 +416,10 @@ pub fn parse(text: &str) -> Vec<SnapshotNode> {
     let mut roots: Vec<SnapshotNode> = Vec::new();
     let mut path: Vec<Open> = Vec::new();
     for line in text.lines() {
+        // A snapshot taken with `source` ends with its legend, which is no node.
+        if line.starts_with(crate::source::HEADING) {
+            break;
+        }
         let body = line.trim_start_matches(' ');
         if body.is_empty() {
             continue;

@@ -107,7 +107,8 @@ pub const TARGET_STEP_FIELDS: &[(&str, FieldKind)] = &[
 /// The fields every step takes, whatever its command: `optional` (a failed optional step is
 /// reported, marked `"optional": true` in its result, and the batch goes on with the next step);
 /// `dialog` and `promptText`, how the native dialogs opened while the step runs are answered
-/// ([`crate::dialogs`]).
+/// ([`crate::dialogs`]); `source`, the source locations of what the step names
+/// ([`crate::source`]: a snapshot ends with its refs', an acting step's answer names its target's).
 ///
 /// ```
 /// use browser_agent_protocol::{FieldKind, COMMON_STEP_FIELDS};
@@ -118,6 +119,7 @@ pub const COMMON_STEP_FIELDS: &[(&str, FieldKind)] = &[
     (OPTIONAL, FieldKind::Flag),
     (crate::dialogs::DIALOG, FieldKind::AnyCase(&crate::dialogs::ANSWERS)),
     (crate::dialogs::PROMPT_TEXT, FieldKind::String),
+    (crate::source::FIELD, FieldKind::Flag),
 ];
 
 /// `optional`: a step whose failure does not stop its batch ([`COMMON_STEP_FIELDS`]); the page

@@ -230,6 +230,7 @@ pub(crate) fn note(t: &Target) {
     let r = t.el.get_bounding_client_rect();
     let b = [r.x(), r.y(), r.width(), r.height()];
     with_batch(|bt| bt.target = Some((t.label.clone(), b)));
+    crate::source::noted(&t.el);
 }
 
 /// The results so far with the handover of the steps after `next` (an index into the batch's
@@ -366,12 +367,12 @@ fn on_navigate(ev: JsValue) {
         || get(&ev, "hashChange").is_truthy()
         || get(&ev, "downloadRequest").is_string();
     if !same_doc {
-    // A page whose beforeunload handlers ask to stay is left or kept by the step's policy
-    // (a navigation the step itself asked for was checked before its handover).
-    if !same_doc && get(&ev, "cancelable").is_truthy() && !super::dialogs::may_leave() {
-        let _ = call(&ev, "preventDefault", &[]);
-        return;
-    }
+        // A page whose beforeunload handlers ask to stay is left or kept by the step's policy
+        // (a navigation the step itself asked for was checked before its handover).
+        if !same_doc && get(&ev, "cancelable").is_truthy() && !super::dialogs::may_leave() {
+            let _ = call(&ev, "preventDefault", &[]);
+            return;
+        }
         let url = get(&dest, "url").as_string().unwrap_or_default();
         NAVIGATING.with(|n| *n.borrow_mut() = Some(url));
     }

@@ -75,11 +75,14 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         }
         acted |= wait::acts(&command);
         let t0 = now_ms();
+        crate::source::prepare(&step).await;
         let outcome = if batch::out_of_time() {
             Err("Not run: the batch's time ran out before this step (the agent was answered with a timeout)".to_owned())
         } else {
             actions::run(&command, &step).await
         };
+        // `source`: an acting step's answer names its target's source location.
+        let outcome = crate::source::answer(&command, &step, outcome).await;
         let r = Object::new();
         set(&r, field::INDEX, &JsValue::from((offset + index) as u32));
         set(&r, field::COMMAND, &JsValue::from_str(&command));

@@ -133,6 +133,18 @@ impl SnapshotOptions {
         self.set("full", on)
     }
 
+    /// Ends the snapshot with its refs' source locations, each location once with the refs it
+    /// renders (`TodoItem src/TodoItem.jsx:5: e2 e3`), in development builds of React, Vue,
+    /// Svelte, Preact and Angular (see `docs/source-locations.md`).
+    ///
+    /// ```
+    /// let options = browser_agent_core::SnapshotOptions::new().source(true);
+    /// # let _ = options;
+    /// ```
+    pub fn source(self, on: bool) -> Self {
+        self.set(crate::protocol::source::FIELD, on)
+    }
+
     fn set(mut self, name: &str, value: impl Into<Value>) -> Self {
         self.fields.insert(name.to_owned(), value.into());
         self

@@ -271,7 +271,7 @@ impl BrowserAgent {
                     client = Some(value.to_owned());
                     continue;
                 }
-                "diff" | "full" | "viewport" => parse_flag(value).map_or_else(|| json!(value), Value::Bool),
+                "diff" | "full" | "viewport" | "source" => parse_flag(value).map_or_else(|| json!(value), Value::Bool),
                 "offset" | "limit" | "budget" => query_number(value),
                 // The view's text fields, and any other name, for the step check to take or refuse.
                 _ => json!(value),

@@ -145,7 +145,13 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
 /// "budget"?, "full"?}`: the snapshot text (the host makes the diff; see [`crate::snapshot::View`]).
 async fn snapshot_command(step: &JsValue) -> Outcome {
     let view = crate::snapshot::View::of(step);
-    Ok(js_string(&crate::snapshot::take(&view).await?))
+    let mut text = crate::snapshot::take(&view).await?;
+    // `source`: the legend of the refs' source locations (`docs/source-locations.md`).
+    if crate::source::asked(step) {
+        text.push('\n');
+        text.push_str(&crate::source::legend().await);
+    }
+    Ok(js_string(&text))
 }
 
 /// `{"command":"notes","mode":"enter"|"exit"}`: notes mode in the page, through the bootstrap

@@ -1,0 +1,351 @@
+//! Source locations (issue 35 item 1) in real headless Chromium: the same todo app (an `App` with
+//! a field and an Add button, a `TodoItem` per item with a checkbox and a Remove button) in React
+//! 18 and 19, Preact 10, Vue 3 and 2.7, Svelte 5 and 4 (`fixtures/source/*/src`), built for
+//! development by the test set-up with each framework's own compiler from the pinned packages of
+//! `browser-tests/source-npm/` (`build.mjs` there: esbuild with `jsxDev` and a source map, the
+//! Vue versions' `compiler-sfc`, the Svelte versions' compilers with `dev`). For each:
+//! - a snapshot with `source: true` ends with the legend, where Add's ref is at `App
+//!   src/App.<ext>:<line>` and both Remove buttons' refs at `TodoItem src/TodoItem.<ext>:<line>`,
+//!   the lines read from the source files (the line of the element's tag; Vue keeps the file only);
+//! - a click with `source: true` names its target's location in its answer;
+//! - the same legend through MCP's `browser_snapshot` and the Rust API's `SnapshotOptions::source`.
+//!
+//! A production build of React, and a page of no framework, say once that there are no source
+//! locations. Each scenario writes its row of `docs/source-locations.md`'s table to
+//! `target/source-locations/<page>.md`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use browser_agent_core::SnapshotOptions;
+use browser_tests::Framework::Axum;
+use browser_tests::{chromium_test, eval_until, mcp_tool, ok, open, ref_in, run, Server};
+use serde_json::{json, Value};
+
+/// Installs the pinned packages (once per test binary) and builds every fixture app into
+/// `fixtures/source/npm/browser-agent-compiled/`.
+fn built() -> &'static Path {
+    static DONE: OnceLock<PathBuf> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let modules = browser_tests::npm_fixtures("source");
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let status = Command::new("node")
+            .arg(here.join("source-npm/build.mjs"))
+            .arg(&modules)
+            .arg(browser_tests::fixtures_dir().join("source"))
+            .arg(modules.join("browser-agent-compiled"))
+            .status()
+            .unwrap_or_else(|e| panic!("run node (the source tests build their apps with it): {e}"));
+        assert!(status.success(), "building the source fixtures failed: {status}");
+        modules
+    })
+}
+
+/// The version of the installed package `name` (its package.json).
+fn version(name: &str) -> String {
+    let text = std::fs::read_to_string(built().join(name).join("package.json")).expect("package.json");
+    let v: Value = serde_json::from_str(&text).expect("package.json is JSON");
+    v["version"].as_str().expect("a version").to_owned()
+}
+
+/// The 1-based line of `file` (under `fixtures/source/`) holding `needle`, once.
+fn line_of(file: &str, needle: &str) -> u32 {
+    let text = std::fs::read_to_string(browser_tests::fixtures_dir().join("source").join(file)).expect("fixture");
+    let found: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(found.len(), 1, "{needle:?} once in {file}");
+    found[0] as u32
+}
+
+/// One framework's app.
+struct App {
+    /// The page (`fixtures/source/<page>.html`) and its bundle's name.
+    page: &'static str,
+    /// The table's name for it.
+    framework: &'static str,
+    /// The npm package whose version the table gives.
+    package: &'static str,
+    /// The fixture folder (`react`, `vue3`, …) and the components' extension.
+    dir: &'static str,
+    ext: &'static str,
+    /// The text on the Add button's line and on the Remove button's line of the sources.
+    add: &'static str,
+    remove: &'static str,
+    /// Whether the framework keeps lines (Vue keeps the file only).
+    lines: bool,
+}
+
+/// The legend line holding `r`.
+fn legend_line<'a>(text: &'a str, r: &str) -> &'a str {
+    let legend = &text[text
+        .find("\nsources:")
+        .unwrap_or_else(|| panic!("no legend in\n{text}"))..];
+    legend
+        .lines()
+        .skip(1)
+        .find(|l| l.split(' ').any(|w| w == r))
+        .unwrap_or_else(|| panic!("{r} is not in the legend\n{legend}"))
+}
+
+/// The app's page: the legend on `/run`, MCP and the Rust API, and a click's answer.
+async fn located(c: &fantoccini::Client, server: &Server, app: &App) {
+    built();
+    let id = open(c, server, &format!("/source/{}.html", app.page)).await;
+    eval_until(
+        server,
+        &id,
+        "document.querySelectorAll('li').length",
+        "the app rendered its two items",
+        |v| v == 2,
+    )
+    .await;
+    let v = run(server, &id, json!([{"command": "snapshot", "source": true}])).await;
+    let text = v["steps"][0]["result"].as_str().expect("snapshot text").to_owned();
+    println!("{}:\n{text}", app.page);
+    let add = ref_in(&text, "button \"Add\"");
+    let milk = ref_in(&text, "button \"Remove Buy milk\"");
+    let tests = ref_in(&text, "button \"Remove Write tests\"");
+    let at = |file: &str, needle: &str| {
+        let path = format!("{}/src/{file}.{}", app.dir, app.ext);
+        if app.lines {
+            format!("src/{file}.{}:{}", app.ext, line_of(&path, needle))
+        } else {
+            format!("src/{file}.{}", app.ext)
+        }
+    };
+    let app_at = format!("App {}:", at("App", app.add));
+    let item_at = format!("TodoItem {}:", at("TodoItem", app.remove));
+    let add_line = legend_line(&text, &add);
+    let item_line = legend_line(&text, &milk);
+    let found = add_line.starts_with(&app_at) && item_line.starts_with(&item_at) && item_line.contains(&tests);
+    // The table's row first, so a wrong location is written down as well as failed.
+    let row = format!(
+        "| {} | {} | {} | {} |\n",
+        app.framework,
+        version(app.package),
+        if found { "yes" } else { "no" },
+        match (found, app.lines) {
+            (true, true) => "yes: file and line",
+            (true, false) => "file only (Vue keeps no line)",
+            (false, _) => "no",
+        }
+    );
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/source-locations");
+    std::fs::create_dir_all(&out).expect("target/source-locations");
+    std::fs::write(out.join(format!("{}.md", app.page)), row).expect("write the row");
+    assert!(add_line.starts_with(&app_at), "Add at {app_at}: {add_line:?}\n{text}");
+    assert!(
+        item_line.starts_with(&item_at) && item_line.contains(&tests),
+        "both Remove buttons at {item_at}: {item_line:?}\n{text}"
+    );
+    // Once per location: no location is listed twice.
+    let legend: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("sources:"))
+        .skip(1)
+        .collect();
+    let mut heads: Vec<&str> = legend
+        .iter()
+        .map(|l| l.rsplit_once(": ").map_or(*l, |(h, _)| h))
+        .collect();
+    heads.sort_unstable();
+    let n = heads.len();
+    heads.dedup();
+    assert_eq!(heads.len(), n, "each location once:\n{text}");
+
+    // The same legend through MCP and the Rust API.
+    let mcp = mcp_tool(server, "browser_snapshot", json!({"client": id, "source": true}));
+    let mcp_text = mcp["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        mcp_text.contains(add_line) && mcp_text.contains(item_line),
+        "MCP: {mcp}"
+    );
+    let api = server
+        .agent
+        .snapshot(SnapshotOptions::new().client(&id).source(true))
+        .await
+        .expect("the Rust API's snapshot");
+    let api_text = api.steps[0]
+        .result
+        .as_ref()
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        api_text.contains(add_line) && api_text.contains(item_line),
+        "Rust API:\n{api_text}"
+    );
+
+    // An acting step names its target's location when asked.
+    let clicked = ok(server, &id, json!({"command": "click", "ref": tests, "source": true})).await;
+    let answer = clicked["result"].as_str().unwrap_or_default();
+    assert!(
+        answer.ends_with(&format!("; source: {}", item_at.trim_end_matches(':'))),
+        "{clicked}"
+    );
+    // And only when asked.
+    let plain = ok(server, &id, json!({"command": "click", "ref": add})).await;
+    assert!(
+        !plain["result"].as_str().unwrap_or_default().contains("source:"),
+        "{plain}"
+    );
+}
+
+const JSX_ADD: &str = ">Add</button>";
+const JSX_REMOVE: &str = ">Remove {title}</button>";
+
+chromium_test!(react_18_dev_source, Axum, |c, server| {
+    let app = App {
+        page: "react18",
+        framework: "React 18 (`_debugSource`, jsxDEV)",
+        package: "react",
+        dir: "react",
+        ext: "jsx",
+        add: JSX_ADD,
+        remove: JSX_REMOVE,
+        lines: true,
+    };
+    located(c, &server, &app).await;
+});
+
+chromium_test!(react_19_owner_stacks, Axum, |c, server| {
+    let app = App {
+        page: "react19",
+        framework: "React 19 (`_debugStack` + source map)",
+        package: "react19",
+        dir: "react",
+        ext: "jsx",
+        add: JSX_ADD,
+        remove: JSX_REMOVE,
+        lines: true,
+    };
+    located(c, &server, &app).await;
+});
+
+chromium_test!(preact_10_jsx_dev, Axum, |c, server| {
+    let app = App {
+        page: "preact",
+        framework: "Preact 10 (`__source`, jsxDEV)",
+        package: "preact",
+        dir: "preact",
+        ext: "jsx",
+        add: JSX_ADD,
+        remove: JSX_REMOVE,
+        lines: true,
+    };
+    located(c, &server, &app).await;
+});
+
+chromium_test!(vue_3_file, Axum, |c, server| {
+    let app = App {
+        page: "vue3",
+        framework: "Vue 3 (`__vueParentComponent`, `__file`)",
+        package: "vue",
+        dir: "vue3",
+        ext: "vue",
+        add: ">Add</button>",
+        remove: ">Remove {{ title }}</button>",
+        lines: false,
+    };
+    located(c, &server, &app).await;
+});
+
+chromium_test!(vue_2_file, Axum, |c, server| {
+    let app = App {
+        page: "vue2",
+        framework: "Vue 2.7 (`__vue__`, `$options.__file`)",
+        package: "vue2",
+        dir: "vue2",
+        ext: "vue",
+        add: ">Add</button>",
+        remove: ">Remove {{ title }}</button>",
+        lines: false,
+    };
+    located(c, &server, &app).await;
+});
+
+chromium_test!(svelte_5_meta, Axum, |c, server| {
+    let app = App {
+        page: "svelte5",
+        framework: "Svelte 5 (`__svelte_meta`)",
+        package: "svelte",
+        dir: "svelte5",
+        ext: "svelte",
+        add: ">Add</button>",
+        remove: ">Remove {title}</button>",
+        lines: true,
+    };
+    located(c, &server, &app).await;
+});
+
+chromium_test!(svelte_4_meta, Axum, |c, server| {
+    let app = App {
+        page: "svelte4",
+        framework: "Svelte 4 (`__svelte_meta`)",
+        package: "svelte4",
+        dir: "svelte4",
+        ext: "svelte",
+        add: ">Add</button>",
+        remove: ">Remove {title}</button>",
+        lines: true,
+    };
+    located(c, &server, &app).await;
+});
+
+/// The answers of a page without locations: the legend and a click's answer say why, once.
+async fn none(c: &fantoccini::Client, server: &Server, path: &str, why: &str) -> String {
+    let id = open(c, server, path).await;
+    let v = run(
+        server,
+        &id,
+        json!([{"command": "snapshot", "source": true}, {"command": "click", "role": "button", "nth": 0, "source": true}]),
+    )
+    .await;
+    let text = v["steps"][0]["result"].as_str().expect("snapshot text");
+    println!("{path}:\n{text}");
+    let heading = format!("sources: none ({why})");
+    assert!(text.ends_with(&heading), "{text}");
+    assert_eq!(text.matches("sources:").count(), 1, "{text}");
+    let click = v["steps"][1]["result"].as_str().unwrap_or_default();
+    assert!(click.ends_with(&format!("; source: none ({why})")), "{v}");
+    text.to_owned()
+}
+
+chromium_test!(react_production_build_says_none, Axum, |c, server| {
+    built();
+    let why = "React production build: no source locations";
+    none(c, &server, "/source/react18-prod.html", why).await;
+    let row = format!(
+        "| React 18 production build | {} | no, said once: \"{why}\" | — |\n",
+        version("react")
+    );
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/source-locations");
+    std::fs::create_dir_all(&out).expect("target/source-locations");
+    std::fs::write(out.join("react18-prod.md"), row).expect("write the row");
+});
+
+chromium_test!(no_framework_says_none, Axum, |c, server| {
+    none(
+        c,
+        &server,
+        "/source/plain.html",
+        "no development build of React, Vue, Svelte, Preact or Angular: no source locations",
+    )
+    .await;
+});
+
+chromium_test!(source_is_a_flag, Axum, |c, server| {
+    let id = open(c, &server, "/source/plain.html").await;
+    let (status, v) = browser_tests::run_raw(
+        &server,
+        json!({"client": id, "steps": [{"command": "snapshot", "source": "yes"}]}),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v.to_string().contains("source"), "{v}");
+});
