@@ -366,13 +366,13 @@ fn on_navigate(ev: JsValue) {
     let same_doc = get(&dest, "sameDocument").is_truthy()
         || get(&ev, "hashChange").is_truthy()
         || get(&ev, "downloadRequest").is_string();
+    // A page whose beforeunload handlers ask to stay is left or kept by the step's policy
+    // (a navigation the step itself asked for was checked before its handover).
+    if !same_doc && get(&ev, "cancelable").is_truthy() && !super::dialogs::may_leave() {
+        let _ = call(&ev, "preventDefault", &[]);
+        return;
+    }
     if !same_doc {
-        // A page whose beforeunload handlers ask to stay is left or kept by the step's policy
-        // (a navigation the step itself asked for was checked before its handover).
-        if !same_doc && get(&ev, "cancelable").is_truthy() && !super::dialogs::may_leave() {
-            let _ = call(&ev, "preventDefault", &[]);
-            return;
-        }
         let url = get(&dest, "url").as_string().unwrap_or_default();
         NAVIGATING.with(|n| *n.borrow_mut() = Some(url));
     }

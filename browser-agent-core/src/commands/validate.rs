@@ -180,13 +180,13 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
         _ if !needed => return Err(format!("{command} needs {}, e.g. {example}", needs_text(spec))),
         _ => {}
     }
+    crate::dialogs::check_step(step)?;
     excluded(command, step, targeted, &given)
 }
 
 /// In a `select` step, `text` names the option only beside `ref` or `name` (the target); else the
 /// page reads it as neither.
 fn select_text_names_option(step: &Value) -> bool {
-    crate::dialogs::check_step(step)?;
     ["ref", "name"].iter().any(|f| is_given(step.get(*f), FieldKind::Text))
 }
 

@@ -240,13 +240,13 @@ pub(crate) fn batch(result: &BatchResult) -> String {
     for s in &result.steps {
         step(&mut out, s);
     }
-    let shown = result.snapshot.trim_end();
-    // "(no changes)" since before the batch, or "(as step N showed it)": the page's first
-    // snapshot, which that step of this answer shows whole.
     // Each native dialog answered, on its own line (its log entry is left out of `logs:` below).
     for d in &result.dialogs {
         let _ = writeln!(out, "dialog: {}", d.text);
     }
+    let shown = result.snapshot.trim_end();
+    // "(no changes)" since before the batch, or "(as step N showed it)": the page's first
+    // snapshot, which that step of this answer shows whole.
     let named = shown.starts_with("(as step ") && shown.ends_with(" showed it)") && !shown.contains('\n');
     if shown == snapshot::NO_CHANGES || named {
         let _ = writeln!(out, "page: {shown}");
@@ -262,7 +262,7 @@ pub(crate) fn batch(result: &BatchResult) -> String {
     let logs: Vec<&Value> = result
         .logs
         .iter()
-        .filter(|e| str_of(e, "type") != entry_type::INTERACTION)
+        .filter(|e| str_of(e, "type") != entry_type::INTERACTION && str_of(e, "type") != entry_type::DIALOG)
         .collect();
     if !logs.is_empty() {
         out.push_str("logs:\n");
