@@ -168,15 +168,15 @@ interface BrowserAgent {
     __F_SETTLE__?: (frames: number, atLeast?: number, intent?: boolean) => Promise<unknown>;
     /** Set while the page runs an agent's batch. */
     __F_BUSY__?: number | boolean;
-    /** `import()` of a module loaded on first use. */
-    __F_LOAD__?: (path: string) => Promise<any>;
-    /** Notes mode: `n(command, message?)`. */
     /** Native dialogs: an agent attached; the hands' answer by the step's policy; those answered
      *  while no batch ran; `beforeunload` handlers skipped (commands/dialogs.rs). */
     __F_ATTACHED__?: number | boolean;
     __F_DIALOG_HANDLER__?: (entry: AgentEntry) => any;
     __F_DIALOGS_OUTSIDE__?: AgentEntry[];
     __F_SKIP_BEFOREUNLOAD__?: number | boolean;
+    /** `import()` of a module loaded on first use. */
+    __F_LOAD__?: (path: string) => Promise<any>;
+    /** Notes mode: `n(command, message?)`. */
     __F_NOTES__?: (command: string, message?: any) => Promise<any>;
     /** Set by the notes module while notes mode is on: gets the developer's input first. */
     __F_GUARD__?: ((event: Event) => void) | 0 | null;

@@ -33,8 +33,8 @@ pub use agent::{BrowserAgent, BrowserAgentBuilder, Notes, Proof, ScreenshotOptio
 pub use clients::{ClientRecord, ClientRegistry};
 pub use commands::{Batch, BatchResult, OpenPages, PageSummary, RunError};
 pub use config::Config;
-pub use error::{ConfigError, QueryError};
 pub use dialogs::{DialogPolicy, DialogRecord};
+pub use error::{ConfigError, QueryError};
 #[cfg(feature = "tracing")]
 pub use logs::TracingLayer;
 pub use logs::{LogBuffer, LogEntry, LogQuery};

@@ -56,5 +56,5 @@ pub(crate) fn install() {
     let tap = Closure::<dyn Fn(JsValue)>::new(|e: JsValue| batch::tap(&e)).into_js_value();
     set(&global, bootstrap::TAP, &tap);
     batch::install();
-}
     dialogs::install();
+}
