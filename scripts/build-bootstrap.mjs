@@ -37,6 +37,8 @@ try {
 // one file there that defines it.
 const PROTOCOL = 'browser-agent-protocol/src';
 const CLIENT_BOOTSTRAP = 'browser-agent-client/src/bootstrap.rs';
+// The page's own tools: the hands' module owns the global's fields for them.
+const PAGE_TOOLS = 'browser-agent-client/src/commands/actions/page_tools.rs';
 const PLACEHOLDERS = {
     __GLOBAL__: [CLIENT_BOOTSTRAP, 'GLOBAL'],
     __KIND_URGENT__: [CLIENT_BOOTSTRAP, 'URGENT'],
@@ -98,6 +100,8 @@ const PLACEHOLDERS = {
     __P_STACK__: [PROTOCOL, 'param::STACK'],
     __SENSOR_ASSET__: [PROTOCOL, 'SENSOR_ASSET'],
     __F_FAIL__: [CLIENT_BOOTSTRAP, 'FAIL'],
+    __F_TOOLS__: [PAGE_TOOLS, 'TOOLS'],
+    __F_TOOLS_BEAT__: [PAGE_TOOLS, 'TOOLS_BEAT'],
 };
 // Values only modules use (the bootstrap must use every one of the table above).
 const MODULE_ONLY = {
@@ -160,6 +164,7 @@ const MODULE_ONLY = {
     __P_WAIT__: [PROTOCOL, 'param::WAIT'],
     __P_CLIENTS__: [PROTOCOL, 'param::CLIENTS'],
     __P_GONE__: [PROTOCOL, 'param::GONE'],
+    __P_TOOLS__: [PROTOCOL, 'param::TOOLS'],
     __FIELD_TYPE__: [PROTOCOL, 'field::TYPE'],
     __FIELD_COUNT__: [PROTOCOL, 'field::COUNT'],
     __FIELD_EVENT__: [PROTOCOL, 'field::EVENT'],

@@ -1095,6 +1095,58 @@
             });
     }
 
+    // The page's own tools (WebMCP, docs/page-tools.md). Where the browser has no model context, a
+    // shim with its API (registerTool(tool, {signal}), unregisterTool, provideContext,
+    // clearContext) exists before the page's scripts run and records what they register; the
+    // hands list and call them when an agent asks. `r` counts changes (a browser's own context
+    // says them with `toolchange`): the sensor sends it on its heartbeat once it is not 0, and
+    // beats at once when it changes (`tb`), so pages that register no tool send nothing more.
+    var tools = (agent.__F_TOOLS__ = /** @type {{r: number, m: any, c?: any}} */ ({ r: 0, m: Object.create(null) }));
+    function toolsChanged() {
+        tools.r++;
+        if (agent.__F_TOOLS_BEAT__) agent.__F_TOOLS_BEAT__();
+    }
+    var context = doc.modelContext || navigator.modelContext;
+    if (context) {
+        try {
+            context.addEventListener('toolchange', toolsChanged);
+        } catch (ignored) {}
+    } else {
+        context = tools.c = {
+            registerTool: function (tool, options) {
+                var name = tool && tool.name,
+                    signal = options && options.signal;
+                // (A name taken, or a signal aborted already: refused, as the draft says.)
+                if (!name || tools.m[name] || (signal && signal.aborted)) return Promise.reject(new TypeError(name));
+                tools.m[name] = tool;
+                toolsChanged();
+                if (signal)
+                    signal.addEventListener('abort', function () {
+                        if (tools.m[name] == tool) context.unregisterTool(name);
+                    });
+                return Promise.resolve();
+            },
+            unregisterTool: function (name) {
+                if (tools.m[name]) {
+                    delete tools.m[name];
+                    toolsChanged();
+                }
+            },
+            provideContext: function (options) {
+                context.clearContext();
+                for (var list = (options && options.tools) || [], i = 0; i < list.length; i++)
+                    context.registerTool(list[i]).catch(Boolean);
+            },
+            clearContext: function () {
+                tools.m = Object.create(null);
+                toolsChanged();
+            },
+        };
+        var property = { value: context, configurable: true };
+        define(navigator, 'modelContext', property);
+        define(doc, 'modelContext', property);
+    }
+
 
     // The client could not start (its glue or wasm did not load, or it threw while starting): the
     // page registers as `failed` with the error, in a heartbeat of its own every

@@ -268,6 +268,9 @@ async function heartbeat() {
     // origins that throws); `null` where the browser does not say.
     if (framed) params[__P_PARENT__] = (location.ancestorOrigins || [])[0] || 'null';
     params[__P_REV__] = rev;
+    // How many times the page's own tools changed: only once it registered one.
+    const tools = agent.__F_TOOLS__;
+    if (tools && tools.r) params[__P_TOOLS__] = tools.r + '';
     if (wantTab) params[__P_TAB__] = tabId();
     if (failure) {
         params[__P_ERROR__] = failure[0].slice(0, 500);
@@ -1009,6 +1012,16 @@ function start() {
     for (const [entry, kind] of early) onEntry(entry, kind);
     early.length = 0;
     agent.__F_HANDLER__ = onEntry;
+    // The page's tools changed: one heartbeat soon says so (a burst of registrations, one beat).
+    let toolsBeat = 0;
+    agent.__F_TOOLS_BEAT__ = () => {
+        toolsBeat =
+            toolsBeat ||
+            later(() => {
+                toolsBeat = 0;
+                heartbeat();
+            }, 50);
+    };
     doc.addEventListener('click', onClick, true);
     doc.addEventListener('dblclick', onDoubleClick, true);
     doc.addEventListener('change', onChange, true);

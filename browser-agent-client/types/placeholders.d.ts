@@ -75,6 +75,7 @@ declare const __P_PARENT__: string;
 declare const __P_WAIT__: string;
 declare const __P_CLIENTS__: string;
 declare const __P_GONE__: string;
+declare const __P_TOOLS__: string;
 declare const __CLIENT_PARAM__: string;
 /** The screenshot upload's query parameters. */
 declare const __WIDTH__: string;
@@ -184,6 +185,11 @@ interface BrowserAgent {
     __F_EVAL__?: any;
     /** The failure report. */
     __F_FAIL__?: (error: any) => void;
+    /** The page's own tools (WebMCP): `r` changes counted, `m` the shim's tools by name, `c` the
+     *  shim (absent where the browser has a model context of its own). */
+    __F_TOOLS__?: { r: number; m: { [name: string]: any }; c?: any };
+    /** Set by the sensor: a heartbeat soon, when the page's tools changed. */
+    __F_TOOLS_BEAT__?: () => void;
     /** Set by the sensor when it starts. */
     __F_STARTED__?: number | boolean;
     /** The sensor's loader of the hands. */
@@ -209,4 +215,13 @@ interface BrowserAgent {
 
 interface Window {
     __GLOBAL__?: BrowserAgent;
+}
+
+// WebMCP's model context (not in lib.dom yet): the browser's, a polyfill's or the bootstrap's shim.
+interface Document {
+    modelContext?: any;
+}
+interface Navigator {
+    modelContext?: any;
+    modelContextTesting?: any;
 }

@@ -19,6 +19,7 @@ mod inject;
 mod logs;
 mod mcp;
 mod notes;
+mod page_tools;
 /// Whether an agent is attached (pages then prefetch their hands).
 mod presence;
 mod proof;

@@ -6,7 +6,7 @@ use crate::{param, MAX_ID_LEN};
 
 /// What a heartbeat says about a page: the query of `GET /browser/probe` (parameters
 /// [`param::CLIENT`], [`param::PAGE`], [`param::TITLE`], [`param::PHASE`], [`param::VISIBLE`],
-/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`], [`param::PARENT`]).
+/// [`param::FOCUSED`], [`param::IFRAME`], [`param::REV`], [`param::TAB`], [`param::PARENT`], [`param::TOOLS`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Heartbeat {
     /// Page load id (empty for dsh clients).
@@ -25,6 +25,8 @@ pub struct Heartbeat {
     pub in_iframe: Option<bool>,
     /// The client revision the page runs.
     pub rev: Option<String>,
+    /// How many times the page's own tools changed ([`param::TOOLS`]); `None` (or 0): it has none.
+    pub tools: Option<u64>,
     /// The browser tab's id (kept across page loads in `sessionStorage`).
     pub tab: Option<String>,
     /// For a page in an iframe: the origin of the page that frames it.
@@ -59,6 +61,7 @@ impl Heartbeat {
                 param::FOCUSED => hb.focused = flag(value),
                 param::IFRAME => hb.in_iframe = flag(value),
                 param::REV => hb.rev = text(),
+                param::TOOLS => hb.tools = value.parse().ok(),
                 param::TAB => hb.tab = text(),
                 param::PARENT => hb.parent = text(),
                 param::ERROR => hb.error = text(),

@@ -23,6 +23,7 @@ pub mod lazy;
 pub mod mcp;
 pub mod network;
 pub mod notes;
+pub mod page_tools;
 pub mod param;
 pub mod screenshot;
 pub mod snapshot;

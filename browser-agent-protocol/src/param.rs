@@ -29,6 +29,9 @@ pub const FOCUSED: &str = "focused";
 pub const IFRAME: &str = "iframe";
 /// Heartbeat: the client revision the page runs.
 pub const REV: &str = "rev";
+/// Heartbeat: how many times the page's own tools (WebMCP, `docs/page-tools.md`) changed since it
+/// loaded; sent only once the page registered one, so pages without tools send nothing more.
+pub const TOOLS: &str = "tools";
 /// Heartbeat of a page in an iframe: the origin of the page that frames it (`null` when the
 /// browser does not say).
 pub const PARENT: &str = "parent";

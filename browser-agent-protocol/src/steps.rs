@@ -424,6 +424,22 @@ pub const STEP_FIELDS: &[StepFields] = &[
         needs: &["mode"],
         example: r#"{"command":"notes","mode":"enter"}"#,
     },
+    StepFields {
+        // The page's own tools (WebMCP): their names, descriptions and input schemas.
+        command: "tools",
+        target: TargetUse::No,
+        fields: &[],
+        needs: &[],
+        example: r#"{"command":"tools"}"#,
+    },
+    StepFields {
+        // Calls one tool the page registered with `input` (an object, checked by the host).
+        command: "tool",
+        target: TargetUse::No,
+        fields: &[("name", FieldKind::Text), ("input", FieldKind::Own)],
+        needs: &["name"],
+        example: r#"{"command":"tool","name":"add_todo","input":{"text":"milk"}}"#,
+    },
 ];
 
 /// The step fields that name a target element, in the order the page tries them; `text` last

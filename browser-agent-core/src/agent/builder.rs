@@ -447,6 +447,7 @@ impl BrowserAgentBuilder {
                 server_pairing: Default::default(),
                 proofs: Default::default(),
                 notes: crate::notes::NotesStore::new(config.max_notes),
+                page_tools: Default::default(),
                 screenshots: crate::screenshots::ScreenshotStore::new(
                     config.max_screenshots,
                     config.max_screenshot_bytes,

@@ -69,6 +69,8 @@ pub(crate) struct Inner {
     pub(crate) server_pairing: parking_lot::Mutex<()>,
     pub(crate) screenshots: crate::screenshots::ScreenshotStore,
     pub(crate) notes: crate::notes::NotesStore,
+    /// The pages that registered their own tools (WebMCP) and their lists.
+    pub(crate) page_tools: crate::page_tools::PageTools,
     pub(crate) proofs: crate::proof::Proofs,
     pub(crate) key: String,
     pub(crate) assets: &'static ClientAssets,
@@ -301,6 +303,7 @@ impl BrowserAgent {
     /// target, and the batches queued for it fail now.
     pub(crate) fn page_gone(&self, client: &str) {
         self.inner.clients.mark_gone(client, util::now_ms());
+        self.inner.page_tools.forget(client);
         self.fail_batches_of_gone_page(client);
         self.sweep_pages();
     }

@@ -138,6 +138,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
                 "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),
             )
         }
+        "tool" => crate::page_tools::check_tool_step(step)?,
         _ => {}
     }
     for (name, kind) in fields() {

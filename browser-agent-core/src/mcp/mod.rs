@@ -6,6 +6,7 @@
 //! the tools, [`text`] what their results say.
 
 mod jsonrpc;
+mod page;
 mod stdio;
 mod streamable;
 #[cfg(test)]
@@ -21,6 +22,11 @@ use crate::protocol::mcp;
 use crate::BrowserAgent;
 use jsonrpc::Message;
 pub(crate) use streamable::HttpHead;
+
+/// A JSON-RPC error without an id (for refusals answered before a message is read).
+pub(crate) fn failure(err: &RpcError) -> Value {
+    jsonrpc::failure(None, err)
+}
 
 /// The server's name in `serverInfo`.
 const SERVER_NAME: &str = "browser-agent";
@@ -103,7 +109,12 @@ impl BrowserAgent {
                 "_meta": {(mcp::META_SERVER_INFO): server_info()},
             }),
             "tools/list" => {
-                let mut list = json!({"tools": tools::list()});
+                // Ours, then the tools the open pages registered (WebMCP), named by page.
+                let mut tools = tools::list().clone();
+                if let Value::Array(all) = &mut tools {
+                    all.extend(self.exposed_page_tools().await.iter().map(|t| t.to_mcp()));
+                }
+                let mut list = json!({ "tools": tools });
                 if modern {
                     list["ttlMs"] = TTL_MS.into();
                     list["cacheScope"] = "private".into();
@@ -130,7 +141,9 @@ fn server_info() -> Value {
 }
 
 fn capabilities() -> Value {
-    json!({"tools": {"listChanged": false}})
+    // The pages' own tools come and go: `notifications/tools/list_changed` says when (on the
+    // stdio transport as a line, on HTTP in the GET event stream).
+    json!({"tools": {"listChanged": true}})
 }
 
 /// `initialize`: the client's revision when it is one of ours, else the newest legacy one.

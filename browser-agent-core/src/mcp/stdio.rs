@@ -2,6 +2,8 @@
 //! same methods and tools as the HTTP endpoint. For clients that only launch processes.
 
 use serde_json::Value;
+use std::future::Future;
+
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 
 use super::{jsonrpc, Envelope};
@@ -50,7 +52,36 @@ impl BrowserAgent {
         let mut buf = Vec::new();
         // The revision `initialize` settled on: batches are allowed only under 2025-03-26.
         let mut negotiated: Option<String> = None;
+        // The pages' own tools as the client was last told (`notifications/tools/list_changed`).
+        let mut changes = self.inner.page_tools.subscribe();
+        let mut told = self.page_tools_fingerprint();
         loop {
+            // Between messages: a line of its own when the pages' tools change. `fill_buf` only
+            // waits for input (it consumes nothing), so leaving it for a change loses no byte.
+            loop {
+                changes.mark_unchanged();
+                let mut change = std::pin::pin!(tokio::time::timeout(super::page::RECHECK, changes.changed()));
+                let input = std::future::poll_fn(|cx| {
+                    use std::task::Poll;
+                    if let Poll::Ready(ready) = std::pin::Pin::new(&mut reader).poll_fill_buf(cx) {
+                        return Poll::Ready(Some(ready.map(|_| ())));
+                    }
+                    change.as_mut().poll(cx).map(|_| None)
+                })
+                .await;
+                if let Some(ready) = input {
+                    ready?;
+                    break;
+                }
+                let now = self.page_tools_fingerprint();
+                if now != told {
+                    told = now;
+                    let mut line = super::page::list_changed().to_string();
+                    line.push('\n');
+                    writer.write_all(line.as_bytes()).await?;
+                    writer.flush().await?;
+                }
+            }
             let parse_error = |why: String| Some(jsonrpc::failure(None, &RpcError::Parse(why)));
             let answer = match next_line(&mut reader, &mut buf).await? {
                 Line::Eof => return Ok(()),

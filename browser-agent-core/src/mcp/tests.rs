@@ -138,7 +138,7 @@ async fn initialize_negotiates_the_revision_and_mints_no_session() {
         assert_eq!((v["jsonrpc"].as_str(), v["id"].as_u64()), (Some("2.0"), Some(1)));
         let result = &v["result"];
         assert_eq!(result["protocolVersion"], answered, "asked {asked}");
-        assert_eq!(result["capabilities"], json!({"tools": {"listChanged": false}}));
+        assert_eq!(result["capabilities"], json!({"tools": {"listChanged": true}}));
         assert_eq!(result["serverInfo"]["name"], "browser-agent");
         assert!(result["instructions"].as_str().unwrap().contains("browser_snapshot"));
         assert!(result.get("resultType").is_none(), "legacy results carry no resultType");
@@ -398,7 +398,7 @@ async fn modern_requests_are_stateless_and_their_headers_must_mirror_the_body() 
         (Some("complete"), Some("private"))
     );
     assert_eq!(result["_meta"][mcp::META_SERVER_INFO]["name"], "browser-agent");
-    assert_eq!(result["capabilities"]["tools"], json!({"listChanged": false}));
+    assert_eq!(result["capabilities"]["tools"], json!({"listChanged": true}));
 
     let list = request(2, "tools/list", json!({"_meta": modern_meta()}));
     let r = post(&agent, &headers("tools/list"), &list).await;
@@ -466,18 +466,27 @@ async fn modern_requests_are_stateless_and_their_headers_must_mirror_the_body() 
 async fn refusals_origin_type_size_token_method_host_and_oauth() {
     let agent = agent();
     let ping = request(1, "ping", json!({})).to_string();
-    for method in ["GET", "DELETE", "PUT"] {
+    for method in ["DELETE", "PUT"] {
         let r = send(&agent, method, URL, &[], b"").await;
-        assert_eq!((r.status, r.header("allow")), (405, Some("POST")), "{method}");
+        assert_eq!((r.status, r.header("allow")), (405, Some("GET, POST")), "{method}");
         assert_eq!(
             r.rpc_error(),
             (
                 -32600,
-                format!("method {method} is not allowed on {URL}; allowed: POST")
+                format!("method {method} is not allowed on {URL}; allowed: GET, POST")
             )
         );
         assert_eq!(r.json()["id"], Value::Null);
     }
+    // GET opens the event stream (the pages' own tools changing): only with its Accept.
+    let r = send(&agent, "GET", URL, &[], b"").await;
+    assert_eq!(r.status, 406);
+    assert_eq!(r.rpc_error().0, -32600);
+    assert!(
+        r.rpc_error().1.contains("Accept: text/event-stream"),
+        "{:?}",
+        r.rpc_error()
+    );
     for origin in ["http://evil.example", "http://127.0.0.1:3000", "null"] {
         let r = send(&agent, "POST", URL, &[JSON, ("origin", origin)], ping.as_bytes()).await;
         assert_eq!(r.status, 403, "{origin}");

@@ -97,6 +97,9 @@ impl BrowserAgent {
                 names()
             )));
         };
+        if name.starts_with(crate::page_tools::MCP_PREFIX) {
+            return self.call_page_tool(name, params.get("arguments"), origin).await;
+        }
         let Some(tool) = NAMES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t) else {
             return Err(RpcError::InvalidParams(format!(
                 "unknown tool {name:?}; the tools are {}",

@@ -47,6 +47,7 @@ impl BrowserAgent {
         let was_gone = self.inner.clients.is_gone(&hb.client);
         let error_before = self.inner.clients.get(&hb.client).map(|r| r.error);
         let record = self.inner.clients.heartbeat(hb, now);
+        self.inner.page_tools.heartbeat(&hb.client, hb.tools.unwrap_or(0));
         if was_gone && !record.gone {
             self.page_back(&hb.client);
         }

@@ -81,7 +81,9 @@ impl Route {
     fn methods(&self) -> &'static [Method] {
         match self {
             Route::Probe => &[Method::GET, Method::HEAD, Method::POST],
-            Route::Logs | Route::Results | Route::Run | Route::Mcp | Route::Screenshots => &[Method::POST],
+            Route::Logs | Route::Results | Route::Run | Route::Screenshots => &[Method::POST],
+            // GET: the event stream that says when the pages' own tools change.
+            Route::Mcp => &[Method::GET, Method::POST],
             Route::Proof(ProofRoute::Status | ProofRoute::Summary(_)) => &[Method::GET, Method::HEAD],
             Route::Proof(_) => &[Method::POST],
             Route::Snapshot => &[Method::GET, Method::HEAD, Method::POST],
@@ -274,7 +276,7 @@ impl BrowserAgent {
             Access::Mcp => {
                 security::check_bearer(parts, config.bearer_token.as_deref())?;
                 self.agent_called();
-                if !security::is_json(&parts.headers) {
+                if parts.method == Method::POST && !security::is_json(&parts.headers) {
                     return Err(Refusal::McpNotJson {
                         path: parts.uri.path().to_owned(),
                     });

@@ -18,6 +18,7 @@ mod keymap;
 mod keys;
 mod navigate;
 mod network;
+pub(crate) mod page_tools;
 mod pointer;
 mod reach;
 mod scroll;
@@ -131,6 +132,8 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "audit" => Box::pin(audit::audit(step)),
                 "upload" => Box::pin(upload::upload(step)),
                 "notes" => Box::pin(notes(step)),
+                "tools" => Box::pin(page_tools::list(step)),
+                "tool" => Box::pin(page_tools::call_tool(step)),
                 // The host refuses an unknown command with the list of them (core's `COMMANDS`).
                 _ => return batch::step_outcome(Err(bad_field("command"))),
             };

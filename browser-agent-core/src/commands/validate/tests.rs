@@ -348,6 +348,18 @@ fn each_command_takes_its_fields_and_refuses_others() {
             json!({"command": "notes"}),
             json!({"command": "notes", "mode": true}),
         ),
+        (
+            json!({"command": "tools"}),
+            json!({"command": "tools", "limit": 3}),
+            json!(null),
+            json!({"command": "tools", "name": "x"}),
+        ),
+        (
+            json!({"command": "tool", "name": "add_todo", "input": {"text": "milk"}}),
+            json!({"command": "tool", "name": "add_todo", "args": {}}),
+            json!({"command": "tool", "input": {}}),
+            json!({"command": "tool", "name": "add_todo", "input": "milk"}),
+        ),
     ];
     assert_eq!(cases.len(), crate::protocol::COMMANDS.len());
     for (ok, unknown, missing, wrong) in cases {
