@@ -141,6 +141,7 @@ const MODULE_ONLY = {
     __F_HANDS__: [CLIENT_BOOTSTRAP, 'HANDS'],
     // The sensor's (browser-agent-client/sensor/sensor.js).
     __F_TAP__: [CLIENT_BOOTSTRAP, 'TAP'],
+    __F_CLOSE__: [CLIENT_BOOTSTRAP, 'CLOSE'],
     __F_CFG_CLIENT__: [CLIENT_BOOTSTRAP, 'cfg::CLIENT'],
     __F_CFG_WASM__: [CLIENT_BOOTSTRAP, 'cfg::WASM'],
     __F_POLL_MS__: [CLIENT_BOOTSTRAP, 'POLL_MS'],
@@ -161,6 +162,8 @@ const MODULE_ONLY = {
     __P_FOCUSED__: [PROTOCOL, 'param::FOCUSED'],
     __P_IFRAME__: [PROTOCOL, 'param::IFRAME'],
     __P_PARENT__: [PROTOCOL, 'param::PARENT'],
+    __P_OPENER__: [PROTOCOL, 'param::OPENER'],
+    __OPENER_STORAGE_KEY__: [PROTOCOL, 'OPENER_STORAGE_KEY'],
     __P_WAIT__: [PROTOCOL, 'param::WAIT'],
     __P_CLIENTS__: [PROTOCOL, 'param::CLIENTS'],
     __P_GONE__: [PROTOCOL, 'param::GONE'],

@@ -252,6 +252,25 @@ function beacon(gone) {
 
 // ---- heartbeat and phase ----------------------------------------------------------------------------
 
+// The page an agent's step opened this one from (docs/popups.md): a popup that keeps its opener
+// reads the opener's client id from its global (another origin's throws); a new tab without one
+// (`target=_blank`, `noopener`) claims the note the opener's hands left in localStorage just
+// before (under 10 s old), appending its own id, which the waiting hands hear in a `storage`
+// event. Any other page reads `opener` and `history.length`, nothing more.
+let openerId = '';
+try {
+    const o = win.opener;
+    if (o) openerId = o[__GLOBAL__].__F_CLIENT_ID__ || '';
+    else if (history.length < 2 && doc.referrer) {
+        const s = win.localStorage,
+            note = (s.getItem(__OPENER_STORAGE_KEY__) || '').split(' ');
+        if (note.length == 2 && now() - +note[1] < 1e4) {
+            openerId = note[0];
+            s.setItem(__OPENER_STORAGE_KEY__, note[0] + ' ' + note[1] + ' ' + clientId);
+        }
+    }
+} catch (ignored) {}
+
 async function heartbeat() {
     if (stopped) return;
     const framed = win.parent != win;
@@ -267,6 +286,7 @@ async function heartbeat() {
     // The origin of the page that frames this one (never the parent's own location: across
     // origins that throws); `null` where the browser does not say.
     if (framed) params[__P_PARENT__] = (location.ancestorOrigins || [])[0] || 'null';
+    if (openerId) params[__P_OPENER__] = openerId;
     params[__P_REV__] = rev;
     // How many times the page's own tools changed: only once it registered one.
     const tools = agent.__F_TOOLS__;
@@ -562,6 +582,9 @@ async function runBatch(batch) {
     agent.__F_BUSY__ = false;
     // Null: handed over to the next page (the results were posted already).
     if (results != null) await postResults(results);
+    // The page closed itself during a step (an OAuth popup): now that the agent has its answer.
+    const close = agent.__F_CLOSE__;
+    if (close) (agent.__F_CLOSE__ = 0), close();
 }
 
 // Posts a batch's results; a few attempts when the host is briefly unreachable.

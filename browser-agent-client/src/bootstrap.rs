@@ -124,6 +124,9 @@ pub(crate) const HANDS: &str = "H";
 /// `tp(entry)`: set by the hands; the sensor calls it with every entry it records, so the running
 /// batch keeps those of its own time.
 pub(crate) const TAP: &str = "tp";
+/// `cw()`: set by the hands when the page called `window.close()` during an agent's step; the
+/// sensor calls it once the batch's results are posted (`commands::popups`).
+pub(crate) const CLOSE: &str = "cw";
 /// `pollMs`: when a page sets it, the command channel polls every that many ms without `wait`.
 #[allow(dead_code)] // the bootstrap's and the sensor's (filled in at build time)
 pub(crate) const POLL_MS: &str = "pollMs";

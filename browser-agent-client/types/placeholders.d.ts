@@ -72,6 +72,8 @@ declare const __P_TAB__: string;
 declare const __P_FOCUSED__: string;
 declare const __P_IFRAME__: string;
 declare const __P_PARENT__: string;
+declare const __P_OPENER__: string;
+declare const __OPENER_STORAGE_KEY__: string;
 declare const __P_WAIT__: string;
 declare const __P_CLIENTS__: string;
 declare const __P_GONE__: string;
@@ -196,6 +198,8 @@ interface BrowserAgent {
     __F_HANDS__?: () => Promise<any>;
     /** The hands' tap: every entry the sensor records. */
     __F_TAP__?: ((entry: AgentEntry) => void) | 0;
+    /** The page's `window.close`, deferred by the hands until the batch's answer is posted. */
+    __F_CLOSE__?: (() => void) | 0;
     /** Polls every that many ms without `wait` (set by a page). */
     __F_POLL_MS__?: number;
     /** The hands' hooks: the snapshot, a ref's element, an element as the snapshot names it. */

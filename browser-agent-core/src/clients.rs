@@ -69,6 +69,10 @@ pub struct ClientRecord {
     /// it (`null` when the browser does not say); empty for a top-level page.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub parent_origin: String,
+    /// For a page an agent's step opened (a popup, a new tab): the client id of the page that
+    /// opened it, as the new page's client learned it (`docs/popups.md`); empty otherwise.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub opener: String,
     /// The client revision the page runs.
     pub rev: String,
     /// The browser tab's id: page loads in one tab share it.
@@ -247,6 +251,9 @@ impl ClientRegistry {
         }
         if let Some(parent) = hb.parent.as_deref().filter(|_| record.in_iframe) {
             record.parent_origin = bounded(&parent.trim().to_ascii_lowercase());
+        }
+        if let Some(opener) = hb.opener.as_deref().filter(|o| !o.is_empty()) {
+            record.opener = bounded(opener);
         }
         if let Some(rev) = &hb.rev {
             record.rev = bounded(rev);
@@ -509,6 +516,7 @@ impl ClientRegistry {
             focused: false,
             in_iframe: false,
             parent_origin: String::new(),
+            opener: String::new(),
             rev: String::new(),
             tab: String::new(),
             last_poll_at: 0,
@@ -579,6 +587,40 @@ mod tests {
         assert_eq!(reg.get("f").unwrap().parent_origin, "");
     }
     use super::*;
+
+    #[test]
+    fn a_page_an_agent_opened_is_listed_with_its_opener_which_later_heartbeats_keep() {
+        let reg = ClientRegistry::new(8, 60_000);
+        let popup = Heartbeat {
+            client: "p".into(),
+            page: "http://127.0.0.1:3000/authorize".into(),
+            opener: Some("c1".into()),
+            ..Default::default()
+        };
+        reg.heartbeat(&popup, 1_000);
+        assert_eq!(reg.get("p").unwrap().opener, "c1");
+        // Its later heartbeats need not say it again; an empty one changes nothing.
+        let later = Heartbeat {
+            opener: Some(String::new()),
+            ..popup.clone()
+        };
+        reg.heartbeat(&later, 2_000);
+        assert_eq!(reg.get("p").unwrap().opener, "c1");
+        let json = serde_json::to_value(reg.get("p").unwrap()).unwrap();
+        assert_eq!(json["opener"], "c1");
+        // A page nobody opened says nothing of it.
+        reg.heartbeat(
+            &Heartbeat {
+                client: "c1".into(),
+                ..Default::default()
+            },
+            1_000,
+        );
+        assert!(serde_json::to_value(reg.get("c1").unwrap())
+            .unwrap()
+            .get("opener")
+            .is_none());
+    }
 
     #[test]
     fn ttl_is_a_closed_interval_and_fails_closed() {

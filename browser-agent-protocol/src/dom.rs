@@ -13,6 +13,11 @@ pub const ROWS: &str = "li,tr,[role=row],[role=listitem],[role=option],[role=tre
 /// batch survives a page load in the same tab.
 pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
 
+/// `localStorage` key of the note an agent's step leaves when it may open a page without an opener
+/// (a `target=_blank` link, a `noopener` popup): `{opener client id} {epoch ms}`; the new page's
+/// sensor claims it (appending its own client id) to learn its opener (`docs/popups.md`).
+pub const OPENER_STORAGE_KEY: &str = "__browserAgentOpener";
+
 /// Attribute on every element the client adds to a page (the agent cursor and its ripple): never
 /// a target, never in a snapshot or a screenshot.
 pub const UI_ATTR: &str = "data-browser-agent-ui";

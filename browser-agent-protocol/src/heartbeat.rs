@@ -31,6 +31,8 @@ pub struct Heartbeat {
     pub tab: Option<String>,
     /// For a page in an iframe: the origin of the page that frames it.
     pub parent: Option<String>,
+    /// For a page an agent's step opened: its opener's client id ([`param::OPENER`]).
+    pub opener: Option<String>,
     /// Why the client failed to start (with [`Phase::Failed`]).
     pub error: Option<String>,
     /// The stack of that error.
@@ -64,6 +66,7 @@ impl Heartbeat {
                 param::TOOLS => hb.tools = value.parse().ok(),
                 param::TAB => hb.tab = text(),
                 param::PARENT => hb.parent = text(),
+                param::OPENER => hb.opener = Some(value.chars().take(MAX_ID_LEN).collect()),
                 param::ERROR => hb.error = text(),
                 param::STACK => hb.stack = text(),
                 _ => {}

@@ -35,6 +35,9 @@ pub const TOOLS: &str = "tools";
 /// Heartbeat of a page in an iframe: the origin of the page that frames it (`null` when the
 /// browser does not say).
 pub const PARENT: &str = "parent";
+/// Heartbeat of a page an agent's step opened (a popup, a new tab): its opener's client id
+/// (`docs/popups.md`).
+pub const OPENER: &str = "opener";
 /// Heartbeat of a page whose client failed to start ([`crate::Phase::Failed`]): why (`Name: message`).
 pub const ERROR: &str = "error";
 /// Heartbeat of a page whose client failed to start: the error's stack.

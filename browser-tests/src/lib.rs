@@ -53,6 +53,13 @@ impl Browser {
     /// [`Browser::launch`] with `extra` Chromium switches after the usual ones (e.g.
     /// `--hide-scrollbars`, `--enable-blink-features=CanvasDrawElement`).
     pub async fn launch_with(scratch: &Path, extra: &[&str]) -> Browser {
+        Browser::launch_excluding(scratch, extra, &[]).await
+    }
+
+    /// [`Browser::launch_with`] without the switches chromedriver adds by default that `excluded`
+    /// names (`excludeSwitches`): `disable-popup-blocking` gives the popup blocker of a person's
+    /// Chrome back (chromedriver, Playwright and Puppeteer all turn it off).
+    pub async fn launch_excluding(scratch: &Path, extra: &[&str], excluded: &[&str]) -> Browser {
         for bin in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(bin).exists(),
@@ -97,6 +104,9 @@ impl Browser {
         let mut caps = caps;
         if let Some(args) = caps["goog:chromeOptions"]["args"].as_array_mut() {
             args.extend(extra.iter().map(|a| json!(a)));
+        }
+        if !excluded.is_empty() {
+            caps["goog:chromeOptions"]["excludeSwitches"] = json!(excluded);
         }
         let caps = caps.as_object().expect("object").clone().into_iter().collect();
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())

@@ -103,6 +103,8 @@ async fn network_done(v: JsValue, inflight: f64, t0: f64) -> Outcome {
 /// Runs the acting command `command`.
 async fn act(command: &str, step: &JsValue) -> Outcome {
     batch::step_begins(step);
+    // A popup or new tab the action opens, or the browser refuses, is said in its result.
+    let popups = super::popups::begin(command);
     let outcome = match command {
         // Those that finish at once need no future (nor `core::future::ready`'s panic text).
         "navigate" => navigate::navigate(step),
@@ -139,6 +141,11 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
             };
             fut.await
         }
+    };
+    let outcome = if popups {
+        super::popups::end(outcome).await
+    } else {
+        outcome
     };
     // An action that started a cross-document navigation: its result says where to.
     batch::step_outcome(outcome)
