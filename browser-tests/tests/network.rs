@@ -98,6 +98,17 @@ async fn network_bodies_sizes_and_sockets() {
         assert_eq!(failed["reqSize"], sent.len(), "{failed}");
         assert_eq!(failed["resType"], "application/json", "{failed}");
         assert_eq!(failed["resSize"], ORDER_FAILED.len(), "{failed}");
+        // What the agent's batch sent is on the entry, redacted, and on its line over MCP.
+        let preview = failed["reqBody"].as_str().unwrap_or_else(|| panic!("the sent body: {failed}"));
+        assert_eq!(preview, r#"{"item":"lamp","qty":2,"password":"[redacted]"}"#, "{failed}");
+        let answer = mcp_tool(&server, "browser_run", json!({"steps": [{"command": "evaluate", "script": "return order()"}], "client": id}));
+        let line_text = answer["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            line_text.contains(r#"POST /api/order"#)
+                && line_text.contains(r#" · sent: {"item":"lamp","qty":2,"password":"[redacted]"} · body: {"error":"out of stock""#),
+            "{line_text}"
+        );
+        assert!(!line_text.contains("hunter2"), "{line_text}");
 
         // On demand, over HTTP: the request and the response body, redacted; no header.
         let seq = failed["seq"].as_u64().unwrap();
@@ -132,7 +143,10 @@ async fn network_bodies_sizes_and_sockets() {
         assert_eq!((&read["status"], &read["resType"]), (&json!(200), &json!("application/json")), "{read}");
         assert_eq!(read["resSize"], 23, "{read}");
         assert!(read.get("body").is_none(), "no body without a failure: {read}");
-        assert!(read.get("reqSize").is_none() && read.get("reqType").is_none(), "a GET sends none: {read}");
+        assert!(
+            read.get("reqSize").is_none() && read.get("reqType").is_none() && read.get("reqBody").is_none(),
+            "a GET sends none: {read}"
+        );
         let seq_items = read["seq"].as_u64().unwrap();
         for _ in 0..2 {
             let text = network(&server, &id, seq_items).await;

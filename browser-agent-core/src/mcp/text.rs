@@ -40,22 +40,26 @@ fn entry(out: &mut String, e: &Value) {
         str_of(e, "type"),
         str_of(e, "text")
     );
-    failed_body(out, e);
+    if str_of(e, "type") == entry_type::NETWORK {
+        // What an agent's batch sent (the page keeps it only then), and a failed answer.
+        shown_body(out, " · sent: ", str_of(e, "reqBody"));
+        shown_body(out, " · body: ", str_of(e, "body"));
+    }
     server_error_parts(out, e);
 }
 
-/// Characters of a failed request's answer shown on its entry's line (the entry holds 1,000; the
-/// `network` step gives the whole).
+/// Characters of a request's or a failed answer's body shown on its entry's line (the entry holds
+/// 300 and 1,000; the `network` step gives the whole).
 const BODY_SHOWN: usize = 200;
 
-/// A failed request's answer on its line, whitespace collapsed, cut: ` · body: {"error":"out of stock"}`.
-/// (The page keeps an answer's body on its entry only when the answer is an error.)
-fn failed_body(out: &mut String, e: &Value) {
-    let body = str_of(e, "body");
-    if str_of(e, "type") != entry_type::NETWORK || body.trim().is_empty() {
+/// A body on its line, whitespace collapsed, cut: ` · body: {"error":"out of stock"}`. (The page
+/// keeps an answer's body on its entry only when the answer is an error, and a request's only
+/// when an agent's batch sent it.)
+fn shown_body(out: &mut String, label: &str, body: &str) {
+    if body.trim().is_empty() {
         return;
     }
-    out.push_str(" · body: ");
+    out.push_str(label);
     let mut shown = 0;
     for (i, word) in body.split_whitespace().enumerate() {
         if i > 0 {
@@ -165,9 +169,6 @@ pub(crate) fn pages(page: &Value, app: Option<&str>) -> String {
             line.push_str(" iframe");
         }
         let _ = write!(line, " {:?} {}", str_of(p, "title"), str_of(p, "page"));
-        if let Some(opener) = p["opener"].as_str().filter(|o| !o.is_empty()) {
-            let _ = write!(line, " (popup of {opener})");
-        }
         if p["target"] == true {
             line.push_str(" (default target)");
         }
