@@ -1,9 +1,10 @@
-//! The MCP server at `{prefix}/mcp` (and on stdio): one fixed list of tools over the agent API,
-//! answered statelessly. Legacy revisions (2025-03-26, 2025-06-18, 2025-11-25) open with
+//! The MCP server at `{prefix}/mcp` (and on stdio): our fixed list of tools over the agent API, then
+//! the tools the open pages registered ([`page`], WebMCP), answered statelessly. Legacy revisions (2025-03-26, 2025-06-18, 2025-11-25) open with
 //! `initialize`; 2026-07-28 requests carry their revision in `_meta` and are checked against the
 //! HTTP headers that mirror it. Here: the methods; [`jsonrpc`] the message shapes, [`streamable`]
 //! the streamable-HTTP transport, [`stdio`] newline-delimited JSON-RPC on stdin/stdout, [`tools`]
-//! the tools, [`text`] what their results say.
+//! the tools, [`page`] the pages' own tools and the event stream that says when they change,
+//! [`text`] what their results say.
 
 mod jsonrpc;
 mod page;

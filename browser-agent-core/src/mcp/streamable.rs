@@ -1,6 +1,6 @@
 //! MCP's streamable-HTTP transport, stateless and JSON-only: one POST carries one message (or,
 //! under 2025-03-26, a batch); a request gets `200 application/json`, a notification or a response
-//! `202` with no body. No SSE, no `Mcp-Session-Id`. The head was checked before (Host, Origin,
+//! `202` with no body. No `Mcp-Session-Id`. (The `GET` event stream is [`super::page`]'s.) The head was checked before (Host, Origin,
 //! token, `Content-Type`, size: [`Access::Mcp`](crate::routes)); this checks the revision header
 //! and reads the body.
 
