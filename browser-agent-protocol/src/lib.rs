@@ -41,6 +41,7 @@ pub use steps::{
     FieldKind, StepFields, TargetUse, COMMANDS, COMMON_STEP_FIELDS, OPTIONAL, STEP_FIELDS, TARGET_FIELDS,
     TARGET_STEP_FIELDS, WAIT_NETWORK,
 };
+pub use steps::{DRAG_DX, DRAG_DY, DRAG_TO};
 pub use tag::{TagConfig, CONFIG_ATTR};
 
 // The JSON shapes of the command channel, typed for the host and the tests: they hold

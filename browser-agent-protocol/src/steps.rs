@@ -270,6 +270,21 @@ pub const STEP_FIELDS: &[StepFields] = &[
         example: r#"{"command":"hover","text":"Products"}"#,
     },
     StepFields {
+        // The target is what is dragged; `to` (a ref, or an object of target fields) where it
+        // is dropped, or `dx`/`dy` (CSS pixels, negative: left/up) from where it is pressed.
+        // Checked by core's drag rules (one destination, a ref or target object, bounded offsets).
+        command: "drag",
+        target: TargetUse::Required,
+        fields: &[
+            (DRAG_TO, FieldKind::Own),
+            (DRAG_DX, FieldKind::Own),
+            (DRAG_DY, FieldKind::Own),
+            (WAIT_NETWORK, FieldKind::Flag),
+        ],
+        needs: &[DRAG_TO, DRAG_DX, DRAG_DY],
+        example: r#"{"command":"drag","text":"Write docs","to":{"text":"Done"}}"#,
+    },
+    StepFields {
         // Presses a button on the target and holds it (pointerdown, mousedown) for the steps
         // after it, until `up` (or the batch's end, which releases it).
         command: "down",
@@ -445,3 +460,12 @@ pub const STEP_FIELDS: &[StepFields] = &[
 /// The step fields that name a target element, in the order the page tries them; `text` last
 /// (for `type` and `fill` it is what is typed, not a target).
 pub const TARGET_FIELDS: [&str; 7] = ["ref", "role", "label", "placeholder", "selector", "name", "text"];
+
+/// `to`: a `drag` step's destination, a ref (`"e12"`) or an object of target fields
+/// (`{"text":"Done"}`, `{"role":"listitem","name":"C"}`); the host writes a ref as `{"ref":"e12"}`,
+/// so the page reads one form.
+pub const DRAG_TO: &str = "to";
+/// `dx`: a `drag` step's offset to the right (CSS pixels; negative: to the left), instead of `to`.
+pub const DRAG_DX: &str = "dx";
+/// `dy`: a `drag` step's offset down (CSS pixels; negative: up), instead of `to`.
+pub const DRAG_DY: &str = "dy";

@@ -29,6 +29,11 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
         // Any step's `ref` (a target, a snapshot's or a screenshot's scope) is read here, so one
         // that is not a ref is a 400 before anything runs, whatever the command.
         target_ref(step).map_err(at)?;
+        // A drag's destination (`to` or `dx`/`dy`): one of them, of its form; a ref in `to` is
+        // written as the page reads it.
+        if step.get(field::COMMAND).and_then(Value::as_str) == Some("drag") {
+            drag::destination(step).map_err(at)?;
+        }
         let step = &*step;
         let command = step.get(field::COMMAND).and_then(Value::as_str);
         // An unknown command is refused before anything runs: a batch stops at its first failing
@@ -578,3 +583,5 @@ fn screenshot_options(step: &Value) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests;
+
+mod drag;

@@ -16,7 +16,7 @@ pub(crate) const PROOF_FIELD: &str = "proof";
 
 /// Steps that change the page: a screenshot follows each in `actions` mode.
 const ACTING: &[&str] = &[
-    "click", "dblclick", "type", "fill", "select", "check", "uncheck", "press", "navigate", "scroll", "back",
+    "click", "dblclick", "type", "fill", "select", "check", "uncheck", "press", "navigate", "scroll", "back", "drag",
     "forward", "reload", "hover",
 ];
 

@@ -259,6 +259,12 @@ fn each_command_takes_its_fields_and_refuses_others() {
             json!({"command": "hover", "text": "Products", "nth": -1}),
         ),
         (
+            json!({"command": "drag", "text": "Card", "to": {"text": "Done"}}),
+            json!({"command": "drag", "text": "Card", "to": "e7", "steps": 5}),
+            json!({"command": "drag", "text": "Card"}),
+            json!({"command": "drag", "text": "Card", "dx": "40"}),
+        ),
+        (
             json!({"command": "down", "ref": "e7", "button": "Left", "x": 0, "y": 4.5}),
             json!({"command": "down", "ref": "e7", "hold": 500}),
             json!({"command": "down"}),
