@@ -1,5 +1,5 @@
 //! The commands a batch step may name: `snapshot`, `click`, `dblclick`, `type`, `fill`, `select`,
-//! `check`, `uncheck`, `press`, `hover`, `down`, `up`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
+//! `check`, `uncheck`, `press`, `hover`, `drag`, `down`, `up`, `scroll`, `wait`, `evaluate`, `navigate`, `back`,
 //! `forward`, `reload`, `network`, `vitals`, `screenshot` (in [`super::screenshot`]), `audit`; [`run`] is the dispatch table.
 //!
 //! Each finds its target with [`super::target`] (through [`super::resolve`]), acts as a person would (scroll into view, the pointer
@@ -11,6 +11,7 @@
 
 mod audit;
 mod choice;
+mod drag;
 mod evaluate;
 mod focus;
 mod hover;
@@ -123,6 +124,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
                 "uncheck" => Box::pin(choice::check(step, false)),
                 "press" => Box::pin(keys::press(step)),
                 "hover" => Box::pin(hover::hover(step)),
+                "drag" => Box::pin(drag::drag(step)),
                 "down" => Box::pin(pointer::down(step)),
                 "up" => Box::pin(pointer::up(step)),
                 "scroll" => Box::pin(scroll::scroll(step)),
