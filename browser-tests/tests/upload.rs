@@ -365,7 +365,7 @@ chromium_test!(
     }
 );
 
-chromium_test!(upload_works_over_mcp_and_the_rust_api, Axum, |client, server| {
+chromium_test!(upload_works_over_mcp_stdio_and_the_rust_api, Axum, |client, server| {
     let page = open(client, &server, "/upload/plain.html").await;
     let args = json!({"client": page, "steps": [{"command": "upload", "label": "Attachments", "files": [NOTES]}]});
     let server_ref = &server;
@@ -384,6 +384,22 @@ chromium_test!(upload_works_over_mcp_and_the_rust_api, Axum, |client, server| {
     let result = agent.run(batch).await.expect("the Rust API runs an upload");
     let text = result.steps[0].result_str().unwrap_or_default();
     assert!(text.starts_with("uploaded \"data.csv\" (24 bytes) into "), "{text}");
+    // A stdio line, as an agent that runs the host as its child sends it.
+    let line = json!({"action": "browser", "client": page, "steps": [
+        {"command": "upload", "label": "Attachments", "files": [{"name": "s.txt", "data": "c3RkaW8="}]}
+    ]});
+    let mut out = Vec::new();
+    agent
+        .serve_io(format!("{line}\n").as_bytes(), &mut out)
+        .await
+        .expect("the stdio bridge answers");
+    let answer: Value = serde_json::from_slice(out.split(|b| *b == b'\n').next().unwrap_or_default()).unwrap();
+    assert!(
+        answer["steps"][0]["result"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("uploaded \"s.txt\" (5 bytes) into ")),
+        "{answer}"
+    );
 });
 
 /// A host whose project root is a fresh folder with a file, a folder, a big file and a symlink
