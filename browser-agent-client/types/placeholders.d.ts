@@ -43,6 +43,7 @@ declare const __ASSETS_DIR__: string;
 declare const __SENSOR_ASSET__: string;
 declare const __LAZY_NOTES__: string;
 declare const __LAZY_SCREENSHOT__: string;
+declare const __LAZY_SOURCE__: string;
 declare const __KEY_HEADER__: string;
 declare const __AGENT_HEADER__: string;
 declare const __HANDOVER_HEADER__: string;

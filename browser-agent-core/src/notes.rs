@@ -144,6 +144,7 @@ impl NotesStore {
                 .take(MAX_ELEMENTS)
                 .map(cut)
                 .collect(),
+            source: cut(input.source),
             screenshot: shot,
             nid: input.nid,
         };

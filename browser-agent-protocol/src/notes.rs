@@ -106,6 +106,9 @@ pub struct NoteInput {
     pub element: String,
     /// An area's elements, as the snapshot writes them.
     pub elements: Vec<String>,
+    /// Where its elements are rendered, in a development build ([`crate::source`]): each location
+    /// once (`TodoItem src/TodoItem.jsx:6`, `; ` between them), or `none (why)`.
+    pub source: String,
     /// The id of the screenshot with the annotations the page uploaded (`POST {prefix}/screenshots`).
     pub screenshot: String,
     /// The developer deleted the note (`nid`) after sending it.
@@ -143,6 +146,10 @@ pub struct Note {
     /// An area's elements.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elements: Vec<String>,
+    /// Where its elements are rendered (`TodoItem src/TodoItem.jsx:6`), or `none (why)`: see
+    /// [`crate::source`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
     /// The screenshot with the annotations, when the page sent one the store holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshot: Option<crate::screenshot::ScreenshotInfo>,

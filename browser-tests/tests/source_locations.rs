@@ -349,3 +349,62 @@ chromium_test!(source_is_a_flag, Axum, |c, server| {
     assert_eq!(status, 400, "{v}");
     assert!(v.to_string().contains("source"), "{v}");
 });
+
+/// A trusted mouse event or key (CDP), as a person's.
+async fn cdp(b: &browser_tests::Browser, cmd: &str, p: Value) {
+    b.cdp(cmd, p).await;
+}
+
+/// A note pinned on React 18's Remove button carries its source location (notes always do).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_note_carries_its_elements_source() {
+    let browser = browser_tests::shared_browser().await;
+    let server = Server::start_on(Axum, browser_tests::agent(), browser_tests::any_port());
+    let b: &browser_tests::Browser = &browser;
+    browser_tests::within("a note's source", browser_tests::SCENARIO_DEADLINE, async move {
+        built();
+        let c = &b.client;
+        let id = open(c, &server, "/source/react18.html").await;
+        eval_until(&server, &id, "document.querySelectorAll('li').length", "the app rendered", |v| v == 2).await;
+        let v = run(&server, &id, json!([{"command": "notes", "mode": "enter"}])).await;
+        assert_eq!(v["steps"][0]["result"]["mode"], "on", "{v}");
+        let r = browser_tests::eval(
+            &server,
+            &id,
+            "(() => { const r = [...document.querySelectorAll('button')].find((b) => b.textContent == 'Remove Buy milk').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
+        )
+        .await;
+        let (x, y) = (r[0].as_f64().expect("x"), r[1].as_f64().expect("y"));
+        for (kind, buttons) in [("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)] {
+            let button = if kind == "mouseMoved" { "none" } else { "left" };
+            let p = json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "clickCount": 1});
+            cdp(b, "Input.dispatchMouseEvent", p).await;
+        }
+        for ch in "why".chars() {
+            let s = ch.to_string();
+            let code = format!("Key{}", ch.to_ascii_uppercase());
+            let vk = ch.to_ascii_uppercase() as u32;
+            let down = json!({"type": "keyDown", "key": s, "code": code, "windowsVirtualKeyCode": vk, "text": s, "unmodifiedText": s});
+            cdp(b, "Input.dispatchKeyEvent", down).await;
+            cdp(b, "Input.dispatchKeyEvent", json!({"type": "keyUp", "key": s, "code": code, "windowsVirtualKeyCode": vk})).await;
+        }
+        let enter = json!({"type": "keyDown", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"});
+        cdp(b, "Input.dispatchKeyEvent", enter).await;
+        cdp(b, "Input.dispatchKeyEvent", json!({"type": "keyUp", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13})).await;
+        let list = browser_tests::wait_for("the note", std::time::Duration::from_secs(20), || {
+            let (status, body) = browser_tests::http_get(server.addr, &format!("{}/notes", browser_tests::PREFIX));
+            assert_eq!(status, 200, "{body}");
+            let v: Value = serde_json::from_str(&body).expect("notes JSON");
+            let list = v["notes"].as_array().cloned().unwrap_or_default();
+            (!list.is_empty()).then_some(list)
+        })
+        .await;
+        let line = line_of("react/src/TodoItem.jsx", JSX_REMOVE);
+        assert_eq!(list[0]["source"], json!(format!("TodoItem src/TodoItem.jsx:{line}")), "{}", list[0]);
+        let mcp = mcp_tool(&server, "browser_logs", json!({"type": "notes"}));
+        let text = mcp["content"][0]["text"].as_str().unwrap_or_default().to_owned();
+        assert!(text.contains(&format!("(source: TodoItem src/TodoItem.jsx:{line})")), "{mcp}");
+        run(&server, &id, json!([{"command": "notes", "mode": "exit"}])).await;
+    })
+    .await;
+}

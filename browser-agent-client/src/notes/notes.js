@@ -381,17 +381,33 @@ function areaText(root) {
     return lines.length ? lines.join('\n') : d;
 }
 
-// What an area holds: the elements inside it that an agent acts on (they have refs) and headings.
-function inside(b) {
+// What an area holds: the elements inside it that an agent acts on (they have refs) and headings
+// (those with refs also into `els`, for their source locations).
+function inside(b, els) {
     const out = [];
     const all = document.body ? document.body.getElementsByTagName('*') : [];
     for (let i = 0; i < all.length && i < 20000 && out.length < __MAX_NOTE_ELEMENTS__; i++) {
         const r = all[i].getBoundingClientRect();
         if (!r.width || !r.height || r.left < b.x - 2 || r.top < b.y - 2 || r.right > b.x + b.w + 2 || r.bottom > b.y + b.h + 2) continue;
         const d = describe(all[i]);
-        if ((/\[ref=/.test(d) || /^heading /.test(d)) && out.indexOf(d) < 0) out.push(d);
+        if ((/\[ref=/.test(d) || /^heading /.test(d)) && out.indexOf(d) < 0) {
+            out.push(d);
+            if (/\[ref=/.test(d)) els.push(all[i]);
+        }
     }
     return out;
+}
+
+// Where the note's elements are rendered, in a development build (the source module, loaded on
+// first use; docs/source-locations.md); '' when it cannot load.
+async function sourceOf(els) {
+    try {
+        const c = cfg();
+        const m = await agent().__F_LOAD__(c.__F_CFG_PREFIX__ + __ASSETS_DIR__ + __LAZY_SOURCE__ + '-' + c.__F_CFG_REV__.slice(0, 12) + '.js');
+        return await m.summary(els);
+    } catch (e) {
+        return '';
+    }
 }
 
 async function send(n) {
@@ -406,15 +422,21 @@ async function send(n) {
         url: location.href,
         viewport: { w: innerWidth, h: innerHeight, scrollX: vx, scrollY: vy },
     };
+    /** @type {Element[]} */
+    const els = [];
     if (n.kind == 'pin') {
         note.point = { x: n.x - vx, y: n.y - vy };
-        note.element = describe(under(note.point.x, note.point.y));
+        const e = under(note.point.x, note.point.y);
+        note.element = describe(e);
+        if (e) els.push(e);
     } else {
         const b = (note.box = { x: n.x - vx, y: n.y - vy, w: n.w, h: n.h });
         const e = areaElement(b);
         note.element = e ? areaText(e) : '';
-        note.elements = inside(b);
+        note.elements = inside(b, els);
+        if (!els.length && e) els.push(e);
     }
+    note.source = await sourceOf(els);
     n.sentText = n.text;
     try {
         note.screenshot = (await upload(await annotated())).id;

@@ -363,3 +363,28 @@ export async function locate(elements, taken) {
     }
     return { kind: kinds.join(', '), dev, locs };
 }
+
+/**
+ * Where `elements` are rendered, for a note: each location once, written as
+ * `browser_agent_protocol::source::location` writes it (`TodoItem src/TodoItem.jsx:6`), `; `
+ * between them; else `none (why)` as `source::why_none` says it.
+ * @param {any[]} elements
+ */
+export async function summary(elements) {
+    const r = await locate(elements);
+    const out = [];
+    for (let i = 0; i < r.locs.length; i++) {
+        const l = r.locs[i];
+        if (!l) continue;
+        const file = l[1] ? l[1] + (l[2] > 0 ? ':' + l[2] : '') : '';
+        const t = l[0] && file ? l[0] + ' ' + file : l[0] || file;
+        if (out.indexOf(t) < 0) out[out.length] = t;
+    }
+    if (out.length) return out.join('; ');
+    const why = !r.kind
+        ? 'no development build of React, Vue, Svelte, Preact or Angular: no source locations'
+        : r.dev
+          ? r.kind + ' names no component here'
+          : r.kind + ' production build: no source locations';
+    return 'none (' + why + ')';
+}

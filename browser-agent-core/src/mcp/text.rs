@@ -388,6 +388,9 @@ pub(crate) fn notes(notes: &[crate::protocol::notes::Note], last_seq: u64) -> St
         if !n.elements.is_empty() {
             out.push_str(&format!(" covering {}", n.elements.join(", ")));
         }
+        if !n.source.is_empty() {
+            out.push_str(&format!(" (source: {})", n.source));
+        }
         out.push_str(&format!(" in {}", n.url));
         if let Some(s) = &n.screenshot {
             out.push_str(&format!(" (screenshot {})", s.url));
