@@ -154,6 +154,44 @@ const CASES: &[Case] = &[
     case("q", Some((0, 0)), "Enter", &[("submits", "1")]),
     case("opt", None, "Enter", &[("submits", "1"), ("opt", "false")]),
     case("opt", None, " ", &[("opt", "true")]),
+    // A multi-select list box: an arrow, Home or End selects the next option alone (past a
+    // disabled one); with Shift, the range from where the keys started; with Control only the
+    // active option moves; Space alone toggles nothing.
+    case("multi", None, "ArrowDown", &[("multi", "e")]),
+    case("multi", None, "ArrowUp", &[("multi", "b")]),
+    case("multi", None, "Shift+ArrowDown", &[("multi", "c,e")]),
+    case("multi", None, "Shift+ArrowUp", &[("multi", "b,c")]),
+    case("multi", None, "Home", &[("multi", "a")]),
+    case("multi", None, "End", &[("multi", "g")]),
+    case("multi", None, "Shift+End", &[("multi", "c,e,f,g")]),
+    case("multi", None, "PageDown", &[("multi", "g")]),
+    case("multi", None, "Control+ArrowDown", &[("multi", "c")]),
+    case("multi", None, " ", &[("multi", "c")]),
+    from(
+        "for (const o of document.getElementById('multi').options) o.selected = o.value == 'a' || o.value == 'f'",
+        case("multi", None, "ArrowUp", &[("multi", "b")]),
+    ),
+    // Keys no control takes scroll: the focused box, or the page once it is at its end.
+    case("btn", None, "ArrowDown", &[("scroll", "+40")]),
+    case("btn", None, "PageDown", &[("scroll", "+PAGE")]),
+    case("agree", None, "End", &[("scroll", "END")]),
+    case("fake", None, " ", &[("scroll", "+PAGE")]),
+    case("link", None, "PageDown", &[("scroll", "+PAGE")]),
+    case("size-s", None, "End", &[("scroll", "END")]),
+    from("scrollTo(0, 1000)", case("btn", None, "Home", &[("scroll", "0")])),
+    from("scrollTo(0, 1000)", case("btn", None, "ArrowUp", &[("scroll", "960")])),
+    from(
+        "scrollTo(0, 1000)",
+        case("fake", None, "Shift+Space", &[("scroll", "-PAGE")]),
+    ),
+    case("count", None, "PageDown", &[("scroll", "+PAGE"), ("count", "4")]),
+    case("name", Some((5, 5)), "PageDown", &[("scroll", "+PAGE")]),
+    case("box", None, "ArrowDown", &[("box", "40"), ("scroll", "+0")]),
+    case("box", None, "End", &[("box", "340"), ("scroll", "+0")]),
+    from(
+        "document.getElementById('box').scrollTop = 340",
+        case("box", None, "ArrowDown", &[("box", "340"), ("scroll", "+40")]),
+    ),
 ];
 
 /// The WebDriver key of a DOM key name (a character is itself).
@@ -170,6 +208,7 @@ fn wd_key(key: &str) -> char {
         "Enter" => Key::Enter,
         "Shift" => Key::Shift,
         "Control" => Key::Control,
+        "Space" => return ' ',
         _ => return key.chars().next().expect("a key"),
     };
     named.into()
@@ -208,30 +247,51 @@ async fn pressed(c: &Client, server: &Server, id: &mut String, k: &Case, trusted
     let (start, end) = k
         .selection
         .map_or((Value::Null, Value::Null), |(s, e)| (json!(s), json!(e)));
-    let focused = eval(
+    let reset = eval(
         server,
         id,
         &format!(
-            "const f = reset({}, {start}, {end}, {prevent}); {}; return f",
+            "const f = reset({}, {start}, {end}, {prevent}); {}; return [f, Math.round(scrollY)]",
             json!(k.focus),
             k.setup
         ),
     )
     .await;
-    assert_eq!(focused, k.focus, "the fixture focuses {}", k.focus);
+    assert_eq!(reset[0], k.focus, "the fixture focuses {}", k.focus);
     if trusted {
         trusted_press(c, k.chord).await;
     } else {
         ok(server, id, json!({"command": "press", "key": k.chord})).await;
     }
     // A followed link's hash change and the events it fires have landed: the page is read after
-    // the press, through the same client either way.
-    eval(server, id, "state()").await
+    // the press, through the same client either way (once what the key scrolled is at rest).
+    let mut state = eval(server, id, "return await state()").await;
+    // Where focusing the control scrolled the page, for the press that must change nothing.
+    state["before"] = reset[1].clone();
+    state
 }
 
 chromium_test!(keys_do_what_a_person_s_keys_do, Axum, |c, server| {
     let mut id = open(c, &server, FIXTURE).await;
-    let initial = eval(&server, &id, "reset('fruit'); return state()").await;
+    let initial = eval(&server, &id, "reset('fruit'); return await state()").await;
+    // The page's own measures, which the scrolling cases name: a page of the view (87.5 % of
+    // it, as Chromium pages), the furthest the page scrolls.
+    let view = eval(&server, &id, "const r = document.documentElement; return [Math.floor(r.clientHeight * 0.875), r.scrollHeight - r.clientHeight]").await;
+    // `+40`, `-PAGE`: that far from where the page was before the press.
+    let measure = |want: &str, before: &Value| {
+        let px = |w: &str| match w {
+            "PAGE" => view[0].as_i64().unwrap_or_default(),
+            "END" => view[1].as_i64().unwrap_or_default(),
+            _ => w.parse().expect("px"),
+        };
+        let from = before.as_i64().unwrap_or_default();
+        match (want.strip_prefix('+'), want.strip_prefix('-')) {
+            (Some(w), _) => (from + px(w)).to_string(),
+            (_, Some(w)) => (from - px(w)).to_string(),
+            _ if want == "END" => px(want).to_string(),
+            _ => want.to_owned(),
+        }
+    };
     let mut wrong = Vec::new();
     for k in CASES {
         let person = pressed(c, &server, &mut id, k, true, false).await;
@@ -240,7 +300,13 @@ chromium_test!(keys_do_what_a_person_s_keys_do, Axum, |c, server| {
         for (field, want) in k.want {
             let got = &person[*field];
             let got = got.as_str().map_or_else(|| got.to_string(), str::to_owned);
-            if got != *want {
+            // A scroll is counted from where the page was (`+40`, `-PAGE`).
+            let want = if *field == "scroll" {
+                measure(want, &person["before"])
+            } else {
+                (*want).to_owned()
+            };
+            if got != want {
                 wrong.push(format!(
                     "{what}: a person's press leaves {field} = {got}, the case expects {want}: {person}"
                 ));
@@ -260,6 +326,8 @@ chromium_test!(keys_do_what_a_person_s_keys_do, Axum, |c, server| {
         }
         let mut unchanged = initial.clone();
         unchanged["focused"] = json!(k.focus);
+        unchanged["scroll"] = person["before"].clone();
+        unchanged["before"] = person["before"].clone();
         if let (Some((s, e)), true) = (k.selection, unchanged.get(k.focus).is_some()) {
             unchanged[k.focus] = json!(format!("{s}-{e}"));
         }

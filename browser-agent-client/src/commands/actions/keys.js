@@ -143,8 +143,13 @@ function changed(el) {
 // caret or a text selection, each done here; for a radio, the radio of its group to move to,
 // which the client focuses and clicks (the browser does both). Otherwise nothing.
 export function control(el, key, shift, ctrl) {
+    if (el.localName == 'select' && el.multiple) return void listbox(el, key, shift, ctrl);
     const kind = kindOf(el);
     const move = kind ? MOVES[kind][key] : undefined;
+    // A key no control takes scrolls (a radio's Home and End, a checkbox's, a button's, a link's;
+    // PageUp and PageDown in a one-line text or number field too).
+    const paging = (key == 'PageUp' || key == 'PageDown') && el.localName == 'input' && (kind == 'text' || kind == 'number');
+    if (move === undefined && !ctrl && (!typing(el) || paging)) return void scroll(el, key, shift);
     if (move === undefined || (ctrl && kind != 'text')) return null;
     if (kind == 'select') {
         const o = option(el, move[0], move[1]);
@@ -279,4 +284,158 @@ export function submit(el) {
         } else if (c.localName == 'input' && BLOCKING.indexOf(' ' + c.type + ' ') >= 0) fields++;
     }
     if (trigger && fields == 1) form.requestSubmit();
+}
+
+// Whether the keys that scroll edit or move in `el` instead: a text field (number and date ones
+// too), a textarea, an editable element, a select, a slider.
+function typing(el) {
+    const tag = el.localName;
+    if (tag == 'textarea' || tag == 'select' || el.isContentEditable) return true;
+    return tag == 'input' && ' checkbox radio button submit reset image file color '.indexOf(' ' + el.type + ' ') < 0;
+}
+
+// What Chromium scrolls by for a key (its keyboard scrolling on Linux): a line of 40 px for an
+// arrow, 87.5 % of the view for a page (PageUp, PageDown, Space), the whole way for Home and End.
+const LINE = 40;
+const PAGE = 0.875;
+const SCROLLS = {
+    ArrowDown: [0, 1, 'line'],
+    ArrowUp: [0, -1, 'line'],
+    ArrowRight: [1, 1, 'line'],
+    ArrowLeft: [1, -1, 'line'],
+    PageDown: [0, 1, 'page'],
+    PageUp: [0, -1, 'page'],
+    ' ': [0, 1, 'page'],
+    End: [0, 1, 'all'],
+    Home: [0, -1, 'all'],
+};
+
+// A key that scrolls (Space with `back`: up a page), from `el` (the focused element): the first
+// box around it that can still move that way, else the page, instantly (Chromium animates it; the
+// position it comes to rest at is the same).
+export function scroll(el, key, back) {
+    const k = SCROLLS[key];
+    if (!k) return null;
+    const [axis, sign0, by] = k;
+    const sign = key == ' ' && back ? -1 : sign0;
+    const doc = el.ownerDocument;
+    const root = doc.scrollingElement || doc.documentElement;
+    const can = (e) => {
+        const pos = axis ? e.scrollLeft : e.scrollTop;
+        const max = axis ? e.scrollWidth - e.clientWidth : e.scrollHeight - e.clientHeight;
+        return sign > 0 ? pos < max - 0.5 : pos > 0.5;
+    };
+    let box = root;
+    for (let e = el; e && e !== root && e.localName != 'body'; e = e.parentElement) {
+        const s = getComputedStyle(e);
+        if (scrollsOverflow(axis ? s.overflowX : s.overflowY) && can(e)) {
+            box = e;
+            break;
+        }
+    }
+    const view = box === root ? (axis ? root.clientWidth : root.clientHeight) : axis ? box.clientWidth : box.clientHeight;
+    const amount = by == 'line' ? LINE : by == 'page' ? Math.max(Math.floor(view * PAGE), 1) : axis ? box.scrollWidth : box.scrollHeight;
+    const d = { left: axis ? sign * amount : 0, top: axis ? 0 : sign * amount, behavior: 'instant' };
+    (box === root ? doc.defaultView : box).scrollBy(d);
+    return null;
+}
+
+// Whether an `overflow` value scrolls.
+const scrollsOverflow = (o) => o == 'auto' || o == 'scroll' || o == 'overlay';
+
+// A multi-select list box's keys, as Chromium's (`ListBoxSelectType`): its active option (where
+// the keys move from; the last selected one until they move it) and the anchor of a Shift range.
+// An arrow, PageUp, PageDown, Home or End moves the active option and selects it alone; with
+// Shift, the range from the anchor; with Control, only the active option moves, and Space then
+// toggles it. `input` and `change` when the selection changed. Kept per element.
+const LISTS = new WeakMap();
+
+function listbox(el, key, shift, ctrl) {
+    const all = el.options;
+    const usable = (o) => o && !o.disabled && !(o.parentElement && o.parentElement.localName == 'optgroup' && o.parentElement.disabled) && getComputedStyle(o).display != 'none';
+    const selected = () => {
+        const out = [];
+        for (let i = 0; i < all.length; i++) out[i] = all[i].selected;
+        return out;
+    };
+    const sig = () => selected().join();
+    const index = (o) => {
+        for (let i = 0; i < all.length; i++) if (all[i] === o) return i;
+        return -1;
+    };
+    let st = LISTS.get(el);
+    if (!st || index(st.end) < 0) {
+        // Where Chromium's keys start in a list box they have not moved in: the last option its
+        // markup selected (a script's selection does not move it), else the last selected one.
+        let start = null;
+        for (let i = 0; i < all.length; i++) if (all[i].defaultSelected) start = all[i];
+        st = { end: start || lastSelected(all), anchor: null, cached: null, apart: false };
+    }
+    const before = sig();
+    if (key == ' ') {
+        if (!st.apart) return;
+        let o = st.end;
+        if (!o) o = step(all, index(lastSelected(all)), 1, 1, usable);
+        if (o) o.selected = !o.selected;
+    } else {
+        const rows = Math.max((el.size || 4) - 1, 1);
+        const at = index(st.end);
+        const moves = {
+            ArrowDown: [1, 1],
+            ArrowUp: [-1, 1],
+            PageDown: [1, rows],
+            PageUp: [-1, rows],
+            Home: [1, 0],
+            End: [-1, 0],
+        };
+        const m = moves[key];
+        if (!m) return;
+        const next = m[1] ? step(all, at < 0 && m[0] < 0 ? all.length : at, m[0], m[1], usable) : step(all, m[0] > 0 ? -1 : all.length, m[0], 1, usable);
+        if (!next) return;
+        const from = st.end;
+        st.end = next;
+        const pick = shift || !ctrl;
+        const alone = !shift && pick;
+        if (!st.anchor || alone) {
+            if (alone) for (let i = 0; i < all.length; i++) all[i].selected = false;
+            // A Shift range starts where the keys were.
+            st.anchor = alone || !from ? next : from;
+            st.cached = selected();
+        }
+        st.apart = !shift && ctrl;
+        if (pick) {
+            const a = index(st.anchor);
+            const b = index(next);
+            const lo = Math.min(a, b);
+            const hi = Math.max(a, b);
+            for (let i = 0; i < all.length; i++) {
+                if (i >= lo && i <= hi) all[i].selected = usable(all[i]) ? true : all[i].selected;
+                else if (!alone) all[i].selected = st.cached[i];
+            }
+        }
+    }
+    st.sig = sig();
+    LISTS.set(el, st);
+    if (st.sig != before) changed(el);
+}
+
+// The last selected option of `all`.
+function lastSelected(all) {
+    let last = null;
+    for (let i = 0; i < all.length; i++) if (all[i].selected) last = all[i];
+    return last;
+}
+
+// The usable option `count` options on from index `at` in `dir` (the furthest usable one when
+// fewer are left); null when there is none.
+function step(all, at, dir, count, usable) {
+    let found = null;
+    for (let i = at + dir; i >= 0 && i < all.length; i += dir) {
+        // Chromium counts the options it passes over too (a disabled one, a hidden one).
+        count--;
+        if (!usable(all[i])) continue;
+        found = all[i];
+        if (count <= 0) break;
+    }
+    return found;
 }

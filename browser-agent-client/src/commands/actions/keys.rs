@@ -1,6 +1,7 @@
 //! Keys: chords (`Control+a`, `Shift+Tab`), the key events of a press, and what the browser
 //! does for a key that synthetic events do not do by themselves (Enter submits, Tab moves focus,
-//! Escape closes the top dialog, …).
+//! Escape closes the top dialog, arrows move in a control or a multi-select, and where no control
+//! takes them the arrows, PageUp, PageDown, Home, End and Space scroll, …).
 
 use super::super::batch;
 use super::super::resolve::{self, describe};
@@ -24,7 +25,7 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 /// The focused element, inside open shadow roots; the body (or the root element) when nothing is focused.
-fn active_element() -> Element {
+pub(super) fn active_element() -> Element {
     let doc = get(&global(), "document");
     let mut a = get(&doc, "activeElement");
     // Into open shadow roots.
@@ -159,6 +160,13 @@ async fn default_action(el: &Element, key: &str, mods: Mods) -> Result<(), Strin
                 super::focus::focus(Some(&next));
                 let _ = call(&next, "click", &[]);
             }
+        }
+        // Space that clicks nothing: a multi-select's toggle, else a page down (up with Shift)
+        // where it types nothing (`keys.js` decides which).
+        " " if !clicked_by_key(el) && !mods.alt && !mods.meta && !text_field(el) && !editable(el) => {
+            let keys = lazy::module(KEYS).await?;
+            let (shift, ctrl) = (JsValue::from_bool(mods.shift), JsValue::from_bool(mods.ctrl));
+            lazy::call(&keys, "control", &[el, &js_string(key), &shift, &ctrl]).await?;
         }
         "Escape" | "Tab" => {
             let keys = lazy::module(KEYS).await?;
