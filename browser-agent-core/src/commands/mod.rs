@@ -20,6 +20,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::dialogs::DialogRecord;
 use crate::protocol::{field, CommandError, StepResult};
 use crate::snapshot;
 
@@ -220,7 +221,7 @@ pub struct BatchResult {
     /// The native dialogs answered: those the batch's steps met (by its `dialog` policy), then
     /// those pages answered on their own while no batch ran and no answer has reported yet.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub dialogs: Vec<crate::dialogs::DialogRecord>,
+    pub dialogs: Vec<DialogRecord>,
     /// The full snapshot text after the batch (not serialized: `snapshot` carries what the agent reads).
     #[serde(skip)]
     pub full_snapshot: String,
