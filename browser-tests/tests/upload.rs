@@ -228,6 +228,17 @@ chromium_test!(
         )
         .await;
         assert!(e.contains("does not match accept=\".csv\""), "{e}");
+        // A hidden input named by its label's text.
+        ok(
+            &server,
+            &page,
+            json!({"command": "upload", "label": "Resume", "files": [NOTES]}),
+        )
+        .await;
+        assert_eq!(
+            got(&server, &page, "resume", 1).await[0]["text"],
+            "Shopping list\nmilk\neggs\n"
+        );
         // The hidden input named by its selector.
         ok(
             &server,
