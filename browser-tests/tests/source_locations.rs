@@ -123,9 +123,24 @@ async fn located(c: &fantoccini::Client, server: &Server, app: &App) {
     let add_line = legend_line(&text, &add);
     let item_line = legend_line(&text, &milk);
     let found = add_line.starts_with(&app_at) && item_line.starts_with(&item_at) && item_line.contains(&tests);
+    // What it costs, for the docs (measured, not asserted): the legend's tokens (2.75 chars a
+    // token, as the budget counts), and the step's time the first time (the module loaded, React
+    // 19's source map fetched and decoded) and again, beside a snapshot without it.
+    let legend_chars = text.len() - text.find("\nsources:").expect("a legend");
+    let first_ms = v["steps"][0]["elapsed"].as_f64().unwrap_or(0.0);
+    let again = run(
+        server,
+        &id,
+        json!([{"command": "snapshot", "source": true}, {"command": "snapshot"}]),
+    )
+    .await;
+    let (again_ms, plain_ms) = (
+        again["steps"][0]["elapsed"].as_f64().unwrap_or(0.0),
+        again["steps"][1]["elapsed"].as_f64().unwrap_or(0.0),
+    );
     // The table's row first, so a wrong location is written down as well as failed.
     let row = format!(
-        "| {} | {} | {} | {} |\n",
+        "| {} | {} | {} | {} | {} | {first_ms:.0} / {again_ms:.0} / {plain_ms:.0} |\n",
         app.framework,
         version(app.package),
         if found { "yes" } else { "no" },
@@ -133,7 +148,8 @@ async fn located(c: &fantoccini::Client, server: &Server, app: &App) {
             (true, true) => "yes: file and line",
             (true, false) => "file only (Vue keeps no line)",
             (false, _) => "no",
-        }
+        },
+        (legend_chars as f64 / 2.75).round()
     );
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/source-locations");
     std::fs::create_dir_all(&out).expect("target/source-locations");
@@ -321,8 +337,9 @@ chromium_test!(react_production_build_says_none, Axum, |c, server| {
     let why = "React production build: no source locations";
     none(c, &server, "/source/react18-prod.html", why).await;
     let row = format!(
-        "| React 18 production build | {} | no, said once: \"{why}\" | — |\n",
-        version("react")
+        "| React 18 production build | {} | no, said once: \"{why}\" | — | {} | |\n",
+        version("react"),
+        ((why.len() + 16) as f64 / 2.75).round()
     );
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/source-locations");
     std::fs::create_dir_all(&out).expect("target/source-locations");
