@@ -464,6 +464,12 @@ pub const TARGET_FIELDS: [&str; 7] = ["ref", "role", "label", "placeholder", "se
 /// `to`: a `drag` step's destination, a ref (`"e12"`) or an object of target fields
 /// (`{"text":"Done"}`, `{"role":"listitem","name":"C"}`); the host writes a ref as `{"ref":"e12"}`,
 /// so the page reads one form.
+///
+/// ```
+/// use browser_agent_protocol::{DRAG_DX, DRAG_DY, DRAG_TO, STEP_FIELDS};
+/// let drag = STEP_FIELDS.iter().find(|s| s.command == "drag").unwrap();
+/// assert_eq!(drag.needs, &[DRAG_TO, DRAG_DX, DRAG_DY]);
+/// ```
 pub const DRAG_TO: &str = "to";
 /// `dx`: a `drag` step's offset to the right (CSS pixels; negative: to the left), instead of `to`.
 pub const DRAG_DX: &str = "dx";
