@@ -275,3 +275,31 @@ chromium_test!(an_optional_failing_step_lets_the_batch_go_on, Axum, |c, server| 
     assert_eq!(v["steps"].as_array().map(Vec::len), Some(1), "{v}");
     assert!(v["error"].is_string(), "{v}");
 });
+
+chromium_test!(
+    a_text_that_the_requests_of_the_step_replace_does_not_answer_a_wait,
+    Axum,
+    |c, server| {
+        let page = open(c, &server, "/waits/saving.html").await;
+        // "Placing order…" comes at once and matches "order"; the order's own text comes when
+        // its request is answered (800 ms).
+        let v = run(
+            &server,
+            &page,
+            json!([{"command": "click", "text": "Place order"}, {"command": "wait", "text": "order"}]),
+        )
+        .await;
+        let waited = result(&v, 1);
+        assert!(waited.contains("Order #4242 placed"), "{waited}");
+        assert!(!waited.contains("Placing"), "{waited}");
+    }
+);
+
+chromium_test!(check_reads_the_box_after_the_save_it_started, Axum, |c, server| {
+    let page = open(c, &server, "/waits/saving.html").await;
+    // The page cancels the click and draws the box checked when its save is answered.
+    let v = run(&server, &page, json!([{"command": "check", "label": "Buy milk"}])).await;
+    assert_eq!(result(&v, 0), "checked", "{v}");
+    let v = run(&server, &page, json!([{"command": "uncheck", "label": "Buy milk"}])).await;
+    assert_eq!(result(&v, 0), "unchecked", "{v}");
+});

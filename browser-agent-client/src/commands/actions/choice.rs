@@ -13,6 +13,7 @@ use crate::cursor;
 use crate::js::{
     as_element, attribute, closest, disabled, event_init, fire, get, has_attribute, js_string, now_ms, set, sleep,
 };
+use crate::snapshot::idle;
 use crate::snapshot::name::squash;
 use crate::text::{cat, ci_contains, push_number, quote};
 use js_sys::{Object, Reflect};
@@ -412,7 +413,24 @@ fn is_checked(el: &Element) -> bool {
     }
 }
 
-/// `check` (`on`) and `uncheck`: clicks the control when its state differs, then verifies it.
+/// Longest `check` waits for the requests its click started before it reads the state again (ms);
+/// never closer than [`SAVE_MARGIN_MS`] to the batch's deadline.
+const SAVE_WAIT_MS: f64 = 5_000.0;
+/// What that wait leaves of the batch's time.
+const SAVE_MARGIN_MS: f64 = 500.0;
+
+/// Whether `el`, or the element that took its place when the page redrew it, is in state `on`.
+fn now_checked(el: &Element, on: bool) -> bool {
+    let now = if el.is_connected() {
+        Some(el.clone())
+    } else {
+        resolve::successor_of(el)
+    };
+    now.is_some_and(|el| is_checked(&el) == on)
+}
+
+/// `check` (`on`) and `uncheck`: clicks the control when its state differs, then verifies it (on
+/// the element that took its place, when the page redrew it).
 pub(super) async fn check(step: &JsValue, on: bool) -> Outcome {
     let mut t = target(step, false)?;
     if t.el.local_name() == "label" {
@@ -444,8 +462,17 @@ pub(super) async fn check(step: &JsValue, on: bool) -> Outcome {
             " is a radio button: check another option of its group instead",
         ]));
     }
+    let (inflight, t0) = (idle::inflight(), now_ms());
     click_target(&t, 1).await?;
-    if is_checked(&t.el) != on {
+    if !now_checked(&t.el, on) && idle::last_activity() >= t0 {
+        // A page that saves first and draws the saved state when the answer comes (a list
+        // redrawn from the server's copy): the box is checked once the requests the click started
+        // are answered, not before.
+        let max = batch::time_left().map_or(SAVE_WAIT_MS, |l| (l - SAVE_MARGIN_MS).min(SAVE_WAIT_MS));
+        let _ = idle::wait_requests_done(inflight, max.max(0.0)).await;
+        let _ = super::settle::settle(super::settle::mark(), 0, false).await;
+    }
+    if !now_checked(&t.el, on) {
         return Err(cat(&[
             "Clicked ",
             &t.label,

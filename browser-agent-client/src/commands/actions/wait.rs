@@ -14,6 +14,7 @@ use super::super::batch;
 use super::super::resolve::{self, Miss};
 use super::super::step::{bad_field, field, Outcome};
 use crate::js::{call, get, global, js_string, now_ms, sleep};
+use crate::snapshot::idle;
 use crate::text::{cat, ci_contains, num, quote};
 use core::cell::RefCell;
 use js_sys::{Array, Function, Reflect};
@@ -24,14 +25,21 @@ use wasm_bindgen::JsCast;
 const WAIT_DEFAULT_MS: f64 = 5_000.0;
 /// How often `wait` looks (ms).
 const WAIT_POLL_MS: i32 = 100;
+/// Longest a text that came while the acting step's requests run waits for them before it answers
+/// (ms): a request that never ends (a long poll) must not hold a wait to its timeout.
+const HOLD_MS: f64 = 3_000.0;
 /// The target fields that name an element to wait for; with one of them, `text` is part of the
 /// target (a button named "Save"), not text to read.
 const ELEMENT_FIELDS: [&str; 6] = ["role", "label", "placeholder", "selector", "name", "nth"];
 
+/// A text wait's step, its alternatives' matching lines before the acting step ahead of it, and the
+/// page's requests in flight then (more in flight later are the acting step's own).
+type Remembered = (JsValue, Vec<Vec<String>>, f64);
+
 thread_local! {
     /// The text waits of this page's part of the running batch and, for each, its alternatives'
     /// matching lines before the acting step ahead of it ([`remember`]).
-    static BEFORE: RefCell<Vec<(JsValue, Vec<Vec<String>>)>> = const { RefCell::new(Vec::new()) };
+    static BEFORE: RefCell<Vec<Remembered>> = const { RefCell::new(Vec::new()) };
 }
 
 /// One alternative of a text wait: a text (contained, any case; with `exact` a whole line, as
@@ -96,13 +104,18 @@ pub(crate) fn remember(later: &[JsValue], fresh: bool) {
         let lines = if fresh { Vec::new() } else { lines_in(step) };
         let exact = get(step, "exact").is_truthy();
         let seen = alts.iter().map(|a| matching(a, &lines, exact)).collect();
-        BEFORE.with(|b| b.borrow_mut().push((step.clone(), seen)));
+        BEFORE.with(|b| b.borrow_mut().push((step.clone(), seen, idle::inflight())));
     }
 }
 
 /// The lines remembered for `step` ([`remember`]), if any.
-fn remembered(step: &JsValue) -> Option<Vec<Vec<String>>> {
-    BEFORE.with(|b| b.borrow().iter().find(|(s, _)| s == step).map(|(_, seen)| seen.clone()))
+fn remembered(step: &JsValue) -> Option<(Vec<Vec<String>>, f64)> {
+    BEFORE.with(|b| {
+        b.borrow()
+            .iter()
+            .find(|(s, _, _)| s == step)
+            .map(|(_, seen, inflight)| (seen.clone(), *inflight))
+    })
 }
 
 /// Whether a wait step waits for text (`text` or `pattern`, scoped by `ref` at most) rather than
@@ -283,7 +296,9 @@ async fn wait_text(step: &JsValue, timeout: f64) -> Outcome {
     // "appeared after 0 ms").
     let already = get(step, "already").is_truthy() || remembered.is_none();
     let start = now_ms();
-    let before = match remembered {
+    // The page's requests before the acting step: more in flight now are the step's own.
+    let requests_before = remembered.as_ref().map(|r| r.1);
+    let before = match remembered.map(|r| r.0) {
         Some(before) if !already => before,
         _ => {
             let lines = lines_in(step);
@@ -320,6 +335,8 @@ async fn wait_text(step: &JsValue, timeout: f64) -> Outcome {
             return Ok(js_string(&m));
         }
     }
+    // When a new match was first seen while the acting step's requests ran.
+    let mut held_since: Option<f64> = None;
     loop {
         let elapsed = now_ms() - start;
         let lines = lines_in(step);
@@ -335,6 +352,14 @@ async fn wait_text(step: &JsValue, timeout: f64) -> Outcome {
                 return Ok(js_string(&m));
             }
             if let Some(line) = new_line(&now, &before[i]).filter(|_| !gone) {
+                // Text that came while the acting step's requests still run may be their loading
+                // state ("Placing order…" for "order"): it answers only if it is still there when
+                // they are done (or after [`HOLD_MS`] of them).
+                let held = *held_since.get_or_insert(now_ms());
+                let time_left = elapsed + f64::from(WAIT_POLL_MS) < timeout;
+                if requests_before.is_some_and(|b| idle::inflight() > b) && now_ms() - held < HOLD_MS && time_left {
+                    continue;
+                }
                 let m = cat(&[
                     &alt.label,
                     " appeared after ",

@@ -27,6 +27,7 @@ mod visibility;
 pub(crate) use describe::{describe, role_of, short};
 pub(crate) use outcome::{Miss, Target};
 pub(crate) use stale::remember;
+pub(crate) use stale::successor as successor_of;
 pub(crate) use visibility::hidden_reason;
 
 use super::step::{bad_field, field};
