@@ -133,6 +133,16 @@ chromium_test!(
         let noopener = opened(&json!(&line[from..]), &url, &id);
         listed_with_opener(&server, &noopener, &id).await;
 
+        // Enter on the link opens it too (the key's click is the agent's).
+        let r = ok(
+            &server,
+            &id,
+            json!({"command": "press", "key": "Enter", "text": "Open help in a new tab"}),
+        )
+        .await;
+        let by_key = opened(&r["result"], &tab, &id);
+        listed_with_opener(&server, &by_key, &id).await;
+
         // A link whose click the page handles opens nothing, and nothing is said of it.
         let r = ok(&server, &id, json!({"command": "click", "text": "Handled link"})).await;
         assert_eq!(r["result"], "clicked");
@@ -192,6 +202,16 @@ async fn popups_the_browser_blocks_are_reported_with_their_url_and_what_to_do() 
             "{text}"
         );
         assert!(text.ends_with(&format!("or navigate to {tab} in this tab")), "{text}");
+
+        // A form to a new tab, likewise.
+        let r = ok(&server, &id, json!({"command": "click", "text": "Open report"})).await;
+        let text = r["result"].as_str().unwrap_or_default();
+        assert!(
+            text.starts_with(&format!(
+                "clicked; the form opens a new window at {tab}, and no page of it started within "
+            )),
+            "{text}"
+        );
 
         // Nothing else opened: the one page is listed.
         let pages = server.pages();
