@@ -5,10 +5,12 @@
 //! `reload`, `forward` and a click on a link, its handler run once, and no prompt even on a page a
 //! person has clicked (sticky activation); a dialog the page opens after its batch has ended does
 //! not block it, and the next answer reports it once; a person's own click (CDP input, trusted)
-//! gets the real dialog.
+//! gets the real dialog; a popular library's confirm flow (Rails UJS's `data-confirm` link)
+//! follows the policy.
 //!
 //! Fixtures: `fixtures/dialogs/index.html` (the dialogs, a draft field whose guard asks to stay
-//! and counts its runs in `sessionStorage`), `fixtures/dialogs/other.html`.
+//! and counts its runs in `sessionStorage`), `fixtures/dialogs/other.html`,
+//! `fixtures/dialogs/rails.html` (`@rails/ujs` 7.1.600, pinned in `browser-tests/dialogs-npm`).
 
 use std::time::Duration;
 
@@ -347,3 +349,33 @@ async fn wait_for_alert(c: &fantoccini::Client) -> String {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// The npm fixtures (Rails UJS), installed once per test binary.
+fn rails_ujs() {
+    static ONCE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| browser_tests::npm_fixtures_at("dialogs", "dialogs"));
+}
+
+chromium_test!(a_rails_ujs_data_confirm_link_follows_the_policy, Axum, |c, server| {
+    // Rails UJS asks window.confirm on a data-confirm link's click and stops the click on Cancel.
+    rails_ujs();
+    let id = open(c, &server, "/dialogs/rails.html").await;
+    assert_eq!(eval(&server, &id, "return typeof Rails").await, "object");
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "click", "text": "Delete", "dialog": "dismiss"}]),
+    )
+    .await;
+    assert_eq!(
+        dialog_texts(&v),
+        ["step 1: confirm(\"Delete this post?\") answered Cancel (false)"]
+    );
+    assert_eq!(eval(&server, &id, "return location.hash").await, "");
+    let v = run(&server, &id, json!([{"command": "click", "text": "Delete"}])).await;
+    assert_eq!(
+        dialog_texts(&v),
+        ["step 1: confirm(\"Delete this post?\") answered OK (true)"]
+    );
+    assert_eq!(eval(&server, &id, "return location.hash").await, "#deleted");
+});
