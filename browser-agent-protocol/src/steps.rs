@@ -61,9 +61,12 @@ pub enum TargetUse {
     Optional,
     /// It must name one.
     Required,
-    /// It must name one with a field other than `text`, which is its own (`type`, `fill`: the
-    /// text to enter; `select`: the option, beside `ref` or `name`).
+    /// It must name one with a field other than `text`, which is its own (`fill`: the text to
+    /// enter; `select`: the option, beside `ref` or `name`).
     RequiredNotText,
+    /// It may name one with a field other than `text`, which is its own (`type`: else the focused
+    /// element, as a person types after clicking into a field).
+    OptionalNotText,
     /// It needs a target or one of its [`StepFields::needs`] (`wait`: or `ms`; `scroll`: or
     /// `direction`).
     OrNeeds,
@@ -212,7 +215,7 @@ pub const STEP_FIELDS: &[StepFields] = &[
     },
     StepFields {
         command: "type",
-        target: TargetUse::RequiredNotText,
+        target: TargetUse::OptionalNotText,
         fields: TEXT_ENTRY,
         needs: &["text", "value"],
         example: r#"{"command":"type","label":"Email","text":"ada@example.com"}"#,

@@ -1801,3 +1801,35 @@ chromium_test!(
         assert_eq!(eval(&server, &id, "items.length").await, 2);
     }
 );
+
+chromium_test!(type_with_no_target_types_into_the_focused_field, Axum, |c, server| {
+    let page = open(c, &server, "/redrawn-list.html").await;
+    // Nothing focused yet: the answer says what to do instead.
+    let v = run(&server, &page, json!([{"command": "type", "text": "Call mum"}])).await;
+    let error = v["steps"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("nothing is focused"), "{v}");
+    // After a click into the field, as a person types.
+    let v = run(
+        &server,
+        &page,
+        json!([
+            {"command": "click", "placeholder": "What needs to be done?"},
+            {"command": "type", "text": "Call mum"},
+            {"command": "press", "key": "Enter"},
+            {"command": "snapshot"}
+        ]),
+    )
+    .await;
+    assert_eq!(
+        v["steps"][1]["matched"].as_str(),
+        Some("textbox \"What needs to be done?\" [ref=e1]"),
+        "{v}"
+    );
+    assert!(
+        v["steps"][3]["result"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("\"Call mum\""),
+        "{v}"
+    );
+});

@@ -158,7 +158,7 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
     // the command's own field).
     let targeted = TARGET_FIELDS
         .iter()
-        .filter(|t| !(spec.target == TargetUse::RequiredNotText && **t == "text"))
+        .filter(|t| !(matches!(spec.target, TargetUse::RequiredNotText | TargetUse::OptionalNotText) && **t == "text"))
         .any(|t| is_given(step.get(*t), FieldKind::Text));
     // (`select`'s `text` counts here; [`excluded`] says when it does not name the option.)
     let needed = spec.needs.is_empty() || spec.needs.iter().any(|n| given(n));

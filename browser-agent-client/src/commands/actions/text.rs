@@ -247,8 +247,27 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
     let Some(text) = text else {
         return Err(super::super::step::bad_field("text"));
     };
-    let t = target(step, true)?;
+    let t = if whole || super::super::resolve::has_target(step, true) {
+        target(step, true)?
+    } else {
+        focused_field()?
+    };
     type_into(&t, &text, whole, whole || get(step, "clear").is_truthy()).await
+}
+
+/// What a `type` step with no target types into: the focused element, as a person types after
+/// clicking into a field (recorded as the step's target).
+fn focused_field() -> Result<Target, String> {
+    let el = super::keys::active_element();
+    if matches!(el.local_name().as_str(), "body" | "html") {
+        return Err("type has no target and nothing is focused: name the field (label, placeholder, ref, role and name, or selector), or click into it first".into());
+    }
+    let t = Target {
+        label: super::super::resolve::describe::describe_with_row(&el),
+        el,
+    };
+    batch::note(&t);
+    Ok(t)
 }
 
 /// Types `text` into `t` (each character, or the `whole` value at once), after emptying it when

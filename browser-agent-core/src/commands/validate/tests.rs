@@ -219,7 +219,7 @@ fn each_command_takes_its_fields_and_refuses_others() {
         (
             json!({"command": "type", "label": "Name", "text": "Ada", "clear": true}),
             json!({"command": "type", "label": "Name", "text": "Ada", "delay": 50}),
-            json!({"command": "type", "text": "Ada"}),
+            json!({"command": "type", "label": "Name"}),
             json!({"command": "type", "label": "Age", "text": 42}),
         ),
         (
