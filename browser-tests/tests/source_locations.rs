@@ -174,7 +174,18 @@ async fn located(c: &fantoccini::Client, server: &Server, app: &App) {
     heads.dedup();
     assert_eq!(heads.len(), n, "each location once:\n{text}");
 
-    // The same legend through MCP and the Rust API.
+    // The same legend through GET /snapshot (the query's flag), MCP and the Rust API.
+    let addr = server.addr;
+    let path = format!("{}/snapshot?client={id}&source=true", browser_tests::PREFIX);
+    let (status, body) = tokio::task::spawn_blocking(move || browser_tests::http_get(addr, &path))
+        .await
+        .expect("GET thread");
+    assert_eq!(status, 200, "{body}");
+    let by_get: Value = serde_json::from_str(&body).expect("JSON");
+    assert!(
+        by_get.to_string().contains(add_line),
+        "GET /snapshot?source=true: {body}"
+    );
     let mcp = mcp_tool(server, "browser_snapshot", json!({"client": id, "source": true}));
     let mcp_text = mcp["content"][0]["text"].as_str().unwrap_or_default();
     assert!(
