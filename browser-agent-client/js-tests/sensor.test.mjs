@@ -19,6 +19,11 @@ const CLICKABLE = (e) =>
     'onclick' in e.attrs ||
     'tabindex' in e.attrs;
 
+// The rows a control named only by a glyph names (the protocol's `ROWS`), as a test of one element.
+const ROWS_SELECTOR = JSON.parse(fillText('__ROWS__'));
+const ROW = (e) =>
+    ['li', 'tr', 'article'].includes(e.tag) || ['row', 'listitem', 'option', 'treeitem', 'article'].includes(e.attrs.role);
+
 // A fake element: `tag`, attributes, and what the sensor reads of it.
 function el(tag, attrs = {}, { text = '', labels, value, children = [] } = {}) {
     const e = {
@@ -35,8 +40,9 @@ function el(tag, attrs = {}, { text = '', labels, value, children = [] } = {}) {
         parentElement: null,
         getAttribute: (n) => (n in attrs ? attrs[n] : null),
         hasAttribute: (n) => n in attrs,
-        closest() {
-            for (let at = e; at; at = at.parentElement) if (CLICKABLE(at)) return at;
+        closest(selector) {
+            const test = selector == ROWS_SELECTOR ? ROW : CLICKABLE;
+            for (let at = e; at; at = at.parentElement) if (test(at)) return at;
             return null;
         },
     };
@@ -122,6 +128,13 @@ test('names: labels, aria-label, aria-labelledby, a submit button, placeholder, 
     assert.equal(label(el('textarea', { title: 'Comment' })), 'textbox "Comment"');
     // A textbox is not named by its content.
     assert.equal(label(el('textarea', {}, { text: 'typed text' })), 'textbox');
+    // A control named only by a glyph names its row, without the row's glyphs.
+    const remove = el('button', {}, { text: '✖' });
+    el('li', {}, { text: 'Buy milk ', children: [remove] });
+    assert.equal(label(remove), 'button "✖" in "Buy milk"');
+    const save = el('button', {}, { text: 'Save' });
+    el('li', {}, { text: 'Buy milk ', children: [save] });
+    assert.equal(label(save), 'button "Save"');
     const byId = { first: { textContent: 'Delete' }, second: { textContent: 'the \n file' } };
     const clickIn = page(byId);
     assert.equal(clickIn(el('button', { 'aria-labelledby': 'first second missing' }, { text: 'x' })).target, 'button "Delete the file"');
