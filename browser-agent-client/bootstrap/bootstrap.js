@@ -1106,7 +1106,9 @@
         tools.r++;
         if (agent.__F_TOOLS_BEAT__) agent.__F_TOOLS_BEAT__();
     }
-    var context = doc.modelContext || navigator.modelContext;
+    // (`win.navigator`: the bootstrap's unit tests run it without one.)
+    var nav = win.navigator || /** @type {Navigator} */ ({});
+    var context = doc.modelContext || nav.modelContext;
     if (context) {
         try {
             context.addEventListener('toolchange', toolsChanged);
@@ -1143,7 +1145,7 @@
             },
         };
         var property = { value: context, configurable: true };
-        define(navigator, 'modelContext', property);
+        define(nav, 'modelContext', property);
         define(doc, 'modelContext', property);
     }
 

@@ -79,18 +79,16 @@ async fn call(server: &Server, name: &str, args: Value) -> Value {
     .expect("call thread")
 }
 
-/// `GET {prefix}/mcp` as an event stream, sending `last` as `Last-Event-ID`; (status,
-/// content type, body).
+/// `GET {prefix}/mcp` as an event stream, sending `last` as `Last-Event-ID` (none when empty);
+/// (status, content type, body).
 async fn events(addr: std::net::SocketAddr, last: &str) -> (u16, String, String) {
     let last = last.to_owned();
     tokio::task::spawn_blocking(move || {
-        let res = browser_agent_testkit::http::request(
-            addr,
-            "GET",
-            &format!("{PREFIX}/mcp"),
-            &[("accept", "text/event-stream"), ("last-event-id", &last)],
-            b"",
-        );
+        let mut headers = vec![("accept", "text/event-stream")];
+        if !last.is_empty() {
+            headers.push(("last-event-id", last.as_str()));
+        }
+        let res = browser_agent_testkit::http::request(addr, "GET", &format!("{PREFIX}/mcp"), &headers, b"");
         let kind = res.header("content-type").unwrap_or_default().to_owned();
         (res.status, kind, res.text())
     })
@@ -235,6 +233,11 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
 
     // The event stream: an id the client never saw answers at once with the state now; with that
     // id it is held until the page unregisters a tool, then says list_changed.
+    // A first stream (no id) is primed at once: the id of the state now, no data.
+    let (status, _, body) = events(server.addr, "").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\ndata:\n") && !body.contains("list_changed"), "{body}");
+    let primed = event_id(&body);
     let (status, kind, body) = events(server.addr, "never-seen").await;
     assert_eq!((status, kind.as_str()), (200, "text/event-stream"), "{body}");
     assert!(
@@ -242,6 +245,7 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         "{body}"
     );
     let now = event_id(&body);
+    assert_eq!(now, primed, "the same state, the same id");
     let held = tokio::spawn({
         let (addr, now) = (server.addr, now.clone());
         async move { events(addr, &now).await }
@@ -408,4 +412,57 @@ chromium_test!(a_page_written_for_the_mcp_b_polyfill, Axum, |c, server| {
         error.starts_with("the page has no tool named nope (its tools now: greet)"),
         "{error}"
     );
+});
+
+/// The repository root.
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("repo root")
+}
+
+chromium_test!(the_typescript_sdk_is_told_the_page_tools_changed, Axum, |c, server| {
+    // The official TypeScript SDK (scripts/mcp/setup installs it, pinned, under target/).
+    let status = std::process::Command::new("bash")
+        .arg(root().join("scripts/mcp/setup"))
+        .arg("node")
+        .status()
+        .expect("run scripts/mcp/setup");
+    assert!(status.success(), "scripts/mcp/setup node failed");
+    let id = open(c, &server, "/page_tools/index.html").await;
+    listed(&server, 4).await;
+    let url = server.url(&format!("{PREFIX}/mcp"));
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node")
+            .arg(root().join("scripts/mcp/page-tools-client.mjs"))
+            .args([
+                url.as_str(),
+                id.as_str(),
+                "add_todo",
+                r#"{"text":"tea"}"#,
+                "dropTemporary()",
+            ])
+            .output()
+            .expect("run page-tools-client.mjs")
+    })
+    .await
+    .expect("client thread");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let v: Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("no JSON ({e}): {stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert!(out.status.success() && v.get("error").is_none(), "{v}");
+    assert_eq!(v["listChanged"], true, "{v}");
+    assert_eq!(v["before"].as_array().map(Vec::len), Some(4), "{v}");
+    assert!(v["description"].as_str().unwrap().starts_with("[from page "), "{v}");
+    assert_eq!(v["called"][1], "added tea (1 items)", "{v}");
+    assert_eq!(v["notified"], true, "{v}");
+    let after: Vec<&str> = v["after"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(after.len(), 3, "{v}");
+    assert!(!after.iter().any(|n| n.ends_with("_temporary")), "{v}");
 });

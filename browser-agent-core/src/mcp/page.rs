@@ -1,8 +1,9 @@
 //! The pages' own tools over MCP (WebMCP, `docs/page-tools.md`): a call of `page_<client>_<name>`
 //! runs a `tool` step on that page, whose `execute(input)` answers; and the event stream of
 //! `GET {prefix}/mcp`, which says `notifications/tools/list_changed` when the pages' tools change.
-//! The stream is held open until something changes (or [`HOLD`] passed) and then ends, with
-//! `retry`: the client opens it again, sending the `Last-Event-ID` it got, as SSE polling works in
+//! The first stream answers at once with a priming event (an id, no data); the next ones, which
+//! send that id as `Last-Event-ID`, are held open until something changes (or [`HOLD`] passed) and
+//! then end, with `retry`: the client opens it again with the id it got, as SSE polling works in
 //! the 2025-11-25 transport; the id is the state of the page tools it was told about, so a change
 //! between two streams is still told.
 
@@ -79,12 +80,17 @@ impl BrowserAgent {
         Ok(content(&head, step.result.as_ref().unwrap_or(&Value::Null)))
     }
 
-    /// `GET {prefix}/mcp` with `Accept: text/event-stream`: held until the pages' tools differ
-    /// from what `last_event_id` (or, without one, the state at the start) names, then one
-    /// `list_changed` event; after [`HOLD`] with no change, an event with the id alone.
+    /// `GET {prefix}/mcp` with `Accept: text/event-stream`: without a `Last-Event-ID`, at once
+    /// the priming event (the id of the state now, no data: the client comes back with it, so no
+    /// change after this answer is missed); with one, held until the pages' tools differ from
+    /// what it names, then one `list_changed` event; after [`HOLD`] with no change, an event with
+    /// the id alone.
     pub(crate) async fn mcp_events(&self, last_event_id: Option<String>) -> Response<Bytes> {
         let mut changes = self.inner.page_tools.subscribe();
-        let told = last_event_id.unwrap_or_else(|| self.page_tools_fingerprint());
+        let Some(told) = last_event_id else {
+            let now = self.page_tools_fingerprint();
+            return event_stream(format!("id: {now}\nretry: 0\ndata:\n\n"));
+        };
         let deadline = tokio::time::Instant::now() + HOLD;
         loop {
             changes.mark_unchanged();
