@@ -189,6 +189,8 @@ pub const STEP_FIELDS: &[StepFields] = &[
         fields: &[
             ("diff", FieldKind::Own),
             ("ref", FieldKind::Ref),
+            // The subtree of the element a CSS selector names (as `ref` does).
+            ("selector", FieldKind::Text),
             ("offset", FieldKind::Own),
             ("limit", FieldKind::Own),
             ("filter", FieldKind::Own),

@@ -1833,3 +1833,19 @@ chromium_test!(type_with_no_target_types_into_the_focused_field, Axum, |c, serve
         "{v}"
     );
 });
+
+chromium_test!(a_snapshot_step_scoped_by_a_selector, Axum, |c, server| {
+    let page = open(c, &server, "/redrawn-list.html").await;
+    let v = run(&server, &page, json!([{"command": "snapshot", "selector": "#list"}])).await;
+    let part = v["steps"][0]["result"].as_str().unwrap_or_default();
+    assert!(
+        part.contains("\"Walk the dog\"") && !part.contains("todos"),
+        "only the list: {v}"
+    );
+    // A selector that names nothing fails as a target does.
+    let v = run(&server, &page, json!([{"command": "snapshot", "selector": "#nothing"}])).await;
+    assert!(
+        v["steps"][0]["error"].as_str().unwrap_or_default().contains("#nothing"),
+        "{v}"
+    );
+});

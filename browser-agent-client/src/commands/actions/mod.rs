@@ -156,6 +156,7 @@ async fn act(command: &str, step: &JsValue) -> Outcome {
 /// `{"command":"snapshot","diff"?:true, "ref"?, "offset"?, "limit"?, "filter"?, "viewport"?,
 /// "budget"?, "full"?}`: the snapshot text (the host makes the diff; see [`crate::snapshot::View`]).
 async fn snapshot_command(step: &JsValue) -> Outcome {
+    let step = &scope_by_selector(step)?;
     let view = crate::snapshot::View::of(step);
     let mut text = crate::snapshot::take(&view).await?;
     // `source`: the legend of the refs' source locations (`docs/source-locations.md`).
@@ -164,6 +165,19 @@ async fn snapshot_command(step: &JsValue) -> Outcome {
         text.push_str(&crate::source::legend().await);
     }
     Ok(js_string(&text))
+}
+
+/// A snapshot step's `selector` (without `ref`) as the `ref` of the element it names, so the
+/// snapshot is that element's subtree; a selector that names none fails as a target does.
+fn scope_by_selector(step: &JsValue) -> Result<JsValue, String> {
+    let given = |f: &str| crate::js::get(step, f).as_string().is_some_and(|s| !s.is_empty());
+    if !given("selector") || given("ref") {
+        return Ok(step.clone());
+    }
+    let el = super::resolve::resolve(step, false, true).map_err(|m| m.into_text())?.el;
+    let scoped = js_sys::Object::assign(&js_sys::Object::new(), step.unchecked_ref());
+    crate::js::set(&scoped, "ref", &js_string(&crate::snapshot::refs::ref_of(&el)));
+    Ok(scoped.into())
 }
 
 /// `{"command":"notes","mode":"enter"|"exit"}`: notes mode in the page, through the bootstrap
