@@ -174,7 +174,9 @@ fn scope_by_selector(step: &JsValue) -> Result<JsValue, String> {
     if !given("selector") || given("ref") {
         return Ok(step.clone());
     }
-    let el = super::resolve::resolve(step, false, true).map_err(|m| m.into_text())?.el;
+    let el = super::resolve::resolve(step, false, true)
+        .map_err(|m| m.into_text())?
+        .el;
     let scoped = js_sys::Object::assign(&js_sys::Object::new(), step.unchecked_ref());
     crate::js::set(&scoped, "ref", &js_string(&crate::snapshot::refs::ref_of(&el)));
     Ok(scoped.into())
