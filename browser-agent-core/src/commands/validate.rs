@@ -136,8 +136,8 @@ fn check_step(spec: &StepFields, step: &Value) -> Result<(), String> {
         "snapshot" => snapshot_view(step)?,
         "screenshot" => screenshot_options(step)?,
         "wait" => wait_texts(step)?,
-        "click" | "dblclick" | "hover" | "down" | "up" | "scroll" => pointer_point(command, step)?,
         crate::protocol::upload::COMMAND => super::upload::check_files(step)?,
+        "click" | "dblclick" | "hover" | "down" | "up" | "scroll" => pointer_point(command, step)?,
         "notes" if !matches!(step.get("mode").and_then(Value::as_str), Some("enter" | "exit")) => {
             return Err(
                 "notes needs \"mode\": \"enter\" or \"exit\", e.g. {\"command\":\"notes\",\"mode\":\"enter\"}".into(),

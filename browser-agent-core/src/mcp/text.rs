@@ -169,6 +169,9 @@ pub(crate) fn pages(page: &Value, app: Option<&str>) -> String {
             line.push_str(" iframe");
         }
         let _ = write!(line, " {:?} {}", str_of(p, "title"), str_of(p, "page"));
+        if let Some(opener) = p["opener"].as_str().filter(|o| !o.is_empty()) {
+            let _ = write!(line, " (popup of {opener})");
+        }
         if p["target"] == true {
             line.push_str(" (default target)");
         }
