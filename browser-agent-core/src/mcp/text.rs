@@ -20,7 +20,29 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 /// One entry: `#12 4.2s ago [b7] error network GET /api/fail → 500 Internal Server Error (3 ms)`:
 /// when, from its `ago` and its place among the agent's batches (`[b7]` during it, `[after b7]`,
 /// `[before b1]`: before the first), each only when the entry carries it.
+///
+/// (The tests' name for [`entry_with`] showing what was sent.)
+#[cfg(test)]
 fn entry(out: &mut String, e: &Value) {
+    entry_with(out, e, true);
+}
+
+/// The entries in order; a request an agent's batch sent again to the same URL (a list saved after
+/// each change) shows what it sent on its last line only.
+fn entries<'a>(out: &mut String, list: impl Iterator<Item = &'a Value> + Clone) {
+    let key = |e: &Value| (str_of(e, "method").to_owned(), str_of(e, "url").to_owned());
+    let mut last: std::collections::HashMap<(String, String), u64> = std::collections::HashMap::new();
+    for e in list.clone().filter(|e| !str_of(e, "reqBody").is_empty()) {
+        last.insert(key(e), e.get("seq").and_then(Value::as_u64).unwrap_or(0));
+    }
+    for e in list {
+        let seq = e.get("seq").and_then(Value::as_u64).unwrap_or(0);
+        entry_with(out, e, last.get(&key(e)).is_none_or(|&s| s == seq));
+    }
+}
+
+/// One entry (as above); `sent`: whether a request's line shows what was sent.
+fn entry_with(out: &mut String, e: &Value, sent: bool) {
     use crate::commands::history::ago_text;
     use crate::protocol::field;
     let seq = e.get("seq").and_then(Value::as_u64).unwrap_or(0);
@@ -42,7 +64,9 @@ fn entry(out: &mut String, e: &Value) {
     );
     if str_of(e, "type") == entry_type::NETWORK {
         // What an agent's batch sent (the page keeps it only then), and a failed answer.
-        shown_body(out, " · sent: ", str_of(e, "reqBody"));
+        if sent {
+            shown_body(out, " · sent: ", str_of(e, "reqBody"));
+        }
         shown_body(out, " · body: ", str_of(e, "body"));
     }
     server_error_parts(out, e);
@@ -133,9 +157,7 @@ pub(crate) fn logs(console: &Value, app: Option<&str>) -> String {
         }
     }
     out.push('\n');
-    for e in entries {
-        entry(&mut out, e);
-    }
+    self::entries(&mut out, entries.iter());
     out
 }
 
@@ -273,9 +295,7 @@ pub(crate) fn batch(result: &BatchResult) -> String {
         .collect();
     if !logs.is_empty() {
         out.push_str("logs:\n");
-        for e in logs.iter().take(BATCH_LOGS) {
-            entry(&mut out, e);
-        }
+        self::entries(&mut out, logs.iter().take(BATCH_LOGS).copied());
         if logs.len() > BATCH_LOGS {
             let last = logs[BATCH_LOGS - 1].get("seq").and_then(Value::as_u64).unwrap_or(0);
             let _ = writeln!(out, "… {} more: browser_logs afterSeq={last}", logs.len() - BATCH_LOGS);
@@ -406,6 +426,20 @@ pub(crate) fn notes(notes: &[crate::protocol::notes::Note], last_seq: u64) -> St
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    /// A request sent again to the same URL shows what it sent on its last line only.
+    #[test]
+    fn a_request_sent_again_shows_its_body_once() {
+        let mut out = String::new();
+        let put = |seq: u64, body: &str| {
+            json!({"seq": seq, "type": "network", "level": "info", "method": "PUT", "url": "/api/todos",
+                "text": "PUT /api/todos → 200 OK (3 ms)", "reqBody": body})
+        };
+        let list = [put(1, "[1]"), put(2, "[1,2]"), put(3, "[1,2,3]")];
+        super::entries(&mut out, list.iter());
+        assert_eq!(out.matches(" · sent: ").count(), 1, "{out}");
+        assert!(out.contains(" · sent: [1,2,3]\n"), "{out}");
+    }
 
     /// A server error reads as one entry with its frames under it, naming the 5xx it caused.
     #[test]
