@@ -116,7 +116,7 @@ const MIME_TYPES: &[(&str, &str)] = &[
 ];
 
 /// The MIME type a file named `name` gets when the step gives none: by its extension, in any case
-/// ([`MIME_TYPES`]), else `application/octet-stream`.
+/// (a table of common ones), else `application/octet-stream`.
 ///
 /// ```
 /// use browser_agent_protocol::upload::mime_for;
