@@ -623,14 +623,18 @@ pub fn diff(old: &str, new: &str) -> String {
     use std::collections::HashMap;
     /// Each node's own line (a one-line row whole), in document order, with its ref, and for a
     /// control whose name says nothing alone (`button "✖"`, an unnamed checkbox), the text of the
-    /// row it sits in: a diff line has no neighbours to read it from.
+    /// row it sits in: a diff line has no neighbours to read it from. Outside a row, a card's
+    /// text and its controls are siblings (`"Fix login bug"`, `button "×"`): the text just before
+    /// the control, past other such controls, is its row.
     fn lines(nodes: &[SnapshotNode], row: Option<&str>, out: &mut Vec<(String, Option<String>, Option<String>)>) {
-        for n in nodes {
+        for (i, n) in nodes.iter().enumerate() {
             if is_flat_row(n) {
                 out.push((render(std::slice::from_ref(n)), n.ref_id.clone(), None));
             } else {
-                let context = (n.ref_id.is_some() && !says_something(&n.name)).then(|| row.map(str::to_owned));
-                out.push((n.line(), n.ref_id.clone(), context.flatten()));
+                let context = (n.ref_id.is_some() && !says_something(&n.name))
+                    .then(|| row.map(str::to_owned).or_else(|| text_before(&nodes[..i])))
+                    .flatten();
+                out.push((n.line(), n.ref_id.clone(), context));
                 let own;
                 let row = if ROW_ROLES.contains(&n.role.as_str()) {
                     own = row_text(n);
@@ -744,6 +748,16 @@ const ROW_SHOWN: usize = 40;
 /// `""` do not).
 fn says_something(name: &str) -> bool {
     name.chars().any(char::is_alphanumeric)
+}
+
+/// The plain text just before a control among its siblings, past controls whose names say
+/// nothing (a card's `"Buy milk"`, `button "✎"`, `button "✖"`), cut as a row's text is.
+fn text_before(siblings: &[SnapshotNode]) -> Option<String> {
+    let n = siblings
+        .iter()
+        .rev()
+        .find(|s| s.ref_id.is_none() || says_something(&s.name))?;
+    (n.role.is_empty() && n.children.is_empty() && says_something(&n.name)).then(|| row_text(n))
 }
 
 /// The words of a row's nodes that say something (texts and names, in order), cut to
@@ -979,6 +993,17 @@ mod tests {
         assert_eq!(
             diff(&todo(""), one),
             "- checkbox \"✔\" [ref=e4] in \"Walk the dog\"\n- button \"✖\" [ref=e5] in \"Walk the dog\"\n- listitem\n- \"Walk the dog\""
+        );
+        // Outside a row, the text just before the control (past its glyph siblings) is its row.
+        let card = |t: &str| format!("heading \"Done\"\n\"{t}\"\nbutton \"✎\" [ref=e6]\nbutton \"×\" [ref=e7]");
+        assert_eq!(
+            diff(&card("Fix login bug"), "heading \"Done\""),
+            "- button \"✎\" [ref=e6] in \"Fix login bug\"\n- button \"×\" [ref=e7] in \"Fix login bug\"\n- \"Fix login bug\""
+        );
+        assert_eq!(
+            diff("heading \"Done\"\nbutton \"×\" [ref=e7]", "heading \"Done\""),
+            "- button \"×\" [ref=e7]",
+            "a heading is no row's text"
         );
         // A name that says something needs no row; nor does a control outside any row.
         assert_eq!(

@@ -121,3 +121,64 @@ chromium_test!(
         assert!(!after.contains("Buy milk") && after.contains("Write report"), "{after}");
     }
 );
+
+chromium_test!(
+    a_board_of_div_cards_redrawn_keeps_its_refs_and_its_diff_says_which_card,
+    Axum,
+    |c, server| {
+        let page = open(c, &server, "/redrawn-board.html").await;
+        let before = snapshot(&server, &page).await;
+        // Each card: its text, button "→", button "×" (siblings: the cards are plain <div>s).
+        let lines: Vec<&str> = before.lines().collect();
+        let at = |text: &str, glyph: &str| {
+            let i = lines.iter().position(|l| l.contains(text)).expect("the card's text");
+            let pick = lines[i + 1..i + 3]
+                .iter()
+                .find(|l| l.contains(glyph))
+                .unwrap_or_else(|| panic!("{glyph} after {text} in\n{before}"));
+            ref_in(pick, "button")
+        };
+        let (fix_move, fix_x) = (at("Fix login bug", "→"), at("Fix login bug", "×"));
+        let notes_x = at("Write release notes", "×");
+
+        // Moving a card redraws both columns: new elements, which keep the refs of the ones they
+        // replaced (the card's text is the same in its new column), so the diff is the move alone.
+        let v = run(&server, &page, json!([{"command": "click", "ref": fix_move}])).await;
+        assert_eq!(
+            v["steps"][0]["matched"].as_str().unwrap(),
+            format!("button \"→\" [ref={fix_move}] in \"Fix login bug\""),
+            "{v}"
+        );
+        let diff = v["snapshot"].as_str().expect("a diff");
+        assert!(
+            !diff.lines().any(|l| l.starts_with(['+', '-']) && l.contains("[ref=")),
+            "no card's control reads as new or gone: {diff}"
+        );
+        assert!(diff.contains("To do 1 · Done 2"), "{diff}");
+        assert!(
+            diff.contains("\"Fix login bug\""),
+            "the card that moved is named: {diff}"
+        );
+
+        // The refs of the first snapshot still act on their cards; a deleted card's glyphs say
+        // which card they were.
+        let v = run(&server, &page, json!([{"command": "click", "ref": notes_x}])).await;
+        let diff = v["snapshot"].as_str().expect("a diff");
+        assert!(
+            diff.contains(&format!("- button \"×\" [ref={notes_x}] in \"Write release notes\"")),
+            "{diff}"
+        );
+        assert!(!diff.contains(&format!("[ref={fix_x}]")), "{diff}");
+        let v = run(&server, &page, json!([{"command": "click", "ref": fix_x}])).await;
+        let diff = v["snapshot"].as_str().expect("a diff");
+        assert!(
+            diff.contains(&format!("- button \"×\" [ref={fix_x}] in \"Fix login bug\"")),
+            "{diff}"
+        );
+        let after = snapshot(&server, &page).await;
+        assert!(
+            after.contains("Set up CI") && !after.contains("Fix login bug"),
+            "{after}"
+        );
+    }
+);

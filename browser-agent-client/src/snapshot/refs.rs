@@ -62,13 +62,44 @@ struct Orphan {
     row: String,
 }
 
-/// The text of the row ([`ROWS`]) `el` sits in, whitespace collapsed; `None` outside any row or for an empty one.
+/// The text of the row `el` sits in, whitespace collapsed: its [`ROWS`] ancestor's, else, for a
+/// control whose own text says nothing (a glyph: a card of `<div>`s,
+/// `<span>Fix login bug</span><button>×</button>`), the nearest of its [`CARD_DEPTH`] ancestors
+/// that has more text than `el`, when that text is short (a card, not a section; a toolbar's
+/// `Save` is told by its name alone). `None` outside any, or for an empty one.
 pub(crate) fn row_text(el: &Element) -> Option<String> {
-    let row = el.closest(ROWS).ok().flatten()?;
-    let text = row.text_content().unwrap_or_default();
-    let words: Vec<&str> = text.split_whitespace().collect();
-    (!words.is_empty()).then(|| words.join(" "))
+    let words = |e: &Element| -> String {
+        let text = e.text_content().unwrap_or_default();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    if let Some(row) = el.closest(ROWS).ok().flatten() {
+        let text = words(&row);
+        return (!text.is_empty()).then_some(text);
+    }
+    let own = words(el);
+    if own.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    let own = own.len();
+    let mut at = el.parent_element();
+    for _ in 0..CARD_DEPTH {
+        let card = at?;
+        if matches!(card.local_name().as_str(), "body" | "html") {
+            return None;
+        }
+        let text = words(&card);
+        if text.len() > own {
+            return (text.len() <= CARD_TEXT).then_some(text);
+        }
+        at = card.parent_element();
+    }
+    None
 }
+
+/// How many ancestors up a control's card is looked for ([`row_text`]).
+const CARD_DEPTH: usize = 3;
+/// Most bytes of text a card has (more is a section or a page, not one item).
+const CARD_TEXT: usize = 120;
 
 thread_local! {
     /// The page load's refs, made on first use.

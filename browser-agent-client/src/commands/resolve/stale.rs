@@ -50,8 +50,8 @@ pub(super) fn by_ref(clean: &str, teach: bool) -> Result<Element, Miss> {
 }
 
 /// The element that took the place of `old`, which left the page: the one visible element of its
-/// role and name in a row with the same text. Nothing outside rows: a lone button of the same name
-/// elsewhere may be another one (the row's own was deleted).
+/// role and name in a row (or card) with the same text. Nothing outside them: a lone button of the
+/// same name elsewhere may be another one (the row's own was deleted).
 pub(crate) fn successor(old: &Element) -> Option<Element> {
     let role = role_of(old);
     let row = row_text(old)?;
