@@ -139,9 +139,11 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     // A batch of the page's own tools alone (listing them, calling them) takes no snapshot: the
     // host then keeps the page's last one as the next diff's baseline, so what a tool changed
     // shows in the agent's next answer.
-    let tools_only = all
-        .iter()
-        .all(|s| matches!(get(s, field::COMMAND).as_string().as_deref(), Some("tools" | "tool")));
+    // (Not a page a batch navigated to with no steps left: it answers with its snapshot.)
+    let tools_only = !all.is_empty()
+        && all
+            .iter()
+            .all(|s| matches!(get(s, field::COMMAND).as_string().as_deref(), Some("tools" | "tool")));
     let text = match last_snapshot {
         Some(text) => text,
         None if tools_only => String::new(),
