@@ -715,6 +715,13 @@ async fn tools_run_against_a_page_and_answer_in_text() {
     );
     let (logs, _) = call_tool(&agent, "browser_logs", json!({"afterSeq": 2})).await;
     assert!(logs.starts_with("0 entries (lastSeq 2)"), "{logs}");
+    assert!(!logs.contains("Server entries are"), "{logs}");
+    // No server entries: the answer says what would have been one (a 4xx is the page's).
+    let (logs, _) = call_tool(&agent, "browser_logs", json!({"type": "server"})).await;
+    assert!(
+        logs.starts_with("0 entries") && logs.ends_with(super::text::NO_SERVER_ENTRIES),
+        "{logs}"
+    );
 
     let (actions, failed) = call_tool(&agent, "browser_actions", json!({"client": "pg1"})).await;
     assert!(!failed);

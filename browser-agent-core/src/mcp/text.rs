@@ -161,6 +161,11 @@ pub(crate) fn logs(console: &Value, app: Option<&str>) -> String {
     out
 }
 
+/// After an empty `type=server` answer: what would have been there, so "0 entries" is not read as
+/// "the server is not watched" or as "the failing request was fine".
+pub(crate) const NO_SERVER_ENTRIES: &str = "Server entries are the dev server's 5xx answers and, where the host reads it \
+(browser-agent --run, server_log_file, TracingLayer), its error output; a 4xx answer is a network entry of the page that sent it.\n";
+
 /// `browser_pages`: one line per page, `c1 alive visible focused "Title" http://… (default target)`;
 /// without one, where to open the app (`app`, when the host knows it).
 pub(crate) fn pages(page: &Value, app: Option<&str>) -> String {

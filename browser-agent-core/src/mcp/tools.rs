@@ -151,7 +151,14 @@ impl BrowserAgent {
                 if let Some(err) = query.client.as_deref().and_then(|c| self.unknown_client(c)) {
                     return Ok(Output::failed(err.to_string()));
                 }
-                Output::ok(text::logs(&self.console_json(&query), self.app_url(origin).as_deref()))
+                let console = self.console_json(&query);
+                let mut out = text::logs(&console, self.app_url(origin).as_deref());
+                if query.kind.as_deref() == Some(crate::protocol::entry_type::SERVER)
+                    && console["logs"].as_array().is_some_and(Vec::is_empty)
+                {
+                    out.push_str(text::NO_SERVER_ENTRIES);
+                }
+                Output::ok(out)
             }
             Tool::Pages => {
                 if let Some(name) = args.keys().next() {
