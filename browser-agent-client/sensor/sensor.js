@@ -377,6 +377,7 @@ const INPUT_ROLES = {
     reset: 'button',
     image: 'button',
     checkbox: 'checkbox',
+    file: 'button',
     radio: 'radio',
     range: 'slider',
     number: 'spinbutton',

@@ -17,7 +17,7 @@ pub(crate) const PROOF_FIELD: &str = "proof";
 /// Steps that change the page: a screenshot follows each in `actions` mode.
 const ACTING: &[&str] = &[
     "click", "dblclick", "type", "fill", "select", "check", "uncheck", "press", "navigate", "scroll", "back", "drag",
-    "forward", "reload", "hover",
+    "forward", "reload", "hover", "upload", "down", "up", "tool",
 ];
 
 /// A batch as the page runs it: where each of its steps came from.
