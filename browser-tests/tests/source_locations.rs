@@ -1,16 +1,18 @@
 //! Source locations (issue 35 item 1) in real headless Chromium: the same todo app (an `App` with
 //! a field and an Add button, a `TodoItem` per item with a checkbox and a Remove button) in React
-//! 18 and 19, Preact 10, Vue 3 and 2.7, Svelte 5 and 4 (`fixtures/source/*/src`), built for
-//! development by the test set-up with each framework's own compiler from the pinned packages of
-//! `browser-tests/source-npm/` (`build.mjs` there: esbuild with `jsxDev` and a source map, the
-//! Vue versions' `compiler-sfc`, the Svelte versions' compilers with `dev`). For each:
+//! 18 and 19, Preact 10, Vue 3 and 2.7, Svelte 5 and 4, Angular 22 and 21 (`fixtures/source/*/src`),
+//! built for development by the test set-up with each framework's own compiler from the pinned
+//! packages of `browser-tests/source-npm/` (`build.mjs` there: esbuild with `jsxDev` and a source
+//! map, the Vue versions' `compiler-sfc`, the Svelte versions' compilers with `dev`, the Angular
+//! versions' AOT compilers). For each:
 //! - a snapshot with `source: true` ends with the legend, where Add's ref is at `App
-//!   src/App.<ext>:<line>` and both Remove buttons' refs at `TodoItem src/TodoItem.<ext>:<line>`,
-//!   the lines read from the source files (the line of the element's tag; Vue keeps the file only);
+//!   src/<App>.<ext>:<line>` and both Remove buttons' refs at `TodoItem src/<TodoItem>.<ext>:<line>`,
+//!   the lines read from the source files (the line of the element's tag; Vue keeps the file only;
+//!   Angular the line of the component's class);
 //! - a click with `source: true` names its target's location in its answer;
 //! - the same legend through MCP's `browser_snapshot` and the Rust API's `SnapshotOptions::source`.
 //!
-//! A production build of React, and a page of no framework, say once that there are no source
+//! A production build of React and of Angular, and a page of no framework, say once that there are no source
 //! locations. Each scenario writes its row of `docs/source-locations.md`'s table to
 //! `target/source-locations/<page>.md`.
 
@@ -70,15 +72,31 @@ struct App {
     framework: &'static str,
     /// The npm package whose version the table gives.
     package: &'static str,
-    /// The fixture folder (`react`, `vue3`, …) and the components' extension.
+    /// The fixture folder (`react`, `vue3`, …), the components' files' names (`App`,
+    /// `TodoItem`; Angular's `app`, `todo-item`) and extension.
     dir: &'static str,
+    files: [&'static str; 2],
     ext: &'static str,
-    /// The text on the Add button's line and on the Remove button's line of the sources.
+    /// The text on the line the Add button's location names, and the Remove button's.
     add: &'static str,
     remove: &'static str,
-    /// Whether the framework keeps lines (Vue keeps the file only).
-    lines: bool,
+    /// Which line the framework keeps.
+    lines: Lines,
 }
+
+/// The line a framework's location names.
+#[derive(Clone, Copy, PartialEq)]
+enum Lines {
+    /// The element's tag.
+    Tag,
+    /// The component's class (Angular's `debugInfo`).
+    Class,
+    /// None: Vue keeps the file only.
+    None,
+}
+
+/// The components' files' names, but Angular's.
+const FILES: [&str; 2] = ["App", "TodoItem"];
 
 /// The legend line holding `r`.
 fn legend_line<'a>(text: &'a str, r: &str) -> &'a str {
@@ -112,14 +130,14 @@ async fn located(c: &fantoccini::Client, server: &Server, app: &App) {
     let tests = ref_in(&text, "button \"Remove Write tests\"");
     let at = |file: &str, needle: &str| {
         let path = format!("{}/src/{file}.{}", app.dir, app.ext);
-        if app.lines {
-            format!("src/{file}.{}:{}", app.ext, line_of(&path, needle))
-        } else {
+        if app.lines == Lines::None {
             format!("src/{file}.{}", app.ext)
+        } else {
+            format!("src/{file}.{}:{}", app.ext, line_of(&path, needle))
         }
     };
-    let app_at = format!("App {}:", at("App", app.add));
-    let item_at = format!("TodoItem {}:", at("TodoItem", app.remove));
+    let app_at = format!("App {}:", at(app.files[0], app.add));
+    let item_at = format!("TodoItem {}:", at(app.files[1], app.remove));
     let add_line = legend_line(&text, &add);
     let item_line = legend_line(&text, &milk);
     let found = add_line.starts_with(&app_at) && item_line.starts_with(&item_at) && item_line.contains(&tests);
@@ -145,8 +163,9 @@ async fn located(c: &fantoccini::Client, server: &Server, app: &App) {
         version(app.package),
         if found { "yes" } else { "no" },
         match (found, app.lines) {
-            (true, true) => "yes: file and line",
-            (true, false) => "file only (Vue keeps no line)",
+            (true, Lines::Tag) => "yes: file and line",
+            (true, Lines::Class) => "yes: file and the class's line",
+            (true, Lines::None) => "file only (Vue keeps no line)",
             (false, _) => "no",
         },
         (legend_chars as f64 / 2.75).round()
@@ -232,10 +251,11 @@ chromium_test!(react_18_dev_source, Axum, |c, server| {
         framework: "React 18 (`_debugSource`, jsxDEV)",
         package: "react",
         dir: "react",
+        files: FILES,
         ext: "jsx",
         add: JSX_ADD,
         remove: JSX_REMOVE,
-        lines: true,
+        lines: Lines::Tag,
     };
     located(c, &server, &app).await;
 });
@@ -246,10 +266,11 @@ chromium_test!(react_19_owner_stacks, Axum, |c, server| {
         framework: "React 19 (`_debugStack` + source map)",
         package: "react19",
         dir: "react",
+        files: FILES,
         ext: "jsx",
         add: JSX_ADD,
         remove: JSX_REMOVE,
-        lines: true,
+        lines: Lines::Tag,
     };
     located(c, &server, &app).await;
 });
@@ -260,10 +281,11 @@ chromium_test!(preact_10_jsx_dev, Axum, |c, server| {
         framework: "Preact 10 (`__source`, jsxDEV)",
         package: "preact",
         dir: "preact",
+        files: FILES,
         ext: "jsx",
         add: JSX_ADD,
         remove: JSX_REMOVE,
-        lines: true,
+        lines: Lines::Tag,
     };
     located(c, &server, &app).await;
 });
@@ -274,10 +296,11 @@ chromium_test!(vue_3_file, Axum, |c, server| {
         framework: "Vue 3 (`__vueParentComponent`, `__file`)",
         package: "vue",
         dir: "vue3",
+        files: FILES,
         ext: "vue",
         add: ">Add</button>",
         remove: ">Remove {{ title }}</button>",
-        lines: false,
+        lines: Lines::None,
     };
     located(c, &server, &app).await;
 });
@@ -288,10 +311,11 @@ chromium_test!(vue_2_file, Axum, |c, server| {
         framework: "Vue 2.7 (`__vue__`, `$options.__file`)",
         package: "vue2",
         dir: "vue2",
+        files: FILES,
         ext: "vue",
         add: ">Add</button>",
         remove: ">Remove {{ title }}</button>",
-        lines: false,
+        lines: Lines::None,
     };
     located(c, &server, &app).await;
 });
@@ -302,10 +326,11 @@ chromium_test!(svelte_5_meta, Axum, |c, server| {
         framework: "Svelte 5 (`__svelte_meta`)",
         package: "svelte",
         dir: "svelte5",
+        files: FILES,
         ext: "svelte",
         add: ">Add</button>",
         remove: ">Remove {title}</button>",
-        lines: true,
+        lines: Lines::Tag,
     };
     located(c, &server, &app).await;
 });
@@ -316,20 +341,52 @@ chromium_test!(svelte_4_meta, Axum, |c, server| {
         framework: "Svelte 4 (`__svelte_meta`)",
         package: "svelte4",
         dir: "svelte4",
+        files: FILES,
         ext: "svelte",
         add: ">Add</button>",
         remove: ">Remove {title}</button>",
-        lines: true,
+        lines: Lines::Tag,
     };
+    located(c, &server, &app).await;
+});
+
+/// Angular's AOT development build: `ng.getOwningComponent`, and the component def's `debugInfo`
+/// (the file and the line of the component's class).
+fn angular(page: &'static str, framework: &'static str, package: &'static str) -> App {
+    App {
+        page,
+        framework,
+        package,
+        dir: "angular",
+        files: ["app", "todo-item"],
+        ext: "ts",
+        add: "export class App ",
+        remove: "export class TodoItem ",
+        lines: Lines::Class,
+    }
+}
+
+chromium_test!(angular_22_debug_info, Axum, |c, server| {
+    let app = angular("angular22", "Angular 22 (AOT, `ɵcmp.debugInfo`)", "@angular/core");
+    located(c, &server, &app).await;
+});
+
+chromium_test!(angular_21_debug_info, Axum, |c, server| {
+    let app = angular("angular21", "Angular 21 (AOT, `ɵcmp.debugInfo`)", "@angular21/core");
     located(c, &server, &app).await;
 });
 
 /// The answers of a page without locations: the legend and a click's answer say why, once.
 async fn none(c: &fantoccini::Client, server: &Server, path: &str, why: &str) -> String {
     let id = open(c, server, path).await;
+    none_on(server, &id, path, why).await
+}
+
+/// [`none`] on the page `id`, already open at `path`.
+async fn none_on(server: &Server, id: &str, path: &str, why: &str) -> String {
     let v = run(
         server,
-        &id,
+        id,
         json!([{"command": "snapshot", "source": true}, {"command": "click", "role": "button", "nth": 0, "source": true}]),
     )
     .await;
@@ -355,6 +412,31 @@ chromium_test!(react_production_build_says_none, Axum, |c, server| {
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/source-locations");
     std::fs::create_dir_all(&out).expect("target/source-locations");
     std::fs::write(out.join("react18-prod.md"), row).expect("write the row");
+});
+
+chromium_test!(angular_production_build_says_none, Axum, |c, server| {
+    built();
+    let why = "Angular production build: no source locations";
+    let path = "/source/angular22-prod.html";
+    let id = open(c, &server, path).await;
+    // Rendered, and a production build: `ng-version` on its root, no `ng` global.
+    eval_until(
+        &server,
+        &id,
+        "document.querySelectorAll('li').length + ':' + !!document.querySelector('[ng-version]') + ':' + typeof ng",
+        "the production app rendered",
+        |v| *v == "2:true:undefined",
+    )
+    .await;
+    none_on(&server, &id, path, why).await;
+    let row = format!(
+        "| Angular 22 production build | {} | no, said once: \"{why}\" | — | {} | |\n",
+        version("@angular/core"),
+        ((why.len() + 16) as f64 / 2.75).round()
+    );
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/source-locations");
+    std::fs::create_dir_all(&out).expect("target/source-locations");
+    std::fs::write(out.join("angular22-prod.md"), row).expect("write the row");
 });
 
 chromium_test!(no_framework_says_none, Axum, |c, server| {

@@ -11,7 +11,8 @@
 //   Svelte 4 and 5: `__svelte_meta.loc` (file, line, column) on each element in dev builds;
 //   Preact: the host vnode (found from the render root's `__k`), its `__source` (jsxDEV) and the
 //     component vnode above it;
-//   Angular (dev mode): `ng.getOwningComponent`, the component's name only.
+//   Angular (dev mode): `ng.getOwningComponent`, its class's def's `debugInfo` (AOT builds:
+//     the file and the class's line), else the class's name only.
 // Answers `{kind, dev, locs}`: `locs[i]` is `[component, file, line]` (file and line may be
 // empty / 0) or null; `kind` names the framework found, `dev` whether its build keeps locations.
 // Reads are guarded: a page's getters may throw. Fetches use the kept `fetch` (not logged).
@@ -302,7 +303,12 @@ function angular(el) {
     } catch (e) {}
     if (!c) return null;
     const ctor = get(c, 'constructor');
-    return { kind: 'Angular', dev: true, loc: [(ctor && ctor.name) || '', '', 0] };
+    // AOT development builds (Angular >= 17.2) keep `ɵsetClassDebugInfo`'s {className, filePath,
+    // lineNumber} (the class's line; the file relative to the project) on the component def.
+    const info = get(get(ctor, '\u0275cmp'), 'debugInfo');
+    const file = projectPath(get(info, 'filePath'));
+    const name = get(info, 'className') || (ctor && ctor.name) || '';
+    return { kind: 'Angular', dev: true, loc: [String(name), file, file ? get(info, 'lineNumber') | 0 : 0] };
 }
 
 // ---- The entry point ---------------------------------------------------------------------
