@@ -7,16 +7,11 @@
 //! The page side: the bootstrap's wrappers (`browser-agent-client/bootstrap/bootstrap.js`) and
 //! the hands' policy (`browser-agent-client/src/commands/dialogs.rs`).
 
-use std::sync::atomic::Ordering;
-
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::commands::{Batch, BatchResult, RunError};
-use crate::logs::LogQuery;
 use crate::protocol::dialogs::{self as names, ACCEPT, DIALOG, DISMISS, PROMPT_TEXT};
 use crate::protocol::entry_type;
-use crate::BrowserAgent;
 
 /// How the native dialogs a batch meets are answered: OK ([`Accept`](Self::Accept), the default:
 /// the agent's click on "Delete" meant to delete, as the person acting through it would), Cancel
@@ -61,8 +56,9 @@ impl DialogPolicy {
 
     /// The batch-level fields of a request (`POST /run`'s body, MCP's `browser_run`, a stdio
     /// line), checked as a step's are; `None` when it sets neither.
-    pub(crate) fn from_request(obj: &Map<String, Value>) -> Result<Option<DialogPolicy>, RunError> {
-        let bad = |why: String| RunError::BadRequest(format!("batch field {why}"));
+    /// The error is the text of the 400.
+    pub(crate) fn from_request(obj: &Map<String, Value>) -> Result<Option<DialogPolicy>, String> {
+        let bad = |why: String| format!("batch field {why}");
         let dialog = match obj.get(DIALOG) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s.eq_ignore_ascii_case(ACCEPT) => Some(false),
@@ -93,15 +89,6 @@ fn both() -> String {
     format!(
         "\"{PROMPT_TEXT}\" is what an accepted prompt answers; with \"{DIALOG}\": \"{DISMISS}\" the prompt answers null: send one, e.g. {{\"{DIALOG}\":\"{DISMISS}\"}} or {{\"{PROMPT_TEXT}\":\"Ada\"}}"
     )
-}
-
-impl Batch {
-    /// Answers the native dialogs of the steps it holds by `policy` (each step that sets no
-    /// `dialog` or `promptText` of its own gets it). See [`DialogPolicy`] for an example.
-    pub fn dialogs(mut self, policy: DialogPolicy) -> Self {
-        policy.apply(&mut self.steps);
-        self
-    }
 }
 
 /// A step's policy fields together: `dismiss` with a `promptText` is refused (the other checks
@@ -200,7 +187,7 @@ pub(crate) fn entry_text(obj: &Map<String, Value>) -> String {
 
 /// A stored `dialog` entry (as the answer's logs carry it) as the answer reports it; `now` for
 /// how long ago one answered outside a batch was.
-fn record(e: &Value, now: u64) -> DialogRecord {
+pub(crate) fn record(e: &Value, now: u64) -> DialogRecord {
     let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let kind = s(names::KIND);
     let message = s(names::MESSAGE);
@@ -237,40 +224,8 @@ fn record(e: &Value, now: u64) -> DialogRecord {
     }
 }
 
-fn is_dialog(e: &Value) -> bool {
+pub(crate) fn is_dialog(e: &Value) -> bool {
     e.get("type").and_then(Value::as_str) == Some(entry_type::DIALOG)
-}
-
-impl BrowserAgent {
-    /// Fills `result.dialogs` (the batches of `/run`, MCP, stdio and the Rust API; a look with
-    /// `GET /snapshot` leaves them to the next): the dialogs its logs hold (its steps', and those its page answered
-    /// while no batch ran, which the page sends with the batch), then those any other page
-    /// answered while no batch ran and no answer has reported yet (stored since the last one).
-    pub(crate) fn add_dialogs(&self, result: &mut BatchResult) {
-        let now = crate::util::now_ms();
-        let last = self.inner.logs.last_seq();
-        let since = self.inner.dialogs_reported.swap(last, Ordering::Relaxed);
-        let seq = |e: &Value| e.get("seq").and_then(Value::as_u64);
-        let mut said: Vec<u64> = Vec::new();
-        for e in result.logs.iter().filter(|e| is_dialog(e)) {
-            result.dialogs.push(record(e, now));
-            said.extend(seq(e));
-        }
-        let query = LogQuery {
-            kind: Some(entry_type::DIALOG.to_owned()),
-            after_seq: Some(since),
-            ..LogQuery::default()
-        };
-        for entry in self.inner.logs.query(&query) {
-            let outside = entry
-                .fields
-                .get(names::OUTSIDE)
-                .is_some_and(|v| v.as_bool() == Some(true) || v.as_u64() == Some(1));
-            if outside && entry.seq <= last && !said.contains(&entry.seq) {
-                result.dialogs.push(record(&entry.to_json(), now));
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -304,8 +259,8 @@ mod tests {
             json!({"dialog": "dismiss", "promptText": "x"}),
         ] {
             let err = DialogPolicy::from_request(bad.as_object().unwrap()).unwrap_err();
-            assert_eq!(err.status(), 400, "{err}");
-            assert!(err.to_string().starts_with("batch field \""), "{err}");
+            // (The 400's text: the request parser answers it as `RunError::BadRequest`.)
+            assert!(err.starts_with("batch field \""), "{err}");
         }
         assert!(check_step(&json!({"command": "click", "dialog": "dismiss", "promptText": "x"})).is_err());
         assert!(check_step(&json!({"command": "click", "dialog": "accept", "promptText": "x"})).is_ok());

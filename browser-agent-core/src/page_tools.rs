@@ -14,20 +14,18 @@ use parking_lot::Mutex;
 use serde_json::{json, Map, Value};
 use tokio::sync::watch;
 
-use crate::commands::{Batch, RunError};
 use crate::protocol::page_tools::{self as wire, valid_name, MAX_DESCRIPTION, MAX_SCHEMA, MAX_TOOLS};
-use crate::BrowserAgent;
 
 /// How MCP names a page's tool: `page_<first 8 digits of the client id>_<name>`.
 pub(crate) const MCP_PREFIX: &str = "page_";
 /// MCP clients cap tool names (OpenAI's function names: 64 of `A-Z a-z 0-9 _ -`).
-const MCP_NAME_MAX: usize = 64;
+pub(crate) const MCP_NAME_MAX: usize = 64;
 /// Digits of the client id in an MCP name.
 const CLIENT_DIGITS: usize = 8;
 /// Pages whose tool counts are kept (a page that registers tools past this is not listed).
 const MAX_PAGES: usize = 64;
 /// How long listing one page's tools may take before its last list (or none) is used.
-const LIST_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const LIST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One tool a page registered, as checked here.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,7 +102,7 @@ impl PageTools {
     }
 
     /// The pages with tools and their revisions, by client id.
-    fn revisions(&self) -> Vec<(String, u64)> {
+    pub(crate) fn revisions(&self) -> Vec<(String, u64)> {
         let mut all: Vec<_> = self
             .pages
             .lock()
@@ -116,11 +114,11 @@ impl PageTools {
         all
     }
 
-    fn cached(&self, client: &str) -> Option<(u64, Option<Arc<Listing>>)> {
+    pub(crate) fn cached(&self, client: &str) -> Option<(u64, Option<Arc<Listing>>)> {
         self.pages.lock().get(client).map(|p| (p.revision, p.listed.clone()))
     }
 
-    fn store(&self, client: &str, listing: Arc<Listing>) {
+    pub(crate) fn store(&self, client: &str, listing: Arc<Listing>) {
         if let Some(page) = self.pages.lock().get_mut(client) {
             page.listed = Some(listing);
         }
@@ -166,7 +164,7 @@ fn short_url(url: &str) -> String {
 
 /// The MCP name of tool `name` of page `client`: `page_<8 digits>_<name>`, characters outside
 /// `A-Z a-z 0-9 _ -` as `_`, at most 64 characters.
-fn mcp_name(client: &str, name: &str) -> String {
+pub(crate) fn mcp_name(client: &str, name: &str) -> String {
     let short: String = client.chars().take(CLIENT_DIGITS).collect();
     let mut out = format!("{MCP_PREFIX}{short}_");
     out.extend(
@@ -273,94 +271,6 @@ fn bounded(s: &str) -> String {
     let mut s = s.to_owned();
     crate::util::truncate_marked(&mut s, 300);
     s
-}
-
-impl BrowserAgent {
-    /// The live pages that registered tools, with their URLs.
-    fn pages_with_tools(&self) -> Vec<(String, u64, String)> {
-        let now = crate::util::now_ms();
-        let clients = &self.inner.clients;
-        self.inner
-            .page_tools
-            .revisions()
-            .into_iter()
-            .filter_map(|(client, rev)| {
-                let record = clients.get(&client).filter(|r| clients.is_alive(r, now))?;
-                Some((client, rev, record.page))
-            })
-            .collect()
-    }
-
-    /// What identifies the page tools now (the live pages with tools and their revisions), as
-    /// hex: the MCP transports compare it to say `notifications/tools/list_changed`.
-    pub(crate) fn page_tools_fingerprint(&self) -> String {
-        let pages = self.pages_with_tools();
-        let parts: Vec<String> = pages.iter().map(|(c, r, _)| format!("{c}:{r}")).collect();
-        let joined = parts.join(",");
-        format!("{:016x}", crate::util::fnv1a64(&[joined.as_bytes()]))
-    }
-
-    /// Page `client`'s tools: its last list while its revision is the same, else read anew with
-    /// a `tools` step (which takes no snapshot); the last list when the page does not answer in
-    /// time.
-    pub(crate) async fn page_tool_listing(&self, client: &str) -> Result<Arc<Listing>, RunError> {
-        let (revision, listed) = self.inner.page_tools.cached(client).unwrap_or((0, None));
-        if let Some(listed) = listed.as_ref().filter(|l| l.revision >= revision) {
-            return Ok(listed.clone());
-        }
-        let batch = Batch {
-            steps: vec![json!({"command": "tools"})],
-            client: Some(client.to_owned()),
-            timeout: LIST_TIMEOUT,
-        };
-        let fetched = self.run_with_hint(batch, None).await.and_then(|result| {
-            let step = result
-                .steps
-                .first()
-                .ok_or_else(|| RunError::BadRequest("no answer".into()))?;
-            if let Some(error) = &step.error {
-                return Err(RunError::BadRequest(error.clone()));
-            }
-            parse_listing(step.result.as_ref().unwrap_or(&Value::Null)).map_err(RunError::BadRequest)
-        });
-        match (fetched, listed) {
-            (Ok(listing), _) => {
-                let listing = Arc::new(listing);
-                self.inner.page_tools.store(client, listing.clone());
-                Ok(listing)
-            }
-            (Err(_), Some(old)) => Ok(old),
-            (Err(e), None) => Err(e),
-        }
-    }
-
-    /// Every live page's tools as MCP names them, pages in client-id order; a page that cannot
-    /// be read now is left out.
-    pub(crate) async fn exposed_page_tools(&self) -> Vec<Exposed> {
-        let mut out: Vec<Exposed> = Vec::new();
-        for (client, _, page) in self.pages_with_tools() {
-            let Ok(listing) = self.page_tool_listing(&client).await else {
-                continue;
-            };
-            for tool in &listing.tools {
-                let base = mcp_name(&client, &tool.name);
-                let mut name = base.clone();
-                let mut n = 2;
-                while out.iter().any(|e| e.mcp_name == name) {
-                    let suffix = format!("_{n}");
-                    name = format!("{}{suffix}", &base[..base.len().min(MCP_NAME_MAX - suffix.len())]);
-                    n += 1;
-                }
-                out.push(Exposed {
-                    mcp_name: name,
-                    client: client.clone(),
-                    page: page.clone(),
-                    tool: tool.clone(),
-                });
-            }
-        }
-        out
-    }
 }
 
 #[cfg(test)]

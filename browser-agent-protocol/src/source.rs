@@ -41,7 +41,7 @@ pub fn location(component: &str, file: &str, line: u32) -> String {
         out.push_str(file);
         if line > 0 {
             out.push(':');
-            crate::snapshot::push_decimal(&mut out, u64::from(line));
+            out.push_str(&line.to_string());
         }
     }
     out

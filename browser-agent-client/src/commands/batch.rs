@@ -100,7 +100,6 @@ fn tapped() -> Array {
 /// (`offset` when handed over).
 pub(crate) fn start(batch: &JsValue, results: &Array) -> u32 {
     TAPPED.with(|t| *t.borrow_mut() = Some(Array::new()));
-    super::dialogs::batch_starts();
     let offset = get(batch, field::OFFSET).as_f64().unwrap_or(0.0).max(0.0) as u32;
     let b = Batch {
         id: get(batch, field::ID),
@@ -137,25 +136,20 @@ pub(crate) fn time_left() -> Option<f64> {
 /// The batch ended in this page; returns the entries recorded while it ran.
 pub(crate) fn end() -> Array {
     BATCH.with(|s| s.borrow_mut().take());
-    super::dialogs::batch_ends();
     cursor::batch_end();
     TAPPED.with(|t| t.borrow_mut().take()).unwrap_or_default()
 }
 
 /// A step starts: it becomes the current one, without a target yet.
-pub(crate) fn step_begins(step: &JsValue) {
-    let index = with_batch(|b| {
+pub(crate) fn step_begins(step: &JsValue) -> Option<u32> {
+    with_batch(|b| {
         let i = b.steps.index_of(step, 0);
         if i >= 0 {
             b.current = i as u32;
         }
         b.target = None;
         b.offset + b.current
-    });
-    // Its dialog policy answers from now on.
-    if let Some(index) = index {
-        super::dialogs::step_begins(step, index);
-    }
+    })
 }
 
 /// A step asks for a navigation (performed after the handover is posted); `dest` is where to,
@@ -368,7 +362,7 @@ fn on_navigate(ev: JsValue) {
         || get(&ev, "downloadRequest").is_string();
     // A page whose beforeunload handlers ask to stay is left or kept by the step's policy
     // (a navigation the step itself asked for was checked before its handover).
-    if !same_doc && get(&ev, "cancelable").is_truthy() && !super::dialogs::may_leave() {
+    if !same_doc && get(&ev, "cancelable").is_truthy() && !MAY_LEAVE.with(|m| m.get()()) {
         let _ = call(&ev, "preventDefault", &[]);
         return;
     }
@@ -378,8 +372,16 @@ fn on_navigate(ev: JsValue) {
     }
 }
 
-/// Listens for `pagehide` and for navigations (once per page load).
-pub(crate) fn install() {
+thread_local! {
+    /// Whether the page may be left now, by the batch's dialog policy (the dialogs module's
+    /// `may_leave`, given at [`install`]: this module stays below it).
+    static MAY_LEAVE: std::cell::Cell<fn() -> bool> = const { std::cell::Cell::new(|| true) };
+}
+
+/// Listens for `pagehide` and for navigations (once per page load); `may_leave` answers whether a
+/// navigation the page's `beforeunload` handlers object to goes on.
+pub(crate) fn install(may_leave: fn() -> bool) {
+    MAY_LEAVE.with(|m| m.set(may_leave));
     let cb = Closure::<dyn Fn()>::new(on_pagehide).into_js_value();
     let _ = call(&global(), "addEventListener", &[&js_string("pagehide"), &cb]);
     let nav = get(&global(), "navigation");

@@ -46,6 +46,8 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     let results = Array::new();
     // Handed over from the page before a navigation: indices continue at `offset`.
     let offset = batch::start(batch, &results) as usize;
+    // The dialogs the page answered while no batch ran are this batch's entries.
+    super::dialogs::batch_starts();
     let id = get(batch, field::ID);
     if offset == 0 {
         bootstrap::to_parent("command-started", &[("id", &id), ("steps", &steps)]);
@@ -155,6 +157,7 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         }
     };
     let logs = batch::end();
+    super::dialogs::batch_ends();
     bootstrap::to_parent(
         "command-completed",
         &[("id", &id), ("success", &JsValue::from(success))],

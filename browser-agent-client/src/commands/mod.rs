@@ -56,6 +56,6 @@ pub(crate) fn install() {
     // Every entry the sensor records passes the running batch, which keeps those of its own time.
     let tap = Closure::<dyn Fn(JsValue)>::new(|e: JsValue| batch::tap(&e)).into_js_value();
     set(&global, bootstrap::TAP, &tap);
-    batch::install();
+    batch::install(dialogs::may_leave);
     dialogs::install();
 }

@@ -2,8 +2,10 @@
 
 mod adapter;
 mod builder;
+mod dialogs;
 mod notes;
 mod options;
+mod page_tools;
 mod proof;
 mod screenshot;
 

@@ -150,7 +150,7 @@ impl Batch {
             )));
         }
         // The dialog policy is checked before the steps: its 400 names the batch's field.
-        let policy = crate::dialogs::DialogPolicy::from_request(obj)?;
+        let policy = crate::dialogs::DialogPolicy::from_request(obj).map_err(RunError::BadRequest)?;
         // Refused here too (with `validate_steps`'s text), before the other fields are checked.
         let steps = match obj.get(field::STEPS) {
             Some(Value::Array(steps)) if !steps.is_empty() => steps.clone(),
@@ -181,6 +181,16 @@ impl Batch {
             Some(policy) => batch.dialogs(policy),
             None => batch,
         })
+    }
+}
+
+impl Batch {
+    /// Answers the native dialogs of the steps it holds by `policy` (each step that sets no
+    /// `dialog` or `promptText` of its own gets it). See [`DialogPolicy`](crate::DialogPolicy)
+    /// for an example.
+    pub fn dialogs(mut self, policy: crate::dialogs::DialogPolicy) -> Self {
+        policy.apply(&mut self.steps);
+        self
     }
 }
 
@@ -271,6 +281,17 @@ impl std::fmt::Display for OpenPages {
         }
         Ok(())
     }
+}
+
+/// How a refused step is named: numbered from 1, as the answers number steps, and saying the
+/// batch did not run (a 400 is answered before any step runs).
+pub(crate) fn step_name(i: usize) -> String {
+    format!("step {} (nothing ran)", i + 1)
+}
+
+/// A refused step's 400: [`step_name`], then why.
+pub(crate) fn refused_step(i: usize, why: impl std::fmt::Display) -> RunError {
+    RunError::BadRequest(format!("{}: {why}", step_name(i)))
 }
 
 /// Why a batch did not run; the message says what to do, and [`status`](Self::status) is the

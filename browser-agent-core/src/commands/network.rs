@@ -21,7 +21,7 @@ pub(crate) fn resolve(steps: &mut [Value], logs: &LogBuffer, client: &str) -> Re
         let Some(seq) = step.get(network::SEQ).and_then(Value::as_u64) else {
             continue;
         };
-        let bad = |why: String| super::validate::refused_step(i, why);
+        let bad = |why: String| super::refused_step(i, why);
         let entry = logs
             .since_seq(seq.saturating_sub(1))
             .into_iter()

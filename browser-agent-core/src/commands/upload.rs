@@ -337,7 +337,7 @@ fn lexically_inside(root: &Path, path: &Path) -> bool {
 
 /// A 400 naming the step.
 fn bad(i: usize, why: &str) -> RunError {
-    super::validate::refused_step(i, why)
+    super::refused_step(i, why)
 }
 
 /// A 413 naming the step.

@@ -25,7 +25,7 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
     }
     let mut diff_steps = Vec::new();
     for (i, step) in steps.iter_mut().enumerate() {
-        let at = |why: String| refused_step(i, why);
+        let at = |why: String| super::refused_step(i, why);
         // Any step's `ref` (a target, a snapshot's or a screenshot's scope) is read here, so one
         // that is not a ref is a 400 before anything runs, whatever the command.
         target_ref(step).map_err(at)?;
@@ -42,12 +42,12 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
             return Err(RunError::BadRequest(match command {
                 Some(c) if !c.is_empty() => format!(
                     "{}: unknown command {c:?}; commands: {}",
-                    step_name(i),
+                    super::step_name(i),
                     crate::protocol::COMMANDS.join(", ")
                 ),
                 _ => format!(
                     "{} needs a \"command\" string, e.g. {{\"command\":\"snapshot\"}}",
-                    step_name(i)
+                    super::step_name(i)
                 ),
             }));
         };
@@ -57,17 +57,6 @@ pub(crate) fn validate_steps(steps: &mut [Value]) -> Result<Vec<usize>, RunError
         }
     }
     Ok(diff_steps)
-}
-
-/// How a refused step is named: numbered from 1, as the answers number steps, and saying the
-/// batch did not run (a 400 is answered before any step runs).
-fn step_name(i: usize) -> String {
-    format!("step {} (nothing ran)", i + 1)
-}
-
-/// A refused step's 400: [`step_name`], then why.
-pub(crate) fn refused_step(i: usize, why: impl std::fmt::Display) -> RunError {
-    RunError::BadRequest(format!("{}: {why}", step_name(i)))
 }
 
 /// A `wait` that would outlast its batch (`timeout` or `ms` at least the batch's `timeoutMs`) is
@@ -81,7 +70,7 @@ pub(crate) fn waits_fit(steps: &[Value], timeout: std::time::Duration) -> Result
         }
         for name in ["timeout", "ms"] {
             if let Some(ms) = step.get(name).and_then(Value::as_f64).filter(|ms| *ms >= batch_ms) {
-                return Err(refused_step(
+                return Err(super::refused_step(
                     i,
                     format!(
                         "wait {name} {ms} ms is as long as the batch's timeoutMs {batch_ms} or longer: \

@@ -290,7 +290,7 @@ async fn same_origin_pages_and_curl_still_act() {
         (b"{\"budget\":\"2000\"}", "step 1 (nothing ran): invalid budget \"2000\""),
         (
             b"{\"filtr\":\"Save\"}",
-            "step 1 (nothing ran): a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"filtr\"",
+            "step 1 (nothing ran): a snapshot step takes diff, ref, selector, offset, limit, filter, viewport, budget, full; not \"filtr\"",
         ),
     ] {
         let (status, answer) = send(
@@ -309,7 +309,7 @@ async fn same_origin_pages_and_curl_still_act() {
     for (query, text) in [
         (
             "limt=1",
-            "step 1 (nothing ran): a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"limt\"",
+            "step 1 (nothing ran): a snapshot step takes diff, ref, selector, offset, limit, filter, viewport, budget, full; not \"limt\"",
         ),
         (
             "budget=-1",

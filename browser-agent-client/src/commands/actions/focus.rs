@@ -1,6 +1,9 @@
 //! Moving the focus as a person's action does, with the events a window without the system's
 //! focus leaves out.
 
+use crate::js::{as_element, get, global};
+use wasm_bindgen::JsCast;
+
 /// Moves the focus to `el`, or off the focused element (`None`), as a person's action does. In a
 /// window without the system's focus (the developer's browser beside the IDE) the browser moves it
 /// silently, without the focus and blur events widgets open and validate on (jQuery UI's
@@ -20,4 +23,21 @@ pub(super) fn focus(el: Option<&web_sys::Element>) {
         fire(&after, "FocusEvent", "focus", &event_init(false));
         fire(&after, "FocusEvent", "focusin", &event_init(true));
     }
+}
+
+/// The focused element, inside open shadow roots; the body (or the root element) when nothing is focused.
+pub(super) fn active_element() -> web_sys::Element {
+    let doc = get(&global(), "document");
+    let mut a = get(&doc, "activeElement");
+    // Into open shadow roots.
+    loop {
+        let inner = get(&get(&a, "shadowRoot"), "activeElement");
+        if !inner.is_object() {
+            break;
+        }
+        a = inner;
+    }
+    as_element(a)
+        .or_else(|| as_element(get(&doc, "body")))
+        .unwrap_or_else(|| get(&doc, "documentElement").unchecked_into())
 }

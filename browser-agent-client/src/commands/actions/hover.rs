@@ -8,7 +8,7 @@ use super::reach::{landing_at, mouse, mouse_button, scroll_into_view};
 use crate::cursor;
 use crate::js::{as_element, call, fire, get, js_string, set};
 use js_sys::{Function, JsString, Reflect};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -21,13 +21,21 @@ thread_local! {
     static HOVER_MIRRORED: RefCell<Option<(JsValue, f64, bool)>> = const { RefCell::new(None) };
     /// It and its ancestors, which carry the `:hover` stand-in attribute.
     static HOVER_CHAIN: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
+    /// The `buttons` bits a `down` step holds (the pointer's steps keep it), for the moves a held
+    /// pointer makes.
+    static HELD_BUTTONS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Which buttons the pointer holds from now on (`0`: none): a hover then moves it held.
+pub(super) fn hold_buttons(bits: u32) {
+    HELD_BUTTONS.with(|h| h.set(bits));
 }
 
 /// Moves the pointer onto `at`: leave/out events for what it leaves, enter/over/move for `at`.
 pub(super) fn hover_at(at: &Element, x: f64, y: f64) {
     let prev = HOVERED.with(|h| h.borrow_mut().replace((at.clone(), x, y)));
     // A button a `down` step holds is in the moves' `buttons`.
-    let held = super::pointer::held_buttons();
+    let held = HELD_BUTTONS.with(Cell::get);
     let moved = prev
         .as_ref()
         .is_some_and(|p| (p.1 - x).abs() >= 0.5 || (p.2 - y).abs() >= 0.5);
@@ -219,7 +227,7 @@ pub(super) async fn hover(step: &JsValue) -> Outcome {
     let t = target(step, false)?;
     scroll_into_view(&t.el).await;
     batch::note(&t);
-    let point = super::pointer::step_point(step, &t)?;
+    let point = super::reach::step_point(step, &t)?;
     let (at, x, y) = landing_at(&t, point)?;
     cursor::move_to(x, y).await;
     let mark = super::settle::mark();

@@ -7,6 +7,7 @@ use super::super::batch;
 use super::super::resolve::{self, describe};
 use super::super::step::{bad_field, field, Outcome};
 use super::super::target::target;
+use super::focus::active_element;
 use super::keymap::{key_inits, Mods};
 use super::pointer::blocked_submit;
 use super::reach::{centre, scroll_into_view};
@@ -14,7 +15,7 @@ use super::text::{
     caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
 };
 use crate::cursor;
-use crate::js::{as_element, call, fire, get, global, has_attribute, js_string};
+use crate::js::{as_element, call, fire, get, has_attribute, js_string};
 use crate::lazy;
 use crate::text::cat;
 use browser_agent_protocol::keys::parse_chord;
@@ -23,23 +24,6 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
-
-/// The focused element, inside open shadow roots; the body (or the root element) when nothing is focused.
-pub(super) fn active_element() -> Element {
-    let doc = get(&global(), "document");
-    let mut a = get(&doc, "activeElement");
-    // Into open shadow roots.
-    loop {
-        let inner = get(&get(&a, "shadowRoot"), "activeElement");
-        if !inner.is_object() {
-            break;
-        }
-        a = inner;
-    }
-    as_element(a)
-        .or_else(|| as_element(get(&doc, "body")))
-        .unwrap_or_else(|| get(&doc, "documentElement").unchecked_into())
-}
 
 /// `press`: a key or chord on the target (focused first) or on the focused element.
 pub(super) async fn press(step: &JsValue) -> Outcome {

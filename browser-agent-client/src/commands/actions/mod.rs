@@ -103,7 +103,10 @@ async fn network_done(v: JsValue, inflight: f64, t0: f64) -> Outcome {
 
 /// Runs the acting command `command`.
 async fn act(command: &str, step: &JsValue) -> Outcome {
-    batch::step_begins(step);
+    // Its dialog policy answers from now on.
+    if let Some(index) = batch::step_begins(step) {
+        super::dialogs::step_begins(step, index);
+    }
     // A popup or new tab the action opens, or the browser refuses, is said in its result.
     let popups = super::popups::begin(command);
     let outcome = match command {

@@ -7,7 +7,7 @@ use super::super::resolve::{self, describe, Target};
 use super::super::step::{field, Outcome};
 use super::super::target::target;
 use super::hover::hover_at;
-use super::reach::{hit, landing_when_still_at, mouse, mouse_button, point_in, scroll_into_view};
+use super::reach::{hit, landing_when_still_at, mouse, mouse_button, scroll_into_view, step_point};
 use super::settle;
 use crate::bootstrap;
 use crate::cursor;
@@ -76,11 +76,6 @@ struct Held {
 thread_local! {
     /// The button held between a batch's `down` and `up` steps (released at the batch's end).
     static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
-}
-
-/// The `buttons` bits held now (for the moves a held pointer makes).
-pub(super) fn held_buttons() -> u32 {
-    HELD.with(|h| h.borrow().as_ref().map_or(0, |h| h.button.bit()))
 }
 
 /// Focuses what a press at `el` focuses: its nearest focusable ancestor-or-self; otherwise the
@@ -177,12 +172,6 @@ fn press_sequence(at: &Element, x: f64, y: f64, clicks: u32, button: Button) -> 
         fire(at, "MouseEvent", "dblclick", &mouse(x, y, 0, 2, true));
     }
     native_menu
-}
-
-/// The viewport point a step's `x` and `y` name in `t` (`None`: its centre).
-pub(super) fn step_point(step: &JsValue, t: &Target) -> Result<Option<(f64, f64)>, String> {
-    let px = |name: &str| get(step, name).as_f64();
-    point_in(t, px("x"), px("y"))
 }
 
 /// Scrolls, checks, moves the cursor and clicks `t` (`clicks` times).
@@ -329,6 +318,7 @@ pub(super) async fn down(step: &JsValue) -> Outcome {
             mouse_events,
         })
     });
+    super::hover::hold_buttons(button.bit());
     // A held press's handlers (a long-press timer counts from here) run before the next step.
     let _ = settle::settle(mark, 0, false).await;
     let mut out = cat(&["pressed the ", button.name(), " button and holds it"]);
@@ -372,6 +362,7 @@ pub(super) async fn up(step: &JsValue) -> Outcome {
         (hit(&pressed_at, px, py).unwrap_or_else(|| pressed_at.clone()), px, py)
     };
     HELD.with(|h| h.borrow_mut().take());
+    super::hover::hold_buttons(0);
     button_up(&at, x, y, button, 1, mouse_events);
     if pressed_at.is_connected() {
         button_click(&pressed_at, &at, x, y, button, 1);
@@ -391,6 +382,7 @@ pub(super) async fn up(step: &JsValue) -> Outcome {
 /// Returns the text the batch's last result gets, when it did.
 pub(crate) fn release_held() -> Option<String> {
     let held = HELD.with(|h| h.borrow_mut().take())?;
+    super::hover::hold_buttons(0);
     let at = hit(&held.at, held.x, held.y).unwrap_or_else(|| held.at.clone());
     button_up(&at, held.x, held.y, held.button, 1, held.mouse_events);
     Some(cat(&[

@@ -354,3 +354,9 @@ fn describe_cover(top: &Element, cover: &Element) -> String {
     }
     d
 }
+
+/// The viewport point a step's `x` and `y` name in `t` (`None`: its centre).
+pub(super) fn step_point(step: &JsValue, t: &Target) -> Result<Option<(f64, f64)>, String> {
+    let px = |name: &str| crate::js::get(step, name).as_f64();
+    point_in(t, px("x"), px("y"))
+}

@@ -258,7 +258,7 @@ pub(super) async fn type_text(step: &JsValue, whole: bool) -> Outcome {
 /// What a `type` step with no target types into: the focused element, as a person types after
 /// clicking into a field (recorded as the step's target).
 fn focused_field() -> Result<Target, String> {
-    let el = super::keys::active_element();
+    let el = super::focus::active_element();
     if matches!(el.local_name().as_str(), "body" | "html") {
         return Err("type has no target and nothing is focused: name the field (label, placeholder, ref, role and name, or selector), or click into it first".into());
     }

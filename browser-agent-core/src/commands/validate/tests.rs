@@ -144,7 +144,7 @@ fn snapshot_views_are_checked_before_anything_runs() {
     );
     assert_eq!(
         check(json!({"command": "snapshot", "ref": "e479", "ofset": 40})).unwrap_err(),
-        "step 1 (nothing ran): a snapshot step takes diff, ref, offset, limit, filter, viewport, budget, full; not \"ofset\""
+        "step 1 (nothing ran): a snapshot step takes diff, ref, selector, offset, limit, filter, viewport, budget, full; not \"ofset\""
     );
     assert!(check(json!({"command": "snapshot", "text": null})).is_ok());
     assert_eq!(
@@ -181,7 +181,10 @@ fn every_command_has_its_fields_in_the_table() {
     let snapshot = &STEP_FIELDS[0];
     let names: Vec<&str> = snapshot.fields.iter().map(|(f, _)| *f).collect();
     assert_eq!(names[0], "diff");
-    assert_eq!(names[1..], *crate::protocol::SNAPSHOT_VIEW);
+    // The view's fields, and `selector` (a subtree as `ref` gives one) after `ref`.
+    let mut view = crate::protocol::SNAPSHOT_VIEW.to_vec();
+    view.insert(1, "selector");
+    assert_eq!(names[1..], view[..]);
     for spec in STEP_FIELDS {
         // Each example is a step the host accepts, and what it needs is among its fields.
         let example: Value = serde_json::from_str(spec.example).unwrap();
@@ -200,7 +203,7 @@ fn each_command_takes_its_fields_and_refuses_others() {
     let cases: &[(Value, Value, Value, Value)] = &[
         (
             json!({"command": "snapshot", "ref": "e3", "limit": 5}),
-            json!({"command": "snapshot", "selector": "main"}),
+            json!({"command": "snapshot", "sel": "main"}),
             json!(null),
             json!({"command": "snapshot", "filter": 5}),
         ),
