@@ -11,7 +11,9 @@
 //! - SortableJS (its default HTML5 mode, within and between lists, and `forceFallback`);
 //! - jQuery UI sortable, draggable and droppable;
 //! - dnd-kit (`@dnd-kit/core` + `@dnd-kit/sortable` on React 18) and @hello-pangea/dnd: apps in
-//!   `fixtures/drag/*/app.jsx`, bundled by the set-up with the pinned esbuild.
+//!   `fixtures/drag/*/app.jsx`, bundled by the set-up with the pinned esbuild;
+//! - what an agent met (`fixtures/drag/saving.html`): an HTML5 board whose drop saves (the test
+//!   app's `/api/slow`), re-fetches and redraws it all, and lists sorted by their handle only.
 //!
 //! Each asserts the library's own outcome (its end event, the page's order), not only ours. Each
 //! library's scenario writes its row of docs/drag.md to `target/drag/<page>.md`: the version, and
@@ -449,5 +451,99 @@ chromium_test!(hello_pangea_dnd, Axum, |c, server| {
     assert!(
         !lists["todo"].as_array().unwrap().contains(&json!("Build")),
         "{lists} {text}"
+    );
+});
+
+chromium_test!(saves_then_redraws, Axum, |c, server| {
+    let id = open(c, &server, "/drag/saving.html").await;
+    eval_until(
+        &server,
+        &id,
+        "return document.querySelectorAll('#board .card').length",
+        "the board to load",
+        |v| v == 4,
+    )
+    .await;
+    // The drop saves (800 ms), re-fetches, then redraws the whole board: the answer waits for
+    // those requests and tells where the card is now.
+    let (text, _) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "text": "Fix login bug", "to": {"text": "Done"}}),
+    )
+    .await;
+    assert!(text.contains("HTML5 drag and drop: dropped"), "{text}");
+    assert!(!text.contains("did not move"), "{text}");
+    assert!(
+        text.contains("div.list under \"To do\": Fix login bug, Add tests → Add tests"),
+        "{text}"
+    );
+    assert!(
+        text.contains("div.list under \"Done\": Ship it → Fix login bug, Ship it"),
+        "{text}"
+    );
+    let log = json_of(&server, &id, "document.getElementById('log').textContent").await;
+    assert_eq!(log, "saved card 1 in done");
+    // Onto its own column: saved and redrawn in place; the answer says where it is now.
+    let (text, _) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "text": "Add tests", "to": {"text": "To do"}}),
+    )
+    .await;
+    assert!(
+        text.ends_with(
+            "the page replaced the dragged element: \"Add tests\" is now in div.list under \"To do\": Add tests"
+        ),
+        "{text}"
+    );
+    let log = json_of(&server, &id, "document.getElementById('log').textContent").await;
+    assert_eq!(log, "saved card 2 in todo");
+
+    // Pressed on its text, the item would not move: the step presses its handle, says so, and
+    // waits for the save and the redraw.
+    let (text, _) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "text": "3. Security", "to": {"text": "1. Performance"}}),
+    )
+    .await;
+    assert!(
+        text.starts_with("dragged listitem \"3. Security\" by its handle span.handle to"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "ul#priorities: 1. Performance, 2. Reliability, 3. Security → 3. Security, 1. Performance, 2. Reliability"
+        ),
+        "{text}"
+    );
+    let log = json_of(&server, &id, "document.getElementById('log').textContent").await;
+    assert_eq!(log, "saved priorities: 3. Security, 1. Performance, 2. Reliability");
+
+    // Items that draw a grab cursor but drag only by their handle: nothing moves, and the
+    // answer names the handle to try.
+    let (text, _) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "text": "Docs", "to": {"text": "Design"}}),
+    )
+    .await;
+    let handle = "#backlog > li:nth-child(3) > span.handle";
+    assert!(
+        text.ends_with(&format!(
+            "no list order changed and it did not move; its item holds span.handle, which looks like a drag handle: drag by that ({{\"selector\":\"{handle}\"}})"
+        )),
+        "{text}"
+    );
+    let (text, _) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "selector": handle, "to": {"text": "Design"}}),
+    )
+    .await;
+    assert!(
+        text.contains("ul#backlog: Design, Build, Docs → Docs, Design, Build"),
+        "{text}"
     );
 });

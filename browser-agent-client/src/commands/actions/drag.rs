@@ -19,22 +19,31 @@
 //! sent, as in Chromium. HTML5: when the `mousedown` was not cancelled and the pressed element or
 //! an ancestor is `draggable` (the attribute, or a link or image, whose default it is; SortableJS
 //! sets it in its `pointerdown`), the first move past 4 px starts a drag: see [`native`].
+//!
+//! An item that moves only by its handle is pressed on the handle ([`handle`]). A drop that saves
+//! first and redraws when the server answers is judged once the requests it started ended.
 
+mod handle;
 mod lists;
 mod native;
+mod point;
 
 use super::super::batch;
-use super::super::resolve::{self, Target};
+use super::super::resolve::{self, describe, short, Target};
 use super::super::step::Outcome;
 use super::super::target::target;
 use super::pointer::focus_for_press;
-use super::reach::{centre, deepest, hit, landing_when_still_at, mouse, rect, scroll_into_view};
+use super::reach::{centre, landing_when_still_at, mouse, rect, scroll_into_view};
 use super::settle;
 use crate::cursor;
-use crate::js::{call, disabled, fire, get, global, js_number, js_string, object, set, set_timeout, sleep, window_of};
+use crate::js::{
+    call, disabled, fire, get, global, js_number, js_string, now_ms, object, set, set_timeout, sleep, window_of,
+};
+use crate::snapshot::idle;
 use crate::text::{cat, num};
 use browser_agent_protocol::{DRAG_DX, DRAG_DY, DRAG_TO};
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, Promise};
+use point::element_at;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
@@ -49,6 +58,12 @@ const STEP_PX: f64 = 16.0;
 const REST_MS: i32 = 60;
 /// How far the pointer moves before Chromium starts an HTML5 drag (its drag threshold).
 const DRAG_THRESHOLD_PX: f64 = 4.0;
+/// Longest the step waits for the requests the drag started (a drop that saves, then redraws
+/// from the server's answer) before it reads what moved (ms); never closer than
+/// [`SAVE_MARGIN_MS`] to the batch's deadline.
+const SAVE_WAIT_MS: f64 = 5_000.0;
+/// What that wait leaves of the batch's time.
+const SAVE_MARGIN_MS: f64 = 500.0;
 
 /// `{"command":"drag", target, "to": {target} | "dx"?, "dy"?}`.
 pub(super) async fn drag(step: &JsValue) -> Outcome {
@@ -75,7 +90,31 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
         both_in_view(&src, d).await?;
     }
     batch::note(&src);
-    let (at, x0, y0) = landing_when_still_at(&src, None).await?;
+    let (mut at, mut x0, mut y0) = landing_when_still_at(&src, None).await?;
+    // Its item's handle, when the item moves only by it (a person grabs the handle).
+    let item = lists::item_of(&src.el).unwrap_or_else(|| src.el.clone());
+    let mut by_handle = None;
+    let mut unused = Vec::new();
+    if item.contains(Some(&at)) {
+        let found = handle::handles(&item);
+        match found.as_slice() {
+            [h] if !handle::grabs(&at, &item) => {
+                let t = Target {
+                    el: h.clone(),
+                    label: short(h),
+                };
+                if let Ok(l) = landing_when_still_at(&t, None).await {
+                    (at, x0, y0) = l;
+                    by_handle = Some(t.label);
+                }
+            }
+            _ => {}
+        }
+        if by_handle.is_none() {
+            unused = found;
+            unused.retain(|h| !h.contains(Some(&at)));
+        }
+    }
     let (x1, y1) = match &dest {
         Some(d) => {
             // 1 px past the centre, along the drag (down and right where it is level): a pointer
@@ -114,6 +153,7 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
     };
     let before = lists::Around::before(&src.el, dest.as_ref().map_or(&end_el, |d| &d.el));
     let box0 = rect(&src.el);
+    let (inflight, t0) = (idle::inflight(), now_ms());
 
     cursor::move_to(x0, y0).await;
     super::hover::hover_at(&at, x0, y0);
@@ -188,8 +228,42 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
     // A drop that re-renders (React's commit after a drop animation) has its frame.
     frame().await;
     let _ = settle::settle(settle::mark(), 0, false).await;
+    let mut late = String::new();
+    if idle::last_activity() >= t0 && !batch::navigating() {
+        // A drop that saves first and redraws from the server's answer (`await fetch(…); await
+        // load()`): what moved shows once the requests it started are answered.
+        let max = batch::time_left().map_or(SAVE_WAIT_MS, |l| (l - SAVE_MARGIN_MS).min(SAVE_WAIT_MS));
+        if let Err(n) = idle::wait_requests_done(inflight, max.max(0.0)).await {
+            late = cat(&[
+                "; ",
+                &num(n),
+                if n == 1.0 { " request" } else { " requests" },
+                " it started still ran after ",
+                &num(max.max(0.0)),
+                " ms",
+            ]);
+        }
+        frame().await;
+        let _ = settle::settle(settle::mark(), 0, false).await;
+    }
 
-    let mut out = cat(&["dragged ", &src.label]);
+    let mut out = match &by_handle {
+        Some(h) => {
+            let mut label = if item == src.el {
+                src.label.clone()
+            } else {
+                describe(&item)
+            };
+            if !label.contains('"') {
+                // A list item has no name of its own: its text.
+                label.push_str(" \"");
+                label.push_str(&lists::text_of(&item));
+                label.push('"');
+            }
+            cat(&["dragged ", &label, " by its handle ", h])
+        }
+        None => cat(&["dragged ", &src.label]),
+    };
     match &dest {
         Some(d) => {
             out.push_str(" to ");
@@ -216,10 +290,31 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
                 out.push_str(" px");
             } else {
                 out.push_str("; no list order changed and it did not move");
+                if let Some(h) = unused.first() {
+                    out.push_str("; its item holds ");
+                    out.push_str(&short(h));
+                    out.push_str(if unused.len() == 1 {
+                        ", which looks like a drag handle: drag by that"
+                    } else {
+                        " and other elements that look like drag handles: drag by one of those"
+                    });
+                    if let Some(sel) = handle::selector(h) {
+                        out.push_str(" ({\"selector\":\"");
+                        out.push_str(&sel);
+                        out.push_str("\"})");
+                    }
+                }
             }
         }
-        None => out.push_str("; the page replaced the dragged element"),
+        None => {
+            out.push_str("; the page replaced the dragged element");
+            if let Some(now) = before.found_now() {
+                out.push_str(": ");
+                out.push_str(&now);
+            }
+        }
     }
+    out.push_str(&late);
     Ok(js_string(&out))
 }
 
@@ -250,22 +345,6 @@ fn in_view(el: &Element) -> bool {
     let vw = get(&w, "innerWidth").as_f64().unwrap_or(0.0);
     let vh = get(&w, "innerHeight").as_f64().unwrap_or(0.0);
     (0.0..vw).contains(&x) && (0.0..vh).contains(&y)
-}
-
-/// The element under `(x, y)` in `near`'s document, as deep as shadow trees go (what Chromium
-/// targets a mouse event at); `None` outside the viewport.
-fn element_at(near: &Element, x: f64, y: f64) -> Option<Element> {
-    let w = window_of(near);
-    let inside = x >= 0.0
-        && y >= 0.0
-        && x < get(&w, "innerWidth").as_f64().unwrap_or(0.0)
-        && y < get(&w, "innerHeight").as_f64().unwrap_or(0.0);
-    if !inside {
-        return None;
-    }
-    let root = near.owner_document()?.document_element()?;
-    let top = hit(&root, x, y)?;
-    Some(deepest(&top, x, y))
 }
 
 /// The pointer moves from `prev` onto `next` with the button held: out/leave for what it leaves,
@@ -336,12 +415,4 @@ async fn frame() {
         set_timeout(&resolve, 50);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;
-}
-
-/// The init of a drag event at `(x, y)` carrying `dt` (cancelable as the HTML standard says).
-fn drag_init(x: f64, y: f64, buttons: u32, dt: &JsValue, cancelable: bool) -> Object {
-    let o = mouse(x, y, buttons, 0, true);
-    set(&o, "cancelable", &JsValue::from_bool(cancelable));
-    set(&o, "dataTransfer", dt);
-    o
 }

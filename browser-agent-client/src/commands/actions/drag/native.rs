@@ -14,7 +14,7 @@
 //! Unlike a person's drag, the page can read the data during `dragover` too (a constructed
 //! `DataTransfer` has no protected mode).
 
-use super::{drag_init, element_at};
+use super::point::{drag_init, element_at};
 use crate::js::{fire, get, global, js_string, set};
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
