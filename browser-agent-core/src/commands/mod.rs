@@ -20,7 +20,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::dialogs::DialogRecord;
+use crate::dialogs::{DialogPolicy, DialogRecord};
 use crate::protocol::{field, CommandError, StepResult};
 use crate::snapshot;
 
@@ -186,9 +186,8 @@ impl Batch {
 
 impl Batch {
     /// Answers the native dialogs of the steps it holds by `policy` (each step that sets no
-    /// `dialog` or `promptText` of its own gets it). See [`DialogPolicy`](crate::DialogPolicy)
-    /// for an example.
-    pub fn dialogs(mut self, policy: crate::dialogs::DialogPolicy) -> Self {
+    /// `dialog` or `promptText` of its own gets it). See [`DialogPolicy`] for an example.
+    pub fn dialogs(mut self, policy: DialogPolicy) -> Self {
         policy.apply(&mut self.steps);
         self
     }
