@@ -11,7 +11,7 @@
 //! rest of their run of similar siblings, and `fit` counts it as the nodes it stands for.
 
 use crate::text::{ci_contains, parse_number, push_number};
-use browser_agent_protocol::snapshot::{is_flat_row, push_escaped, render, SnapshotNode, CUT};
+use browser_agent_protocol::snapshot::{is_flat_row, push_escaped, render, Attr, SnapshotNode, CUT};
 
 /// The fields of a view that its cut lines' steps repeat (`,"filter":"…"`, `,"viewport":true`,
 /// a `,"budget":N` the step gave), so following a cut line pages on through the same view.
@@ -325,18 +325,46 @@ pub(crate) fn window(
 }
 
 /// Only the branches with a node whose line contains `text` (ASCII case-insensitive), with their
-/// ancestors; a matching node keeps its whole subtree.
+/// ancestors; a matching node keeps its whole subtree, and a matching heading its section (the
+/// siblings after it, up to the next heading of its level or above): `filter: "Priorities"` is
+/// the list under that heading, not the heading alone.
 pub(crate) fn filter(nodes: Vec<SnapshotNode>, text: &str) -> Vec<SnapshotNode> {
-    nodes
-        .into_iter()
-        .filter_map(|mut n| {
-            if ci_contains(&n.line(), text) {
-                return Some(n);
+    let mut out = Vec::new();
+    // The level of the matching heading whose section the siblings are in.
+    let mut section: Option<u8> = None;
+    for mut n in nodes {
+        if let Some(level) = section {
+            if heading_level(&n).is_some_and(|l| l <= level) {
+                section = None;
+            } else {
+                out.push(n);
+                continue;
             }
-            n.children = filter(core::mem::take(&mut n.children), text);
-            (!n.children.is_empty()).then_some(n)
-        })
-        .collect()
+        }
+        if ci_contains(&n.line(), text) {
+            section = heading_level(&n);
+            out.push(n);
+            continue;
+        }
+        n.children = filter(core::mem::take(&mut n.children), text);
+        if !n.children.is_empty() {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// A heading's level (2 when it says none, as ARIA's default); `None` for any other node.
+fn heading_level(n: &SnapshotNode) -> Option<u8> {
+    (n.role == "heading").then(|| {
+        n.attrs
+            .iter()
+            .find_map(|a| match a {
+                Attr::Level(l) => Some(*l),
+                _ => None,
+            })
+            .unwrap_or(2)
+    })
 }
 
 #[cfg(test)]
@@ -481,6 +509,22 @@ mod tests {
         assert_eq!(nodes.len(), 1, "the last child is no past-the-end line");
         let found = filter(list(50), "item 42");
         assert_eq!(render(&found), "list [ref=?]: listitem: checkbox \"Item 42\" [ref=e85]");
+        // A heading brings its section: the siblings up to the next heading of its level.
+        let page = vec![
+            SnapshotNode::new("heading", "Board").attr(Attr::Level(2)),
+            SnapshotNode::new("", "To do 2"),
+            SnapshotNode::new("heading", "Priorities").attr(Attr::Level(2)),
+            SnapshotNode::new("", "Drag the handles"),
+            SnapshotNode::new("heading", "Notes").attr(Attr::Level(3)),
+            SnapshotNode::new("list", "").child(SnapshotNode::new("listitem", "1. Security")),
+            SnapshotNode::new("heading", "Settings").attr(Attr::Level(2)),
+            SnapshotNode::new("button", "Avatar").with_ref("e6"),
+        ];
+        assert_eq!(
+            render(&filter(page.clone(), "priorities")),
+            "heading \"Priorities\" [level=2]\n\"Drag the handles\"\nheading \"Notes\" [level=3]\nlist: listitem \"1. Security\""
+        );
+        assert_eq!(render(&filter(page, "avatar")), "button \"Avatar\" [ref=e6]");
         let mut s = String::new();
         push_grouped(&mut s, 1234567);
         assert_eq!(s, "1,234,567");
