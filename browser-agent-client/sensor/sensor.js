@@ -208,7 +208,7 @@ async function flush() {
     } else if (status == 403) {
         dead = true;
         pending.length = 0;
-        warn("the dev server refused this page's key (403); logs are no longer sent. Reload the page to reconnect.");
+        warn("the dev server refused this page's key (403); logs are not sent until it knows the page again (reload the page to reconnect).");
     } else if (status == 413) {
         // One entry the host will never take: give it up and say so.
         if (done <= 1) dropped += pending.splice(0, done).length;
@@ -316,6 +316,10 @@ async function heartbeat() {
     }
     reached = true;
     if (res.status < 200 || res.status > 299) return;
+    // A host that refused this page's key (one started from another folder) gave way to one that
+    // knows it: logs go again, and the command poll starts again.
+    dead = false;
+    if (poll.refused) (poll.refused = false), startPolling();
     handoverWaits(res);
     // The host is there: whatever waits for a retry goes now.
     if (pending.length && backoff && !sending) schedule(0);
@@ -603,12 +607,13 @@ async function postResults(results) {
 
 // ---- the command poll -------------------------------------------------------------------------------
 // A long-poll `GET {prefix}/commands?client=&wait=` (a batch, or 204 when the hold ran out, then at
-// once the next poll). Network errors and 5xx back off 1 s doubling to 10 s; a 403 stops it. The poll
+// once the next poll). Network errors and 5xx back off 1 s doubling to 10 s; a 403 stops it until a
+// heartbeat is answered again (a host with this page's key is back). The poll
 // in flight is aborted on `pagehide` and a new one starts on `pageshow`. One poll per browser and
 // origin (see the tabs below): a newer poll makes the host answer the older one 204, and the older
 // one is read to its end, never losing a batch it brings.
 
-const poll = { generation: 0, active: false, controller: null };
+const poll = { generation: 0, active: false, controller: null, refused: false };
 
 function startPolling() {
     if (poll.active) return;
@@ -689,7 +694,9 @@ async function pollLoop(generation, delay) {
             // the pages it covers answer over the channel.
             await sleep(250);
         } else if (outcome == 'refused') {
+            // Until a heartbeat is answered again (the host restarted with this page's key).
             poll.active = false;
+            poll.refused = true;
             break;
         } else if (outcome == 'failed') {
             wait = Math.min(Math.max(wait * 2, POLL_BACKOFF_MIN_MS), POLL_BACKOFF_MAX_MS);

@@ -313,3 +313,115 @@ async fn framed_by_another_origin(c: &Client, server: &Server, framework: browse
     assert_eq!(pages["defaultTarget"], record.client_id.as_str(), "{pages}");
     allowed.stop();
 }
+
+// A host that does not know the page's key (one started from another folder, on the same port)
+// refuses its poll; when a host with its key is back, the page takes commands again without a
+// reload. (Its poll stopped at the 403 for good before: listed alive by its heartbeats, deaf to
+// every batch.)
+chromium_test!(
+    a_page_a_foreign_host_refused_takes_commands_when_its_own_is_back,
+    Axum,
+    |c, server| {
+        let page = open(c, &server, "/plain.html").await;
+        assert_eq!(
+            ok(&server, &page, json!({"command": "evaluate", "script": "1 + 1"})).await["result"],
+            2
+        );
+        let addr = server.addr;
+        server.stop();
+        // The foreign host: every request refused as a host with another page key refuses it (403),
+        // each request line kept.
+        let foreign = Foreign::start(addr);
+        let polled = format!("GET {PREFIX}/commands?");
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while !foreign.seen().iter().any(|l| l.starts_with(&polled)) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the page never polled the foreign host: {:?}",
+                foreign.seen()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        foreign.stop();
+        let server = Server::start_on(Axum, browser_tests::agent(), addr);
+        // Its next heartbeat (at most 10 s away) lists it again and starts the poll again: the batch
+    // runs.
+    server.wait_listed(&page).await;
+        let (status, v) = browser_tests::run_raw(
+            &server,
+            json!({"client": page, "timeoutMs": 25_000, "steps": [{"command": "evaluate", "script": "2 + 2"}]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["steps"][0]["result"], 4, "{v}");
+    }
+);
+
+/// A host on `addr` that answers every request `403` and keeps each request line.
+struct Foreign {
+    seen: Arc<Mutex<Vec<String>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Foreign {
+    fn start(addr: SocketAddr) -> Foreign {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let listener = loop {
+            match TcpListener::bind(addr) {
+                Ok(l) => break l,
+                Err(e) if std::time::Instant::now() > deadline => panic!("bind {addr}: {e}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(50)),
+            }
+        };
+        listener.set_nonblocking(true).expect("nonblocking");
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (log, stopped) = (seen.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                let Ok((mut stream, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                };
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut chunk) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf).into_owned();
+                log.lock()
+                    .unwrap()
+                    .push(head.lines().next().unwrap_or_default().to_owned());
+                let body = r#"{"error":"this page's key is not this host's"}"#;
+                let answer = format!(
+                    "HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(answer.as_bytes());
+            }
+        });
+        Foreign {
+            seen,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    fn seen(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// Stops listening (the port is free again when this returns).
+    fn stop(mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.join().expect("the foreign host's thread");
+        }
+    }
+}

@@ -36,6 +36,11 @@ impl CommandQueue {
         if !early_due && overall > deadline {
             return None;
         }
+        // Still in its page's queue: the page never asked for it.
+        let untaken = state
+            .pages
+            .get(&w.client)
+            .is_some_and(|p| p.running.is_none() && p.queued.iter().any(|q| q.id == id));
         let w = remove(&mut state, id)?;
         Some(match w.early {
             Some(Early {
@@ -55,6 +60,7 @@ impl CommandQueue {
                     steps: w.done_steps,
                 }
             }
+            None if untaken => RunError::NotTaken(Duration::from_millis(timeout_ms)),
             None => RunError::Timeout(Duration::from_millis(timeout_ms)),
         })
     }

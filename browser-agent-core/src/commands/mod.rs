@@ -339,6 +339,10 @@ pub enum RunError {
     /// The page did not answer in time; the batch was removed and will not run later.
     #[error("Browser command timed out after {} ms: the page did not answer (it may have navigated away, be paused in a debugger, be busy, or show an alert, confirm or prompt dialog it opened on its own, which a person must answer)", .0.as_millis())]
     Timeout(Duration),
+    /// The page never took the batch: nothing else ran there, yet its client did not ask for
+    /// commands in time (its heartbeats may still list it as open).
+    #[error("Browser command timed out after {} ms: the page never took it. It ran nothing else meanwhile and its client did not ask for commands: its main thread may be blocked, the tab frozen, or its command poll refused (a host restarted with another page key, as from another folder). Reload the page", .0.as_millis())]
+    NotTaken(Duration),
     /// The named page said it left (closed, or navigated away).
     #[error("The page with client id {client:?} was closed or navigated away. {open}")]
     PageClosed {
@@ -383,7 +387,7 @@ impl RunError {
             | RunError::PageClosed { .. }
             | RunError::PageLeft { .. } => S::SERVICE_UNAVAILABLE,
             RunError::QueueFull => S::TOO_MANY_REQUESTS,
-            RunError::Timeout(_) => S::GATEWAY_TIMEOUT,
+            RunError::Timeout(_) | RunError::NotTaken(_) => S::GATEWAY_TIMEOUT,
             RunError::StepFailed(_) => S::UNPROCESSABLE_ENTITY,
             RunError::Forbidden(_) => S::FORBIDDEN,
             RunError::TooLarge(_) => S::PAYLOAD_TOO_LARGE,

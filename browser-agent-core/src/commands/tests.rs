@@ -377,6 +377,15 @@ fn a_batch_its_page_was_running_when_it_left_waits_briefly_for_its_results() {
         q.expire(&c.id, far, far, 5),
         Some(RunError::Timeout(Duration::from_millis(5)))
     );
+    // Never taken (the page did not poll): said apart from a page that took it and went quiet.
+    let d = q.enqueue("t", &steps, vec![], Duration::from_secs(30)).unwrap();
+    let err = q.expire(&d.id, far, far, 5).unwrap();
+    assert_eq!(err, RunError::NotTaken(Duration::from_millis(5)));
+    assert!(
+        err.to_string().contains("never took it") && err.to_string().ends_with("Reload the page"),
+        "{err}"
+    );
+    assert_eq!(err.status(), 504);
 }
 
 #[test]
