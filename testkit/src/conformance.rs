@@ -1269,8 +1269,13 @@ pub mod cases {
             .map(|t| t["name"].as_str().unwrap_or("").to_owned())
             .collect();
         assert!(names.iter().any(|n| n == "browser_run"), "{names:?}");
+        // GET opens the event stream (the pages' own tools changing): only with its Accept; other
+        // methods are refused naming the two it takes.
         let r = send(addr, "GET", &mcp, &[], b"").await;
-        assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
+        assert_eq!(r.status, 406, "{}", r.text());
+        assert!(r.text().contains("Accept: text/event-stream"), "{}", r.text());
+        let r = send(addr, "PUT", &mcp, &[], b"").await;
+        assert_eq!((r.status, r.header("allow")), (405, Some("GET, POST")));
         let with_origin = [("content-type", "application/json"), ("origin", "http://127.0.0.1:9")];
         let r = send(addr, "POST", &mcp, &with_origin, list.to_string().as_bytes()).await;
         assert_eq!(r.status, 403, "any Origin is refused: {}", r.text());
