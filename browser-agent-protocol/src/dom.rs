@@ -18,6 +18,15 @@ pub const TAB_STORAGE_KEY: &str = "__browserAgentTab";
 /// sensor claims it (appending its own client id) to learn its opener (`docs/popups.md`).
 pub const OPENER_STORAGE_KEY: &str = "__browserAgentOpener";
 
+/// The clause a step's result gets when its page closes itself during the step (an OAuth popup
+/// after "Allow"): the host then answers with what changed in the page that opened it, the page
+/// the agent goes on with.
+///
+/// ```
+/// assert!(browser_agent_protocol::CLOSES_ITSELF.contains("window.close"));
+/// ```
+pub const CLOSES_ITSELF: &str = "; the page closes itself (window.close) once this batch's answer is sent";
+
 /// Attribute on every element the client adds to a page (the agent cursor and its ripple): never
 /// a target, never in a snapshot or a screenshot.
 pub const UI_ATTR: &str = "data-browser-agent-ui";

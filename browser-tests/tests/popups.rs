@@ -4,7 +4,8 @@
 //! Playwright and Puppeteer do): a `window.open` from an agent's click opens a new page that runs
 //! the client, is listed with its opener (`GET /page`, MCP `browser_pages`, the Rust API) and is
 //! named in the step's answer; the next batch acts in it (a fake OAuth popup that posts back to
-//! its opener and closes itself: the batch still gets its answer, then the popup closes). A
+//! its opener and closes itself: the batch still gets its answer, which shows what changed in the
+//! opener, then the popup closes). A
 //! `target=_blank` link, a form to a new tab and a `noopener` popup (no window comes back) are
 //! named too. With the popup blocker of a person's Chrome (that switch left out), the answer says
 //! the popup was blocked, with its URL, why, and what to do.
@@ -89,7 +90,13 @@ chromium_test!(
             said, "clicked; the page closes itself (window.close) once this batch's answer is sent",
             "{v}"
         );
-        run(&server, &id, json!([{"command": "wait", "text": "signed in as ada"}])).await;
+        // What the agent goes on with: its opener's change (the popup's own page is gone).
+        let shown = v["snapshot"].as_str().unwrap_or_default();
+        assert!(
+            shown.starts_with(&format!("(this page closed itself; its opener {id}:)\n"))
+                && shown.contains("signed in as ada"),
+            "{v}"
+        );
         wait_for("the popup to close", Duration::from_secs(15), || {
             server.agent.clients().is_gone(&popup).then_some(())
         })

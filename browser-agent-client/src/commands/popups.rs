@@ -168,10 +168,7 @@ pub(crate) async fn end(outcome: Outcome) -> Outcome {
         }
     }
     let outcome = if closing {
-        add(
-            outcome,
-            "; the page closes itself (window.close) once this batch's answer is sent",
-        )
+        add(outcome, browser_agent_protocol::CLOSES_ITSELF)
     } else {
         outcome
     };

@@ -6,6 +6,7 @@ mod dialogs;
 mod notes;
 mod options;
 mod page_tools;
+mod popups;
 mod proof;
 mod screenshot;
 

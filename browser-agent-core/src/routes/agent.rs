@@ -203,11 +203,13 @@ impl BrowserAgent {
             }
         }
         let mut ending = Ending(self, n, false);
+        let started = now_ms();
         let mut outcome = self.run_with_hint(batch, origin).await;
-        ending.2 = true;
         if let Ok(result) = &mut outcome {
             self.add_dialogs(result);
+            self.opener_after_close(result, started).await;
         }
+        ending.2 = true;
         match &outcome {
             Ok(result) => batches.end(n, Some(&result.client_id), now_ms()),
             Err(
