@@ -345,8 +345,8 @@ chromium_test!(
         foreign.stop();
         let server = Server::start_on(Axum, browser_tests::agent(), addr);
         // Its next heartbeat (at most 10 s away) lists it again and starts the poll again: the batch
-    // runs.
-    server.wait_listed(&page).await;
+        // runs.
+        server.wait_listed(&page).await;
         let (status, v) = browser_tests::run_raw(
             &server,
             json!({"client": page, "timeoutMs": 25_000, "steps": [{"command": "evaluate", "script": "2 + 2"}]}),
