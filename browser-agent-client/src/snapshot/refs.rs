@@ -76,8 +76,16 @@ pub(crate) fn row_text(el: &Element) -> Option<String> {
         let text = words(&row);
         return (!text.is_empty()).then_some(text);
     }
+    // Named by something of its own (a field by its label, a button by its text, `aria-label` or
+    // `title`): told apart by that, as before.
+    let says = |t: &str| t.chars().any(char::is_alphanumeric);
     let own = words(el);
-    if own.chars().any(char::is_alphanumeric) {
+    if says(&own)
+        || matches!(el.local_name().as_str(), "input" | "select" | "textarea")
+        || ["aria-label", "title"]
+            .iter()
+            .any(|a| el.get_attribute(a).is_some_and(|v| says(&v)))
+    {
         return None;
     }
     let own = own.len();
