@@ -135,32 +135,6 @@ impl Params {
     }
 }
 
-/// Standard base64 (RFC 4648, padding optional) decoded; `None` on a character outside the alphabet.
-pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(u32::from(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        }))
-    };
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for c in text.trim_end_matches('=').bytes() {
-        acc = (acc << 6) | value(c)?;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
 /// Standard base64 with padding (RFC 4648 §4): screenshots inline in a step result, MCP image content.
 pub(crate) fn base64_encode(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -196,14 +170,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_decodes_with_and_without_padding() {
-        assert_eq!(base64_decode("SGVsbG8sIOS4lueVjA==").unwrap(), "Hello, 世界".as_bytes());
-        assert_eq!(base64_decode("YnJvd3Nlcl9ydW4").unwrap(), b"browser_run");
-        assert_eq!(base64_decode("").unwrap(), b"");
-        assert!(base64_decode("no spaces").is_none());
-    }
-
-    #[test]
     fn base64_encodes_every_tail_length() {
         for (plain, coded) in [
             ("", ""),
@@ -213,10 +179,10 @@ mod tests {
             ("foob", "Zm9vYg=="),
         ] {
             assert_eq!(base64_encode(plain.as_bytes()), coded);
-            assert_eq!(base64_decode(coded).unwrap(), plain.as_bytes());
+            assert_eq!(crate::protocol::base64::decode(coded).unwrap(), plain.as_bytes());
         }
         let all: Vec<u8> = (0..=255).collect();
-        assert_eq!(base64_decode(&base64_encode(&all)).unwrap(), all);
+        assert_eq!(crate::protocol::base64::decode(&base64_encode(&all)).unwrap(), all);
     }
 
     #[test]

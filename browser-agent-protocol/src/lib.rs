@@ -15,6 +15,7 @@ mod routes;
 mod steps;
 mod tag;
 
+pub mod base64;
 pub mod dialogs;
 pub mod entry_type;
 pub mod field;

@@ -214,7 +214,7 @@ fn read_files(step: &Value, root: &Path, i: usize) -> Result<Vec<File>, RunError
             read_path(&root, path, i, n)?
         } else {
             let data = get(upload::DATA).unwrap_or_default();
-            let bytes = crate::util::base64_decode(data.trim())
+            let bytes = crate::protocol::base64::decode(data.trim())
                 .ok_or_else(|| bad(i, &format!("files[{n}].data is not base64 (RFC 4648: A-Z a-z 0-9 + /)")))?;
             if bytes.len() as u64 > upload::MAX_FILE_BYTES {
                 return Err(too_large(

@@ -216,7 +216,7 @@ fn decode_header(value: &str) -> String {
     value
         .strip_prefix("=?base64?")
         .and_then(|v| v.strip_suffix("?="))
-        .and_then(crate::util::base64_decode)
+        .and_then(crate::protocol::base64::decode)
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .unwrap_or_else(|| value.to_owned())
 }

@@ -138,7 +138,8 @@ fn make_files(win: &JsValue, files: &JsValue) -> Result<Vec<JsValue>, String> {
     let mut out = Vec::with_capacity(files.length() as usize);
     for f in files.iter() {
         let data = get(&f, "data").as_string().unwrap_or_default();
-        let bytes = base64_decode(&data).ok_or_else(|| String::from("a file's data is not base64"))?;
+        let bytes =
+            browser_agent_protocol::base64::decode(&data).ok_or_else(|| String::from("a file's data is not base64"))?;
         let parts = Array::of1(&Uint8Array::from(bytes.as_slice()));
         let options = object(&[("type", get(&f, "type")), ("lastModified", get(&f, "lastModified"))]);
         let file =
@@ -374,33 +375,9 @@ async fn drop_onto(t: &Target, win: &JsValue, files: &[JsValue]) -> Outcome {
     Ok(js_string(&m))
 }
 
-/// Standard base64 (RFC 4648, padding optional) decoded; `None` on a character outside the alphabet.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for c in text.trim_end_matches('=').bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{accepts, base64_decode};
+    use super::accepts;
 
     #[test]
     fn accept_lists_match_as_pickers_do() {
@@ -410,12 +387,5 @@ mod tests {
         assert!(!accepts("image/*", "x.png", "imagery/png"));
         assert!(accepts("text/csv,image/*", "a.csv", "text/csv"));
         assert!(!accepts(".png,image/jpeg", "b.txt", "text/plain"));
-    }
-
-    #[test]
-    fn base64_decodes() {
-        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
-        assert_eq!(base64_decode("aGVsbG8").unwrap(), b"hello");
-        assert!(base64_decode("a b").is_none());
     }
 }
