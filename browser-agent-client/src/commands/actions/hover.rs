@@ -40,16 +40,15 @@ pub(super) fn hover_at(at: &Element, x: f64, y: f64) {
         .as_ref()
         .is_some_and(|p| (p.1 - x).abs() >= 0.5 || (p.2 - y).abs() >= 0.5);
     let prev = prev.map(|p| p.0);
+    // Each step of the pointer is a pointer event (`button` -1: none changed) and its mouse event.
+    let both = |e: &Element, pointer: &str, mouse_type: &str, bubbles: bool| {
+        fire(e, "PointerEvent", pointer, &mouse_button(x, y, -1, held, 0, bubbles));
+        fire(e, "MouseEvent", mouse_type, &mouse(x, y, held, 0, bubbles));
+    };
     if prev.as_ref() == Some(at) {
         if moved {
             // A move within the element (a point on a canvas, a held press's stroke).
-            fire(
-                at,
-                "PointerEvent",
-                "pointermove",
-                &mouse_button(x, y, -1, held, 0, true),
-            );
-            fire(at, "MouseEvent", "mousemove", &mouse(x, y, held, 0, true));
+            both(at, "pointermove", "mousemove", true);
         }
         return;
     }
@@ -63,46 +62,21 @@ pub(super) fn hover_at(at: &Element, x: f64, y: f64) {
         entered.push(e);
     }
     if let Some(p) = prev.filter(|p| p.is_connected()) {
-        fire(&p, "PointerEvent", "pointerout", &mouse_button(x, y, -1, held, 0, true));
-        fire(&p, "MouseEvent", "mouseout", &mouse(x, y, held, 0, true));
+        both(&p, "pointerout", "mouseout", true);
         let mut cur = Some(p);
         while let Some(e) = cur {
             if e.contains(Some(at)) {
                 break;
             }
-            fire(
-                &e,
-                "PointerEvent",
-                "pointerleave",
-                &mouse_button(x, y, -1, held, 0, false),
-            );
-            fire(&e, "MouseEvent", "mouseleave", &mouse(x, y, held, 0, false));
+            both(&e, "pointerleave", "mouseleave", false);
             cur = e.parent_element();
         }
     }
-    fire(
-        at,
-        "PointerEvent",
-        "pointerover",
-        &mouse_button(x, y, -1, held, 0, true),
-    );
-    fire(at, "MouseEvent", "mouseover", &mouse(x, y, held, 0, true));
+    both(at, "pointerover", "mouseover", true);
     for e in entered.iter().rev() {
-        fire(
-            e,
-            "PointerEvent",
-            "pointerenter",
-            &mouse_button(x, y, -1, held, 0, false),
-        );
-        fire(e, "MouseEvent", "mouseenter", &mouse(x, y, held, 0, false));
+        both(e, "pointerenter", "mouseenter", false);
     }
-    fire(
-        at,
-        "PointerEvent",
-        "pointermove",
-        &mouse_button(x, y, -1, held, 0, true),
-    );
-    fire(at, "MouseEvent", "mousemove", &mouse(x, y, held, 0, true));
+    both(at, "pointermove", "mousemove", true);
     hover_state(at);
 }
 
