@@ -220,15 +220,19 @@ pub(crate) fn describe_with_row(el: &Element) -> String {
     if words.is_empty() {
         return out;
     }
-    let words = words.join(" ");
+    push_in_row(&mut out, &words.join(" "));
+    out
+}
+
+/// ` in "row text"` after a control's description, the text cut at [`ROW_SHOWN`] characters.
+pub(super) fn push_in_row(out: &mut String, row: &str) {
     out.push_str(" in \"");
-    let mut chars = words.chars();
+    let mut chars = row.chars();
     out.extend(chars.by_ref().take(ROW_SHOWN));
     if chars.next().is_some() {
         out.push('…');
     }
     out.push('"');
-    out
 }
 
 /// `tag#id`, `tag.class` or `tag`.

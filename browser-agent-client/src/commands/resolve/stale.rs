@@ -2,16 +2,13 @@
 //! place in the same row, or what the agent saw there and what looks like it now.
 
 use super::candidates::{all_elements, list};
-use super::describe::{describe, describe_no_ref, name_of, role_of};
+use super::describe::{describe, describe_no_ref, name_of, push_in_row, role_of};
 use super::outcome::Miss;
 use super::visibility::{hidden_reason, visible};
 use crate::snapshot::refs::{element_for_ref, former_element, pass_on, row_text, RefError};
 use crate::snapshot::seen;
 use crate::text::{cat, find_sub};
 use web_sys::Element;
-
-/// Characters of a row's text shown beside a similar element.
-const ROW_SHOWN: usize = 40;
 
 /// Keeps the last snapshot's ref lines (a batch starts: the agent saw the previous one).
 pub(crate) fn remember() {
@@ -67,13 +64,7 @@ pub(crate) fn successor(old: &Element) -> Option<Element> {
 fn describe_in_row(el: &Element) -> String {
     let mut out = describe(el);
     if let Some(row) = row_text(el) {
-        out.push_str(" in \"");
-        let mut chars = row.chars();
-        out.extend(chars.by_ref().take(ROW_SHOWN));
-        if chars.next().is_some() {
-            out.push('…');
-        }
-        out.push('"');
+        push_in_row(&mut out, &row);
     }
     out
 }
