@@ -98,9 +98,11 @@ chromium_test!(vitals_name_the_elements_and_scripts_with_refs, Axum, |c, server|
         .click()
         .await
         .expect("click Save");
-    let text = vitals_until(&server, &id, "the slow click is reported", |t| {
+    // The interaction's entry and the long animation frame that names its script arrive in either
+    // order (each after the frame's paint): wait for both.
+    let text = vitals_until(&server, &id, "the slow click is reported with its script", |t| {
         t.lines()
-            .any(|l| l.starts_with("INP ") && l.contains("button \"Save\""))
+            .any(|l| l.starts_with("INP ") && l.contains("button \"Save\"") && l.contains("onSave in "))
     })
     .await;
     println!("{text}");
