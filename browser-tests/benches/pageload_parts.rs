@@ -27,7 +27,7 @@ use browser_tests::{median, scratch, Browser};
 use serde_json::json;
 
 /// Each variant's snippet: what the sensor does at start, one kind at a time.
-const VARIANTS: [(&str, &str); 10] = [
+const VARIANTS: [(&str, &str); 12] = [
     ("plain page", ""),
     // The floor: the least a script that talks to its host, or draws, can do after the first frame.
     ("one fetch (the floor of any host round trip)", "fetch('/x?0');"),
@@ -37,6 +37,8 @@ const VARIANTS: [(&str, &str); 10] = [
     ("sessionStorage read + write (the tab id)", "sessionStorage.getItem('a'); sessionStorage.setItem('a','1');"),
     ("three fetches (heartbeat, poll, logs)", "fetch('/x?1'); fetch('/x?2'); fetch('/x?3', {method:'POST', body:'[]'});"),
     ("a cached module's import (the sensor itself)", "import('/m.js');"),
+    ("a cached classic script, by a <script> element", "document.head.appendChild(document.createElement('script')).src = '/c.js';"),
+    ("a cached module, by a <script type=module>", "const s = document.createElement('script'); s.type = 'module'; s.src = '/m2.js'; document.head.appendChild(s);"),
     (INLINE_BOOTSTRAP, ""),
     ("listeners, an interval, hasFocus()", "addEventListener('pagehide', ()=>{}); addEventListener('focus', ()=>{}); document.addEventListener('click', ()=>{}, true); setInterval(()=>{}, 10000); document.hasFocus();"),
 ];
@@ -72,7 +74,9 @@ async fn main() {
             Html(format!("<!doctype html><html><head>{head}<title>x</title><script>requestAnimationFrame(() => setTimeout(() => {{ const t = performance.now(); {snippet} if (!window.__sync) window.__sync = performance.now() - t; }}));</script></head><body><h1>hi</h1></body></html>"))
         }))
         .route("/x", get(|| async { "ok" }).post(|| async { "ok" }))
-        .route("/m.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "export const a = 1;") }));
+        .route("/m.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "export const a = 1;") }))
+        .route("/m2.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "export const a = 1;") }))
+        .route("/c.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "window.a = 1;") }));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
