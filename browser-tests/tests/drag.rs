@@ -10,8 +10,9 @@
 //!   batch as `/run`);
 //! - SortableJS (its default HTML5 mode, within and between lists, and `forceFallback`);
 //! - jQuery UI sortable, draggable and droppable;
-//! - dnd-kit (`@dnd-kit/core` + `@dnd-kit/sortable` on React 18) and @hello-pangea/dnd: apps in
-//!   `fixtures/drag/*/app.jsx`, bundled by the set-up with the pinned esbuild;
+//! - dnd-kit (`@dnd-kit/core` + `@dnd-kit/sortable` on React 18), @hello-pangea/dnd and Radix's
+//!   slider (`@radix-ui/react-slider`, which moves only while it holds the pointer's capture):
+//!   apps in `fixtures/drag/*/app.jsx`, bundled by the set-up with the pinned esbuild;
 //! - what an agent met (`fixtures/drag/saving.html`): an HTML5 board whose drop saves (the test
 //!   app's `/api/slow`), re-fetches and redraws it all, and lists sorted by their handle only.
 //!
@@ -34,7 +35,7 @@ fn installed() -> &'static Path {
     static MODULES: OnceLock<PathBuf> = OnceLock::new();
     MODULES.get_or_init(|| {
         let modules = browser_tests::npm_fixtures("drag");
-        for app in ["dndkit", "pangea"] {
+        for app in ["dndkit", "pangea", "radix"] {
             bundle(&modules, app);
         }
         modules
@@ -452,6 +453,53 @@ chromium_test!(hello_pangea_dnd, Axum, |c, server| {
         !lists["todo"].as_array().unwrap().contains(&json!("Build")),
         "{lists} {text}"
     );
+});
+
+chromium_test!(radix_slider_follows_the_pointer_it_captured, Axum, |c, server| {
+    installed();
+    let id = open(c, &server, "/drag/radix.html").await;
+    eval_until(
+        &server,
+        &id,
+        "return document.querySelectorAll('[role=slider]').length",
+        "the app to render",
+        |v| v == 3,
+    )
+    .await;
+    // Radix captures the pointer on pointerdown and slides only on moves the capturing element
+    // receives: the moves must go where the capture is, as the browser sends them.
+    let (text, took) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "role": "slider", "name": "Volume", "dx": 150, "dy": 0}),
+    )
+    .await;
+    let volume = json_of(&server, &id, "window.values.volume[0]").await;
+    let v = volume.as_i64().unwrap_or(-1);
+    assert!(
+        (60..=80).contains(&v),
+        "volume {volume} after a 150 px drag of 300: {text}"
+    );
+    let commits = json_of(&server, &id, "window.commits").await;
+    assert_eq!(commits, json!([format!("volume {v}")]), "{text}");
+    row(
+        "radix",
+        "@radix-ui/react-slider (React 18)",
+        &version("@radix-ui/react-slider"),
+        "a slider's thumb by an offset",
+        took,
+    );
+    // The upper thumb of a range, 90 px to the left: the range narrows, the lower thumb stays.
+    let (text, _) = drag(
+        &server,
+        &id,
+        json!({"command": "drag", "role": "slider", "name": "Price to", "dx": -90, "dy": 0}),
+    )
+    .await;
+    let price = json_of(&server, &id, "window.values.price").await;
+    let p = price[1].as_i64().unwrap_or(-1);
+    assert!(price[0] == json!(10) && (20..=40).contains(&p), "price {price}: {text}");
+    assert!(text.contains(&format!("its value 60 → {p}")), "{text}");
 });
 
 chromium_test!(saves_then_redraws, Axum, |c, server| {

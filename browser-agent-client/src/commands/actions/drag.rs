@@ -20,6 +20,10 @@
 //! an ancestor is `draggable` (the attribute, or a link or image, whose default it is; SortableJS
 //! sets it in its `pointerdown`), the first move past 4 px starts a drag: see [`native`].
 //!
+//! A page that captures the pointer in its `pointerdown` gets the moves and the release at the
+//! capturing element, as from a person's mouse ([`super::capture`]); a slider's answer says its
+//! value before and after.
+//!
 //! An item that moves only by its handle is pressed on the handle ([`handle`]). A drop that saves
 //! first and redraws when the server answers is judged once the requests it started ended.
 
@@ -32,12 +36,14 @@ use super::super::batch;
 use super::super::resolve::{self, describe, short, Target};
 use super::super::step::Outcome;
 use super::super::target::target;
+use super::capture;
 use super::pointer::focus_for_press;
 use super::reach::{centre, landing_when_still_at, mouse, rect, scroll_into_view};
 use super::settle;
 use crate::cursor;
 use crate::js::{
-    call, disabled, fire, get, global, js_number, js_string, now_ms, object, set, set_timeout, sleep, window_of,
+    attribute, call, disabled, fire, get, global, js_number, js_string, now_ms, object, set, set_timeout, sleep,
+    window_of,
 };
 use crate::snapshot::idle;
 use crate::text::{cat, num};
@@ -158,6 +164,7 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
     cursor::move_to(x0, y0).await;
     super::hover::hover_at(&at, x0, y0);
     cursor::press().await;
+    let mut capture = capture::Capture::emulate(&at);
     let mark = settle::mark();
     let down = fire(&at, "PointerEvent", "pointerdown", &mouse(x0, y0, 1, 1, true));
     // A cancelled pointerdown keeps the mouse events from being sent (boundary events aside).
@@ -168,6 +175,7 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
     let _ = settle::settle(mark, 0, false).await;
     // Read after the press: SortableJS makes its item draggable in its pointerdown.
     let source = if pressed { native::draggable(&at) } else { None };
+    let value0 = slider_value(&src.el);
 
     if cursor::enabled() {
         // The drawn cursor glides to the destination while the moves go there.
@@ -186,14 +194,18 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
             d.step(&at, x, y);
         } else {
             if let Some(now) = element_at(&at, x, y) {
-                cross(&under, &now, x, y);
+                // Under capture the browser sends no boundary events to what the pointer crosses.
+                if !capture.held() {
+                    cross(&under, &now, x, y);
+                }
                 under = now;
             }
+            let to = capture.route(&under, x, y);
             let mv = mouse(x, y, 1, 0, true);
             set(&mv, "button", &js_number(-1.0));
-            fire(&under, "PointerEvent", "pointermove", &mv);
+            fire(&to, "PointerEvent", "pointermove", &mv);
             if down {
-                fire(&under, "MouseEvent", "mousemove", &mouse(x, y, 1, 0, true));
+                fire(&to, "MouseEvent", "mousemove", &mouse(x, y, 1, 0, true));
             }
             let past = (x - x0).hypot(y - y0) > DRAG_THRESHOLD_PX;
             if let (Some(s), false, true) = (&source, tried, past) {
@@ -220,9 +232,11 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
         // A hand rests on the destination before letting go (SortableJS's fallback reads
         // the pointer every 50 ms).
         sleep(REST_MS).await;
-        release(&at, &under, x1, y1, down);
+        release(&at, &under, x1, y1, down, &mut capture);
         ""
     };
+    // The page's capture methods are the browser's again.
+    drop(capture);
     cursor::release().await;
     let _ = settle::settle(settle::mark(), if cursor::enabled() { 120 } else { 0 }, false).await;
     // A drop that re-renders (React's commit after a drop animation) has its frame.
@@ -277,8 +291,15 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
         }
     }
     out.push_str(how);
+    let value1 = slider_value(&src.el);
     match before.after() {
         Some(changes) => out.push_str(&changes),
+        None if value0 != value1 => {
+            out.push_str("; its value ");
+            out.push_str(value0.as_deref().unwrap_or("(none)"));
+            out.push_str(" → ");
+            out.push_str(value1.as_deref().unwrap_or("(none)"));
+        }
         None if src.el.is_connected() => {
             let box1 = rect(&src.el);
             let (mx, my) = (box1.0 - box0.0, box1.1 - box0.1);
@@ -316,6 +337,18 @@ pub(super) async fn drag(step: &JsValue) -> Outcome {
     }
     out.push_str(&late);
     Ok(js_string(&out))
+}
+
+/// A slider's value as it says it (`aria-valuetext`, else `aria-valuenow`; a range input's
+/// `value`): what a drag of its thumb changes.
+fn slider_value(el: &Element) -> Option<String> {
+    attribute(el, "aria-valuetext")
+        .or_else(|| attribute(el, "aria-valuenow"))
+        .or_else(|| {
+            (el.tag_name() == "INPUT" && attribute(el, "type").as_deref() == Some("range"))
+                .then(|| get(el, "value").as_string())
+                .flatten()
+        })
 }
 
 /// Scrolls `dest` into view (nearest edge) when it is not, and fails when the source is then out
@@ -384,14 +417,17 @@ fn cross(prev: &Element, next: &Element, x: f64, y: f64) {
     }
 }
 
-/// Releases the button over `under` (at the destination): pointerup, mouseup (unless the
-/// pointerdown was cancelled), then click at the nearest element holding both `pressed` and
-/// `under`, as Chromium clicks after a move (libraries that dragged cancel that click).
-fn release(pressed: &Element, under: &Element, x: f64, y: f64, compat: bool) {
+/// Releases the button over `under` (at the destination), or at the element holding the
+/// pointer's capture: pointerup, mouseup (unless the pointerdown was cancelled), the end of the
+/// capture, then click at the nearest element holding both `pressed` and the released one, as
+/// Chromium clicks after a move (libraries that dragged cancel that click).
+fn release(pressed: &Element, under: &Element, x: f64, y: f64, compat: bool, capture: &mut capture::Capture) {
+    let under = &capture.route(under, x, y);
     fire(under, "PointerEvent", "pointerup", &mouse(x, y, 0, 1, true));
     if compat {
         fire(under, "MouseEvent", "mouseup", &mouse(x, y, 0, 1, true));
     }
+    capture.release(x, y);
     if !pressed.is_connected() || !under.is_connected() {
         return;
     }

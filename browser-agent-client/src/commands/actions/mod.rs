@@ -10,6 +10,7 @@
 //! ([`batch`]).
 
 mod audit;
+mod capture;
 mod choice;
 mod drag;
 mod evaluate;

@@ -15,6 +15,10 @@ use web_sys::Element;
 /// Longest scroll settle (ms).
 const SETTLE_MAX_MS: f64 = 1_000.0;
 
+/// The `pointerId` of the agent's pointer events: a mouse's, the pointer Chromium keeps active (so
+/// a page's `setPointerCapture` with it succeeds: [`super::capture`]).
+pub(super) const POINTER_ID: f64 = 1.0;
+
 /// The init of a pointer or mouse event at `(x, y)` for the primary mouse button.
 pub(super) fn mouse(x: f64, y: f64, buttons: u32, detail: u32, bubbles: bool) -> Object {
     mouse_button(x, y, 0, buttons, detail, bubbles)
@@ -34,7 +38,7 @@ pub(super) fn mouse_button(x: f64, y: f64, button: i32, buttons: u32, detail: u3
         ("button", f64::from(button)),
         ("buttons", f64::from(buttons)),
         ("detail", f64::from(detail)),
-        ("pointerId", 1.0),
+        ("pointerId", POINTER_ID),
         ("width", 1.0),
         ("height", 1.0),
         ("pressure", if buttons > 0 { 0.5 } else { 0.0 }),
