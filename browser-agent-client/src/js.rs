@@ -136,6 +136,16 @@ pub(crate) fn call(obj: &JsValue, method: &str, args: &[&JsValue]) -> Result<JsV
     Reflect::apply(&f, obj, &a)
 }
 
+/// `new Proxy(f, handler)` for a function `f`, made with `win`'s `Proxy` (the page's own: the
+/// glue names only the built-ins the bootstrap keeps); `None` when `f` is not a function.
+pub(crate) fn function_proxy(win: &JsValue, f: &JsValue, handler: &JsValue) -> Option<JsValue> {
+    let proxy: Function = get(win, "Proxy").dyn_into().ok()?;
+    if !f.is_function() {
+        return None;
+    }
+    Reflect::construct(&proxy, &Array::of2(f, handler)).ok()
+}
+
 /// `el.checkVisibility({visibilityProperty: true})`: whether the browser shows `el` (not in a
 /// `display:none` subtree, not `visibility:hidden`); `None` in a browser without it (Chromium
 /// < 105, Firefox < 106, Safari < 17.4; before Chromium 121 the option is ignored).

@@ -8,7 +8,7 @@
 //! (whose `apply` trap gets the element as `this`), and every other call goes to the browser's.
 
 use super::reach::{mouse, POINTER_ID};
-use crate::js::{fire, get, set, window_of};
+use crate::js::{fire, function_proxy, get, object, set, window_of};
 use js_sys::{Array, Function, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -70,14 +70,8 @@ impl Capture {
                     _ => Ok(JsValue::UNDEFINED),
                 }
             });
-            let handler = crate::js::object(&[("apply", trap.as_ref().clone())]);
-            // (The page's own `Proxy`: the glue names only the built-ins the bootstrap keeps.)
-            let proxy = get(&win, "Proxy")
-                .dyn_into::<Function>()
-                .ok()
-                .filter(|_| original.is_function())
-                .and_then(|p| Reflect::construct(&p, &Array::of2(&original, &handler)).ok());
-            if let Some(proxy) = proxy {
+            let handler = object(&[("apply", trap.as_ref().clone())]);
+            if let Some(proxy) = function_proxy(&win, &original, &handler) {
                 set(&proto, method, &proxy);
                 originals.push((method, original));
                 traps.push(trap);

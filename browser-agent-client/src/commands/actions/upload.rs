@@ -21,7 +21,7 @@ use super::pointer::click_target;
 use super::reach::{landing, mouse, scroll_into_view};
 use super::settle;
 use crate::cursor;
-use crate::js::{attribute, call, disabled, get, js_string, matches, object, set, window_of};
+use crate::js::{attribute, call, disabled, function_proxy, get, js_string, matches, object, set, window_of};
 use crate::text::{cat, num, quote};
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use std::cell::RefCell;
@@ -298,13 +298,7 @@ async fn opened_by_click(t: &Target, win: &JsValue) -> Result<Option<Element>, S
     let mut originals = Vec::new();
     for method in ["click", "showPicker"] {
         let original = get(&proto, method);
-        // (The page's own `Proxy`: the glue names only the built-ins the bootstrap keeps.)
-        let proxy = get(win, "Proxy")
-            .dyn_into::<Function>()
-            .ok()
-            .filter(|_| original.is_function())
-            .and_then(|p| Reflect::construct(&p, &Array::of2(&original, &handler)).ok());
-        if let Some(proxy) = proxy {
+        if let Some(proxy) = function_proxy(win, &original, &handler) {
             set(&proto, method, &proxy);
             originals.push((method, original));
         }
