@@ -489,6 +489,40 @@ chromium_test!(radix_slider_follows_the_pointer_it_captured, Axum, |c, server| {
         "a slider's thumb by an offset",
         took,
     );
+    // The same by hand: press the thumb (a `down` step), move the held pointer onto a point of the
+    // slider 90 % along (`hover`), release (`up`): the moves and the release go to the capture.
+    let (answer, _) = run_timed(
+        &server,
+        Some(&id),
+        json!([
+            {"command": "down", "role": "slider", "name": "Volume"},
+            {"command": "hover", "selector": "#Volume-slider", "x": 270, "y": 12},
+            {"command": "up"}
+        ]),
+    )
+    .await;
+    assert!(
+        answer["steps"]
+            .as_array()
+            .is_some_and(|s| s.iter().all(|s| s["error"].is_null())),
+        "{answer}"
+    );
+    let volume = json_of(&server, &id, "window.values.volume[0]").await;
+    let held = volume.as_i64().unwrap_or(-1);
+    assert!(
+        (85..=95).contains(&held),
+        "volume {volume} after down, hover at 90 %, up: {answer}"
+    );
+    let commits = json_of(&server, &id, "window.commits").await;
+    assert_eq!(commits, json!([format!("volume {v}"), format!("volume {held}")]));
+    let restored = json_of(
+        &server,
+        &id,
+        "['setPointerCapture', 'hasPointerCapture', 'releasePointerCapture'].every((m, i) => Element.prototype[m] === window.native[i])",
+    )
+    .await;
+    assert_eq!(restored, json!(true));
+
     // The upper thumb of a range, 90 px to the left: the range narrows, the lower thumb stays.
     let (text, _) = drag(
         &server,

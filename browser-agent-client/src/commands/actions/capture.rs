@@ -15,6 +15,11 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
+thread_local! {
+    /// The capture of a press a `down` step holds, until its `up` (or the batch's end).
+    static HELD: RefCell<Option<Capture>> = const { RefCell::new(None) };
+}
+
 /// The methods answered for the agent's pointer.
 const METHODS: [&str; 3] = ["setPointerCapture", "hasPointerCapture", "releasePointerCapture"];
 
@@ -123,5 +128,29 @@ impl Drop for Capture {
         for (method, original) in &self.originals {
             set(&self.proto, method, original);
         }
+    }
+}
+
+/// A `down` step's press: the capture is emulated until [`end_held`].
+pub(super) fn hold(capture: Capture) {
+    HELD.with(|h| *h.borrow_mut() = Some(capture));
+}
+
+/// Where a held pointer's event at `(x, y)` goes: the element holding its capture, if a `down`
+/// step's press was captured; `None` when nothing holds it (the element under the pointer does).
+pub(super) fn held_route(under: &Element, x: f64, y: f64) -> Option<Element> {
+    HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        let c = h.as_mut()?;
+        let held = c.held();
+        let to = c.route(under, x, y);
+        held.then_some(to)
+    })
+}
+
+/// The held press's release: the capture ends and the page's methods are the browser's again.
+pub(super) fn end_held(x: f64, y: f64) {
+    if let Some(mut c) = HELD.with(|h| h.borrow_mut().take()) {
+        c.release(x, y);
     }
 }

@@ -45,6 +45,14 @@ pub(super) fn hover_at(at: &Element, x: f64, y: f64) {
         fire(e, "PointerEvent", pointer, &mouse_button(x, y, -1, held, 0, bubbles));
         fire(e, "MouseEvent", mouse_type, &mouse(x, y, held, 0, bubbles));
     };
+    // A held press the page captured: the move goes to the capturing element, with no boundary
+    // events for what the pointer crosses.
+    if held != 0 {
+        if let Some(to) = super::capture::held_route(at, x, y) {
+            both(&to, "pointermove", "mousemove", true);
+            return;
+        }
+    }
     if prev.as_ref() == Some(at) {
         if moved {
             // A move within the element (a point on a canvas, a held press's stroke).

@@ -6,6 +6,7 @@ use super::super::batch;
 use super::super::resolve::{self, describe, Target};
 use super::super::step::{field, Outcome};
 use super::super::target::target;
+use super::capture;
 use super::hover::hover_at;
 use super::reach::{hit, landing_when_still_at, mouse, mouse_button, scroll_into_view, step_point};
 use super::settle;
@@ -308,7 +309,9 @@ pub(super) async fn down(step: &JsValue) -> Outcome {
     let mark = settle::mark();
     hover_at(&at, x, y);
     cursor::press().await;
+    let capture = capture::Capture::emulate(&at);
     let (mouse_events, native_menu) = button_down(&at, x, y, button, 1);
+    capture::hold(capture);
     HELD.with(|h| {
         *h.borrow_mut() = Some(Held {
             button,
@@ -363,7 +366,10 @@ pub(super) async fn up(step: &JsValue) -> Outcome {
     };
     HELD.with(|h| h.borrow_mut().take());
     super::hover::hold_buttons(0);
+    // A press the page captured is released at the capturing element.
+    let at = capture::held_route(&at, x, y).unwrap_or(at);
     button_up(&at, x, y, button, 1, mouse_events);
+    capture::end_held(x, y);
     if pressed_at.is_connected() {
         button_click(&pressed_at, &at, x, y, button, 1);
     }
@@ -384,7 +390,9 @@ pub(crate) fn release_held() -> Option<String> {
     let held = HELD.with(|h| h.borrow_mut().take())?;
     super::hover::hold_buttons(0);
     let at = hit(&held.at, held.x, held.y).unwrap_or_else(|| held.at.clone());
+    let at = capture::held_route(&at, held.x, held.y).unwrap_or(at);
     button_up(&at, held.x, held.y, held.button, 1, held.mouse_events);
+    capture::end_held(held.x, held.y);
     Some(cat(&[
         "; the ",
         held.button.name(),
