@@ -301,6 +301,24 @@ chromium_test!(
         assert_eq!(eval(&server, &id, &out("role")).await, "Role: Editor");
     }
 );
+chromium_test!(a_labels_text_targets_the_control_it_labels, Axum, |c, server| {
+    // Radix's radio group: a text-less <button role=radio> and its <label for> side by side in
+    // the group. The text "Business" means the radio, not the group around both (whose centre a
+    // click once hit, answering "clicked" with nothing chosen).
+    let id = open(c, &server, "/actions/custom-radios.html").await;
+    let v = ok(&server, &id, json!({"command": "click", "text": "Business"})).await;
+    assert_eq!(
+        v["target"]["label"]
+            .as_str()
+            .map(|l| l.starts_with("radio \"Business\"")),
+        Some(true),
+        "{v}"
+    );
+    assert_eq!(eval(&server, &id, "return window.chosen").await, "p-Business", "{v}");
+    // The same through `label`.
+    ok(&server, &id, json!({"command": "click", "label": "Free"})).await;
+    assert_eq!(eval(&server, &id, "return window.chosen").await, "p-Free");
+});
 chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| {
     // Bootstrap 5's radio toggle buttons: the radio is clipped away under another label, so a
     // click (or check) on it lands on its own label, as a person's would.

@@ -7,7 +7,7 @@ use super::describe::{interactive, name_of, plural, q, role_of};
 use super::outcome::Miss;
 use super::scope::page_window_document;
 use super::visibility::visible;
-use crate::js::{as_element, attribute, get, has_attribute};
+use crate::js::{attribute, get, has_attribute};
 use crate::snapshot::name::squash;
 use crate::text::{cat, ci_contains};
 use wasm_bindgen::prelude::*;
@@ -139,10 +139,7 @@ pub(super) fn label(step: &JsValue, label: &str, typing: bool, teach: bool) -> R
         let tag = el.local_name();
         let (control, text) = if tag == "label" {
             let t = squash(&el.text_content().unwrap_or_default());
-            // A label may point at what is no form field (jQuery UI's selectmenu points it at the
-            // combobox it draws): the agent means that.
-            let pointed = || el.owner_document()?.get_element_by_id(&attribute(&el, "for")?);
-            (as_element(get(&el, "control")).or_else(pointed), t)
+            (super::describe::label_control(&el), t)
         } else if has_attribute(&el, "aria-label") || has_attribute(&el, "aria-labelledby") {
             let r = role_of(&el);
             (Some(el.clone()), name_of(&el, r))

@@ -125,6 +125,12 @@ pub(super) fn promote(el: &Element) -> Element {
         if is_interactive_el(&e) {
             return e;
         }
+        // A label's text names its control (a custom radio beside it, not the group around both).
+        if tag == "label" {
+            if let Some(c) = super::describe::label_control(&e).filter(visible) {
+                return c;
+            }
+        }
         // A component that wraps its control (`<sl-button>` around its `<button>`): the control.
         if let Some(c) = super::describe::sole_control(&e).filter(super::visibility::visible) {
             return c;

@@ -63,6 +63,18 @@ const CONTROLS: &str =
     [role=button],[role=checkbox],[role=combobox],[role=link],[role=menuitem],[role=option],[role=radio],\
     [role=searchbox],[role=slider],[role=spinbutton],[role=switch],[role=tab],[role=textbox]";
 
+/// What a `<label>` labels: its `control` (the `for` element or the first field inside, when that
+/// is a form control or a `<button>`), else the element its `for` names (jQuery UI's selectmenu
+/// points it at the combobox it draws; a custom radio is a `<button role=radio>`).
+pub(crate) fn label_control(label: &Element) -> Option<Element> {
+    let pointed = || {
+        label
+            .owner_document()?
+            .get_element_by_id(&crate::js::attribute(label, "for")?)
+    };
+    crate::js::as_element(crate::js::get(label, "control")).or_else(pointed)
+}
+
 /// The one control a component's shadow tree draws (`<sl-button>`'s `<button>`): what a text
 /// target naming the component means.
 pub(crate) fn sole_control(el: &Element) -> Option<Element> {
