@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use browser_agent_core::Batch;
 use browser_tests::Framework::Axum;
-use browser_tests::{chromium_test, eval, eval_until, mcp_tool, open, run_raw, run_timed, Server};
+use browser_tests::{chromium_test, eval, eval_until, mcp_tool, ok, open, run_raw, run_timed, Server};
 use serde_json::{json, Value};
 
 /// Installs the pinned libraries (once per test binary) and bundles the React apps.
@@ -534,6 +534,45 @@ chromium_test!(radix_slider_follows_the_pointer_it_captured, Axum, |c, server| {
     let p = price[1].as_i64().unwrap_or(-1);
     assert!(price[0] == json!(10) && (20..=40).contains(&p), "price {price}: {text}");
     assert!(text.contains(&format!("its value 60 → {p}")), "{text}");
+});
+
+chromium_test!(fill_sets_an_aria_slider_with_its_keys, Axum, |c, server| {
+    installed();
+    let id = open(c, &server, "/drag/radix.html").await;
+    eval_until(
+        &server,
+        &id,
+        "return document.querySelectorAll('[role=slider]').length",
+        "the app to render",
+        |v| v == 3,
+    )
+    .await;
+    // Radix's thumb is a <span role=slider>: `fill` presses its arrow keys, as a person would.
+    let v = ok(
+        &server,
+        &id,
+        json!({"command": "fill", "role": "slider", "name": "Volume", "text": "45"}),
+    )
+    .await;
+    assert_eq!(v["result"], "filled \"45\"", "{v}");
+    assert_eq!(json_of(&server, &id, "window.values.volume[0]").await, json!(45));
+    let v = ok(
+        &server,
+        &id,
+        json!({"command": "fill", "role": "slider", "name": "Price to", "text": "25"}),
+    )
+    .await;
+    assert_eq!(v["result"], "filled \"25\"", "{v}");
+    assert_eq!(json_of(&server, &id, "window.values.price").await, json!([10, 25]));
+    // Out of its range, or no number: a clear refusal, nothing pressed.
+    let (_, v) = run_raw(
+        &server,
+        json!({"client": id, "steps": [{"command": "fill", "role": "slider", "name": "Volume", "text": "150"}]}),
+    )
+    .await;
+    let e = v["steps"][0]["error"].as_str().unwrap_or_default();
+    assert!(e.ends_with("takes 0 to 100, not 150"), "{v}");
+    assert_eq!(json_of(&server, &id, "window.values.volume[0]").await, json!(45));
 });
 
 chromium_test!(saves_then_redraws, Axum, |c, server| {

@@ -25,6 +25,7 @@ mod pointer;
 mod reach;
 mod scroll;
 mod settle;
+mod slider;
 mod text;
 mod upload;
 mod vitals;

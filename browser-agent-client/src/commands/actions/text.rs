@@ -298,6 +298,10 @@ pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) 
     let picked = whole
         && el.local_name() == "input"
         && matches!(get(&el, "type").as_string().as_deref(), Some("range" | "color"));
+    // A slider drawn without an input (`role=slider`) is set with its keys, as a person sets it.
+    if whole && !picked && el == t.el && super::super::resolve::role_of(&el) == "slider" {
+        return super::slider::fill(t, text).await;
+    }
     if !picked && !text_field(&el) && !editable(&el) {
         return Err(cat(&[
             &t.label,
