@@ -11,9 +11,7 @@ use super::focus::active_element;
 use super::keymap::{key_inits, Mods};
 use super::pointer::blocked_submit;
 use super::reach::{centre, scroll_into_view};
-use super::text::{
-    caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, next_frame, text_field,
-};
+use super::text::{caret_to_end, delete_back, editable, exec_command, insert, mark_selected_all, text_field};
 use crate::cursor;
 use crate::js::{as_element, call, fire, get, has_attribute, js_string};
 use crate::lazy;
@@ -86,7 +84,7 @@ pub(super) async fn press(step: &JsValue) -> Outcome {
     }
     // What the app renders for the key (a field it clears on Enter) lands before the next step.
     let _ = super::settle::settle(mark, 0, false).await;
-    next_frame(&el).await;
+    super::settle::next_frame(&el).await;
     if key == "Enter" && el.local_name() == "input" {
         if let Some(why) = blocked_submit(&get(&el, "form")) {
             out.push_str(&why);

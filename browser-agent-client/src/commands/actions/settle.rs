@@ -6,7 +6,7 @@
 //! and does the waiting ([`bootstrap::SETTLE`]), which costs the wasm nothing.
 
 use crate::bootstrap;
-use crate::js::call;
+use crate::js::{call, set_timeout, window_of};
 use wasm_bindgen::prelude::*;
 
 /// The page's frame requests before an action.
@@ -28,4 +28,17 @@ pub(super) fn settle(mark: Mark, at_least: u32, intent: bool) -> wasm_bindgen_fu
         &[&mark.0, &JsValue::from(at_least), &JsValue::from(intent)],
     );
     wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&p.unwrap_or_default()))
+}
+
+/// Resolves at the next animation frame of `el`'s window (or after 100 ms, where frames do not
+/// come: a hidden tab). Frameworks that render on the next frame (Vue 0.x and 1.x batch through
+/// `requestAnimationFrame`) have then written the field, and released the lock their `input`
+/// listener holds until then (while it is held, a model change does not reach the field).
+pub(super) async fn next_frame(el: &web_sys::Element) {
+    let win = window_of(el);
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = call(&win, "requestAnimationFrame", &[&resolve]);
+        set_timeout(&resolve, 100);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }

@@ -77,7 +77,7 @@ pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
         presses += 1;
         let mut next = number(el, "aria-valuenow");
         if next == Some(now) {
-            super::text::next_frame(el).await;
+            super::settle::next_frame(el).await;
             next = number(el, "aria-valuenow");
         }
         let Some(next) = next.filter(|n| *n != now) else {
@@ -99,7 +99,7 @@ pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
                 let (init, _) = key_inits(back, Mods::default());
                 fire(el, "KeyboardEvent", "keydown", &init);
                 fire(el, "KeyboardEvent", "keyup", &init);
-                super::text::next_frame(el).await;
+                super::settle::next_frame(el).await;
             }
             break;
         }

@@ -9,9 +9,7 @@ use super::super::target::target;
 use super::keymap::{key_inits, Mods};
 use super::reach::{rect, scroll_into_view};
 use crate::cursor;
-use crate::js::{
-    call, disabled, event_init, fire, get, has_attribute, js_string, object, set, set_timeout, sleep, window_of,
-};
+use crate::js::{call, disabled, event_init, fire, get, has_attribute, js_string, object, set, sleep, window_of};
 use crate::text::{cat, char_count, ci_contains, quote};
 use browser_agent_protocol::SECRET_VALUE;
 use js_sys::{Function, JsString, Object};
@@ -53,19 +51,6 @@ pub(super) fn native_set(el: &Element, prop: &str, v: &JsValue) {
         }
         Err(_) => set(el, prop, v),
     }
-}
-
-/// Resolves at the next animation frame of `el`'s window (or after 100 ms, where frames do not
-/// come: a hidden tab). Frameworks that render on the next frame (Vue 0.x and 1.x batch through
-/// `requestAnimationFrame`) have then written the field, and released the lock their `input`
-/// listener holds until then (while it is held, a model change does not reach the field).
-pub(super) async fn next_frame(el: &Element) {
-    let win = window_of(el);
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = call(&win, "requestAnimationFrame", &[&resolve]);
-        set_timeout(&resolve, 100);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
 /// The `value` of a form field (empty when it has none).
@@ -322,7 +307,7 @@ pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) 
     let mark = super::settle::mark();
     // What the app renders after the previous step (a field it cleared on Enter) lands first, so
     // the text never goes onto an older value.
-    next_frame(&el).await;
+    super::settle::next_frame(&el).await;
     let is_edit = editable(&el);
     if is_edit {
         caret_to_end(&el, clear);
@@ -381,7 +366,7 @@ pub(super) async fn type_into(t: &Target, text: &str, whole: bool, clear: bool) 
     // The app's render of the typed text, and the release of its input lock, before the next step;
     // and what it set off after a short delay (an autocomplete's search, jQuery UI's 300 ms), as
     // after a hover.
-    next_frame(&el).await;
+    super::settle::next_frame(&el).await;
     let _ = super::settle::settle(mark, 0, true).await;
     let verb = if whole { "filled " } else { "typed " };
     // A password is not repeated: the answer goes into the action log and proofs for PRs.
