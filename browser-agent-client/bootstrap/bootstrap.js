@@ -825,8 +825,16 @@
         } catch (ignored) {}
     }
 
+    // Whether an answer's text is kept on its entry (`resBody`, first 300 chars): what the server
+    // answered a change an agent's batch made (not a GET: the page shows what it read), when it is
+    // text, so the batch's answer says what was stored without a `network` step.
+    function answerShown(method, resType) {
+        return agent.__F_BUSY__ && method != 'GET' && /json|text/.test(resType);
+    }
+
     // fetch: one entry when it settles, stamped then; an error answer's body (first 1,000 chars) is
-    // read from a clone after that, and the entry sent once it is read.
+    // read from a clone after that, and the entry sent once it is read; so is a changing request's
+    // answer while an agent's batch runs.
     if (pageFetch) {
         originals.__F_ORIGINAL_FETCH__ = pageFetch;
         win.fetch = function (input, init) {
@@ -873,10 +881,11 @@
                 }
                 var record = { e: entry, q: body, r: copy };
                 keep(record);
-                if (!copy || entry.ok) return send();
+                if (!copy || (entry.ok && !answerShown(method, entry.resType))) return send();
                 record.r = copy.text();
                 record.r.then(function (text) {
-                    entry.body = text.slice(0, 1e3);
+                    if (entry.ok) entry.resBody = text.slice(0, 300);
+                    else entry.body = text.slice(0, 1e3);
                     if (entry.resSize == null) entry.resSize = bytes(text);
                 }).then(send, send);
             }
@@ -958,9 +967,9 @@
                         if (status) record.r = xhr.response;
                     } catch (ignored) {}
                     if (aborted) entry.aborted = true;
-                    else if (!entry.ok) {
+                    else if (!entry.ok || answerShown(request[0], entry.resType)) {
                         try {
-                            entry.body = xhr.responseText.slice(0, 1e3);
+                            entry[entry.ok ? 'resBody' : 'body'] = xhr.responseText.slice(0, entry.ok ? 300 : 1e3);
                             if (!entry.resSize) entry.resSize = bytes(xhr.responseText);
                         } catch (ignored) {}
                     }

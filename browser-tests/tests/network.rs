@@ -47,6 +47,30 @@ fn app(agent: browser_agent_core::BrowserAgent) -> Router {
             get(|| async { ([("content-type", "application/json")], r#"{"items":["a","b","c"]}"#).into_response() }),
         )
         .route(
+            "/api/keys",
+            post(|| async {
+                (
+                    StatusCode::CREATED,
+                    [("content-type", "application/json")],
+                    r#"{"id":"k9","name":"CI","token":"tok_live_0a1b2c3d4e5f"}"#,
+                )
+                    .into_response()
+            }),
+        )
+        .route(
+            "/api/profile",
+            axum::routing::put(
+                |body: String| async move { ([("content-type", "application/json")], body).into_response() },
+            )
+            .patch(|| async {
+                (
+                    [("content-type", "application/json")],
+                    r#"{"name":"Alex","slug":"alex"}"#,
+                )
+                    .into_response()
+            }),
+        )
+        .route(
             "/api/big",
             get(|| async { ([("content-type", "text/plain")], "x".repeat(10_000)).into_response() }),
         )
@@ -414,4 +438,57 @@ fn sha1_and_base64_are_the_handshake_s() {
     // RFC 6455's example key and accept value.
     let accept = base64(&sha1(b"dGhlIHNhbXBsZSBub25jZQ==258EAFA5-E914-47DA-95CA-C5AB0DC85B11"));
     assert_eq!(accept, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+}
+
+/// The MCP text of a batch that runs `script`.
+fn run_text(server: &Server, id: &str, script: &str) -> String {
+    let answer = mcp_tool(
+        server,
+        "browser_run",
+        json!({"steps": [{"command": "evaluate", "script": script}], "client": id}),
+    );
+    answer["content"][0]["text"].as_str().unwrap_or_default().to_owned()
+}
+
+/// The line of `text` naming `request`.
+fn line_of<'a>(text: &'a str, request: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.contains(request))
+        .unwrap_or_else(|| panic!("no line with {request:?} in\n{text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_a_batch_made_shows_what_the_server_answered() {
+    let browser = shared_browser().await;
+    let agent = agent();
+    let running = browser_agent_testkit::axum_app::serve(app(agent.clone()), any_port()).expect("serve");
+    let server = Server::from_running(agent, running);
+    within("answers", SCENARIO_DEADLINE, async {
+        let id = browser_tests::open(&browser.client, &server, "/network.html").await;
+        // A POST's answer is on its line (redacted as every body is), beside what was sent.
+        let text = run_text(&server, &id, "return createKey()");
+        let line = line_of(&text, "POST /api/keys");
+        assert!(
+            line.ends_with(r#" · sent: {"name":"CI"} · got: {"id":"k9","name":"CI","token":"[redacted]"}"#),
+            "{text}"
+        );
+        assert!(!text.contains("tok_live"), "{text}");
+        // An answer that echoes what was sent is said in a word.
+        let text = run_text(&server, &id, "return saveProfile()");
+        assert!(
+            line_of(&text, "PUT /api/profile").ends_with(r#" · sent: {"name":"Sam"} · got: the same"#),
+            "{text}"
+        );
+        // Over XHR too.
+        let text = run_text(&server, &id, "return xhrRename()");
+        assert!(
+            line_of(&text, "PATCH /api/profile")
+                .ends_with(r#" · sent: {"name":"Alex"} · got: {"name":"Alex","slug":"alex"}"#),
+            "{text}"
+        );
+        // A read's answer is the page's to show: not on its line.
+        let text = run_text(&server, &id, "return items()");
+        assert!(!line_of(&text, "GET /api/items").contains(" · got: "), "{text}");
+    })
+    .await;
 }

@@ -65,11 +65,23 @@ fn entry_with(out: &mut String, e: &Value, sent: bool) {
     if str_of(e, "type") == entry_type::NETWORK {
         // What an agent's batch sent (the page keeps it only then), and a failed answer.
         if sent {
-            shown_body(out, " · sent: ", str_of(e, "reqBody"));
+            let (req, res) = (str_of(e, "reqBody"), str_of(e, "resBody"));
+            shown_body(out, " · sent: ", req);
+            // The answer to a change the batch made; an echo of what was sent is said in a word.
+            if !res.is_empty() && squashed(res) == squashed(req) {
+                out.push_str(" · got: the same");
+            } else {
+                shown_body(out, " · got: ", res);
+            }
         }
         shown_body(out, " · body: ", str_of(e, "body"));
     }
     server_error_parts(out, e);
+}
+
+/// `s` with its whitespace removed (a JSON echo pretty-printed is the same answer).
+fn squashed(s: &str) -> String {
+    s.split_whitespace().collect()
 }
 
 /// Characters of a request's or a failed answer's body shown on its entry's line (the entry holds
@@ -431,6 +443,25 @@ pub(crate) fn notes(notes: &[crate::protocol::notes::Note], last_seq: u64) -> St
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    /// A change's answer is on its line; an echo of what was sent is said in a word.
+    #[test]
+    fn a_changes_answer_is_shown_or_called_the_same() {
+        let mut out = String::new();
+        let e = json!({"seq": 4, "type": "network", "level": "info", "method": "POST", "url": "/api/keys",
+            "text": "POST /api/keys → 201 Created (2 ms)", "reqBody": "{\"name\":\"CI\"}", "resBody": "{\"id\":\"k9\"}"});
+        super::entry(&mut out, &e);
+        assert!(
+            out.trim_end()
+                .ends_with(" · sent: {\"name\":\"CI\"} · got: {\"id\":\"k9\"}"),
+            "{out}"
+        );
+        let mut out = String::new();
+        let e = json!({"seq": 5, "type": "network", "level": "info", "method": "PUT", "url": "/api/p",
+            "text": "PUT /api/p → 200 OK (2 ms)", "reqBody": "{\"a\": 1}", "resBody": "{\"a\":1}"});
+        super::entry(&mut out, &e);
+        assert!(out.trim_end().ends_with(" · got: the same"), "{out}");
+    }
 
     /// A request sent again to the same URL shows what it sent on its last line only.
     #[test]
