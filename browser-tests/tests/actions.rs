@@ -319,6 +319,44 @@ chromium_test!(a_labels_text_targets_the_control_it_labels, Axum, |c, server| {
     ok(&server, &id, json!({"command": "click", "label": "Free"})).await;
     assert_eq!(eval(&server, &id, "return window.chosen").await, "p-Free");
 });
+chromium_test!(a_step_says_the_dialogs_it_opened_or_closed, Axum, |c, server| {
+    // A batch's diff compares before and after the batch: a popover one step opened and the next
+    // closed (a press outside it) is only in the steps' own answers.
+    let id = open(c, &server, "/actions/popover.html").await;
+    let v = run(
+        &server,
+        &id,
+        json!([
+            {"command": "click", "text": "Change plan"},
+            {"command": "click", "text": "Billing"}
+        ]),
+    )
+    .await;
+    let said = |i: usize| v["steps"][i]["result"].as_str().unwrap_or_default().to_owned();
+    assert!(said(0).ends_with("; it opened dialog \"Plan\""), "{v}");
+    assert!(said(1).ends_with("; it closed dialog \"Plan\""), "{v}");
+    // A confirmation the page draws: the click that opens it says so, and the one that answers it.
+    let v = run(&server, &id, json!([{"command": "click", "text": "Revoke key"}])).await;
+    assert!(
+        v["steps"][0]["result"]
+            .as_str()
+            .is_some_and(|r| r.contains("it opened alertdialog \"Revoke key Staging?\"")),
+        "{v}"
+    );
+    let v = run(&server, &id, json!([{"command": "click", "text": "Revoke"}])).await;
+    assert!(
+        v["steps"][0]["result"]
+            .as_str()
+            .is_some_and(|r| r.contains("it closed alertdialog \"Revoke key Staging?\"")),
+        "{v}"
+    );
+    // A step that opens and closes nothing says nothing more.
+    let v = run(&server, &id, json!([{"command": "click", "text": "Billing"}])).await;
+    assert!(
+        !v["steps"][0]["result"].as_str().unwrap_or_default().contains("; it "),
+        "{v}"
+    );
+});
 chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| {
     // Bootstrap 5's radio toggle buttons: the radio is clipped away under another label, so a
     // click (or check) on it lands on its own label, as a person's would.

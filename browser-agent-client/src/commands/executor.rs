@@ -76,6 +76,8 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
             requests_settled(before).await;
         }
         acted |= wait::acts(&command);
+        // The dialogs and popups shown before an acting step: its answer says what it opened or closed.
+        let shown = wait::acts(&command).then(super::overlays::shown);
         let t0 = now_ms();
         crate::source::prepare(&step).await;
         let outcome = if batch::out_of_time() {
@@ -104,7 +106,13 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
                         last_snapshot = v.as_string();
                     }
                 }
-                set(&r, field::RESULT, &v);
+                match (&shown, v.as_string()) {
+                    (Some(before), Some(text)) => {
+                        let change = super::overlays::change(before, &super::overlays::shown());
+                        set(&r, field::RESULT, &JsValue::from_str(&(text + &change)));
+                    }
+                    _ => set(&r, field::RESULT, &v),
+                }
                 false
             }
             Err(message) => {

@@ -9,6 +9,7 @@ pub(crate) mod actions;
 pub(crate) mod batch;
 pub(crate) mod dialogs;
 pub(crate) mod executor;
+pub(crate) mod overlays;
 pub(crate) mod popups;
 pub(crate) mod resolve;
 pub(crate) mod screenshot;

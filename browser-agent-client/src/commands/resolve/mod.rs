@@ -26,6 +26,7 @@ mod visibility;
 
 pub(crate) use describe::{describe, role_of, short};
 pub(crate) use outcome::{Miss, Target};
+pub(crate) use scope::page_window_document;
 pub(crate) use stale::remember;
 pub(crate) use stale::successor as successor_of;
 pub(crate) use visibility::hidden_reason;

@@ -1,0 +1,44 @@
+//! What an acting step opened or closed: dialogs and popups (`role=dialog` or `alertdialog`, an
+//! open `<dialog>`, `aria-modal`). A batch's diff compares the page before and after the batch, so
+//! a popup that one step opened and a later one closed (a click outside it) never shows there;
+//! the step's own answer says it: `clicked button "Change plan" [ref=e46]: clicked; it opened
+//! dialog "Plan"`.
+
+use super::resolve::{describe, is_visible};
+use crate::text::cat;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+/// What counts as a dialog or popup.
+const DIALOGS: &str = "[role=dialog],[role=alertdialog],dialog[open],[aria-modal=true]";
+
+/// The dialogs and popups shown now in the page's document.
+pub(crate) fn shown() -> Vec<Element> {
+    let Some(doc) = super::resolve::page_window_document() else {
+        return Vec::new();
+    };
+    let Ok(list) = doc.query_selector_all(DIALOGS) else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(JsCast::unchecked_into::<Element>)
+        .filter(is_visible)
+        .collect()
+}
+
+/// What a step did to them: `; it opened dialog "Plan"`, `; it closed alertdialog "Revoke key?"`,
+/// or "" (the outermost of nested ones: a dialog inside another opened with it is not named).
+pub(crate) fn change(before: &[Element], after: &[Element]) -> String {
+    let mut out = String::new();
+    for (verb, list, other) in [("opened", after, before), ("closed", before, after)] {
+        let moved: Vec<&Element> = list.iter().filter(|e| !other.contains(e)).collect();
+        for e in &moved {
+            if moved.iter().any(|o| o != e && o.contains(Some(e))) {
+                continue;
+            }
+            out.push_str(&cat(&["; it ", verb, " ", &describe(e)]));
+        }
+    }
+    out
+}
