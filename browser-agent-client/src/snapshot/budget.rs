@@ -327,7 +327,8 @@ pub(crate) fn window(
 /// Only the branches with a node whose line contains `text` (ASCII case-insensitive), with their
 /// ancestors; a matching node keeps its whole subtree, and a matching heading its section (the
 /// siblings after it, up to the next heading of its level or above): `filter: "Priorities"` is
-/// the list under that heading, not the heading alone.
+/// the list under that heading, not the heading alone. An open dialog or popup stays whole wherever
+/// it is: what the page put on top of the section is what the next step meets.
 pub(crate) fn filter(nodes: Vec<SnapshotNode>, text: &str) -> Vec<SnapshotNode> {
     let mut out = Vec::new();
     // The level of the matching heading whose section the siblings are in.
@@ -343,6 +344,10 @@ pub(crate) fn filter(nodes: Vec<SnapshotNode>, text: &str) -> Vec<SnapshotNode> 
         }
         if ci_contains(&n.line(), text) {
             section = heading_level(&n);
+            out.push(n);
+            continue;
+        }
+        if matches!(n.role.as_ref(), "dialog" | "alertdialog") {
             out.push(n);
             continue;
         }
@@ -524,7 +529,16 @@ mod tests {
             render(&filter(page.clone(), "priorities")),
             "heading \"Priorities\" [level=2]\n\"Drag the handles\"\nheading \"Notes\" [level=3]\nlist: listitem \"1. Security\""
         );
-        assert_eq!(render(&filter(page, "avatar")), "button \"Avatar\" [ref=e6]");
+        assert_eq!(render(&filter(page.clone(), "avatar")), "button \"Avatar\" [ref=e6]");
+        // An open popup outside the section stays.
+        let mut with_popup = page;
+        with_popup.push(
+            SnapshotNode::new("dialog", "Plan").child(SnapshotNode::new("button", "Confirm plan").with_ref("e9")),
+        );
+        assert_eq!(
+            render(&filter(with_popup, "avatar")),
+            "button \"Avatar\" [ref=e6]\ndialog \"Plan\": button \"Confirm plan\" [ref=e9]"
+        );
         let mut s = String::new();
         push_grouped(&mut s, 1234567);
         assert_eq!(s, "1,234,567");
