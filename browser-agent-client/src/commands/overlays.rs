@@ -12,8 +12,9 @@ use web_sys::Element;
 /// What counts as a dialog or popup.
 const DIALOGS: &str = "[role=dialog],[role=alertdialog],dialog[open],[aria-modal=true]";
 
-/// The dialogs and popups shown now in the page's document.
-pub(crate) fn shown() -> Vec<Element> {
+/// The dialogs and popups shown now in the page's document, each with its description as it is
+/// now (a closed one is often gone from the page, and with it its name).
+pub(crate) fn shown() -> Vec<(Element, String)> {
     let Some(doc) = super::resolve::page_window_document() else {
         return Vec::new();
     };
@@ -24,20 +25,27 @@ pub(crate) fn shown() -> Vec<Element> {
         .filter_map(|i| list.item(i))
         .map(JsCast::unchecked_into::<Element>)
         .filter(is_visible)
+        .map(|e| {
+            let said = describe(&e);
+            (e, said)
+        })
         .collect()
 }
 
 /// What a step did to them: `; it opened dialog "Plan"`, `; it closed alertdialog "Revoke key?"`,
 /// or "" (the outermost of nested ones: a dialog inside another opened with it is not named).
-pub(crate) fn change(before: &[Element], after: &[Element]) -> String {
+pub(crate) fn change(before: &[(Element, String)], after: &[(Element, String)]) -> String {
     let mut out = String::new();
     for (verb, list, other) in [("opened", after, before), ("closed", before, after)] {
-        let moved: Vec<&Element> = list.iter().filter(|e| !other.contains(e)).collect();
-        for e in &moved {
-            if moved.iter().any(|o| o != e && o.contains(Some(e))) {
+        let moved: Vec<&(Element, String)> = list
+            .iter()
+            .filter(|(e, _)| !other.iter().any(|(o, _)| o == e))
+            .collect();
+        for (e, said) in &moved {
+            if moved.iter().any(|(o, _)| o != e && o.contains(Some(e))) {
                 continue;
             }
-            out.push_str(&cat(&["; it ", verb, " ", &describe(e)]));
+            out.push_str(&cat(&["; it ", verb, " ", said]));
         }
     }
     out
