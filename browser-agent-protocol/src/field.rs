@@ -24,6 +24,9 @@ pub const ERROR: &str = "error";
 pub const ELAPSED: &str = "elapsed";
 /// Results post: the snapshot text taken after the batch.
 pub const SNAPSHOT: &str = "snapshot";
+/// Results post: `true` when that snapshot shows an open modal dialog alone (the page behind it
+/// is inert): the host answers it whole and keeps the page before it as the next diff's baseline.
+pub const MODAL: &str = "modal";
 /// Results post: the log entries captured while the batch ran.
 pub const LOGS: &str = "logs";
 /// Results post: the batch's run time in milliseconds.

@@ -163,6 +163,9 @@ pub struct Results {
     /// Present when the page navigates: the rest of the batch ([`crate::field::HANDOVER`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub handover: Option<Handover>,
+    /// The snapshot shows an open modal dialog alone ([`crate::field::MODAL`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub modal: bool,
 }
 
 impl Results {
@@ -185,6 +188,7 @@ impl Results {
             .map_or(0, |d| d.max(0.0) as u64);
         let error = string(take(crate::field::ERROR));
         let handover = take(crate::field::HANDOVER).map(|h| Handover::from_value(&h));
+        let modal = take(crate::field::MODAL).and_then(|m| m.as_bool()) == Some(true);
         Results {
             id,
             steps,
@@ -193,6 +197,7 @@ impl Results {
             duration,
             error,
             handover,
+            modal,
         }
     }
 }

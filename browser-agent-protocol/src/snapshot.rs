@@ -595,6 +595,13 @@ fn take_quoted(s: &str) -> Option<(String, &str)> {
 /// What [`diff`] answers when nothing changed.
 pub const NO_CHANGES: &str = "(no changes)";
 
+/// What a batch's changes begin with when its page ends with a modal dialog open: the dialog is
+/// then shown whole, and the page behind it (inert, left out of the snapshot) stays the baseline
+/// of the next changes, so opening and closing a modal does not list the whole page as removed
+/// and then added.
+pub const MODAL_OPEN: &str =
+    "(a modal dialog is open; the page behind it is inert, left out, and the next changes count from it as it was)";
+
 /// What changed between two rendered snapshots of the same page, node by node (a compact line
 /// holds several; a one-line table row is one): each node's own line (`role "name" [attr]…
 /// [ref=eN]`, without its children), keyed by its ref (`~` changed, `+` added, `-` removed);

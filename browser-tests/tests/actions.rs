@@ -357,6 +357,39 @@ chromium_test!(a_step_says_the_dialogs_it_opened_or_closed, Axum, |c, server| {
         "{v}"
     );
 });
+chromium_test!(a_modal_opened_and_closed_lists_only_what_changed, Axum, |c, server| {
+    // While a modal is open the snapshot is the dialog alone. Its changes were the whole page
+    // removed, then, when it closed, the whole page added (round 6): now the dialog is shown
+    // whole with a note, and the next changes count from the page before it.
+    let id = open(c, &server, "/actions/modal-keys.html").await;
+    run(&server, &id, json!([{"command": "snapshot"}])).await;
+    let v = run(&server, &id, json!([{"command": "click", "text": "New key"}])).await;
+    let changes = v["snapshot"].as_str().unwrap_or_default();
+    assert!(changes.starts_with(browser_agent_core::snapshot::MODAL_OPEN), "{v}");
+    assert!(changes.contains("dialog \"New API key\""), "{v}");
+    assert!(
+        !changes.contains("- ") && !changes.contains("API keys\""),
+        "the page behind is not listed as removed: {v}"
+    );
+    let v = run(
+        &server,
+        &id,
+        json!([
+            {"command": "fill", "label": "Key name", "text": "Deploy bot"},
+            {"command": "click", "text": "Create key"}
+        ]),
+    )
+    .await;
+    let changes = v["snapshot"].as_str().unwrap_or_default();
+    assert!(
+        changes.contains("+ listitem \"Deploy bot\"") || changes.contains("\"Deploy bot\""),
+        "{v}"
+    );
+    assert!(
+        !changes.contains("heading \"API keys\""),
+        "only what changed, not the page again: {v}"
+    );
+});
 chromium_test!(a_control_drawn_as_its_label_is_clicked_there, Axum, |c, server| {
     // Bootstrap 5's radio toggle buttons: the radio is clipped away under another label, so a
     // click (or check) on it lands on its own label, as a person's would.

@@ -174,6 +174,10 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     set(&out, field::ID, &get(batch, field::ID));
     set(&out, field::STEPS, &results);
     set(&out, field::SNAPSHOT, &JsValue::from_str(&text));
+    // A modal dialog open at the end: the snapshot is it alone (the page behind it is inert).
+    if !text.is_empty() && super::overlays::modal_open() {
+        set(&out, field::MODAL, &JsValue::TRUE);
+    }
     set(&out, field::LOGS, &logs);
     set(&out, field::DURATION, &ms(now_ms() - started));
     out.into()

@@ -50,3 +50,38 @@ pub(crate) fn change(before: &[(Element, String)], after: &[(Element, String)]) 
     }
     out
 }
+
+/// Whether a modal dialog is open: one the browser or ARIA calls modal, or a dialog beside which
+/// the page hid everything else (`aria-hidden` or `inert` on the body's other children: Radix's
+/// and React Aria's way). The snapshot then shows the dialog alone.
+pub(crate) fn modal_open() -> bool {
+    let Some(doc) = super::resolve::page_window_document() else {
+        return false;
+    };
+    if crate::snapshot::modal::Modal::of(&doc).is_some() {
+        return true;
+    }
+    let Some(body) = doc.body() else {
+        return false;
+    };
+    shown().iter().any(|(dialog, _)| {
+        let mut others = 0;
+        let mut child = body.first_element_child();
+        while let Some(c) = child {
+            child = c.next_element_sibling();
+            // (The agent's own elements, the cursor, are no part of the page.)
+            if c.contains(Some(dialog))
+                || matches!(c.local_name().as_str(), "script" | "style" | "template" | "link")
+                || crate::js::matches(&c, browser_agent_protocol::UI_SELECTOR)
+            {
+                continue;
+            }
+            others += 1;
+            let hidden = crate::js::attribute(&c, "aria-hidden").as_deref() == Some("true") || c.has_attribute("inert");
+            if !hidden {
+                return false;
+            }
+        }
+        others > 0
+    })
+}

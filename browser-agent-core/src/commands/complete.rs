@@ -31,6 +31,7 @@ impl CommandQueue {
             duration,
             error,
             handover,
+            modal,
             ..
         } = result;
         log_actions(page, id, &steps);
@@ -50,6 +51,7 @@ impl CommandQueue {
             w.done_steps.len(),
             &mut steps,
             &full,
+            modal,
         );
         bound_baselines(&mut state, &w.client);
         let duration = whole_batch_time(&w, &mut steps, duration);
@@ -98,6 +100,7 @@ fn hand_over(
         w.done_steps.len(),
         &mut steps,
         "",
+        false,
     );
     bound_baselines(state, &w.client);
     let Handover {
@@ -176,13 +179,16 @@ fn merge_done(w: &mut Waiting, mut steps: Vec<StepResult>, mut logs: Vec<Value>)
 /// baseline, so a `[click, snapshot]` batch still says what the click changed). Without a
 /// baseline (the page's first snapshot), the whole snapshot; or, when the batch's last full
 /// snapshot step already showed exactly this page whole, [`same_as_step`] naming that step
-/// instead of repeating it. Empty when the page handed over without a final snapshot.
+/// instead of repeating it. Empty when the page handed over without a final snapshot. A final
+/// snapshot of an open `modal` dialog alone is shown whole after [`snapshot::MODAL_OPEN`], and
+/// the page before it stays the baseline (the page behind the dialog did not go away).
 fn diff_snapshots(
     last: &mut Option<String>,
     diff_steps: &[usize],
     first: usize,
     steps: &mut [StepResult],
     full: &str,
+    modal: bool,
 ) -> String {
     let before = last.clone();
     let mut previous = last.clone();
@@ -210,6 +216,7 @@ fn diff_snapshots(
     }
     let shown = match (&before, full.is_empty()) {
         (_, true) => String::new(),
+        (Some(_), false) if modal => format!("{}\n{}", snapshot::MODAL_OPEN, full.trim_end()),
         (Some(before), false) => snapshot::diff(before, full),
         (None, false) => match &shown_whole {
             Some((i, whole)) if whole.trim_end() == full.trim_end() => same_as_step(*i),
@@ -217,7 +224,9 @@ fn diff_snapshots(
         },
     };
     if !full.is_empty() {
-        *last = Some(full.to_owned());
+        if !modal {
+            *last = Some(full.to_owned());
+        }
     } else if previous.is_some() {
         *last = previous;
     }
@@ -250,6 +259,28 @@ mod tests {
         q.take("p", None).unwrap();
         assert!(q.complete(&id, Results::from_value(answer), vec![]));
         rx.try_recv().unwrap().unwrap().snapshot
+    }
+
+    /// A batch that ends with a modal open shows the dialog whole; the page before it stays the
+    /// baseline, so the batch that closes it lists only what changed behind it.
+    #[test]
+    fn a_modal_is_shown_whole_and_the_page_behind_it_stays_the_baseline() {
+        let q = CommandQueue::default();
+        let page = "main\n  list\n    listitem \"CI\"\n  button \"New key\" [ref=e1]";
+        let dialog = "dialog \"New API key\"\n  textbox \"Key name\" [ref=e2]";
+        let click = [json!({"command": "click", "ref": "e1"})];
+        run(
+            &q,
+            &click,
+            json!({"id": "?", "steps": [], "snapshot": page, "duration": 1}),
+        );
+        let answer = |snap: &str, modal: bool| json!({"id": "?", "steps": [{"index": 0, "command": "click", "result": "clicked"}], "snapshot": snap, "modal": modal, "duration": 1});
+        let shown = run(&q, &click, answer(dialog, true));
+        assert_eq!(shown, format!("{}\n{dialog}", snapshot::MODAL_OPEN));
+        let after = "main\n  list\n    listitem \"CI\"\n    listitem \"Deploy bot\"\n  button \"New key\" [ref=e1]";
+        let shown = run(&q, &click, answer(after, false));
+        assert_eq!(shown, snapshot::diff(page, after), "against the page before the modal");
+        assert!(!shown.contains("main"), "{shown}");
     }
 
     /// The case: a batch `[click, snapshot]` after a click that changed the page answered
