@@ -9,6 +9,9 @@ use crate::text::cat;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
+/// A live region: an announcement, not a part of the page a dialog covers.
+const LIVE: &str = "[aria-live],[role=status],[role=alert],[role=log]";
+
 /// What counts as a dialog or popup.
 const DIALOGS: &str = "[role=dialog],[role=alertdialog],dialog[open],[aria-modal=true]";
 
@@ -69,10 +72,12 @@ pub(crate) fn modal_open() -> bool {
         let mut child = body.first_element_child();
         while let Some(c) = child {
             child = c.next_element_sibling();
-            // (The agent's own elements, the cursor, are no part of the page.)
+            // (The agent's own elements, the cursor, are no part of the page; nor is a live
+            // region added after the dialog opened, such as the announcement of a toast.)
             if c.contains(Some(dialog))
                 || matches!(c.local_name().as_str(), "script" | "style" | "template" | "link")
                 || crate::js::matches(&c, browser_agent_protocol::UI_SELECTOR)
+                || crate::js::matches(&c, LIVE)
             {
                 continue;
             }
