@@ -52,6 +52,31 @@ pub(crate) fn parse_number(s: &str) -> Option<i32> {
     Some(n)
 }
 
+/// A decimal number as written in a field or an ARIA value: an optional sign, digits, an optional
+/// fraction (`"80"`, `"-2.5"`, `".5"`); no exponent. (Rust's float parser would add 16 KB of
+/// tables to the wasm.)
+pub(crate) fn parse_decimal(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let (negative, digits) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    if (whole.is_empty() && fraction.is_empty()) || whole.len() > 15 || fraction.len() > 15 {
+        return None;
+    }
+    let mut v = 0.0f64;
+    for c in whole.chars() {
+        v = v * 10.0 + f64::from(c.to_digit(10)?);
+    }
+    let mut scale = 1.0f64;
+    for c in fraction.chars() {
+        scale /= 10.0;
+        v += f64::from(c.to_digit(10)?) * scale;
+    }
+    Some(if negative { -v } else { v })
+}
+
 /// Byte offset of the first `needle` in `hay` (a plain scan).
 pub(crate) fn find_sub(hay: &str, needle: &str) -> Option<usize> {
     hay.as_bytes()
@@ -118,6 +143,13 @@ mod tests {
         assert_eq!(num(2.5), "3");
         assert_eq!(num(-12.2), "-12");
         assert_eq!(num(0.0), "0");
+        assert_eq!(parse_decimal("80"), Some(80.0));
+        assert_eq!(parse_decimal(" -2.5 "), Some(-2.5));
+        assert_eq!(parse_decimal(".5"), Some(0.5));
+        assert_eq!(parse_decimal("+7"), Some(7.0));
+        for bad in ["", "-", ".", "8o", "1e3", "1.2.3"] {
+            assert_eq!(parse_decimal(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::keymap::{key_inits, Mods};
 use super::reach::{centre, scroll_into_view};
 use crate::cursor;
 use crate::js::{attribute, fire, js_string};
-use crate::text::{cat, num, quote};
+use crate::text::{cat, parse_decimal, quote};
 use web_sys::Element;
 
 /// Most key presses one `fill` sends (a 0–1000 slider at step 1 from one end to the other is
@@ -19,7 +19,7 @@ const MAX_PRESSES: u32 = 1_000;
 
 /// A number attribute of the slider.
 fn number(el: &Element, name: &str) -> Option<f64> {
-    attribute(el, name).and_then(|v| v.trim().parse().ok())
+    attribute(el, name).as_deref().and_then(parse_decimal)
 }
 
 /// What the slider says it holds (`aria-valuetext` where it has one, else the number).
@@ -32,7 +32,7 @@ fn shown(el: &Element) -> String {
 /// Sets the ARIA slider `t` to `text` (a number) with its arrow keys.
 pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
     let el = &t.el;
-    let Ok(want) = text.trim().parse::<f64>() else {
+    let Some(want) = parse_decimal(text) else {
         return Err(cat(&[&t.label, " is a slider: fill takes a number, as in \"40\""]));
     };
     let Some(mut now) = number(el, "aria-valuenow") else {
@@ -46,12 +46,13 @@ pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
         number(el, "aria-valuemax").unwrap_or(100.0),
     );
     if want < min || want > max {
+        let bound = |name: &str, default: &str| attribute(el, name).unwrap_or_else(|| default.to_owned());
         return Err(cat(&[
             &t.label,
             " takes ",
-            &num(min),
+            &bound("aria-valuemin", "0"),
             " to ",
-            &num(max),
+            &bound("aria-valuemax", "100"),
             ", not ",
             text.trim(),
         ]));
