@@ -216,7 +216,13 @@ fn diff_snapshots(
     }
     let shown = match (&before, full.is_empty()) {
         (_, true) => String::new(),
-        (Some(_), false) if modal => format!("{}\n{}", snapshot::MODAL_OPEN, full.trim_end()),
+        // (Not repeated when the batch's last snapshot step showed it whole.)
+        (Some(_), false) if modal => match &shown_whole {
+            Some((i, whole)) if whole.trim_end() == full.trim_end() => {
+                format!("{}\n{}", snapshot::MODAL_OPEN, same_as_step(*i))
+            }
+            _ => format!("{}\n{}", snapshot::MODAL_OPEN, full.trim_end()),
+        },
         (Some(before), false) => snapshot::diff(before, full),
         (None, false) => match &shown_whole {
             Some((i, whole)) if whole.trim_end() == full.trim_end() => same_as_step(*i),
@@ -281,6 +287,16 @@ mod tests {
         let shown = run(&q, &click, answer(after, false));
         assert_eq!(shown, snapshot::diff(page, after), "against the page before the modal");
         assert!(!shown.contains("main"), "{shown}");
+        // A batch whose last snapshot step showed the modal whole does not repeat it.
+        let click_snapshot = [json!({"command": "click", "ref": "e1"}), json!({"command": "snapshot"})];
+        let steps = json!([{"index": 0, "command": "click", "result": "clicked"},
+            {"index": 1, "command": "snapshot", "result": dialog}]);
+        let shown = run(
+            &q,
+            &click_snapshot,
+            json!({"id": "?", "steps": steps, "snapshot": dialog, "modal": true, "duration": 1}),
+        );
+        assert_eq!(shown, format!("{}\n{}", snapshot::MODAL_OPEN, same_as_step(1)));
     }
 
     /// The case: a batch `[click, snapshot]` after a click that changed the page answered
