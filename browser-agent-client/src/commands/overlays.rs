@@ -15,9 +15,8 @@ const LIVE: &str = "[aria-live],[role=status],[role=alert],[role=log]";
 /// What counts as a dialog or popup.
 const DIALOGS: &str = "[role=dialog],[role=alertdialog],dialog[open],[aria-modal=true]";
 
-/// The dialogs and popups shown now in the page's document, each with its description as it is
-/// now (a closed one is often gone from the page, and with it its name).
-pub(crate) fn shown() -> Vec<(Element, String)> {
+/// The dialogs and popups shown now in the page's document.
+fn visible_dialogs() -> Vec<Element> {
     let Some(doc) = super::resolve::page_window_document() else {
         return Vec::new();
     };
@@ -28,6 +27,14 @@ pub(crate) fn shown() -> Vec<(Element, String)> {
         .filter_map(|i| list.item(i))
         .map(JsCast::unchecked_into::<Element>)
         .filter(is_visible)
+        .collect()
+}
+
+/// The dialogs and popups shown now, each with its description as it is now (a closed one is often
+/// gone from the page, and with it its name).
+pub(crate) fn shown() -> Vec<(Element, String)> {
+    visible_dialogs()
+        .into_iter()
         .map(|e| {
             let said = describe(&e);
             (e, said)
@@ -67,7 +74,7 @@ pub(crate) fn modal_open() -> bool {
     let Some(body) = doc.body() else {
         return false;
     };
-    shown().iter().any(|(dialog, _)| {
+    visible_dialogs().iter().any(|dialog| {
         let mut others = 0;
         let mut child = body.first_element_child();
         while let Some(c) = child {

@@ -214,20 +214,16 @@ fn diff_snapshots(
             previous = Some(full);
         }
     }
+    // The page whole, or the step that already showed exactly this.
+    let whole = || match &shown_whole {
+        Some((i, shown)) if shown.trim_end() == full.trim_end() => same_as_step(*i),
+        _ => full.to_owned(),
+    };
     let shown = match (&before, full.is_empty()) {
         (_, true) => String::new(),
-        // (Not repeated when the batch's last snapshot step showed it whole.)
-        (Some(_), false) if modal => match &shown_whole {
-            Some((i, whole)) if whole.trim_end() == full.trim_end() => {
-                format!("{}\n{}", snapshot::MODAL_OPEN, same_as_step(*i))
-            }
-            _ => format!("{}\n{}", snapshot::MODAL_OPEN, full.trim_end()),
-        },
+        (Some(_), false) if modal => format!("{}\n{}", snapshot::MODAL_OPEN, whole().trim_end()),
         (Some(before), false) => snapshot::diff(before, full),
-        (None, false) => match &shown_whole {
-            Some((i, whole)) if whole.trim_end() == full.trim_end() => same_as_step(*i),
-            _ => full.to_owned(),
-        },
+        (None, false) => whole(),
     };
     if !full.is_empty() {
         if !modal {

@@ -29,6 +29,14 @@ fn shown(el: &Element) -> String {
         .unwrap_or_default()
 }
 
+/// One press of `key` on the slider: its keydown and keyup (the page's handler moves the value;
+/// some commit on the keyup).
+fn tap(el: &Element, key: &str) {
+    let (init, _) = key_inits(key, Mods::default());
+    fire(el, "KeyboardEvent", "keydown", &init);
+    fire(el, "KeyboardEvent", "keyup", &init);
+}
+
 /// Sets the ARIA slider `t` to `text` (a number) with its arrow keys.
 pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
     let el = &t.el;
@@ -67,14 +75,11 @@ pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
     super::focus::focus(Some(el));
     let mark = super::settle::mark();
     let before = shown(el);
-    // The page's key handler moves the value (keyup too, for pages that commit on it); a handler
-    // that renders a frame later is read after the frame.
+    // A handler that renders a frame later is read after the frame.
     let mut presses = 0;
     while now != want && presses < MAX_PRESSES {
         let key = if want > now { "ArrowRight" } else { "ArrowLeft" };
-        let (init, _) = key_inits(key, Mods::default());
-        fire(el, "KeyboardEvent", "keydown", &init);
-        fire(el, "KeyboardEvent", "keyup", &init);
+        tap(el, key);
         presses += 1;
         let mut next = number(el, "aria-valuenow");
         if next == Some(now) {
@@ -96,10 +101,7 @@ pub(super) async fn fill(t: &Target, text: &str) -> Outcome {
         let passed = (want - now).signum() != (want - next).signum() && next != want;
         if passed {
             if (next - want).abs() > (now - want).abs() {
-                let back = if want > now { "ArrowLeft" } else { "ArrowRight" };
-                let (init, _) = key_inits(back, Mods::default());
-                fire(el, "KeyboardEvent", "keydown", &init);
-                fire(el, "KeyboardEvent", "keyup", &init);
+                tap(el, if want > now { "ArrowLeft" } else { "ArrowRight" });
                 super::settle::next_frame(el).await;
             }
             break;
