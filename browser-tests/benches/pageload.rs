@@ -175,9 +175,13 @@ async fn main() {
         load_once(&browser, url, v).await;
     }
     let mut loads: Vec<Vec<Load>> = variants.iter().map(|_| Vec::new()).collect();
-    for _ in 0..rounds {
-        for ((url, v), out) in urls.iter().zip(variants.iter().copied()).zip(loads.iter_mut()) {
-            out.push(load_once(&browser, url, v).await);
+    // Each round starts at the next variant: the load after another variant's page can cost more
+    // than the one after it (in 2026-12 A/B runs the variant loaded second read ~2-3 ms more,
+    // whichever it was), so no variant keeps one place in the rotation.
+    for round in 0..rounds {
+        for k in 0..urls.len() {
+            let i = (round + k) % urls.len();
+            loads[i].push(load_once(&browser, &urls[i], variants[i]).await);
         }
     }
     browser.close().await;

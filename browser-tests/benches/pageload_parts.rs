@@ -9,7 +9,8 @@
 //!
 //! The inline bootstrap's row puts the real tag (without its sensor) at the top of the page and
 //! times it the same way; the others are the browser's own first-use costs, the floor under any
-//! sensor that talks to its host.
+//! sensor that talks to its host. The rows named "an app's page" run on a page that loaded a
+//! stylesheet and a script first: compare them with that page's row.
 //!
 //! ```sh
 //! TMPDIR=$PWD/target/tmp cargo bench -p browser-tests --bench pageload_parts   # ROUNDS=40 for more
@@ -27,7 +28,7 @@ use browser_tests::{median, scratch, Browser};
 use serde_json::json;
 
 /// Each variant's snippet: what the sensor does at start, one kind at a time.
-const VARIANTS: [(&str, &str); 12] = [
+const VARIANTS: [(&str, &str); 17] = [
     ("plain page", ""),
     // The floor: the least a script that talks to its host, or draws, can do after the first frame.
     ("one fetch (the floor of any host round trip)", "fetch('/x?0');"),
@@ -40,8 +41,21 @@ const VARIANTS: [(&str, &str); 12] = [
     ("a cached classic script, by a <script> element", "document.head.appendChild(document.createElement('script')).src = '/c.js';"),
     ("a cached module, by a <script type=module>", "const s = document.createElement('script'); s.type = 'module'; s.src = '/m2.js'; document.head.appendChild(s);"),
     (INLINE_BOOTSTRAP, ""),
+    // A worker's requests are off this thread (tried for the sensor's, docs/client.md).
+    ("a worker that fetches (a cached script)", "new Worker('/w.js');"),
+    ("the same + a message of 50 entries to it", "new Worker('/w.js').postMessage(Array.from({length: 50}, (_, i) => ({type: 'console', text: 'line ' + i, t: i})));"),
+    // The page of an app: it loaded a stylesheet and a script of its own before (APP_HEAD), so the
+    // document's loader is set up when the part runs.
+    (APP_PLAIN, ""),
+    ("an app's page + one fetch", "fetch('/x?0');"),
+    ("an app's page + a cached module's import", "import('/m.js');"),
     ("listeners, an interval, hasFocus()", "addEventListener('pagehide', ()=>{}); addEventListener('focus', ()=>{}); document.addEventListener('click', ()=>{}, true); setInterval(()=>{}, 10000); document.hasFocus();"),
 ];
+
+/// The baseline of the rows named "an app's page": a page that loads a stylesheet and a script.
+const APP_PLAIN: &str = "an app's page (a stylesheet and a script)";
+/// What such a page's head carries.
+const APP_HEAD: &str = "<link rel=stylesheet href=/s.css><script src=/app.js></script>";
 
 /// The variant whose work is the inline bootstrap itself.
 const INLINE_BOOTSTRAP: &str = "the inline bootstrap (its sensor not loaded)";
@@ -69,13 +83,22 @@ async fn main() {
         .route("/", get(move |uri: axum::http::Uri| async move {
             let v: usize = uri.query().and_then(|q| q.strip_prefix("v=")).and_then(|v| v.parse().ok()).unwrap_or(0);
             let (name, snippet) = VARIANTS[v];
-            let head = if name == INLINE_BOOTSTRAP { bootstrap.as_str() } else { "" };
+            let head = if name == INLINE_BOOTSTRAP {
+                bootstrap.as_str()
+            } else if name.starts_with("an app's page") {
+                APP_HEAD
+            } else {
+                ""
+            };
             // The snippet's synchronous time, read after the TaskDuration window.
             Html(format!("<!doctype html><html><head>{head}<title>x</title><script>requestAnimationFrame(() => setTimeout(() => {{ const t = performance.now(); {snippet} if (!window.__sync) window.__sync = performance.now() - t; }}));</script></head><body><h1>hi</h1></body></html>"))
         }))
         .route("/x", get(|| async { "ok" }).post(|| async { "ok" }))
         .route("/m.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "export const a = 1;") }))
         .route("/m2.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "export const a = 1;") }))
+        .route("/w.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "fetch('/x?w'); onmessage = () => {};") }))
+        .route("/s.css", get(|| async { ([("content-type", "text/css"), ("cache-control", "max-age=3600")], "h1 { color: navy }") }))
+        .route("/app.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "window.app = 1;") }))
         .route("/c.js", get(|| async { ([("content-type", "text/javascript"), ("cache-control", "max-age=3600")], "window.a = 1;") }));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
