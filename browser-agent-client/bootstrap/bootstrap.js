@@ -378,6 +378,12 @@
         }
         return url.origin == loc.origin && (url.pathname.indexOf(ownPrefix) == 0 || url.pathname == __PROBE_PATH__);
     }
+    // Requests that get no entry: ours, and `data:` URLs, which the browser decodes in place (no
+    // request leaves the page; Shoelace reads each icon's SVG from one, tens per page, each entry
+    // the whole URL).
+    function untracked(url) {
+        return /^\s*data:/i.test(url) || isOwnRequest(url);
+    }
 
     // A navigation inside the page; `onlyIfMoved` for events that fire without a URL change.
     function navigated(via, onlyIfMoved) {
@@ -847,7 +853,7 @@
             } catch (ignored) {
                 url = '';
             }
-            if (!url || isOwnRequest(url)) return apply(pageFetch, this, args);
+            if (!url || untracked(url)) return apply(pageFetch, this, args);
             // The request's body and type, by reference (a Request's body: a copy, taken before
             // the browser reads it).
             try {
@@ -940,7 +946,7 @@
             function end() {
                 return !ended && ((ended = 1), inflight(-1), 1);
             }
-            if (!request || isOwnRequest(request[1])) return apply(pageSend, xhr, arguments);
+            if (!request || untracked(request[1])) return apply(pageSend, xhr, arguments);
             inflight(1);
             // abort() also ends with status 0: told apart from a network error.
             xhr.addEventListener('abort', function () {

@@ -492,3 +492,35 @@ async fn a_change_a_batch_made_shows_what_the_server_answered() {
     })
     .await;
 }
+
+/// A `data:` URL is decoded in the page, not requested: a fetch or an XHR of one gets no entry
+/// (Shoelace fetches each icon's SVG from one; their entries, each the whole URL, were most of a
+/// round's logs). The real request beside them still gets its entry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_urls_are_not_logged_as_requests() {
+    let browser = shared_browser().await;
+    let agent = agent();
+    let running = browser_agent_testkit::axum_app::serve(app(agent.clone()), any_port()).expect("serve");
+    let server = Server::from_running(agent, running);
+    within("data urls", SCENARIO_DEADLINE, async {
+        let id = browser_tests::open(&browser.client, &server, "/network.html").await;
+        let script = "await (await fetch('data:image/svg+xml,%3Csvg%2F%3E')).text();
+            const x = new XMLHttpRequest(); x.open('GET', 'data:text/plain,hi');
+            await new Promise((done) => { x.onloadend = done; x.send(); });
+            await (await fetch('/api/big')).text();
+            return x.responseText;";
+        let v = run(&server, &id, json!([{"command": "evaluate", "script": script}])).await;
+        assert_eq!(v["steps"][0]["result"], "hi", "{v}");
+        entry(&server, &id, "the /api/big entry", |e| {
+            e["type"] == "network" && e["url"] == "/api/big"
+        })
+        .await;
+        let logged: Vec<Value> = server
+            .logs_of(&id)
+            .into_iter()
+            .filter(|e| e["type"] == "network" && e["url"].as_str().is_some_and(|u| u.starts_with("data:")))
+            .collect();
+        assert!(logged.is_empty(), "no entry for a data: URL: {logged:?}");
+    })
+    .await;
+}
