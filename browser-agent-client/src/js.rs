@@ -93,6 +93,23 @@ pub(crate) fn closest(el: &web_sys::Element, selector: &str) -> Option<web_sys::
         .flatten()
 }
 
+/// [`closest`] across shadow roots: in `el`'s tree, then in its shadow host's, and so on out (a
+/// component's button in a table row: the row is the host's ancestor).
+pub(crate) fn closest_composed(el: &web_sys::Element, selector: &str) -> Option<web_sys::Element> {
+    let mut cur = el.clone();
+    for _ in 0..32 {
+        if let Some(found) = closest(&cur, selector) {
+            return Some(found);
+        }
+        let root = cur.get_root_node();
+        if root.node_type() != web_sys::Node::DOCUMENT_FRAGMENT_NODE {
+            return None;
+        }
+        cur = as_element(get(&root, "host"))?;
+    }
+    None
+}
+
 /// Whether `el` is `:disabled` or inside `aria-disabled=true` (ARIA gives that state to the
 /// element's focusable descendants too: a jQuery UI menu puts it on the `<li>` around the item).
 /// The snapshot shows a control so and the actions refuse it, by this one rule.
@@ -199,6 +216,22 @@ pub(crate) fn window_of(el: &web_sys::Element) -> JsValue {
 /// Milliseconds since the epoch.
 pub(crate) fn now_ms() -> f64 {
     js_sys::Date::now()
+}
+
+/// The animations running in `root` (a document or shadow root; `getAnimations()`) that end: a
+/// fade or slide, not a spinner's endless loop nor a scroll-driven one.
+pub(crate) fn ending_animations(root: &JsValue) -> Vec<JsValue> {
+    let Ok(list) = call(root, "getAnimations", &[]) else {
+        return Vec::new();
+    };
+    let list: js_sys::Array = list.unchecked_into();
+    list.iter()
+        .filter(|a| {
+            let running = get(a, "playState").as_string().as_deref() == Some("running");
+            let timing = call(&get(a, "effect"), "getComputedTiming", &[]).unwrap_or_default();
+            running && get(&timing, "endTime").as_f64().is_some_and(f64::is_finite)
+        })
+        .collect()
 }
 
 /// Resolves after `ms` milliseconds.

@@ -426,3 +426,100 @@ chromium_test!(sliders_numbers_dates_and_switches, Axum, |c, server| {
     .await;
     assert_eq!(values, json!([75, "3", "2026-12-24", false, "7", "12"]));
 });
+
+chromium_test!(a_dialog_the_batch_closed_is_closed_in_its_answer, Axum, |c, server| {
+    // Shoelace fades its dialog out after `hide()`. A dialog closed when a request the click sent
+    // came back (after the click's own wait), the list then read again, was read mid-fade once
+    // the requests ended: the batch's answer said a modal dialog was open and left the page out.
+    installed();
+    let id = open(c, &server, "/webcomponents/shoelace-members.html").await;
+    snapshot(&server, &id).await;
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "click", "role": "button", "name": "Invite member"}]),
+    )
+    .await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    let v = run(
+        &server,
+        &id,
+        json!([
+            {"command": "fill", "label": "Email", "value": "ada@example.com"},
+            {"command": "select", "role": "combobox", "name": "Role", "value": "Designer"},
+            {"command": "click", "role": "button", "name": "Send invite"}
+        ]),
+    )
+    .await;
+    assert!(v["steps"][2]["error"].is_null(), "{v}");
+    let closed = v["snapshot"].as_str().unwrap_or_default();
+    assert!(
+        !closed.starts_with(browser_agent_core::snapshot::MODAL_OPEN) && closed.contains("invited ada@example.com"),
+        "the dialog the batch closed is gone from its answer, and the page is back: {v}"
+    );
+});
+
+chromium_test!(a_menu_item_is_one_node, Axum, |c, server| {
+    // Shoelace draws each menu item's content in a `cursor:pointer` part of its shadow root: it
+    // was listed again inside the item, `menuitem "Remove" [ref=e4]: clickable "Remove" [ref=e5]`.
+    installed();
+    let id = open(c, &server, "/webcomponents/shoelace-members.html").await;
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "click", "role": "button", "name": "Actions"}, {"command": "snapshot"}]),
+    )
+    .await;
+    let text = v["steps"][1]["result"].as_str().unwrap_or_default();
+    assert!(text.contains("menuitem \"Make admin\" [ref="), "{text}");
+    assert!(!text.contains("clickable"), "no second node inside an item: {text}");
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "click", "role": "menuitem", "name": "Remove"}]),
+    )
+    .await;
+    assert!(v["steps"][0]["error"].is_null(), "{v}");
+    assert_eq!(
+        eval(&server, &id, "return document.getElementById('out').textContent").await,
+        json!("chose remove")
+    );
+});
+
+chromium_test!(
+    a_components_button_keeps_its_ref_when_its_row_is_redrawn,
+    Axum,
+    |c, server| {
+        // A list drawn again on every change: each row's icon button is a new component whose
+        // `<button>` is in its shadow root. Its row was looked up in the shadow root only, so the
+        // redrawn rows got new refs (the diff listed every row twice) and an earlier ref was "gone".
+        installed();
+        let id = open(c, &server, "/webcomponents/shoelace-members.html").await;
+        let before = snapshot(&server, &id).await;
+        let line = before
+            .lines()
+            .find(|l| l.contains("Linus Berg"))
+            .unwrap_or_else(|| panic!("the row: {before}"));
+        let edit = ref_in(line, "button \"Edit\"");
+        let v = run(
+            &server,
+            &id,
+            json!([{"command": "click", "role": "button", "name": "Redraw"}]),
+        )
+        .await;
+        let changes = v["snapshot"].as_str().unwrap_or_default();
+        assert!(
+            !changes.contains("Linus Berg"),
+            "a row drawn again as it was is no change: {changes}"
+        );
+        let v = run(&server, &id, json!([{"command": "click", "ref": edit}])).await;
+        assert!(
+            v["steps"][0]["error"].is_null(),
+            "the earlier ref lands on the row's new button: {v}"
+        );
+        assert_eq!(
+            eval(&server, &id, "return document.getElementById('out').textContent").await,
+            json!("edit Linus Berg")
+        );
+    }
+);

@@ -27,10 +27,12 @@ const SETTLE_REQUESTS_MS: f64 = 5_000.0;
 const SETTLE_MARGIN_MS: f64 = 500.0;
 
 /// Waits until no more than `before` of the page's requests are in flight (those the batch started
-/// finished), bounded by [`SETTLE_REQUESTS_MS`] and the batch's time.
+/// finished), bounded by [`SETTLE_REQUESTS_MS`] and the batch's time; then while a dialog fades in
+/// or out (a dialog a request's answer closed).
 async fn requests_settled(before: f64) {
     let left = batch::time_left().map_or(f64::MAX, |l| l - SETTLE_MARGIN_MS);
     let _ = snapshot::idle::wait_requests_done(before, SETTLE_REQUESTS_MS.min(left).max(0.0)).await;
+    super::overlays::dialogs_still().await;
 }
 
 /// Milliseconds, rounded, as a JS number.

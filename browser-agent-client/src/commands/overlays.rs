@@ -61,6 +61,39 @@ pub(crate) fn change(before: &[(Element, String)], after: &[(Element, String)]) 
     out
 }
 
+/// How long the answer waits for a dialog that is fading in or out (ms).
+const FADE_WAIT_MS: f64 = 1_500.0;
+
+/// Waits (at most [`FADE_WAIT_MS`]) while a dialog shown now is fading in or out: an animation
+/// that ends runs on it, inside it, or beside it in its component's shadow root (Shoelace's
+/// dialog fades its panel and overlay out after `hide()`; read mid-fade, a dialog the batch
+/// closed still looked open and modal). Animations elsewhere in the page are not waited for.
+pub(crate) async fn dialogs_still() {
+    let start = crate::js::now_ms();
+    while crate::js::now_ms() - start < FADE_WAIT_MS && dialogs_fading() {
+        crate::js::sleep(30).await;
+    }
+}
+
+/// Whether an animation that ends runs on a dialog shown now or within its reach (see
+/// [`dialogs_still`]).
+fn dialogs_fading() -> bool {
+    let mut dialogs = visible_dialogs();
+    if let Some(m) = super::resolve::page_window_document().and_then(|d| crate::snapshot::modal::Modal::of(&d)) {
+        dialogs.push(m.dialog);
+    }
+    dialogs.iter().any(|dialog| {
+        let root = dialog.get_root_node();
+        let in_shadow = root.node_type() == web_sys::Node::DOCUMENT_FRAGMENT_NODE;
+        crate::js::ending_animations(&root).iter().any(|a| {
+            let target = crate::js::get(&crate::js::get(a, "effect"), "target");
+            target
+                .dyn_into::<Element>()
+                .is_ok_and(|t| in_shadow || dialog.contains(Some(&t)))
+        })
+    })
+}
+
 /// Whether a modal dialog is open: one the browser or ARIA calls modal, or a dialog beside which
 /// the page hid everything else (`aria-hidden` or `inert` on the body's other children: Radix's
 /// and React Aria's way). The snapshot then shows the dialog alone.

@@ -72,7 +72,8 @@ pub(crate) fn row_text(el: &Element) -> Option<String> {
         let text = e.text_content().unwrap_or_default();
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     };
-    if let Some(row) = el.closest(ROWS).ok().flatten() {
+    // (A component's control, in its shadow root, is in the row around its host.)
+    if let Some(row) = crate::js::closest_composed(el, ROWS) {
         let text = words(&row);
         return (!text.is_empty()).then_some(text);
     }

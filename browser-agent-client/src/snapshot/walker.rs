@@ -699,6 +699,9 @@ impl Walker {
                     node.children = inner.nodes;
                 }
             }
+            if roles::is_interactive(role) && role != "clickable" {
+                fold_same_named_clickables(&mut node);
+            }
             tidy(&mut node, from_content);
             if wrapper && !has_control(&node.children) {
                 let mut r = self.prefix.clone();
@@ -944,6 +947,24 @@ fn tidy(node: &mut SnapshotNode, from_content: bool) {
     );
     if from_content && repeats_children && !all_text {
         node.name.clear();
+    }
+}
+
+/// What takes clicks inside a control and says only the control's name is the control itself
+/// (the base of Shoelace's menu item, drawn in its shadow root under `cursor:pointer`): its
+/// content joins the control, with no second node and ref to target. A part with a name of its
+/// own (a tab's close icon) stays.
+fn fold_same_named_clickables(node: &mut SnapshotNode) {
+    if node.name.is_empty() || !node.children.iter().any(|c| c.role == "clickable") {
+        return;
+    }
+    let children = std::mem::take(&mut node.children);
+    for mut c in children {
+        if c.role == "clickable" && c.name == node.name {
+            node.children.append(&mut c.children);
+        } else {
+            node.children.push(c);
+        }
     }
 }
 

@@ -172,15 +172,7 @@ fn shadows_fading(hosts: &[Element]) -> bool {
 
 /// Whether an animation that ends runs in `root` (a document or shadow root).
 fn finite_running(root: &JsValue) -> bool {
-    let Ok(list) = call(root, "getAnimations", &[]) else {
-        return false;
-    };
-    let list: js_sys::Array = list.unchecked_into();
-    list.iter().any(|a| {
-        let running = get(&a, "playState").as_string().as_deref() == Some("running");
-        let timing = call(&get(&a, "effect"), "getComputedTiming", &[]).unwrap_or_default();
-        running && get(&timing, "endTime").as_f64().is_some_and(f64::is_finite)
-    })
+    !crate::js::ending_animations(root).is_empty()
 }
 
 /// How long a press waits for what covers its target to finish fading out (ms).
