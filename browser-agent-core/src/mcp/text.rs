@@ -10,7 +10,7 @@ use crate::commands::{BatchResult, RunError};
 use crate::protocol::entry_type;
 use crate::snapshot;
 
-/// Log lines a batch answer shows before pointing to `browser_logs`.
+/// Log lines a batch answer shows before pointing to `browser_logs` (a run of alike entries is one).
 const BATCH_LOGS: usize = 20;
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -24,25 +24,61 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 /// (The tests' name for [`entry_with`] showing what was sent.)
 #[cfg(test)]
 fn entry(out: &mut String, e: &Value) {
-    entry_with(out, e, true);
+    entry_with(out, e, true, None);
 }
 
 /// The entries in order; a request an agent's batch sent again to the same URL (a list saved after
 /// each change) shows what it sent on its last line only.
 fn entries<'a>(out: &mut String, list: impl Iterator<Item = &'a Value> + Clone) {
+    entries_up_to(out, list, usize::MAX);
+}
+
+/// [`entries`], in at most `lines` lines, a run of alike entries on one line (see [`alike`]):
+/// `#9 error error ResizeObserver loop completed… · ×8 to #16`. Returns how many entries the
+/// lines show and the seq of the last.
+fn entries_up_to<'a>(out: &mut String, list: impl Iterator<Item = &'a Value> + Clone, lines: usize) -> (usize, u64) {
+    let seq_of = |e: &Value| e.get("seq").and_then(Value::as_u64).unwrap_or(0);
     let key = |e: &Value| (str_of(e, "method").to_owned(), str_of(e, "url").to_owned());
     let mut last: std::collections::HashMap<(String, String), u64> = std::collections::HashMap::new();
     for e in list.clone().filter(|e| !str_of(e, "reqBody").is_empty()) {
-        last.insert(key(e), e.get("seq").and_then(Value::as_u64).unwrap_or(0));
+        last.insert(key(e), seq_of(e));
     }
+    // Runs of alike entries: the first of each, how many, the seq of the last.
+    let mut runs: Vec<(&Value, usize, u64)> = Vec::new();
     for e in list {
-        let seq = e.get("seq").and_then(Value::as_u64).unwrap_or(0);
-        entry_with(out, e, last.get(&key(e)).is_none_or(|&s| s == seq));
+        match runs.last_mut() {
+            Some(run) if alike(run.0, e) => {
+                run.1 += 1;
+                run.2 = seq_of(e);
+            }
+            _ => runs.push((e, 1, seq_of(e))),
+        }
     }
+    let (mut shown, mut last_seq) = (0, 0);
+    for &(e, count, to) in runs.iter().take(lines) {
+        let sent = last.get(&key(e)).is_none_or(|&s| s == seq_of(e));
+        entry_with(out, e, sent, (count > 1).then_some((count, to)));
+        shown += count;
+        last_seq = to;
+    }
+    (shown, last_seq)
 }
 
-/// One entry (as above); `sent`: whether a request's line shows what was sent.
-fn entry_with(out: &mut String, e: &Value, sent: bool) {
+/// Whether `b` repeats `a` (same level, type and text; not a request, whose lines differ in what
+/// they carry): a page that throws the same error on every frame (`ResizeObserver loop completed
+/// with undelivered notifications`) or logs one line in a loop.
+fn alike(a: &Value, b: &Value) -> bool {
+    let text = str_of(a, "text");
+    !text.is_empty()
+        && str_of(a, "type") != entry_type::NETWORK
+        && str_of(a, "type") == str_of(b, "type")
+        && str_of(a, "level") == str_of(b, "level")
+        && str_of(b, "text") == text
+}
+
+/// One entry (as above); `sent`: whether a request's line shows what was sent; `repeated`: how
+/// many alike entries the line stands for, and the last one's seq.
+fn entry_with(out: &mut String, e: &Value, sent: bool, repeated: Option<(usize, u64)>) {
     use crate::commands::history::ago_text;
     use crate::protocol::field;
     let seq = e.get("seq").and_then(Value::as_u64).unwrap_or(0);
@@ -75,6 +111,9 @@ fn entry_with(out: &mut String, e: &Value, sent: bool) {
             }
         }
         shown_body(out, " · body: ", str_of(e, "body"));
+    }
+    if let Some((count, to)) = repeated {
+        let _ = write!(out, " · ×{count} to #{to}");
     }
     server_error_parts(out, e);
 }
@@ -312,10 +351,9 @@ pub(crate) fn batch(result: &BatchResult) -> String {
         .collect();
     if !logs.is_empty() {
         out.push_str("logs:\n");
-        self::entries(&mut out, logs.iter().take(BATCH_LOGS).copied());
-        if logs.len() > BATCH_LOGS {
-            let last = logs[BATCH_LOGS - 1].get("seq").and_then(Value::as_u64).unwrap_or(0);
-            let _ = writeln!(out, "… {} more: browser_logs afterSeq={last}", logs.len() - BATCH_LOGS);
+        let (shown, last) = self::entries_up_to(&mut out, logs.iter().copied(), BATCH_LOGS);
+        if logs.len() > shown {
+            let _ = writeln!(out, "… {} more: browser_logs afterSeq={last}", logs.len() - shown);
         }
     }
     out
@@ -461,6 +499,33 @@ mod tests {
             "text": "PUT /api/p → 200 OK (2 ms)", "reqBody": "{\"a\": 1}", "resBody": "{\"a\":1}"});
         super::entry(&mut out, &e);
         assert!(out.trim_end().ends_with(" · got: the same"), "{out}");
+    }
+
+    /// A run of alike entries is one line that says how many and the last seq; a request is never
+    /// folded, and the batch's line limit counts lines.
+    #[test]
+    fn alike_entries_are_one_line() {
+        let noise = |seq: u64| {
+            json!({"seq": seq, "type": "error", "level": "error",
+                "text": "ResizeObserver loop completed with undelivered notifications."})
+        };
+        let get = |seq: u64| {
+            json!({"seq": seq, "type": "network", "level": "info", "method": "GET", "url": "/api/x",
+                "text": "GET /api/x → 200 OK (3 ms)"})
+        };
+        let list = [noise(9), noise(10), noise(11), get(12), get(13), noise(14)];
+        let mut out = String::new();
+        super::entries(&mut out, list.iter());
+        assert_eq!(
+            out,
+            "#9 error error ResizeObserver loop completed with undelivered notifications. · ×3 to #11\n\
+             #12 info network GET /api/x → 200 OK (3 ms)\n\
+             #13 info network GET /api/x → 200 OK (3 ms)\n\
+             #14 error error ResizeObserver loop completed with undelivered notifications.\n"
+        );
+        let mut out = String::new();
+        assert_eq!(super::entries_up_to(&mut out, list.iter(), 2), (4, 12));
+        assert_eq!(out.lines().count(), 2, "{out}");
     }
 
     /// A request sent again to the same URL shows what it sent on its last line only.
