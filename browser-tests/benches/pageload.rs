@@ -6,7 +6,10 @@
 //! entries (first paint, first contentful paint) and the renderer main thread's busy time
 //! (`Performance.getMetrics` `TaskDuration` through CDP, the document's own count 700 ms after the
 //! navigation, the same window for every variant, with no script of ours run in the page inside it),
-//! then reports medians, the agent side minus the plain side, and their ratio. Goal (issue 31): no
+//! then reports medians, the agent side minus the plain side, and their ratio, for two pages: one
+//! with its styles and script inline (no request of its own before the client's: the worst case,
+//! as the first request of a document pays for setting up its loader) and the same page with them
+//! linked as cached files, as a dev server's pages have them. Goal (issue 31): no
 //! measurable first-paint delay, ≤ 3 ms of main-thread time for the sensor every page runs.
 //!
 //! ```sh
@@ -30,8 +33,15 @@ use browser_agent_tower::{BrowserAgent, BrowserAgentLayer};
 use browser_tests::{median, scratch, Browser};
 use serde_json::{json, Value};
 
-/// A page of the size and shape of a small app's first screen: styles, a form, a list, a script.
-fn page() -> String {
+/// The app's stylesheet and script, served as files when the page links them.
+const APP_CSS: &str = "body{font:16px sans-serif;margin:2em}li{padding:2px}button{margin-left:1em}";
+const APP_JS: &str = "document.querySelector('h1').textContent += ' (' + document.querySelectorAll('li').length + ')';";
+
+/// A page of the size and shape of a small app's first screen: styles, a form, a list, a script;
+/// with `linked`, the styles and the script are files (cached), as a dev server's pages have them,
+/// else inline (no request of the page's own before the client's: the worst case for it, since
+/// the first request of a document pays for setting up its loader; docs/client.md).
+fn page(linked: bool) -> String {
     let mut items = String::new();
     for i in 0..200 {
         let _ = write!(
@@ -39,12 +49,21 @@ fn page() -> String {
             "<li><a href=\"#item-{i}\">Item {i}</a> <button>Edit</button></li>"
         );
     }
+    let (style, script) = if linked {
+        (
+            "<link rel=stylesheet href=/app.css>".to_owned(),
+            "<script src=/app.js></script>".to_owned(),
+        )
+    } else {
+        (
+            format!("<style>{APP_CSS}</style>"),
+            format!("<script>{APP_JS}</script>"),
+        )
+    };
     format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Load bench</title>\
-         <style>body{{font:16px sans-serif;margin:2em}}li{{padding:2px}}button{{margin-left:1em}}</style></head>\
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Load bench</title>{style}</head>\
          <body><h1>Orders</h1><form><label>Search <input name=q></label><button>Go</button></form>\
-         <ul>{items}</ul><script>document.querySelector('h1').textContent += ' (' + document.querySelectorAll('li').length + ')';</script>\
-         </body></html>"
+         <ul>{items}</ul>{script}</body></html>"
     )
 }
 
@@ -61,10 +80,10 @@ enum Variant {
     Agent,
 }
 
-async fn serve(variant: Variant) -> SocketAddr {
+async fn serve(variant: Variant, linked: bool) -> SocketAddr {
     // `enabled(true)`: benches build in release, where the agent is off by default.
     let agent = BrowserAgent::builder().enabled(true).build();
-    let mut html = page();
+    let mut html = page(linked);
     if variant == Variant::BootstrapOnly {
         let tag = String::from_utf8(agent.tag().to_vec()).expect("tag is UTF-8");
         let (start, end) = (
@@ -74,7 +93,18 @@ async fn serve(variant: Variant) -> SocketAddr {
         let tag = format!("{}\"client\":\"\",{}", &tag[..start], &tag[end..]);
         html = html.replacen("<head>", &format!("<head>{tag}"), 1);
     }
-    let app = Router::new().route("/", get(move || async move { Html(html) }));
+    let cached = |content_type: &'static str, body: &'static str| {
+        get(move || async move {
+            (
+                [("content-type", content_type), ("cache-control", "max-age=3600")],
+                body,
+            )
+        })
+    };
+    let app = Router::new()
+        .route("/", get(move || async move { Html(html) }))
+        .route("/app.css", cached("text/css", APP_CSS))
+        .route("/app.js", cached("text/javascript", APP_JS));
     let app = if variant == Variant::Agent {
         app.layer(BrowserAgentLayer::with_agent(agent))
     } else {
@@ -155,16 +185,24 @@ async fn main() {
         .unwrap_or(if benching { 20 } else { 2 });
     let page_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/browser-tests/pageload-page");
     let _ = std::fs::create_dir_all(&page_dir);
-    let _ = std::fs::write(page_dir.join("index.html"), page());
+    let _ = std::fs::write(page_dir.join("index.html"), page(false));
     let compare = std::env::var("PAGELOAD_COMPARE").ok();
-    let mut variants = vec![Variant::Plain, Variant::BootstrapOnly, Variant::Agent];
+    // The inline page's three variants (and the compared build's, on the same page), then the
+    // linked page's three.
+    let kinds = [Variant::Plain, Variant::BootstrapOnly, Variant::Agent];
+    let mut variants = kinds.to_vec();
     let mut urls = Vec::new();
-    for v in variants.clone() {
-        urls.push(format!("http://{}/", serve(v).await));
+    for v in kinds {
+        urls.push(format!("http://{}/", serve(v, false).await));
     }
     if let Some(url) = &compare {
         variants.push(Variant::Agent);
         urls.push(url.clone());
+    }
+    let linked_from = urls.len();
+    for v in kinds {
+        variants.push(v);
+        urls.push(format!("http://{}/", serve(v, true).await));
     }
     let dir = scratch();
     let browser = Browser::launch(&dir).await;
@@ -187,8 +225,30 @@ async fn main() {
     browser.close().await;
 
     let mut report = format!(
-        "page load, headless Chromium, {rounds} interleaved loads per variant (medians, ms; Δ and ratio against plain)\n\
-         {:<24}{:>8}{:>16}{:>8}{:>16}{:>8}{:>8}{}\n",
+        "page load, headless Chromium, {rounds} interleaved loads per variant (medians, ms; Δ and ratio against plain)\n"
+    );
+    table(
+        &mut report,
+        "its styles and script inline",
+        &loads[..linked_from],
+        compare.is_some(),
+    );
+    table(
+        &mut report,
+        "its styles and script linked (cached files)",
+        &loads[linked_from..],
+        false,
+    );
+    print!("{report}");
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/browser-tests/pageload.txt");
+    let _ = std::fs::write(out, &report);
+}
+
+/// One page's table: plain, bootstrap only, with the sensor (and the compared build).
+fn table(report: &mut String, page: &str, loads: &[Vec<Load>], compared: bool) {
+    let _ = writeln!(
+        report,
+        "\nthe page with {page}\n{:<24}{:>8}{:>16}{:>8}{:>16}{:>8}{:>8}{}",
         "",
         "plain",
         "bootstrap only",
@@ -196,7 +256,11 @@ async fn main() {
         "+ sensor",
         "Δ",
         "ratio",
-        if compare.is_some() { format!("{:>16}{:>8}", "compared", "Δ") } else { String::new() }
+        if compared {
+            format!("{:>16}{:>8}", "compared", "Δ")
+        } else {
+            String::new()
+        }
     );
     let rows: [(&str, Figure); 5] = [
         ("DOMContentLoaded", |l| l.dcl),
@@ -223,7 +287,4 @@ async fn main() {
         }
         report.push('\n');
     }
-    print!("{report}");
-    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/browser-tests/pageload.txt");
-    let _ = std::fs::write(out, &report);
 }
