@@ -839,6 +839,14 @@
         return agent.__F_BUSY__ && method != 'GET' && /json|text/.test(resType);
     }
 
+    // An answer's text on its entry: an error's body (first 1,000 chars), else what a change was
+    // answered (`resBody`, first 300); its size when no header said it.
+    function keepAnswer(entry, text) {
+        if (entry.ok) entry.resBody = text.slice(0, 300);
+        else entry.body = text.slice(0, 1e3);
+        if (entry.resSize == null) entry.resSize = bytes(text);
+    }
+
     // fetch: one entry when it settles, stamped then; an error answer's body (first 1,000 chars) is
     // read from a clone after that, and the entry sent once it is read; so is a changing request's
     // answer while an agent's batch runs.
@@ -891,9 +899,7 @@
                 if (!copy || (entry.ok && !answerShown(method, entry.resType))) return send();
                 record.r = copy.text();
                 record.r.then(function (text) {
-                    if (entry.ok) entry.resBody = text.slice(0, 300);
-                    else entry.body = text.slice(0, 1e3);
-                    if (entry.resSize == null) entry.resSize = bytes(text);
+                    keepAnswer(entry, text);
                 }).then(send, send);
             }
             return pending.then(
@@ -976,8 +982,7 @@
                     if (aborted) entry.aborted = true;
                     else if (!entry.ok || answerShown(request[0], entry.resType)) {
                         try {
-                            entry[entry.ok ? 'resBody' : 'body'] = xhr.responseText.slice(0, entry.ok ? 300 : 1e3);
-                            if (!entry.resSize) entry.resSize = bytes(xhr.responseText);
+                            keepAnswer(entry, xhr.responseText);
                         } catch (ignored) {}
                     }
                     emit(entry);

@@ -61,8 +61,9 @@ pub(crate) fn change(before: &[(Element, String)], after: &[(Element, String)]) 
     out
 }
 
-/// How long the answer waits for a dialog that is fading in or out (ms).
-const FADE_WAIT_MS: f64 = 1_500.0;
+/// The longest wait for a fade (ms): a press for what covers its target to fade out, an answer
+/// for a dialog to fade in or out.
+pub(crate) const FADE_WAIT_MS: f64 = 1_500.0;
 
 /// Waits (at most [`FADE_WAIT_MS`]) while a dialog shown now is fading in or out: an animation
 /// that ends runs on it, inside it, or beside it in its component's shadow root (Shoelace's

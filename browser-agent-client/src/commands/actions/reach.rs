@@ -1,6 +1,7 @@
 //! Reaching a target with the pointer: the init of its events at a point, scrolling the target
 //! into view, and where a press at its centre lands (or what covers it).
 
+use super::super::overlays::FADE_WAIT_MS;
 use super::super::resolve::{self, describe, Target};
 use crate::cursor;
 use crate::js::{
@@ -174,9 +175,6 @@ fn shadows_fading(hosts: &[Element]) -> bool {
 fn finite_running(root: &JsValue) -> bool {
     !crate::js::ending_animations(root).is_empty()
 }
-
-/// How long a press waits for what covers its target to finish fading out (ms).
-const FADE_WAIT_MS: f64 = 1_500.0;
 
 /// [`landing_at`] `point` (in the viewport; `None`: the target's centre), waiting while what
 /// covers the target is fading (a web component's dialog or list closing: Shoelace's overlay
