@@ -606,7 +606,10 @@ pub const MODAL_OPEN: &str =
 /// holds several; a one-line table row is one): each node's own line (`role "name" [attr]…
 /// [ref=eN]`, without its children), keyed by its ref (`~` changed, `+` added, `-` removed);
 /// nodes without a ref compared by content; `>` a node that is the same but no longer in the
-/// same order (the rows of a table sorted anew, the items of a list reordered).
+/// same order (the rows of a table sorted anew, the items of a list reordered). A one-line row is
+/// keyed by the first ref it holds, so a changed cell is one `~` row; a row one line on one side
+/// and not on the other (a menu opened in it) is compared node by node, each of its lines with the
+/// row's text.
 ///
 /// ```
 /// use browser_agent_protocol::snapshot::diff;
@@ -627,18 +630,28 @@ pub const MODAL_OPEN: &str =
 /// assert_eq!(diff(old, new), "> row: \"Apple\", \"3\"");
 /// ```
 pub fn diff(old: &str, new: &str) -> String {
-    use std::collections::HashMap;
+    use std::collections::{HashMap, HashSet};
     /// Each node's own line (a one-line row whole), in document order, with its ref, and for a
     /// control whose name says nothing alone (`button "✖"`, an unnamed checkbox), the text of the
     /// row it sits in: a diff line has no neighbours to read it from. Outside a row, a card's
     /// text and its controls are siblings (`"Fix login bug"`, `button "×"`): the text just before
     /// the control, past other such controls, is its row.
-    fn lines(nodes: &[SnapshotNode], row: Option<&str>, out: &mut Vec<(String, Option<String>, Option<String>)>) {
+    /// `reshaped`: inside a row compared node by node because it is one line on one side only;
+    /// there every line without a ref carries the row's text too.
+    fn lines(
+        nodes: &[SnapshotNode],
+        row: Option<&str>,
+        reshaped_rows: &HashSet<&str>,
+        reshaped: bool,
+        out: &mut Vec<(String, Option<String>, Option<String>)>,
+    ) {
         for (i, n) in nodes.iter().enumerate() {
-            if is_flat_row(n) {
-                out.push((render(std::slice::from_ref(n)), n.ref_id.clone(), None));
+            let key = (n.role == "row").then(|| first_ref(n)).flatten();
+            let reshaped = reshaped || key.is_some_and(|k| reshaped_rows.contains(k));
+            if is_flat_row(n) && !reshaped {
+                out.push((render(std::slice::from_ref(n)), key.map(str::to_owned), None));
             } else {
-                let context = (n.ref_id.is_some() && !says_something(&n.name))
+                let context = ((n.ref_id.is_some() && !says_something(&n.name)) || (reshaped && n.ref_id.is_none()))
                     .then(|| row.map(str::to_owned).or_else(|| text_before(&nodes[..i])))
                     .flatten();
                 out.push((n.line(), n.ref_id.clone(), context));
@@ -649,15 +662,35 @@ pub fn diff(old: &str, new: &str) -> String {
                 } else {
                     row
                 };
-                lines(&n.children, row, out);
+                lines(&n.children, row, reshaped_rows, reshaped, out);
             }
+        }
+    }
+    /// Each table row's first ref, and whether the row is one line.
+    fn rows<'a>(nodes: &'a [SnapshotNode], out: &mut HashMap<&'a str, bool>) {
+        for n in nodes {
+            if n.role == "row" {
+                if let Some(key) = first_ref(n) {
+                    out.insert(key, is_flat_row(n));
+                }
+            }
+            rows(&n.children, out);
         }
     }
     // A bare container line (`listitem`) says nothing by itself: its moving is not news.
     let bare = |l: &str| !l.contains(['"', '[', ':']);
+    let (old_tree, new_tree) = (parse(old), parse(new));
+    let (mut old_rows, mut new_rows) = (HashMap::new(), HashMap::new());
+    rows(&old_tree, &mut old_rows);
+    rows(&new_tree, &mut new_rows);
+    let reshaped_rows: HashSet<&str> = old_rows
+        .iter()
+        .filter(|(key, flat)| new_rows.get(*key).is_some_and(|f| f != *flat))
+        .map(|(key, _)| *key)
+        .collect();
     let (mut old_lines, mut new_lines) = (Vec::new(), Vec::new());
-    lines(&parse(old), None, &mut old_lines);
-    lines(&parse(new), None, &mut new_lines);
+    lines(&old_tree, None, &reshaped_rows, false, &mut old_lines);
+    lines(&new_tree, None, &reshaped_rows, false, &mut new_lines);
     // Old lines by ref, and the old places of each plain line (taken in order).
     let mut old_by_ref: HashMap<&str, usize> = HashMap::new();
     let mut old_plain: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
@@ -748,8 +781,15 @@ pub fn diff(old: &str, new: &str) -> String {
 /// The roles of a row among alike ones: a control in one is told from the next row's by the row's
 /// text (the client's targeting reads the same rows).
 const ROW_ROLES: [&str; 5] = ["listitem", "row", "option", "treeitem", "article"];
+/// Roles of what opens over a row (a row's menu): not the row's text.
+const POPUP_ROLES: [&str; 5] = ["menu", "listbox", "dialog", "alertdialog", "tooltip"];
 /// Characters of a row's text shown beside a control in a diff.
 const ROW_SHOWN: usize = 40;
+
+/// The first ref in a node's subtree (its own first), in document order.
+fn first_ref(n: &SnapshotNode) -> Option<&str> {
+    n.ref_id.as_deref().or_else(|| n.children.iter().find_map(first_ref))
+}
 
 /// Whether a name says what its control is alone: it has a letter or a digit (`"✖"`, `"…"` and
 /// `""` do not).
@@ -767,10 +807,13 @@ fn text_before(siblings: &[SnapshotNode]) -> Option<String> {
     (n.role.is_empty() && n.children.is_empty() && says_something(&n.name)).then(|| row_text(n))
 }
 
-/// The words of a row's nodes that say something (texts and names, in order), cut to
-/// [`ROW_SHOWN`] characters.
+/// The words of a row's nodes that say something (texts and names, in order, past a popup open
+/// in it: its items are not the row's), cut to [`ROW_SHOWN`] characters.
 fn row_text(row: &SnapshotNode) -> String {
     fn words(n: &SnapshotNode, out: &mut String) {
+        if POPUP_ROLES.contains(&n.role.as_str()) {
+            return;
+        }
         if says_something(&n.name) {
             if !out.is_empty() {
                 out.push(' ');
@@ -1020,6 +1063,44 @@ mod tests {
         assert_eq!(
             diff("button \"✖\" [ref=e1]", "button \"✖\" [pressed] [ref=e1]"),
             "~ button \"✖\" [pressed] [ref=e1]"
+        );
+    }
+
+    #[test]
+    fn a_row_that_changed_is_one_line_or_only_what_changed_in_it() {
+        let members = |linus: &str| {
+            format!(
+                "table\n  row: columnheader \"Name\", \"Role\", \"Actions\"\n  \
+                 row: \"Sam Lee\", \"Manager\", cell: button \"Actions\" [ref=e17]\n  {linus}"
+            )
+        };
+        let flat = |role: &str| format!("row: \"Linus Berg\", \"{role}\", cell: button \"Actions\" [ref=e18]");
+        // A cell changed: the row, once, as it is now.
+        assert_eq!(
+            diff(&members(&flat("Developer")), &members(&flat("Admin"))),
+            "~ row: \"Linus Berg\", \"Admin\", cell: button \"Actions\" [ref=e18]"
+        );
+        // A menu opened in the row: what changed in it, not the row removed and added cell by cell.
+        let open = "row\n    cell \"Linus Berg\"\n    cell \"Developer\"\n    cell\n      \
+                    button \"Actions\" [expanded] [ref=e18]\n      menu\n        \
+                    menuitem \"Make admin\" [ref=e32]\n        menuitem \"Remove\" [ref=e34]";
+        assert_eq!(
+            diff(&members(&flat("Developer")), &members(open)),
+            "~ button \"Actions\" [expanded] [ref=e18]\n+ menu in \"Linus Berg Developer Actions\"\n\
+             + menuitem \"Make admin\" [ref=e32]\n+ menuitem \"Remove\" [ref=e34]"
+        );
+        // It closed, and the row says the new role.
+        assert_eq!(
+            diff(&members(open), &members(&flat("Admin"))),
+            "+ cell \"Admin\" in \"Linus Berg Admin Actions\"\n~ button \"Actions\" [ref=e18]\n\
+             - menuitem \"Make admin\" [ref=e32]\n- menuitem \"Remove\" [ref=e34]\n\
+             - cell \"Developer\" in \"Linus Berg Developer Actions\"\n\
+             - menu in \"Linus Berg Developer Actions\""
+        );
+        // Rows without a ref still compare by content.
+        assert_eq!(
+            diff("row: \"A\", \"1\"", "row: \"A\", \"2\""),
+            "+ row: \"A\", \"2\"\n- row: \"A\", \"1\""
         );
     }
 

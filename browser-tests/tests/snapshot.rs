@@ -546,8 +546,9 @@ chromium_test!(a_filtered_or_on_screen_view_pages_through_itself, Axum, |c, serv
 });
 
 chromium_test!(diffs_show_rows_that_moved_or_changed, Axum, |c, server| {
-    // A row is one line in a diff: a changed cell comes with its row, and rows sorted anew say
-    // which moved (`>`), instead of "(no changes)" or a bare `+ cell "80"`.
+    // A row is one line in a diff: a changed cell comes with its row (once, `~`, keyed by the ref
+    // it holds), and rows sorted anew say which moved (`>`), instead of "(no changes)" or a bare
+    // `+ cell "80"`.
     let page = open(c, &server, "/snapshot/table.html").await;
     run(&server, &page, json!([{"command": "snapshot"}])).await;
     exec(
@@ -560,8 +561,44 @@ chromium_test!(diffs_show_rows_that_moved_or_changed, Axum, |c, server| {
     assert_eq!(
         v["steps"][0]["result"],
         "> row: \"#1003\", \"Grace Hopper\", \"$9.99\", cell: button \"Refund\" [disabled] [ref=e3]\n\
-         + row: \"#1002\", \"Alan Turing\", \"$80.00\", cell: button \"Refund\" [ref=e2]\n\
-         - row: \"#1002\", \"Alan Turing\", \"$75.50\", cell: button \"Refund\" [ref=e2]",
+         ~ row: \"#1002\", \"Alan Turing\", \"$80.00\", cell: button \"Refund\" [ref=e2]",
+        "{v}"
+    );
+});
+
+chromium_test!(a_menu_opened_in_a_row_is_what_changed_in_it, Axum, |c, server| {
+    // A row with a menu open in it is no longer one line: it was listed removed (one line) and
+    // added (a line a cell), and again when the menu closed. Only what changed in it is listed,
+    // each plain line with its row's text.
+    let page = open(c, &server, "/snapshot/table.html").await;
+    run(&server, &page, json!([{"command": "snapshot"}])).await;
+    exec(
+        c,
+        "const cell = document.querySelector('tbody').rows[1].cells[3]; \
+         cell.querySelector('button').setAttribute('aria-expanded', 'true'); \
+         cell.insertAdjacentHTML('beforeend', '<div role=\"menu\"><div role=\"menuitem\" tabindex=\"-1\">Full refund</div>\
+         <div role=\"menuitem\" tabindex=\"-1\">Partial refund</div></div>'); return true",
+    )
+    .await;
+    let v = run(&server, &page, json!([{"command": "snapshot", "diff": true}])).await;
+    let opened = v["steps"][0]["result"].as_str().unwrap_or_default();
+    assert!(
+        opened.starts_with("~ button \"Refund\" [expanded] [ref=e2]\n+ menu in \"#1002 Alan Turing $75.50 Refund\"\n+ menuitem \"Full refund\"")
+            && opened.lines().count() == 4,
+        "{v}"
+    );
+    exec(
+        c,
+        "const row = document.querySelector('tbody').rows[1]; row.querySelector('[role=menu]').remove(); \
+         row.querySelector('button').removeAttribute('aria-expanded'); row.cells[2].textContent = '$0.00'; return true",
+    )
+    .await;
+    let v = run(&server, &page, json!([{"command": "snapshot", "diff": true}])).await;
+    let closed = v["steps"][0]["result"].as_str().unwrap_or_default();
+    assert!(
+        closed.contains("+ cell \"$0.00\" in \"#1002 Alan Turing $0.00 Refund\"")
+            && closed.contains("- cell \"$75.50\" in \"#1002 Alan Turing $75.50 Refund\"")
+            && !closed.contains("row"),
         "{v}"
     );
 });
