@@ -3,7 +3,7 @@
 //! heartbeat then carries how many times its list changed. Here: that count per page, the lists
 //! fetched from the pages with the `tools` step (cached per page and count, so a list is read from
 //! a page only after it changed), the checks their entries pass, their MCP names
-//! (`page_<client>_<name>`), and a signal on every change that the MCP transports turn into
+//! (`page_<name>`, `page_<client>_<name>` where pages share a name), and a signal on every change that the MCP transports turn into
 //! `notifications/tools/list_changed`. Pages that register no tool cost nothing here.
 
 use std::collections::HashMap;
@@ -16,7 +16,7 @@ use tokio::sync::watch;
 
 use crate::protocol::page_tools::{self as wire, valid_name, MAX_DESCRIPTION, MAX_SCHEMA, MAX_TOOLS};
 
-/// How MCP names a page's tool: `page_<first 8 digits of the client id>_<name>`.
+/// How MCP names a page's tool: `page_<name>` ([`mcp_name`]).
 pub(crate) const MCP_PREFIX: &str = "page_";
 /// MCP clients cap tool names (OpenAI's function names: 64 of `A-Z a-z 0-9 _ -`).
 pub(crate) const MCP_NAME_MAX: usize = 64;
@@ -162,11 +162,16 @@ fn short_url(url: &str) -> String {
     s
 }
 
-/// The MCP name of tool `name` of page `client`: `page_<8 digits>_<name>`, characters outside
-/// `A-Z a-z 0-9 _ -` as `_`, at most 64 characters.
-pub(crate) fn mcp_name(client: &str, name: &str) -> String {
-    let short: String = client.chars().take(CLIENT_DIGITS).collect();
-    let mut out = format!("{MCP_PREFIX}{short}_");
+/// The MCP name of tool `name`: `page_<name>`, or `page_<8 digits of the client id>_<name>` when
+/// `client` is given (another open page offers a tool of that name too); characters outside
+/// `A-Z a-z 0-9 _ -` as `_`, at most 64 characters. The plain name outlives a reload (the page's
+/// client id does not), so an agent's remembered name still calls the tool.
+pub(crate) fn mcp_name(client: Option<&str>, name: &str) -> String {
+    let mut out = MCP_PREFIX.to_owned();
+    if let Some(client) = client {
+        out.extend(client.chars().take(CLIENT_DIGITS));
+        out.push('_');
+    }
     out.extend(
         name.chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }),
@@ -279,9 +284,10 @@ mod tests {
 
     #[test]
     fn names_are_mcp_names_and_bounded() {
-        assert_eq!(mcp_name("0123456789abcdef", "add_todo"), "page_01234567_add_todo");
-        assert_eq!(mcp_name("0123456789abcdef", "cart.add"), "page_01234567_cart_add");
-        assert_eq!(mcp_name("c1", &"x".repeat(100)).len(), MCP_NAME_MAX);
+        assert_eq!(mcp_name(None, "add_todo"), "page_add_todo");
+        assert_eq!(mcp_name(Some("0123456789abcdef"), "add_todo"), "page_01234567_add_todo");
+        assert_eq!(mcp_name(None, "cart.add"), "page_cart_add");
+        assert_eq!(mcp_name(Some("c1"), &"x".repeat(100)).len(), MCP_NAME_MAX);
     }
 
     #[test]

@@ -146,7 +146,11 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["add_todo", "count_items", "explode", "temporary"], "{v}");
+    assert_eq!(
+        names,
+        ["add_todo", "count_items", "explode", "save_list", "temporary"],
+        "{v}"
+    );
     assert!(
         list["skipped"][0]
             .as_str()
@@ -163,13 +167,13 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         "clientInfo": {"name": "test", "version": "1"}}),
     );
     assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true, "{init}");
-    let tools = listed(&server, 4).await;
+    let tools = listed(&server, 5).await;
     let add = tools
         .iter()
         .find(|t| t["name"].as_str().unwrap().ends_with("_add_todo"))
         .unwrap();
-    let short = &id[..8];
-    assert_eq!(add["name"], format!("page_{short}_add_todo"), "{add}");
+    // Named by the tool alone while one page offers it: the name outlives a reload.
+    assert_eq!(add["name"], "page_add_todo", "{add}");
     let page = server.url("/page_tools/index.html");
     assert_eq!(
         add["description"],
@@ -195,6 +199,13 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         "{r}"
     );
     assert!(texts(result).starts_with("[page tool add_todo of "), "{r}");
+    // What the call changed on the page, in its answer.
+    assert!(
+        result["content"][2]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("\"milk\"")),
+        "{r}"
+    );
     eval_until(
         &server,
         &id,
@@ -218,8 +229,19 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         "{r}"
     );
 
+    // A tool whose request fails: its answer carries the request, as a click's would.
+    let r = call(&server, &mcp_name(&tools, "save_list"), json!({})).await;
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let answer = texts(&r["result"]);
+    assert!(
+        answer.contains("save failed: 500")
+            && answer.contains("GET /api/fail → 500")
+            && answer.contains("\"Save failed\""),
+        "{r}"
+    );
+
     // A name no page registered is never callable.
-    let r = call(&server, &format!("page_{short}_nope"), json!({})).await;
+    let r = call(&server, "page_nope", json!({})).await;
     assert_eq!(r["error"]["code"], -32602, "{r}");
     assert!(
         r["error"]["message"].as_str().unwrap().contains("unknown tool \"page_"),
@@ -270,7 +292,7 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
             .any(|t| t["name"].as_str().unwrap().ends_with("_temporary")),
         "{tools:?}"
     );
-    let r = call(&server, &format!("page_{short}_temporary"), json!({})).await;
+    let r = call(&server, "page_temporary", json!({})).await;
     assert_eq!(r["error"]["code"], -32602, "the tool is gone: {r}");
 
     // GET without the event stream's Accept: refused, saying why.
@@ -278,7 +300,7 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
     assert_eq!(res.status, 406, "{}", res.text());
     assert!(res.text().contains("Accept: text/event-stream"), "{}", res.text());
 
-    // The `tool` step over /run: the same call; its answer takes no snapshot.
+    // The `tool` step over /run: the same call; its answer says what it changed.
     let v = browser_tests::run(
         &server,
         &id,
@@ -289,7 +311,7 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         v["steps"][0]["result"]["content"][0]["text"], "added eggs (2 items)",
         "{v}"
     );
-    assert_eq!(v["snapshot"], "", "{v}");
+    assert!(v["snapshot"].as_str().is_some_and(|s| s.contains("\"eggs\"")), "{v}");
 
     // Bad input: 400 naming the field, before the page is asked.
     for (step, field) in [
@@ -340,7 +362,7 @@ chromium_test!(page_tools_over_mcp_run_and_rust, Axum, |c, server| {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert!(names.contains(&format!("page_{short}_add_todo").as_str()), "{line}");
+    assert!(names.contains(&"page_add_todo"), "{line}");
     ok(
         &server,
         &id,
@@ -431,7 +453,7 @@ chromium_test!(the_typescript_sdk_is_told_the_page_tools_changed, Axum, |c, serv
         .expect("run scripts/mcp/setup");
     assert!(status.success(), "scripts/mcp/setup node failed");
     let id = open(c, &server, "/page_tools/index.html").await;
-    listed(&server, 4).await;
+    listed(&server, 5).await;
     let url = server.url(&format!("{PREFIX}/mcp"));
     let out = tokio::task::spawn_blocking(move || {
         std::process::Command::new("node")
@@ -453,7 +475,7 @@ chromium_test!(the_typescript_sdk_is_told_the_page_tools_changed, Axum, |c, serv
         .unwrap_or_else(|e| panic!("no JSON ({e}): {stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
     assert!(out.status.success() && v.get("error").is_none(), "{v}");
     assert_eq!(v["listChanged"], true, "{v}");
-    assert_eq!(v["before"].as_array().map(Vec::len), Some(4), "{v}");
+    assert_eq!(v["before"].as_array().map(Vec::len), Some(5), "{v}");
     assert!(v["description"].as_str().unwrap().starts_with("[from page "), "{v}");
     assert_eq!(v["called"][1], "added tea (1 items)", "{v}");
     assert_eq!(v["notified"], true, "{v}");
@@ -463,6 +485,6 @@ chromium_test!(the_typescript_sdk_is_told_the_page_tools_changed, Axum, |c, serv
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    assert_eq!(after.len(), 3, "{v}");
+    assert_eq!(after.len(), 4, "{v}");
     assert!(!after.iter().any(|n| n.ends_with("_temporary")), "{v}");
 });

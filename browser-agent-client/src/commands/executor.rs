@@ -148,14 +148,14 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
             set(&last, field::RESULT, &JsValue::from_str(&(text + &note)));
         }
     }
-    // A batch of the page's own tools alone (listing them, calling them) takes no snapshot: the
-    // host then keeps the page's last one as the next diff's baseline, so what a tool changed
-    // shows in the agent's next answer.
+    // A batch that only lists the page's own tools takes no snapshot (it changed nothing): the
+    // host keeps the page's last one as the next diff's baseline. A batch that calls one answers
+    // with what it changed, after the requests it started, as a click does.
     // (Not a page a batch navigated to with no steps left: it answers with its snapshot.)
     let tools_only = !all.is_empty()
         && all
             .iter()
-            .all(|s| matches!(get(s, field::COMMAND).as_string().as_deref(), Some("tools" | "tool")));
+            .all(|s| get(s, field::COMMAND).as_string().as_deref() == Some("tools"));
     let text = match last_snapshot {
         Some(text) => text,
         None if tools_only => String::new(),

@@ -72,13 +72,24 @@ impl BrowserAgent {
     /// Every live page's tools as MCP names them, pages in client-id order; a page that cannot
     /// be read now is left out.
     pub(crate) async fn exposed_page_tools(&self) -> Vec<Exposed> {
-        let mut out: Vec<Exposed> = Vec::new();
+        let mut listed = Vec::new();
         for (client, _, page) in self.pages_with_tools() {
-            let Ok(listing) = self.page_tool_listing(&client).await else {
-                continue;
-            };
+            if let Ok(listing) = self.page_tool_listing(&client).await {
+                listed.push((client, page, listing));
+            }
+        }
+        // A name one page alone offers is plain; where pages share it, each says its page.
+        let mut offered: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (_, _, listing) in &listed {
             for tool in &listing.tools {
-                let base = mcp_name(&client, &tool.name);
+                *offered.entry(tool.name.as_str()).or_default() += 1;
+            }
+        }
+        let mut out: Vec<Exposed> = Vec::new();
+        for (client, page, listing) in &listed {
+            for tool in &listing.tools {
+                let shared = offered.get(tool.name.as_str()).is_some_and(|&n| n > 1);
+                let base = mcp_name(shared.then_some(client.as_str()), &tool.name);
                 let mut name = base.clone();
                 let mut n = 2;
                 while out.iter().any(|e| e.mcp_name == name) {

@@ -1,4 +1,4 @@
-//! The pages' own tools over MCP (WebMCP, `docs/page-tools.md`): a call of `page_<client>_<name>`
+//! The pages' own tools over MCP (WebMCP, `docs/page-tools.md`): a call of `page_<name>`
 //! runs a `tool` step on that page, whose `execute(input)` answers; and the event stream of
 //! `GET {prefix}/mcp`, which says `notifications/tools/list_changed` when the pages' tools change.
 //! The first stream answers at once with a priming event (an id, no data); the next ones, which
@@ -74,10 +74,17 @@ impl BrowserAgent {
         let Some(step) = result.steps.first() else {
             return Ok(failed(format!("{head}\nthe page did not answer the call")));
         };
+        // What the call changed on the page and the requests and errors it caused (a failed
+        // save's server stack), in the same answer, as `browser_run` gives them.
+        let tail = text::batch_tail(&result);
         if let Some(error) = &step.error {
-            return Ok(failed(format!("{head}\n{error}")));
+            return Ok(failed(format!("{head}\n{error}\n{tail}").trim_end().to_owned()));
         }
-        Ok(content(&head, step.result.as_ref().unwrap_or(&Value::Null)))
+        let mut answer = content(&head, step.result.as_ref().unwrap_or(&Value::Null));
+        if let (false, Some(items)) = (tail.is_empty(), answer["content"].as_array_mut()) {
+            items.push(json!({"type": "text", "text": tail.trim_end()}));
+        }
+        Ok(answer)
     }
 
     /// `GET {prefix}/mcp` with `Accept: text/event-stream`: without a `Last-Event-ID`, at once

@@ -329,6 +329,14 @@ pub(crate) fn batch(result: &BatchResult) -> String {
     for d in &result.dialogs {
         let _ = writeln!(out, "dialog: {}", d.text);
     }
+    out.push_str(&batch_tail(result));
+    out
+}
+
+/// What a batch changed and logged: `changes:` (or `page: (no changes)`) and `logs:`, as
+/// `browser_run` ends; a page tool's call ends so too.
+pub(crate) fn batch_tail(result: &BatchResult) -> String {
+    let mut out = String::new();
     let shown = result.snapshot.trim_end();
     // "(no changes)" since before the batch, or "(as step N showed it)": the page's first
     // snapshot, which that step of this answer shows whole.

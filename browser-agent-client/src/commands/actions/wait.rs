@@ -80,6 +80,9 @@ pub(crate) fn acts(command: &str) -> bool {
             | "back"
             | "forward"
             | "reload"
+            // The page's own tool: what it does to the page (its requests, its redraw) is the
+            // step's, as a click's is.
+            | "tool"
     )
 }
 
