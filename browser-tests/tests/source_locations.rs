@@ -275,6 +275,38 @@ chromium_test!(react_19_owner_stacks, Axum, |c, server| {
     located(c, &server, &app).await;
 });
 
+chromium_test!(an_audit_names_where_its_elements_are_rendered, Axum, |c, server| {
+    // Round 8: `audit` with `source` gave refs but no locations, and a snapshot of one of its refs
+    // (a text's element, which shows no ref of its own) said the page had no development build.
+    built();
+    let id = open(c, &server, "/source/react18.html").await;
+    eval_until(
+        &server,
+        &id,
+        "document.querySelectorAll('li').length",
+        "the app rendered its two items",
+        |v| v == 2,
+    )
+    .await;
+    let at = format!(
+        "TodoItem src/TodoItem.jsx:{}:",
+        line_of("react/src/TodoItem.jsx", "<small")
+    );
+    let audit = ok(&server, &id, json!({"command": "audit", "source": true})).await;
+    let text = audit["result"].as_str().unwrap_or_default();
+    let contrast = &text[text.find("color-contrast").unwrap_or_else(|| panic!("{text}"))..];
+    let faint = ref_in(contrast, "\"todo\"");
+    assert!(legend_line(text, &faint).starts_with(&at), "{text}");
+    let v = run(
+        &server,
+        &id,
+        json!([{"command": "snapshot", "ref": faint, "source": true}]),
+    )
+    .await;
+    let text = v["steps"][0]["result"].as_str().unwrap_or_default();
+    assert!(legend_line(text, &faint).starts_with(&at), "{v}");
+});
+
 chromium_test!(preact_10_jsx_dev, Axum, |c, server| {
     let app = App {
         page: "preact",

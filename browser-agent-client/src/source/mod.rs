@@ -94,17 +94,30 @@ async fn locate(elements: &Array, taken: bool) -> Result<Found, String> {
     })
 }
 
-/// The legend of the snapshot just taken: each location once, with the refs it renders.
-pub(crate) async fn legend() -> String {
-    let mut found_refs: Vec<String> = Vec::new();
-    for line in seen::last_lines() {
-        if let Some(at) = find_sub(&line, "[ref=") {
-            let r = line.get(at + 5..).unwrap_or("").split(']').next().unwrap_or("");
-            if !r.is_empty() {
-                found_refs.push(r.to_owned());
-            }
+/// The refs a text names (`[ref=e4]`), each once, in order.
+fn refs_in(text: &str, out: &mut Vec<String>) {
+    let mut rest = text;
+    while let Some(at) = find_sub(rest, "[ref=") {
+        rest = rest.get(at + 5..).unwrap_or("");
+        let r = rest.split(']').next().unwrap_or("");
+        if !r.is_empty() && !out.iter().any(|o| o == r) {
+            out.push(r.to_owned());
         }
     }
+}
+
+/// The legend of the snapshot just taken (`scope`: the ref it was taken of, whose own line shows
+/// no ref): each location once, with the refs it renders.
+pub(crate) async fn legend(scope: Option<String>) -> String {
+    let mut found_refs: Vec<String> = scope.into_iter().collect();
+    for line in seen::last_lines() {
+        refs_in(&line, &mut found_refs);
+    }
+    legend_of(found_refs).await
+}
+
+/// The legend of `found_refs`.
+async fn legend_of(found_refs: Vec<String>) -> String {
     let elements = Array::new();
     for r in &found_refs {
         elements.push(&refs::element_for_ref(r).map_or(JsValue::NULL, JsValue::from));
@@ -125,10 +138,19 @@ pub(crate) async fn legend() -> String {
 /// A step's outcome; an acting step's answer with its target's location (`; source: TodoItem
 /// src/TodoItem.jsx:5`) when it asked for it and had a target (a snapshot's is its legend). The
 /// target is forgotten either way.
+/// An `audit` or `vitals` answer names elements by ref, not a target: it ends with their legend.
 pub(crate) async fn answer(command: &str, step: &JsValue, outcome: Outcome) -> Outcome {
     let target = TARGET.with(|t| t.borrow_mut().take());
     let Ok(result) = outcome else { return outcome };
-    let (Some(el), true, Some(text)) = (target, asked(step) && command != "snapshot", result.as_string()) else {
+    let (true, Some(text)) = (asked(step) && command != "snapshot", result.as_string()) else {
+        return Ok(result);
+    };
+    if matches!(command, "audit" | "vitals") {
+        let mut named = Vec::new();
+        refs_in(&text, &mut named);
+        return Ok(JsValue::from_str(&cat(&[&text, "\n", &legend_of(named).await])));
+    }
+    let Some(el) = target else {
         return Ok(result);
     };
     let at = match locate(&Array::of1(&el), true).await {

@@ -167,7 +167,8 @@ async fn snapshot_command(step: &JsValue) -> Outcome {
     // `source`: the legend of the refs' source locations (`docs/source-locations.md`).
     if crate::source::asked(step) {
         text.push('\n');
-        text.push_str(&crate::source::legend().await);
+        let scope = crate::js::get(step, "ref").as_string().filter(|r| !r.is_empty());
+        text.push_str(&crate::source::legend(scope).await);
     }
     Ok(js_string(&text))
 }
