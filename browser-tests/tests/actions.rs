@@ -68,6 +68,21 @@ chromium_test!(an_answer_waits_for_the_fade_it_started, Axum, |c, server| {
     c.close_window().await.expect("close the tab");
     c.switch_to_window(original).await.expect("back");
 });
+chromium_test!(a_target_the_layout_covers_is_no_overlay_to_close, Axum, |c, server| {
+    // Round 8: a side panel the layout put over a table cell was answered "Close it first, e.g.
+    // with button "Refund"", a button that submits a refund. A cover in the page's flow has
+    // nothing to close: the answer says the layout puts it there, at this viewport.
+    let id = open(c, &server, "/actions/layout-cover.html").await;
+    let refund = ref_of(&server, &id, "button \"Refund\"").await;
+    let e = fails(&server, &id, json!({"command": "click", "ref": refund})).await;
+    assert!(
+        e.starts_with(&format!("button \"Refund\" [ref={refund}] is covered by aside"))
+            && e.contains("; it would get the click: the page's layout puts it over the target at this viewport (")
+            && !e.contains("Close"),
+        "{e}"
+    );
+});
+
 chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
 chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
     .await);

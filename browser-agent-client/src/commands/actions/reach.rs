@@ -325,7 +325,16 @@ pub(super) fn landing_at(t: &Target, point: Option<(f64, f64)>) -> Result<(Eleme
                 .collect()
         })
         .unwrap_or_default();
-    if buttons.is_empty() {
+    if !overlays(&top, &cover) {
+        // A sidebar or a cell the layout put over the target: nothing to close, and a person
+        // could not click there either.
+        let win = crate::snapshot::style::page_window();
+        m.push_str("; it would get the click: the page's layout puts it over the target at this viewport (");
+        m.push_str(&num(get(&win, "innerWidth").as_f64().unwrap_or(0.0)));
+        m.push('×');
+        m.push_str(&num(get(&win, "innerHeight").as_f64().unwrap_or(0.0)));
+        m.push(')');
+    } else if buttons.is_empty() {
         m.push_str("; it would get the click. Close or remove it first");
     } else {
         m.push_str("; it would get the click. Close it first, e.g. with ");
@@ -333,6 +342,32 @@ pub(super) fn landing_at(t: &Target, point: Option<(f64, f64)>) -> Result<(Eleme
         crate::text::push_joined(&mut m, &buttons, " or ");
     }
     Err(m)
+}
+
+/// Whether what covers a target lies over the page (a dialog, a popup, a banner, a toast: fixed,
+/// sticky or absolutely placed, from the element hit up to the cover) rather than in its flow.
+fn overlays(top: &Element, cover: &Element) -> bool {
+    let win = crate::snapshot::style::page_window();
+    let mut at = Some(top.clone());
+    while let Some(el) = at {
+        let role = el.get_attribute("role").unwrap_or_default();
+        if el.local_name() == "dialog" || role == "dialog" || role == "alertdialog" {
+            return true;
+        }
+        let position = win
+            .computed_style(&el, None)
+            .ok()
+            .and_then(|s| get(&s, "position").as_string())
+            .unwrap_or_default();
+        if matches!(position.as_str(), "fixed" | "sticky" | "absolute") {
+            return true;
+        }
+        if &el == cover {
+            break;
+        }
+        at = el.parent_element();
+    }
+    false
 }
 
 /// What covers a target: the covering element, with the element hit inside it when that says more.
