@@ -180,3 +180,48 @@ chromium_test!(vitals_name_the_elements_and_scripts_with_refs, Axum, |c, server|
     c.close_window().await.expect("close the tab");
     c.switch_to_window(original).await.expect("back");
 });
+
+chromium_test!(
+    an_acting_step_names_the_page_functions_that_took_its_time,
+    Axum,
+    |c, server| {
+        // Round 8: typing into a slow search answered "typed", and `vitals` could not help (a
+        // synthetic event is no interaction to the browser; the long frame named the step's own
+        // callback). While an agent is attached the host lets pages profile their scripts, and a step
+        // whose handlers ran long names the functions, source-mapped (`fixtures/profile/`).
+        let path = format!("{}/page", browser_tests::PREFIX);
+        let addr = server.addr;
+        tokio::task::spawn_blocking(move || browser_tests::http_get(addr, &path))
+            .await
+            .expect("an agent's call");
+        let id = open(c, &server, "/profile/index.html").await;
+        let v = ok(
+            &server,
+            &id,
+            json!({"command": "type", "label": "Search", "text": "an"}),
+        )
+        .await;
+        let answer = v["result"].as_str().unwrap_or_default();
+        println!("{answer}");
+        assert!(
+            answer.starts_with("typed \"an\"")
+                && answer.contains("; the page's scripts ran ")
+                && answer.contains(": buildIndex src/app.js:2 (")
+                && answer.contains(" ← filterItems src/app.js:11"),
+            "{v}"
+        );
+        // `vitals` says the long frame was the agent's step, and why there is no INP.
+        let text = vitals_until(&server, &id, "the long frame is the agent's step", |t| {
+            t.contains("the agent's type step: the page's handlers ran inside it, ")
+        })
+        .await;
+        println!("{text}");
+        assert!(line(&text, "INP").contains("synthetic events"), "{text}");
+        // The paragraph the list pushed down moved because of the agent's typing: no layout shift,
+        // as a person's typing would make none.
+        assert!(!line(&text, "CLS").contains("moved"), "{text}");
+        // A step whose handlers are quick says nothing of them.
+        let v = ok(&server, &id, json!({"command": "click", "text": "Fruit"})).await;
+        assert!(!v["result"].as_str().unwrap_or_default().contains("scripts ran"), "{v}");
+    }
+);

@@ -68,6 +68,15 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
     if offset > 0 {
         wait::remember(&all, true);
     }
+    // While the batch acts, where the page's scripts spend its steps' time (where the page
+    // allows profiling): each acting step's window, by its result's place.
+    let acts_at_all = all
+        .iter()
+        .any(|s| wait::acts(&get(s, field::COMMAND).as_string().unwrap_or_default()));
+    if acts_at_all {
+        crate::source::profile::start();
+    }
+    let mut windows: Vec<(u32, f64, f64)> = Vec::new();
     for (index, step) in steps.iter().enumerate() {
         last_snapshot = None;
         let command = get(&step, field::COMMAND).as_string().unwrap_or_default();
@@ -82,11 +91,19 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         let shown = wait::acts(&command).then(super::overlays::shown);
         let t0 = now_ms();
         crate::source::prepare(&step).await;
+        let started_at = if wait::acts(&command) {
+            crate::source::profile::step_begins(&command)
+        } else {
+            0.0
+        };
         let outcome = if batch::out_of_time() {
             Err("Not run: the batch's time ran out before this step (the agent was answered with a timeout)".to_owned())
         } else {
             actions::run(&command, &step).await
         };
+        if wait::acts(&command) {
+            windows.push((results.length(), started_at, crate::source::profile::step_ends()));
+        }
         // `source`: an acting step's answer names its target's source location.
         let outcome = crate::source::answer(&command, &step, outcome).await;
         let r = Object::new();
@@ -137,6 +154,17 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
         // The step navigates: the results so far went to the host with the remaining steps.
         if batch::hand_over(index).await {
             return JsValue::NULL;
+        }
+    }
+    // The steps whose page scripts ran long say which functions took the time.
+    if acts_at_all {
+        let spans: Vec<(f64, f64)> = windows.iter().map(|w| (w.1, w.2)).collect();
+        let hot = crate::source::profile::finish(&spans).await;
+        for ((at, _, _), text) in windows.iter().zip(hot) {
+            let r = results.get(*at);
+            if let (false, Some(result)) = (text.is_empty(), get(&r, field::RESULT).as_string()) {
+                set(&r, field::RESULT, &JsValue::from_str(&(result + "; " + &text)));
+            }
         }
     }
     // A button a `down` step left held is released before the page is read: no press outlives

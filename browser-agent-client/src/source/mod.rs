@@ -4,6 +4,8 @@
 //! loaded on the first step that asks; here its answers are put in the protocol's words: a
 //! snapshot's legend, and an acting step's answer.
 
+pub(crate) mod profile;
+
 use crate::commands::step::Outcome;
 use crate::js::get;
 use crate::lazy;

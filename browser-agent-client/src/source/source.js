@@ -394,3 +394,109 @@ export async function summary(elements) {
           : r.kind + ' production build: no source locations';
     return 'none (' + why + ')';
 }
+
+// ---- where the page's scripts spent an acting step's time ---------------------------------------
+
+/** Page script time under which a step's answer says nothing of it (a long task's threshold). */
+const HOT_MIN_MS = 50;
+/** Functions named per step, after the hottest. */
+const HOT_MORE = 2;
+
+/** `1.2 s` or `230 ms`. @param {number} ms */
+function took(ms) {
+    return ms >= 1000 ? (Math.round(ms / 100) / 10).toFixed(1) + ' s' : Math.round(ms) + ' ms';
+}
+
+/**
+ * What the page's own scripts did in each window (`[start, end]`, an acting step's, in
+ * `performance.now()` time) of a JS Self-Profiling trace: `''` when they ran under
+ * `HOT_MIN_MS`, else `the page's scripts ran 1.2 s: buildIndex src/lib/match.js:9 (1.0 s) ←
+ * filterOrders src/lib/match.js:45 ← OrdersTable src/components/OrdersTable.jsx:4; …`. Each
+ * sample counts for the frame nearest its leaf that is the project's own (a page script, not the
+ * agent's, whose source-mapped file is not under `node_modules`), else the nearest page frame; a
+ * position is where its function starts, mapped through its script's source map.
+ * @param {any} trace the `ProfilerTrace` (`frames`, `resources`, `stacks`, `samples`)
+ * @param {number[][]} windows
+ * @param {string} own the URL prefix of the agent's own scripts
+ */
+export async function hot(trace, windows, own) {
+    const frames = trace.frames || [],
+        stacks = trace.stacks || [],
+        samples = trace.samples || [],
+        resources = trace.resources || [];
+    /** @type {Map<number, Promise<any>>} */
+    const where = new Map();
+    // A frame's place: `{url, text, project}`, or null for the agent's frames and natives.
+    const place = (/** @type {number} */ id) => {
+        let p = where.get(id);
+        if (p) return p;
+        p = (async () => {
+            const f = frames[id];
+            const url = f && f.resourceId != null ? String(resources[f.resourceId] || '') : '';
+            if (!url || url.startsWith(own)) return null;
+            let file = projectPath(url),
+                line = f.line || 0;
+            const orig = line ? await original(url, line, f.column || 1).catch(() => null) : null;
+            if (orig && orig.source) {
+                file = projectPath(orig.source);
+                line = orig.line;
+            }
+            const text = (f.name || '(anonymous)') + ' ' + file + (line ? ':' + line : '');
+            return { text, project: file.indexOf('node_modules/') < 0 };
+        })();
+        where.set(id, p);
+        return p;
+    };
+    // A sample's page frames, leaf first.
+    const chain = async (/** @type {number | undefined} */ stackId) => {
+        const out = [];
+        for (let s = stackId, n = 0; s != null && n < 200; s = stacks[s].parentId, n++) {
+            const p = await place(stacks[s].frameId);
+            if (p) out.push(p);
+        }
+        return out;
+    };
+    const answers = [];
+    for (const [start, end] of windows) {
+        /** @type {Map<string, {ms: number, callers: Map<string, number>}>} */
+        const by = new Map();
+        let total = 0;
+        for (let i = 0; i < samples.length; i++) {
+            const s = samples[i];
+            if (s.timestamp < start || s.timestamp > end || s.stackId == null) continue;
+            const next = samples[i + 1];
+            const ms = Math.min(next ? next.timestamp - s.timestamp : 10, 50);
+            const c = await chain(s.stackId);
+            if (!c.length) continue;
+            let at = c.findIndex((p) => p.project);
+            if (at < 0) at = 0;
+            total += ms;
+            const key = c[at].text;
+            let e = by.get(key);
+            if (!e) by.set(key, (e = { ms: 0, callers: new Map() }));
+            e.ms += ms;
+            const up = c
+                .slice(at + 1)
+                .filter((p) => p.project)
+                .slice(0, 2)
+                .map((p) => ' ← ' + p.text)
+                .join('');
+            e.callers.set(up, (e.callers.get(up) || 0) + ms);
+        }
+        if (total < HOT_MIN_MS) {
+            answers.push('');
+            continue;
+        }
+        const ranked = [...by.entries()].sort((a, b) => b[1].ms - a[1].ms);
+        const parts = ranked
+            .slice(0, 1 + HOT_MORE)
+            .filter(([, e], i) => i == 0 || e.ms >= total / 10)
+            .map(([text, e], i) => {
+            let line = text + ' (' + took(e.ms) + ')';
+            if (i == 0) line += [...e.callers.entries()].sort((a, b) => b[1] - a[1])[0][0];
+            return line;
+        });
+        answers.push("the page's scripts ran " + took(total) + ': ' + parts.join('; '));
+    }
+    return answers;
+}

@@ -93,10 +93,78 @@ impl InjectExt for BrowserAgent {
         }
         headers.remove(header::ETAG);
         headers.remove(header::ACCEPT_RANGES);
+        if self.agent_attached(crate::util::now_ms()) {
+            allow_profiling(headers);
+        }
         if is_head {
             Injection::HeadersOnly
         } else {
             Injection::Body(tag)
         }
+    }
+}
+
+/// The page policy that lets the hands sample the page's scripts while a batch acts (the JS
+/// Self-Profiling API: which functions an acting step's handlers spent their time in).
+pub(crate) const PROFILING_POLICY: &str = "js-profiling";
+
+/// Adds [`PROFILING_POLICY`] to the response's `Document-Policy` (kept as the app set it
+/// otherwise). Only while an agent is attached: the policy costs a page load a little, and pages
+/// no agent touches pay nothing.
+fn allow_profiling(headers: &mut HeaderMap) {
+    let name = http::HeaderName::from_static("document-policy");
+    let mut policy: Vec<&str> = headers.get_all(&name).iter().filter_map(|v| v.to_str().ok()).collect();
+    if policy
+        .iter()
+        .flat_map(|v| v.split(','))
+        .any(|p| p.trim().split(['=', ';']).next() == Some(PROFILING_POLICY))
+    {
+        return;
+    }
+    policy.push(PROFILING_POLICY);
+    if let Ok(value) = HeaderValue::from_str(&policy.join(", ")) {
+        headers.insert(name, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiling_joins_the_apps_document_policy_once() {
+        let mut h = HeaderMap::new();
+        allow_profiling(&mut h);
+        assert_eq!(h["document-policy"], "js-profiling");
+        allow_profiling(&mut h);
+        assert_eq!(h["document-policy"], "js-profiling");
+        let mut h = HeaderMap::new();
+        h.insert("document-policy", HeaderValue::from_static("force-load-at-top"));
+        allow_profiling(&mut h);
+        assert_eq!(h["document-policy"], "force-load-at-top, js-profiling");
+        let mut h = HeaderMap::new();
+        h.insert("document-policy", HeaderValue::from_static("js-profiling=?0"));
+        allow_profiling(&mut h);
+        assert_eq!(
+            h["document-policy"], "js-profiling=?0",
+            "the app's own word on it stands"
+        );
+    }
+
+    #[test]
+    fn pages_are_profiled_only_while_an_agent_is_attached() {
+        let agent = BrowserAgent::builder().enabled(true).build();
+        let html = || {
+            let mut h = HeaderMap::new();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
+            h
+        };
+        let mut h = html();
+        agent.plan_injection(StatusCode::OK, &mut h, false, None);
+        assert!(h.get("document-policy").is_none(), "no agent yet: {h:?}");
+        agent.agent_called();
+        let mut h = html();
+        agent.plan_injection(StatusCode::OK, &mut h, false, None);
+        assert_eq!(h["document-policy"], PROFILING_POLICY);
     }
 }
