@@ -108,6 +108,7 @@ const MODULE_ONLY = {
     __F_PSEUDO__: [CLIENT_BOOTSTRAP, 'PSEUDO'],
     __F_ONCLICK__: [CLIENT_BOOTSTRAP, 'ONCLICK'],
     __F_VITALS__: ['browser-agent-client/src/commands/actions/vitals.rs', 'VITALS'],
+    __F_INPUTS__: ['browser-agent-client/src/source/profile.rs', 'INPUTS'],
     __NOTES_CHANNEL__: [PROTOCOL, 'notes::CHANNEL'],
     __F_STARTED__: [CLIENT_BOOTSTRAP, 'STARTED'],
     __F_CURSOR_MODE__: [CLIENT_BOOTSTRAP, 'CURSOR_MODE'],

@@ -915,7 +915,10 @@ function perf(records) {
         const type = e.entryType;
         if (type == 'largest-contentful-paint') vitals.l = e;
         else if (type == 'layout-shift') {
-            if (e.hadRecentInput) continue;
+            // A person's input sets `hadRecentInput`; the agent's synthetic events do not, so its
+            // steps (and 500 ms after each) are left out the same way.
+            const t0 = e.startTime;
+            if (e.hadRecentInput || (agent.__F_INPUTS__ || []).some((w) => t0 >= w[0] && t0 <= w[1] + 500)) continue;
             const t = e.startTime;
             if (t - shiftLast > 1000 || t - shiftFirst > 5000) {
                 shiftFirst = t;

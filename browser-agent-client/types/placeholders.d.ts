@@ -213,6 +213,8 @@ interface BrowserAgent {
     __F_PSEUDO__?: (root: Document | ShadowRoot) => boolean | number;
     /** The sensor's kept performance records, for the hands' `vitals` step. */
     __F_VITALS__?: () => { [kind: string]: any };
+    /** The hands' latest acting steps, `[start, end]` in `performance.now()` time (source/profile.rs). */
+    __F_INPUTS__?: number[][];
     /** Posts to the parent frame; the cursor as the parent frame set it. */
     __F_TO_PARENT__?: (command: string, data?: object) => void;
     __F_CURSOR_MODE__?: string;

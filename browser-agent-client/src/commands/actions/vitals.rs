@@ -110,7 +110,11 @@ pub(super) async fn vitals(_step: &JsValue) -> Outcome {
     } else {
         let interactions = interactions(&list(&get(&v, "e")));
         if interactions.is_empty() {
-            out.push_str("INP: no interaction yet");
+            // The agent's steps are synthetic events, which the browser's Event Timing leaves out.
+            out.push_str(
+                "INP: no interaction yet (the agent's steps are synthetic events, which the browser does not time: \
+                 a step whose page scripts ran long says so in its answer)",
+            );
         }
         for (i, x) in interactions.iter().take(SHOWN as usize).enumerate() {
             out.push_str(if i == 0 { "INP " } else { "; " });
@@ -152,7 +156,9 @@ pub(super) async fn vitals(_step: &JsValue) -> Outcome {
             out.push_str(&ms(*d));
             out.push_str(" at ");
             out.push_str(&time(start));
-            if let Some(s) = script_in(&loafs, start, start + d, src) {
+            if let Some(s) = script_in(&loafs, start, start + d, src)
+                .or_else(|| crate::source::profile::agent_step_in(start, start + d))
+            {
                 out.push_str(" (");
                 out.push_str(&s);
                 out.push(')');
@@ -319,6 +325,18 @@ fn script(s: &JsValue, src: &[(String, String)]) -> String {
     let function = get(s, "sourceFunctionName").as_string().unwrap_or_default();
     let url = get(s, "sourceURL").as_string().unwrap_or_default();
     let invoker = get(s, "invoker").as_string().unwrap_or_default();
+    let start = get(s, "startTime").as_f64().unwrap_or(0.0);
+    let agent_step = url
+        .is_empty()
+        .then(|| crate::source::profile::agent_step_in(start, start + dur(s)))
+        .flatten();
+    if let Some(step) = agent_step {
+        // The page's handlers ran inside the agent's synthetic event: no page function is named.
+        out.push_str(&step);
+        out.push_str(": the page's handlers ran inside it, ");
+        out.push_str(&ms(dur(s)));
+        return out;
+    }
     if !function.is_empty() {
         out.push_str(&function);
         out.push_str(" in ");
