@@ -225,3 +225,30 @@ chromium_test!(
         assert!(!v["result"].as_str().unwrap_or_default().contains("scripts ran"), "{v}");
     }
 );
+
+chromium_test!(a_page_loaded_before_the_agent_says_to_reload_it, Axum, |c, server| {
+    // Loaded before any agent called, the page has no profiling policy: a slow step says how long
+    // the page's scripts ran and that a reload lets it name them; after the reload (in the same
+    // batch) it does.
+    let id = open(c, &server, "/profile/index.html").await;
+    let v = ok(
+        &server,
+        &id,
+        json!({"command": "type", "label": "Search", "text": "an"}),
+    )
+    .await;
+    let answer = v["result"].as_str().unwrap_or_default();
+    assert!(
+        answer.contains("; the page's scripts ran ")
+            && answer.contains(" ms in long tasks (reload the page to see which functions"),
+        "{v}"
+    );
+    let (status, v) = run_raw(
+        &server,
+        json!({"client": id, "steps": [{"command": "reload"}, {"command": "type", "label": "Search", "text": "an"}]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let answer = v["steps"][1]["result"].as_str().unwrap_or_default();
+    assert!(answer.contains(": buildIndex src/app.js:2 ("), "{v}");
+});

@@ -34,6 +34,9 @@ pub(crate) const INPUTS: &str = "ai";
 thread_local! {
     /// The profiler of the running batch.
     static RUNNING: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+    /// Whether the page refused a profiler (served without the policy: loaded before an agent
+    /// attached).
+    static REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The page load's latest acting steps: `(start, end, command)` in [`now`] time.
     static STEPS: RefCell<Vec<(f64, f64, String)>> = const { RefCell::new(Vec::new()) };
 }
@@ -107,9 +110,25 @@ pub(crate) fn start() {
         let _ = crate::js::call(&old, "stop", &[]);
     }
     // Throws where the document's policy does not allow profiling.
-    if let Ok(p) = Reflect::construct(&ctor, &Array::of1(&options)) {
-        RUNNING.with(|r| *r.borrow_mut() = Some(p));
+    match Reflect::construct(&ctor, &Array::of1(&options)) {
+        Ok(p) => RUNNING.with(|r| *r.borrow_mut() = Some(p)),
+        Err(_) => REFUSED.with(|r| r.set(true)),
     }
+}
+
+/// Whether this page refused to be profiled (it was loaded before an agent attached): a slow
+/// step then says to reload it.
+pub(crate) fn refused() -> bool {
+    REFUSED.with(std::cell::Cell::get)
+}
+
+/// What a step whose page scripts ran `ms` in long tasks says where no profiler could run.
+pub(crate) fn unprofiled(ms: f64) -> String {
+    crate::text::cat(&[
+        "the page's scripts ran ",
+        &crate::text::num(ms),
+        " ms in long tasks (reload the page to see which functions: a page loaded while an agent is attached can be profiled)",
+    ])
 }
 
 /// Stops sampling; for each window (`[start, end]` in [`now`] time) what the page's scripts did

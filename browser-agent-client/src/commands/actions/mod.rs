@@ -28,7 +28,7 @@ mod settle;
 mod slider;
 mod text;
 mod upload;
-mod vitals;
+pub(super) mod vitals;
 pub(super) mod wait;
 
 /// A button a `down` step left held, released at the batch's end (no press outlives its batch).

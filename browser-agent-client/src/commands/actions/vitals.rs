@@ -32,6 +32,20 @@ const MAX_URL: usize = 80;
 /// Scripts of the page's own origin read to turn a character position into a line (`app.js:19`).
 const SOURCES_READ: usize = 4;
 
+/// The time of the page's long tasks that began between `from` and `to` (`performance.now()`
+/// time), from the sensor's records: what an acting step cost where no profiler could run.
+pub(crate) fn long_task_ms(from: f64, to: f64) -> f64 {
+    let f = bootstrap::field(VITALS);
+    let Ok(v) = js_sys::Function::from(f).call0(&bootstrap::agent()) else {
+        return 0.0;
+    };
+    list(&get(&v, "t"))
+        .iter()
+        .filter(|(_, e)| get(e, "startTime").as_f64().is_some_and(|t| t >= from && t <= to))
+        .map(|(d, _)| d)
+        .sum()
+}
+
 /// `{"command":"vitals"}`: the text.
 pub(super) async fn vitals(_step: &JsValue) -> Outcome {
     let f = bootstrap::field(VITALS);
