@@ -10,9 +10,11 @@
 //!   run, the network-idle wait and the final snapshot's walk (`walkMs`, reported apart);
 //! - **back to the agent**: the results POST, the host's diff, the answer.
 //!
-//! Baselines in the same run: a one-step `evaluate` batch (the channel and the final snapshot
-//! alone), and chromedriver's own click of the same button (WebDriver `Element Click`, CDP input
-//! events). Medians of `CLICKS` (default 60) each.
+//! The page is loaded while an agent is attached (served with the profiling policy, so each batch
+//! samples the page's scripts: `docs/vitals.md`). Baselines in the same run: the same click on the
+//! page as loaded before the agent attached (not profiled), a one-step `evaluate` batch (the
+//! channel and the final snapshot alone), and chromedriver's own click of the same button
+//! (WebDriver `Element Click`, CDP input events). Medians of `CLICKS` (default 60) each.
 //!
 //! ```sh
 //! TMPDIR=$PWD/target/tmp cargo bench -p browser-tests --bench click   # CLICKS=200 for more
@@ -56,15 +58,26 @@ async fn main() {
     let server = Server::start(agent(), any_port());
     let browser = Browser::launch(&scratch()).await;
     let c = &browser.client;
+    // First the page as loaded before any agent called: no profiling policy, so its batches do
+    // not sample the page's scripts (the baseline of what sampling costs a click).
     c.goto(&server.url("/click-bench.html")).await.expect("open");
     let id = client_id(c, &server).await;
-    let (v, _) = run_timed(&server, Some(&id), json!([{"command": "snapshot"}])).await;
-    let text = v["steps"][0]["result"].as_str().expect("snapshot").to_owned();
-    let line = text
-        .lines()
-        .find(|l| l.contains("button \"Add one\""))
-        .expect("the button");
-    let r = &line[line.rfind("[ref=").expect("a ref") + 5..line.len() - 1];
+    let r = button_ref(&server, &id).await;
+    let mut unprofiled = vec![];
+    for i in 0..clicks + 5 {
+        tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+        let t = Instant::now();
+        let (v, _) = run_timed(&server, Some(&id), json!([{"command": "click", "ref": r}])).await;
+        assert!(v["steps"][0]["error"].is_null(), "{v}");
+        if i >= 5 {
+            unprofiled.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    // Then loaded again while the agent is attached, as while an agent works: served with the
+    // profiling policy, so every click batch samples the page's scripts.
+    c.goto(&server.url("/click-bench.html")).await.expect("open");
+    let id = client_id(c, &server).await;
+    let r = &button_ref(&server, &id).await;
 
     let (mut total, mut to_page, mut resolve, mut events, mut after, mut walk, mut back, mut eval, mut native) =
         (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
@@ -144,8 +157,24 @@ async fn main() {
         "baseline: chromedriver Element Click of the same button         {:>7.2}",
         median(&mut native)
     );
+    let _ = writeln!(
+        report,
+        "baseline: the click on the page loaded before the agent attached (not profiled) {:>7.2}",
+        median(&mut unprofiled)
+    );
     print!("{report}");
     let _ = std::fs::write(scratch().join("../click.txt"), report);
     browser.close().await;
     server.stop();
+}
+
+/// The ref of the page's "Add one" button.
+async fn button_ref(server: &Server, id: &str) -> String {
+    let (v, _) = run_timed(server, Some(id), json!([{"command": "snapshot"}])).await;
+    let text = v["steps"][0]["result"].as_str().expect("snapshot").to_owned();
+    let line = text
+        .lines()
+        .find(|l| l.contains("button \"Add one\""))
+        .expect("the button");
+    line[line.rfind("[ref=").expect("a ref") + 5..line.len() - 1].to_owned()
 }
