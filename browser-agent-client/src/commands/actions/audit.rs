@@ -118,12 +118,33 @@ fn render(r: &JsValue, scope: &str, limit: u32) -> String {
         crate::text::push_joined(&mut out, &ids, ", ");
         out.push_str(" (audit a part of the page with ref, or a lower limit)");
     }
+    // Each rule axe could not decide, with the elements it could not decide on (text over an
+    // image, a colour under a gradient): which ones a person should look at.
     let incomplete: Array = get(r, "incomplete").unchecked_into();
     if incomplete.length() > 0 {
-        out.push_str("\nneeds a person to check (axe could not decide): ");
-        let ids: Vec<String> = incomplete.iter().filter_map(|v| v.as_string()).collect();
-        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-        crate::text::push_joined(&mut out, &ids, ", ");
+        out.push_str("\nneeds a person to check (axe could not decide):");
+        for rule in incomplete.iter() {
+            out.push_str("\n  ");
+            out.push_str(&get(&rule, "id").as_string().unwrap_or_default());
+            let nodes: Array = get(&rule, "nodes").dyn_into().unwrap_or_default();
+            let named: Vec<String> = nodes.iter().filter_map(as_element).map(|el| element(&el)).collect();
+            if !named.is_empty() {
+                out.push_str(": ");
+                let named: Vec<&str> = named.iter().map(String::as_str).collect();
+                crate::text::push_joined(&mut out, &named, ", ");
+            }
+            let total = get(&rule, "total").as_f64().unwrap_or(0.0);
+            let more = total - named.len() as f64;
+            if named.is_empty() {
+                out.push_str(" (");
+                out.push_str(&num(total));
+                out.push(')');
+            } else if more > 0.0 {
+                out.push_str(" … ");
+                out.push_str(&num(more));
+                out.push_str(" more");
+            }
+        }
     }
     out
 }
