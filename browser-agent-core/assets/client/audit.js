@@ -71,16 +71,20 @@ function fix(summary) {
 
 /**
  * Runs axe on `root` (an element: its subtree; else the whole document) and answers compactly:
- * `{version, ran, incomplete, rules: [{id, impact, help, fix, total, nodes: [{el, fix}]}]}`,
+ * `{version, ran, incomplete: [{id, total, nodes: [el]}], rules: [{id, impact, help, fix, total,
+ * nodes: [{el, fix}]}]}`,
  * rules most severe first, at most `limit` nodes each (`total` says how many there were).
  * Frames are not entered (axe would wait for a copy of itself in each); what the client draws is
  * left out.
  * @param {Element | null | undefined} root
  * @param {number} limit
  */
+/** Elements named per rule axe could not decide (fewer when `limit` says so). */
+const INCOMPLETE_SHOWN = 3;
+
 export function run(root, limit) {
     const context = root ? { include: [root], exclude: OURS } : { exclude: OURS };
-    const go = () => axe.run(context, { resultTypes: ['violations'], elementRef: true, iframes: false });
+    const go = () => axe.run(context, { resultTypes: ['violations', 'incomplete'], elementRef: true, iframes: false });
     const result = running.then(go, go);
     running = result.then(
         () => {},
@@ -103,7 +107,12 @@ export function run(root, limit) {
         return {
             version: axe.version,
             ran: r.violations.length + r.passes.length + r.incomplete.length + r.inapplicable.length,
-            incomplete: r.incomplete.map((v) => v.id),
+            // (Each with the elements axe could not decide, at most INCOMPLETE_SHOWN.)
+            incomplete: r.incomplete.map((v) => ({
+                id: v.id,
+                total: v.nodes.length,
+                nodes: v.nodes.slice(0, Math.min(limit, INCOMPLETE_SHOWN)).map((n) => n.element || null),
+            })),
             rules,
         };
     });
