@@ -20,6 +20,11 @@
 //! build's demo (`PORT=4100 cargo run --release --example axum_demo -- --dir …`) and set
 //! `PAGELOAD_COMPARE=http://127.0.0.1:4100/index.html`: a fourth column, loaded in alternation
 //! with the others.
+//! With `PAGELOAD_PROFILE=1` it then says where the added time goes: V8's sampling profiler (CDP
+//! `Profiler`, 50 µs samples) over the same window of the linked page, plain and with the agent,
+//! the samples' time summed per part (the inline bootstrap's JS, the sensor's, the page's own,
+//! the browser's built-ins called from JS, the garbage collector, and the rest of the renderer's
+//! work: parsing, compiling, loading, style and layout), mean per load.
 //! The report is also written to `target/browser-tests/pageload.txt`.
 
 use std::fmt::Write as _;
@@ -222,6 +227,13 @@ async fn main() {
             loads[i].push(load_once(&browser, &urls[i], variants[i]).await);
         }
     }
+    let profile = if std::env::var("PAGELOAD_PROFILE").is_ok_and(|v| v == "1") {
+        // The linked page, plain and with the agent.
+        let (plain, agent) = (linked_from, linked_from + 2);
+        Some(attribution(&browser, &urls[plain], &urls[agent], rounds).await)
+    } else {
+        None
+    };
     browser.close().await;
 
     let mut report = format!(
@@ -239,6 +251,9 @@ async fn main() {
         &loads[linked_from..],
         false,
     );
+    if let Some(profile) = profile {
+        report.push_str(&profile);
+    }
     print!("{report}");
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/browser-tests/pageload.txt");
     let _ = std::fs::write(out, &report);
@@ -287,4 +302,97 @@ fn table(report: &mut String, page: &str, loads: &[Vec<Load>], compared: bool) {
         }
         report.push('\n');
     }
+}
+
+/// The parts a load's sampled time is summed into.
+const PARTS: [&str; 6] = [
+    "inline bootstrap (JS)",
+    "sensor module (JS)",
+    "page's own scripts (JS)",
+    "built-ins called from JS",
+    "garbage collector",
+    "renderer, not JS (parse, compile, load, style, layout)",
+];
+
+/// One load of `url` under V8's sampling profiler: each sample's time added to its part.
+async fn profiled_load(browser: &Browser, url: &str, parts: &mut [f64; PARTS.len()]) {
+    let c = &browser.client;
+    c.goto("about:blank").await.expect("blank");
+    browser.cdp("Profiler.enable", json!({})).await;
+    browser
+        .cdp("Profiler.setSamplingInterval", json!({"interval": 50}))
+        .await;
+    browser.cdp("Profiler.start", json!({})).await;
+    c.goto(url).await.expect("goto");
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let p = browser.cdp("Profiler.stop", json!({})).await;
+    let nodes = p["profile"]["nodes"].as_array().cloned().unwrap_or_default();
+    let part_of: std::collections::HashMap<i64, Option<usize>> = nodes
+        .iter()
+        .map(|n| {
+            let frame = &n["callFrame"];
+            let url = frame["url"].as_str().unwrap_or("");
+            let name = frame["functionName"].as_str().unwrap_or("");
+            let part = if url.contains("/assets/sensor-") {
+                Some(1)
+            } else if url.starts_with("http") && url.ends_with('/') {
+                // Inline scripts carry the document's URL: on this page only the bootstrap's.
+                Some(0)
+            } else if url.starts_with("http") {
+                Some(2)
+            } else {
+                match name {
+                    "(idle)" | "(root)" => None,
+                    "(garbage collector)" => Some(4),
+                    "(program)" => Some(5),
+                    _ => Some(3),
+                }
+            };
+            (n["id"].as_i64().unwrap_or(-1), part)
+        })
+        .collect();
+    let samples = p["profile"]["samples"].as_array().cloned().unwrap_or_default();
+    let deltas = p["profile"]["timeDeltas"].as_array().cloned().unwrap_or_default();
+    for (i, sample) in samples.iter().enumerate() {
+        // A sample's time: until the next one.
+        let ms = deltas.get(i + 1).and_then(Value::as_f64).unwrap_or(0.0) / 1000.0;
+        if let Some(Some(part)) = sample.as_i64().and_then(|id| part_of.get(&id)) {
+            parts[*part] += ms;
+        }
+    }
+}
+
+/// Where the agent's added time goes on the linked page: each part's mean per load, plain and
+/// with the agent, over `rounds` alternating loads.
+async fn attribution(browser: &Browser, plain: &str, agent: &str, rounds: usize) -> String {
+    let (mut a, mut b) = ([0.0; PARTS.len()], [0.0; PARTS.len()]);
+    for _ in 0..rounds {
+        profiled_load(browser, plain, &mut a).await;
+        profiled_load(browser, agent, &mut b).await;
+    }
+    let n = rounds as f64;
+    let mut out = format!(
+        "\nwhere the time goes, the page with its styles and script linked (V8's sampling profiler, \
+         {rounds} loads each, mean ms per load)\n{:<56}{:>8}{:>10}{:>8}\n",
+        "", "plain", "+ agent", "Δ"
+    );
+    for (i, part) in PARTS.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{part:<56}{:>8.2}{:>10.2}{:>+8.2}",
+            a[i] / n,
+            b[i] / n,
+            (b[i] - a[i]) / n
+        );
+    }
+    let (ta, tb): (f64, f64) = (a.iter().sum(), b.iter().sum());
+    let _ = writeln!(
+        out,
+        "{:<56}{:>8.2}{:>10.2}{:>+8.2}",
+        "all of it",
+        ta / n,
+        tb / n,
+        (tb - ta) / n
+    );
+    out
 }
