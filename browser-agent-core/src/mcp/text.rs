@@ -227,16 +227,13 @@ pub(crate) fn pages(page: &Value, app: Option<&str>) -> String {
             app.unwrap_or("the app")
         );
     }
-    let mut out = format!("{} page(s)\n", pages.len());
-    for p in pages {
+    // Pages that are gone (closed, or loaded again: each load is a page of its own) are counted
+    // on one line, the latest named: a dev server's every reload would otherwise add a line.
+    let (gone, open): (Vec<&Value>, Vec<&Value>) = pages.iter().partition(|p| p["gone"] == true);
+    let mut out = format!("{} page(s)\n", open.len());
+    for p in open {
         let mut line = str_of(p, "clientId").to_owned();
-        let state = if p["gone"] == true {
-            "gone"
-        } else if p["alive"] == true {
-            "alive"
-        } else {
-            "not alive"
-        };
+        let state = if p["alive"] == true { "alive" } else { "not alive" };
         let _ = write!(line, " {state}");
         for flag in ["visible", "focused"] {
             if p[flag] == true {
@@ -258,6 +255,15 @@ pub(crate) fn pages(page: &Value, app: Option<&str>) -> String {
         }
         out.push_str(&line);
         out.push('\n');
+    }
+    if let Some(latest) = gone.last() {
+        let _ = writeln!(
+            out,
+            "{} gone (closed, or loaded again as a new page), the latest {} {}",
+            gone.len(),
+            str_of(latest, "clientId"),
+            str_of(latest, "page")
+        );
     }
     out
 }
@@ -602,5 +608,19 @@ mod tests {
             &serde_json::json!({"seq": 8, "level": "info", "type": "console", "text": "hi", "body": "x"}),
         );
         assert!(!ok.contains("body"), "{ok}");
+    }
+
+    #[test]
+    fn pages_gone_are_one_line() {
+        let page = |id: &str, gone: bool| {
+            serde_json::json!({"clientId": id, "alive": !gone, "gone": gone, "visible": true, "focused": true,
+                "title": "Trips", "page": "http://127.0.0.1:5173/"})
+        };
+        let list = serde_json::json!({"pages": [page("a1", true), page("b2", true), page("c3", false)]});
+        assert_eq!(
+            super::pages(&list, None),
+            "1 page(s)\nc3 alive visible focused \"Trips\" http://127.0.0.1:5173/\n\
+             2 gone (closed, or loaded again as a new page), the latest b2 http://127.0.0.1:5173/\n"
+        );
     }
 }
