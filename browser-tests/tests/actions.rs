@@ -83,6 +83,41 @@ chromium_test!(a_target_the_layout_covers_is_no_overlay_to_close, Axum, |c, serv
     );
 });
 
+chromium_test!(refs_from_before_a_reload_are_refused, Axum, |c, server| {
+    // Round 9: a dev server reloads the page after each save, and the new load numbers its refs
+    // afresh, so a ref from before would click another element (`e1` was "Settings", then "Remove
+    // Sintra"). A batch naming refs on a page loaded again since the last batch is refused before
+    // anything runs; any other batch's answer says the page is a new load.
+    let id = open(c, &server, "/snapshot/table.html").await;
+    let refund = ref_of(&server, &id, "button \"Refund\"").await;
+    c.refresh().await.expect("reload");
+    let again = client_id(c, &server).await;
+    assert_ne!(again, id);
+    let (status, v) = run_raw(&server, json!({"steps": [{"command": "click", "ref": refund}]})).await;
+    assert_eq!(status, 400, "{v}");
+    let error = v["error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("step 1 (nothing ran): the page was loaded again ")
+            && error.contains(&format!("{refund:?} would name another element now")),
+        "{v}"
+    );
+    let answer = browser_tests::mcp_tool(
+        &server,
+        "browser_run",
+        json!({"steps": [{"command": "click", "text": "Refund", "nth": 0}]}),
+    );
+    let text = answer["content"][0]["text"].as_str().unwrap_or_default();
+    let second = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("(a new page load: the page was loaded again ")
+            && second.contains(&format!("after your last batch (on {})", &id[..8])),
+        "{answer}"
+    );
+    // Once a batch ran on the new load, its refs are the agent's again.
+    let refund = ref_of(&server, &again, "button \"Refund\"").await;
+    ok(&server, &again, json!({"command": "click", "ref": refund})).await;
+});
+
 chromium_test!(form_controls, Axum, |c, server| form_controls_case(c, &server).await);
 chromium_test!(pointer_and_keys, Axum, |c, server| pointer_and_keys_case(c, &server)
     .await);

@@ -8,6 +8,7 @@ mod options;
 mod page_tools;
 mod popups;
 mod proof;
+mod reloads;
 mod screenshot;
 
 use std::sync::Arc;
@@ -216,6 +217,12 @@ impl BrowserAgent {
                 }
             },
         };
+        // Refs of a page load the agent saw do not name this one's elements.
+        if let Some(reloaded) = self.reloaded_since_last_batch(&client, now) {
+            if let Some((step, reference)) = reloads::names_ref(&batch.steps) {
+                return Err(RunError::BadRequest(reloaded.refusal(step, &reference)));
+            }
+        }
         // A `network` step names a log entry; the page knows it by its own number.
         commands::network::resolve(&mut batch.steps, &self.inner.logs, &client)?;
         let queue = &self.inner.commands;

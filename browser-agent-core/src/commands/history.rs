@@ -130,6 +130,20 @@ impl Timeline {
         self.spans.first().map(|s| Place::Before(s.n))
     }
 
+    /// The page the newest answered batch ran on.
+    pub(crate) fn last_client(&self) -> Option<&str> {
+        self.spans
+            .iter()
+            .rev()
+            .find(|s| s.end.is_some() && !s.client.is_empty())
+            .map(|s| s.client.as_str())
+    }
+
+    /// Whether a kept batch ran on page `client`.
+    pub(crate) fn ran_on(&self, client: &str) -> bool {
+        self.spans.iter().any(|s| s.client == client)
+    }
+
     /// The batch `value` names for parameter `name`: `b7`, `7` or `last`; the error names the
     /// parameter and what it takes.
     pub(crate) fn find(&self, name: &str, value: &str) -> Result<&Span, String> {

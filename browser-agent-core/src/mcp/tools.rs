@@ -185,6 +185,11 @@ impl BrowserAgent {
                     screenshot_formats(steps, self.proof_status().is_some());
                 }
                 let batch = Batch::from_value(&Value::Object(args)).map_err(|e| e.to_string())?;
+                // A page loaded again since the last batch: its answer says so.
+                let now = crate::util::now_ms();
+                let reloaded = self
+                    .batch_target(batch.client.as_deref(), now)
+                    .and_then(|c| Some((self.reloaded_since_last_batch(&c, now)?, c)));
                 match self.run_placed(batch, origin).await {
                     (n, Ok(mut result)) => {
                         // The header names the batch once; its own entries need no time of their
@@ -198,9 +203,14 @@ impl BrowserAgent {
                                 entry.remove(field::AGO);
                             }
                         }
+                        let mut text = format!("batch {id} · {}", text::batch(&result));
+                        if let Some((reloaded, _)) = reloaded.filter(|(_, c)| *c == result.client_id) {
+                            let header = text.find('\n').map_or(text.len(), |i| i + 1);
+                            text.insert_str(header, &(reloaded.note() + "\n"));
+                        }
                         Output {
                             failed: result.error.is_some(),
-                            text: format!("batch {id} · {}", text::batch(&result)),
+                            text,
                             images: self.step_images(&result),
                         }
                     }
