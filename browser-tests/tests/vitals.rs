@@ -36,6 +36,16 @@ async fn vitals_until(server: &Server, id: &str, what: &str, check: impl Fn(&str
     }
 }
 
+/// Types "an" into the search of `fixtures/profile/` (each key filters the list, 150 ms of the
+/// page's scripts): the step's answer.
+async fn type_in_search(server: &Server, id: &str) -> String {
+    let v = ok(server, id, json!({"command": "type", "label": "Search", "text": "an"})).await;
+    v["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("type answers text: {v}"))
+        .to_owned()
+}
+
 /// The line of `text` that starts with `head`.
 fn line<'a>(text: &'a str, head: &str) -> &'a str {
     text.lines()
@@ -195,20 +205,14 @@ chromium_test!(
             .await
             .expect("an agent's call");
         let id = open(c, &server, "/profile/index.html").await;
-        let v = ok(
-            &server,
-            &id,
-            json!({"command": "type", "label": "Search", "text": "an"}),
-        )
-        .await;
-        let answer = v["result"].as_str().unwrap_or_default();
+        let answer = type_in_search(&server, &id).await;
         println!("{answer}");
         assert!(
             answer.starts_with("typed \"an\"")
                 && answer.contains("; the page's scripts ran ")
                 && answer.contains(": buildIndex src/app.js:2 (")
                 && answer.contains(" ← filterItems src/app.js:11"),
-            "{v}"
+            "{answer}"
         );
         // `vitals` says the long frame was the agent's step, and why there is no INP.
         let text = vitals_until(&server, &id, "the long frame is the agent's step", |t| {
@@ -231,17 +235,11 @@ chromium_test!(a_page_loaded_before_the_agent_says_to_reload_it, Axum, |c, serve
     // the page's scripts ran and that a reload lets it name them; after the reload (in the same
     // batch) it does.
     let id = open(c, &server, "/profile/index.html").await;
-    let v = ok(
-        &server,
-        &id,
-        json!({"command": "type", "label": "Search", "text": "an"}),
-    )
-    .await;
-    let answer = v["result"].as_str().unwrap_or_default();
+    let answer = type_in_search(&server, &id).await;
     assert!(
         answer.contains("; the page's scripts ran ")
             && answer.contains(" ms in long tasks (reload the page to see which functions"),
-        "{v}"
+        "{answer}"
     );
     let (status, v) = run_raw(
         &server,
