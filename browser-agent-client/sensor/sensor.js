@@ -897,6 +897,8 @@ agent.__F_PSEUDO__ = (root) => {
 // most) and the worst VITALS_KEPT records of each other kind as [score, entry], the entries with
 // their elements. Nothing is read or sent until an agent asks (`vt()`).
 const VITALS_KEPT = 10;
+// How long after input the browser keeps a layout shift out of the CLS (`hadRecentInput`).
+const RECENT_INPUT_MS = 500;
 // l: LCP entry; c: CLS; s: shifts; e: interactions' events; t: long tasks; f: long animation
 // frames; r: resources.
 const vitals = { l: 0, c: 0, s: [], e: [], t: [], f: [], r: [] };
@@ -918,7 +920,8 @@ function perf(records) {
             // A person's input sets `hadRecentInput`; the agent's synthetic events do not, so its
             // steps (and 500 ms after each) are left out the same way.
             const t0 = e.startTime;
-            if (e.hadRecentInput || (agent.__F_INPUTS__ || []).some((w) => t0 >= w[0] && t0 <= w[1] + 500)) continue;
+            if (e.hadRecentInput || (agent.__F_INPUTS__ || []).some((w) => t0 >= w[0] && t0 <= w[1] + RECENT_INPUT_MS))
+                continue;
             const t = e.startTime;
             if (t - shiftLast > 1000 || t - shiftFirst > 5000) {
                 shiftFirst = t;
