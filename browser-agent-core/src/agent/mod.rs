@@ -218,11 +218,7 @@ impl BrowserAgent {
             },
         };
         // Refs of a page load the agent saw do not name this one's elements.
-        if let Some(reloaded) = self.reloaded_since_last_batch(&client, now) {
-            if let Some((step, reference)) = reloads::names_ref(&batch.steps) {
-                return Err(RunError::BadRequest(reloaded.refusal(step, &reference)));
-            }
-        }
+        self.refuse_refs_of_an_earlier_load(&client, &batch.steps, now)?;
         // A `network` step names a log entry; the page knows it by its own number.
         commands::network::resolve(&mut batch.steps, &self.inner.logs, &client)?;
         let queue = &self.inner.commands;

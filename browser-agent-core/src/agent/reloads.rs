@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::commands::history::ago_text;
-use crate::BrowserAgent;
+use crate::{BrowserAgent, RunError};
 
 /// The page of the agent's last batch was loaded again since: which, and how long ago.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +51,7 @@ fn without_fragment(url: &str) -> &str {
 }
 
 /// The first step that names a ref (its `ref`, or a drag's `to`): its number (1-based) and the ref.
-pub(crate) fn names_ref(steps: &[Value]) -> Option<(usize, String)> {
+fn names_ref(steps: &[Value]) -> Option<(usize, String)> {
     steps.iter().enumerate().find_map(|(i, step)| {
         let to = step.get("to");
         let reference = step
@@ -86,6 +86,23 @@ impl BrowserAgent {
             previous: previous.to_owned(),
             ago_ms: now.saturating_sub(current.first_seen_at),
         })
+    }
+
+    /// Refuses `steps` on `client` when they name a ref and the page is a new load of the one the
+    /// agent's last batch ran on (its refs name other elements here).
+    pub(crate) fn refuse_refs_of_an_earlier_load(
+        &self,
+        client: &str,
+        steps: &[Value],
+        now: u64,
+    ) -> Result<(), RunError> {
+        let Some((step, reference)) = names_ref(steps) else {
+            return Ok(());
+        };
+        match self.reloaded_since_last_batch(client, now) {
+            Some(reloaded) => Err(RunError::BadRequest(reloaded.refusal(step, &reference))),
+            None => Ok(()),
+        }
     }
 
     /// The page a batch would run on: the one it names, else the default target.
