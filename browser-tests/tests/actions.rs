@@ -110,7 +110,7 @@ chromium_test!(refs_from_before_a_reload_are_refused, Axum, |c, server| {
     let second = text.lines().nth(1).unwrap_or_default();
     assert!(
         second.starts_with("(a new page load: the page was loaded again ")
-            && second.contains(&format!("after your last batch (on {})", &id[..8])),
+            && second.contains(&format!("after your last batch (on {id})")),
         "{answer}"
     );
     // Once a batch ran on the new load, its refs are the agent's again.

@@ -24,7 +24,7 @@ impl Reloaded {
         format!(
             "(a new page load: the page was loaded again {} ago, after your last batch (on {}): refs are this load's)",
             ago_text(self.ago_ms),
-            short(&self.previous)
+            self.previous
         )
     }
 
@@ -35,14 +35,9 @@ impl Reloaded {
              now gone), and refs are numbered per page load: {reference:?} would name another element now. \
              Take a snapshot, or target by text, role and name, label or selector",
             ago_text(self.ago_ms),
-            short(&self.previous)
+            self.previous
         )
     }
-}
-
-/// A client id as the answers' headers show it, cut to 8 digits.
-fn short(client: &str) -> &str {
-    client.get(..8).unwrap_or(client)
 }
 
 /// A page's URL without its fragment.
