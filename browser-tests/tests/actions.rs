@@ -1310,6 +1310,22 @@ async fn navigation_hands_over_case(c: &Client, server: &Server) {
         v["snapshot"].as_str().unwrap().starts_with("heading \"Actions\""),
         "{v}"
     );
+
+    // A form's POST answered with a page: that page gets the client too, and the batch goes on
+    // there (it used to end with "no browser-agent client started there").
+    let id = open(c, server, "/actions/post.html").await;
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "fill", "label": "Note", "text": "hello"},
+            {"command": "click", "text": "Send it"},
+            {"command": "evaluate", "script": "location.pathname + ' ' + document.body.textContent.trim()"},
+        ]),
+    )
+    .await;
+    assert_eq!(v["steps"][2]["result"], "/fixtures/sized fixture body", "{v}");
+    assert!(v["error"].is_null(), "{v}");
 }
 
 async fn form_submitted_by_button_case(c: &Client, server: &Server) {

@@ -67,7 +67,11 @@ pub fn routes(cfg: &mut web::ServiceConfig, dir: Option<PathBuf>) {
                 .route(web::post().to(|body: Bytes| async move { reply(add_item(&body)) })),
         )
         .service(web::resource("/api/fail").route(get_or_head().to(demo)))
-        .service(web::resource("/fixtures/{name}").route(get_or_head().to(fixture)))
+        .service(
+            web::resource("/fixtures/{name}")
+                .route(get_or_head().to(fixture))
+                .route(web::post().to(fixture)),
+        )
         .default_service(web::to(move |req: HttpRequest| {
             let res = reply(file_or_404(dir.as_deref(), req.path()));
             async move { res }

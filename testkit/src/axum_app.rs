@@ -41,7 +41,7 @@ pub fn router(agent: BrowserAgent, dir: Option<PathBuf>) -> Router {
         )
         .route("/api/fail", get(demo))
         .route("/api/slow", get(slow))
-        .route("/fixtures/{name}", get(fixture).head(fixture))
+        .route("/fixtures/{name}", get(fixture).head(fixture).post(fixture))
         .fallback(fallback)
         .with_state(dir)
         // The one line: last, so it wraps every route and the fallback.

@@ -582,7 +582,18 @@ pub mod cases {
             );
         }
         let post = send(addr, "POST", "/fixtures/sized", &[], b"").await;
-        assert!(!post.body.windows(tag.len()).any(|w| w == tag));
+        assert!(
+            !post.body.windows(tag.len()).any(|w| w == tag),
+            "a script's POST gets no tag"
+        );
+        // A form's POST answered with a page (the form again, with its errors) is a navigation.
+        let form = send(addr, "POST", "/fixtures/sized", &[("sec-fetch-dest", "document")], b"").await;
+        assert!(
+            form.body.windows(tag.len()).any(|w| w == tag),
+            "a form's POST gets the tag"
+        );
+        let fetched = send(addr, "POST", "/fixtures/sized", &[("sec-fetch-dest", "empty")], b"").await;
+        assert!(!fetched.body.windows(tag.len()).any(|w| w == tag));
     }
 
     /// A page the app compressed passes as it came, headers and bytes (the fixture's are not even

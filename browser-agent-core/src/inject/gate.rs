@@ -1,7 +1,8 @@
 //! Which requests and responses get the client tag.
 //!
-//! Requests: `GET` or `HEAD`; when `Sec-Fetch-Dest` is present it must be `document`, `iframe`
-//! or `frame`; never htmx (`HX-Request`), Turbo frames (`Turbo-Frame`) or `X-Requested-With`
+//! Requests: `GET` or `HEAD`, or any other method (a form's `POST`) that `Sec-Fetch-Dest` says
+//! is a navigation; when `Sec-Fetch-Dest` is present it must be `document`, `iframe` or `frame`;
+//! never htmx (`HX-Request`), Turbo frames (`Turbo-Frame`) or `X-Requested-With`
 //! fragments. Responses: an HTML document (`text/html`, not UTF-16), not 1xx/204/206/304, no
 //! `Content-Range`, no `Content-Encoding` other than `identity`, a parseable `Content-Length` if any.
 //! An adapter that can decode may also take a page compressed with one of gzip, deflate or br
@@ -22,15 +23,17 @@ use super::head::RequestHead;
 /// assert!(!request_wants_injection(&page("script")));
 /// let htmx = http::Request::get("/").header("hx-request", "true").body(()).unwrap();
 /// assert!(!request_wants_injection(&htmx));
+/// // A form's POST answered with a page (a form shown again with its errors) is a page too; a
+/// // POST without `Sec-Fetch-Dest` may be a script's, so it gets no tag.
+/// let form = http::Request::post("/").header("sec-fetch-dest", "document").body(()).unwrap();
+/// assert!(request_wants_injection(&form));
 /// assert!(!request_wants_injection(&http::Request::post("/").body(()).unwrap()));
 /// ```
 pub fn request_wants_injection(head: &impl RequestHead) -> bool {
     let method = head.method_name();
-    let get_or_head = method == "GET" || method == "HEAD";
+    // Other methods only as navigations, which browsers name with `Sec-Fetch-Dest`.
+    let mut navigation = method == "GET" || method == "HEAD";
     let headers = head.header_pairs();
-    if !get_or_head {
-        return false;
-    }
     // One pass over the (few) headers, comparing lengths first: this runs on every GET the app
     // serves, and four hashed lookups cost more than the whole pass.
     for (name, dest) in headers {
@@ -42,13 +45,14 @@ pub fn request_wants_injection(head: &impl RequestHead) -> bool {
             {
                 return false;
             }
+            14 if name == "sec-fetch-dest" => navigation = true,
             10 if name == "hx-request" => return false,
             11 if name == "turbo-frame" => return false,
             16 if name == "x-requested-with" => return false,
             _ => {}
         }
     }
-    true
+    navigation
 }
 
 /// Whether a `Content-Type` value is an HTML document's (`text/html`, any parameters): the first,
