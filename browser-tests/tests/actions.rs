@@ -14,7 +14,7 @@ use std::time::Duration;
 use browser_tests::Framework::Axum;
 use browser_tests::{
     chromium_test, client_id, eval, fails, http_get, http_post_json, ok, open, ref_of, run, run_raw, run_timed,
-    started_client, Server, PREFIX,
+    snapshot, started_client, Server, PREFIX,
 };
 use fantoccini::Client;
 use serde_json::json;
@@ -1708,6 +1708,17 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
         .await,
         "12/30"
     );
+    // A frame's field named by its own `label for`, both where the step names it and in the
+    // snapshot (it was named by its placeholder: the page's document, not the frame's, was
+    // searched for its label, and the page has a field with the same id).
+    let r = ok(server, &id, json!({"command": "fill", "label": "CVC", "text": "123"})).await;
+    assert!(
+        r["matched"].as_str().unwrap().starts_with("textbox \"CVC\" [ref=f1e"),
+        "{r}"
+    );
+    let snap = snapshot(server, &id).await;
+    assert!(snap.contains("textbox \"CVC\" [value=\"123\"]"), "{snap}");
+    assert!(snap.contains("textbox \"Coupon\""), "{snap}");
 }
 
 async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {
