@@ -37,6 +37,29 @@ pub(crate) fn global() -> JsValue {
     js_sys::global().into()
 }
 
+/// Most windows [`same_origin_windows`] returns: a bound on pages that nest frames without end.
+const MAX_WINDOWS: usize = 32;
+
+/// The page's window and those of its same-origin frames, nested, the page's first: a step on an
+/// element inside a frame sets off its requests and its text there, where that frame's bootstrap
+/// counts them. (A cross-origin frame's `document` throws: [`get`] reads it as undefined.)
+pub(crate) fn same_origin_windows() -> Vec<JsValue> {
+    let mut out = vec![global()];
+    let mut i = 0;
+    while i < out.len() && out.len() < MAX_WINDOWS {
+        let frames = get(&out[i], "frames");
+        let n = get(&frames, "length").as_f64().unwrap_or(0.0) as u32;
+        for k in 0..n {
+            let w = Reflect::get(&frames, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED);
+            if get(&w, "document").is_object() && out.len() < MAX_WINDOWS {
+                out.push(w);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The page's window, typed.
 pub(crate) fn window() -> web_sys::Window {
     web_sys::window().unwrap_throw()

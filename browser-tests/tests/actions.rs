@@ -1719,6 +1719,40 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
     let snap = snapshot(server, &id).await;
     assert!(snap.contains("textbox \"CVC\" [value=\"123\"]"), "{snap}");
     assert!(snap.contains("textbox \"Coupon\""), "{snap}");
+
+    // A click in the frame sets off the frame's request and text: the batch waits for that
+    // request as for the page's own, and `wait` reads the frame's text (the batch used to end
+    // before the request did, and `waitNetwork` said it "started no requests").
+    eval(
+        server,
+        &id,
+        "const w = document.querySelector('iframe').contentWindow; \
+         w.document.querySelector('form').addEventListener('submit', () => { \
+           w.fetch('/api/slow').then(() => { const p = w.document.createElement('p'); \
+             p.setAttribute('role', 'alert'); p.textContent = 'Payment failed: card declined'; \
+             w.document.body.append(p); }); }); return true",
+    )
+    .await;
+    let v = run(server, &id, json!([{"command": "click", "text": "Pay $12.00"}])).await;
+    assert!(
+        v["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("Payment failed: card declined"),
+        "{v}"
+    );
+    let v = run(
+        server,
+        &id,
+        json!([
+            {"command": "click", "text": "Pay $12.00", "waitNetwork": true},
+            {"command": "wait", "text": "Payment failed"},
+        ]),
+    )
+    .await;
+    let clicked = v["steps"][0]["result"].as_str().unwrap();
+    assert!(clicked.contains("; the requests it started finished after "), "{v}");
+    assert!(v["error"].is_null(), "{v}");
 }
 
 async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {

@@ -3,7 +3,7 @@
 //! acting step's `waitNetwork`: [`wait_requests_done`], for the requests it started.
 
 use crate::bootstrap;
-use crate::js::{now_ms, sleep};
+use crate::js::{get, now_ms, sleep};
 
 /// Idle means at most this many of the page's requests in flight.
 const IDLE_INFLIGHT: f64 = 2.0;
@@ -14,15 +14,24 @@ const IDLE_MAX_MS: f64 = 5000.0;
 /// How often the in-flight counter is read while waiting.
 const IDLE_POLL_MS: i32 = 50;
 
-/// The page's requests in flight, as counted by the bootstrap's fetch and XHR wrappers.
-pub(crate) fn inflight() -> f64 {
-    bootstrap::field(bootstrap::INFLIGHT).as_f64().unwrap_or(0.0)
+/// A field of the bootstrap's global in the page and in each of its same-origin frames (a click
+/// inside a payment frame starts its request there).
+fn in_every_window(name: &str) -> impl Iterator<Item = f64> + '_ {
+    crate::js::same_origin_windows()
+        .into_iter()
+        .filter_map(move |w| get(&get(&w, bootstrap::GLOBAL), name).as_f64())
 }
 
-/// When the page's request count last changed (a request started or finished), ms since the
-/// epoch; 0 when it never did.
+/// The page's requests in flight, its frames' included, as counted by the bootstrap's fetch and
+/// XHR wrappers.
+pub(crate) fn inflight() -> f64 {
+    in_every_window(bootstrap::INFLIGHT).sum()
+}
+
+/// When the page's (or a frame's) request count last changed (a request started or finished),
+/// ms since the epoch; 0 when it never did.
 pub(crate) fn last_activity() -> f64 {
-    bootstrap::field(bootstrap::LAST_ACTIVITY).as_f64().unwrap_or(0.0)
+    in_every_window(bootstrap::LAST_ACTIVITY).fold(0.0, f64::max)
 }
 
 /// Waits until at most 2 requests have been in flight for 200 ms; gives up quietly after 5 s.

@@ -188,8 +188,14 @@ fn lines_in(step: &JsValue) -> Vec<String> {
             Err(_) => return Vec::new(),
         }
     } else {
-        let body = get(&get(&global(), "document"), "body");
-        get(&body, "innerText").as_string().unwrap_or_default()
+        // The page's text and its same-origin frames' (a payment frame's "Payment failed").
+        let mut text = String::new();
+        for w in crate::js::same_origin_windows() {
+            let body = get(&get(&w, "document"), "body");
+            text.push_str(&get(&body, "innerText").as_string().unwrap_or_default());
+            text.push('\n');
+        }
+        text
     };
     text.lines()
         .map(str::trim)
