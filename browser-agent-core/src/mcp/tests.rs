@@ -1000,3 +1000,37 @@ fn the_tools_say_select_works_on_aria_comboboxes() {
         "{option}"
     );
 }
+
+#[test]
+fn a_navigation_that_ended_elsewhere_says_where() {
+    let steps = |v: Value| -> Vec<crate::protocol::StepResult> { serde_json::from_value(v).unwrap() };
+    let posted = steps(json!([
+        {"index": 0, "command": "fill", "result": "filled \"ana\""},
+        {"index": 1, "command": "click", "result": "clicked; navigating to http://127.0.0.1:3000/login"},
+        {"index": 2, "command": "snapshot", "result": "heading \"Invoices\""},
+    ]));
+    let now_at = "http://127.0.0.1:3000/invoices";
+    assert_eq!(
+        super::text::arrived_elsewhere(&posted, now_at).as_deref(),
+        Some("now at http://127.0.0.1:3000/invoices (redirected from /login)")
+    );
+    // Arrived where it said (a fragment aside), or something acted after it: nothing to say.
+    assert_eq!(
+        super::text::arrived_elsewhere(&posted, "http://127.0.0.1:3000/login#top"),
+        None
+    );
+    let acted_after = steps(json!([
+        {"index": 0, "command": "click", "result": "clicked; navigating to http://127.0.0.1:3000/a"},
+        {"index": 1, "command": "click", "result": "clicked"},
+    ]));
+    assert_eq!(
+        super::text::arrived_elsewhere(&acted_after, "http://127.0.0.1:3000/b"),
+        None
+    );
+    // Another origin is named whole.
+    let away = steps(json!([{"index": 0, "command": "navigate", "result": "navigating to http://127.0.0.1:4000/sso"}]));
+    assert_eq!(
+        super::text::arrived_elsewhere(&away, now_at).as_deref(),
+        Some("now at http://127.0.0.1:3000/invoices (redirected from http://127.0.0.1:4000/sso)")
+    );
+}

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::commands::{BatchResult, RunError};
-use crate::protocol::entry_type;
+use crate::protocol::{entry_type, StepResult};
 use crate::snapshot;
 
 /// Log lines a batch answer shows before pointing to `browser_logs` (a run of alike entries is one).
@@ -337,6 +337,28 @@ pub(crate) fn batch(result: &BatchResult) -> String {
     }
     out.push_str(&batch_tail(result));
     out
+}
+
+/// `now at <url> (redirected from <path>)` when the batch's last navigation (a step's `navigating
+/// to …`, followed by nothing but steps that only look) ended on another URL than it named, as a
+/// form's POST answered with a redirect does; else `None`. A fragment is no other page.
+pub(crate) fn arrived_elsewhere(steps: &[StepResult], now_at: &str) -> Option<String> {
+    const NAVIGATING: &str = "navigating to ";
+    const LOOKS: [&str; 3] = ["snapshot", "wait", "screenshot"];
+    let last = steps.iter().rposition(|s| !LOOKS.contains(&s.command.as_str()))?;
+    let result = steps[last].result_str()?;
+    let named = result[result.rfind(NAVIGATING)? + NAVIGATING.len()..].trim();
+    let page = |u: &str| u.split('#').next().unwrap_or_default().to_owned();
+    if named.is_empty() || page(named) == page(now_at) {
+        return None;
+    }
+    // The path alone when the origin is the same (it mostly is).
+    let origin_end = |u: &str| u.find("://").and_then(|i| u[i + 3..].find('/').map(|j| i + 3 + j));
+    let from = match (origin_end(named), origin_end(now_at)) {
+        (Some(a), Some(b)) if named[..a] == now_at[..b] => &named[a..],
+        _ => named,
+    };
+    Some(format!("now at {now_at} (redirected from {from})"))
 }
 
 /// What a batch changed and logged: `changes:` (or `page: (no changes)`) and `logs:`, as

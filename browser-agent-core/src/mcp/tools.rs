@@ -204,9 +204,15 @@ impl BrowserAgent {
                             }
                         }
                         let mut text = format!("batch {id} · {}", text::batch(&result));
+                        let header = text.find('\n').map_or(text.len(), |i| i + 1);
                         if let Some((reloaded, _)) = reloaded.filter(|(_, c)| *c == result.client_id) {
-                            let header = text.find('\n').map_or(text.len(), |i| i + 1);
                             text.insert_str(header, &(reloaded.note() + "\n"));
+                        }
+                        // A navigation that ended elsewhere (a form's POST redirected): where.
+                        let now_at = self.inner.clients.page_of(&result.client_id);
+                        if let Some(line) = now_at.and_then(|url| text::arrived_elsewhere(&result.steps, &url)) {
+                            let line = self.inner.config.redaction.text(&line).into_owned();
+                            text.insert_str(header, &(line + "\n"));
                         }
                         Output {
                             failed: result.error.is_some(),
