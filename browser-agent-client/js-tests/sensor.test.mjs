@@ -66,6 +66,7 @@ function page(byId = {}) {
         crypto: { getRandomValues: (bytes) => bytes },
         Node: vm.runInContext('(class Node {})', context),
         URL,
+        AbortController,
         encodeURIComponent,
         addEventListener: noop,
         // Nothing the sensor sends is answered, and no timer fires: only the click runs.

@@ -114,7 +114,26 @@ function tabId() {
         for (let i = 0; i < 3; i++) id += ((K('Math.random')() * 1e9) | 0) + '';
         if (!session(0, __TAB_STORAGE_KEY__, id)) id = '';
     }
-    return (tab = id);
+    return (tab = id && id + framePath());
+}
+
+// Where this page is among the tab's frames (`/0/1`; '' for the tab's page): a same-origin frame
+// shares the tab's sessionStorage, and must not take the tab page's handover, nor the page a
+// frame's. The hands' `net::tab_id` adds the same.
+function framePath() {
+    let path = '',
+        /** @type {Window} */
+        w = win;
+    try {
+        while (w != w.parent) {
+            const frames = w.parent.frames;
+            let i = 0;
+            while (i < frames.length && frames[i] != w) i++;
+            path = '/' + i + path;
+            w = w.parent;
+        }
+    } catch (ignored) {}
+    return path;
 }
 
 function warn(message) {
@@ -590,6 +609,7 @@ async function runBatch(batch) {
     // The page closed itself during a step (an OAuth popup): now that the agent has its answer.
     const close = agent.__F_CLOSE__;
     if (close) (agent.__F_CLOSE__ = 0), close();
+    return results != null;
 }
 
 // Posts a batch's results; a few attempts when the host is briefly unreachable.
@@ -670,13 +690,16 @@ async function pollOnce(generation) {
 }
 
 async function pollLoop(generation, delay) {
-    await sleep(delay);
-    let wait = 0;
+    // (Not in a hidden page: its timers wait for the browser's next wake-up, up to 1 s, while a
+    // page it covers waits for this poll to take the batch its tab handed over.)
+    if (delay && !doc.hidden) await sleep(delay);
+    let wait = 0,
+        asked = 0;
     while (poll.generation == generation) {
         const started = now();
         const outcome = await pollOnce(generation);
         if (typeof outcome == 'object') {
-            wait = 0;
+            wait = asked = 0;
             // Another page's (the poll covered it): relayed. This page's runs before the next poll:
             // a batch that navigates hands its rest to the tab's next page, which must poll first.
             const c = outcome[__FIELD_CLIENT__];
@@ -691,8 +714,9 @@ async function pollLoop(generation, delay) {
             if (took < interval) await sleep(interval - took);
         } else if (outcome == 'wait') {
             // Asked again for tabs while a handover waits: what this page knows went already, and
-            // the pages it covers answer over the channel.
-            await sleep(250);
+            // the pages it covers answer over the channel. A hidden page asks once more at once
+            // (see above): a page that just loaded names its tab within milliseconds.
+            if (asked++ || !doc.hidden) await sleep(250);
         } else if (outcome == 'refused') {
             // Until a heartbeat is answered again (the host restarted with this page's key).
             poll.active = false;
@@ -717,20 +741,26 @@ async function pollLoop(generation, delay) {
 // answer from their message task, which a hidden tab's timer throttling does not delay. Without
 // BroadcastChannel or navigator.locks (an insecure context, an opaque origin) each page polls alone.
 // While a handover waits, the leader asks every page for its tab id ([TAB]; see handoverWaits).
-// Messages: [HELLO, id], [BYE, id], [WHO], [RUN, id, batch], [TAB].
+// A page runs a relayed batch uncovered, as the leader runs its own before it polls again: a covered
+// page whose tab the host knows would otherwise take back the rest it just handed over, and unload
+// with it (it says DONE when the batch ended there).
+// Messages: [HELLO, id], [BYE, id], [WHO], [RUN, id, batch], [TAB], [DONE, id].
 
 const HELLO = 0,
     BYE = 1,
     WHO = 2,
     RUN = 3,
-    TAB = 4;
+    TAB = 4,
+    DONE = 5;
 const tabs = {
     channel: null,
     release: null,
+    abort: null,
     generation: 0,
     leader: false,
     pages: new (K('Set'))(),
     heard: new (K('Set'))(),
+    busy: new (K('Set'))(),
     post(kind, c, b) {
         try {
             this.channel.postMessage([kind, c, b]);
@@ -751,16 +781,22 @@ const tabs = {
         }
         this.pages = new (K('Set'))();
         this.heard = new (K('Set'))();
+        this.busy = new (K('Set'))();
         const generation = this.generation;
+        // Withdraws the request on `stop`: a request still queued when the page enters the
+        // back/forward cache would be granted there, to a frozen page that never polls nor releases.
+        const abort = (this.abort = new (K('AbortController'))());
         try {
             // Runs with the lock once it is ours; holds it until the promise it returns settles.
-            locks.request(name, () => {
-                if (this.generation != generation) return;
-                this.leader = true;
-                this.post(WHO);
-                startPolling();
-                return new Promise((done) => (this.release = done));
-            });
+            locks
+                .request(name, { signal: abort.signal }, () => {
+                    if (this.generation != generation) return;
+                    this.leader = true;
+                    this.post(WHO);
+                    startPolling();
+                    return new Promise((done) => (this.release = done));
+                })
+                .catch(Boolean);
         } catch (ignored) {
             this.stop();
             return false;
@@ -777,13 +813,22 @@ const tabs = {
         this.leader = false;
         if (this.channel) this.channel.close();
         this.channel = null;
+        if (this.abort) this.abort.abort();
+        this.abort = null;
         if (this.release) this.release();
         this.release = null;
     },
     message(d) {
         const [kind, c, b] = d || [];
         if (kind == RUN) {
-            if (c == clientId) runBatch(b);
+            // DONE when the batch ended here; after a handover, only once the host no longer
+            // holds the rest for this tab (the page stayed: a download, a refused navigation).
+            const done = () => this.post(DONE, clientId);
+            if (c == clientId)
+                runBatch(b).then(
+                    (here) => (here ? done() : sleep(__HANDOVER_WAIT_MS__).then(done)),
+                    done,
+                );
             return;
         }
         if (kind == TAB) {
@@ -798,8 +843,11 @@ const tabs = {
             return;
         }
         if (typeof c != 'string') return;
-        if (kind == BYE) this.pages.delete(c);
-        else {
+        if (kind == BYE || kind == DONE) {
+            this.busy.delete(c);
+            if (kind == BYE) this.pages.delete(c);
+            else restartPolling();
+        } else {
             this.heard.add(c);
             if (!this.pages.has(c)) {
                 this.pages.add(c);
@@ -814,6 +862,7 @@ const tabs = {
         for (const c of [...this.pages]) {
             if (!this.heard.has(c)) {
                 this.pages.delete(c);
+                this.busy.delete(c);
                 changed = true;
             }
         }
@@ -821,11 +870,12 @@ const tabs = {
         this.post(WHO);
         if (changed) restartPolling();
     },
-    // The `clients=` of the leader's poll: every page it covers.
+    // The `clients=` of the leader's poll: every page it covers, but those running a batch it relayed.
     covered() {
-        return this.leader ? [...this.pages].join(',') : '';
+        return this.leader ? [...this.pages].filter((c) => !this.busy.has(c)).join(',') : '';
     },
     relay(c, batch) {
+        this.busy.add(c);
         this.post(RUN, c, batch);
     },
 };

@@ -90,11 +90,12 @@ pub(crate) fn init(method: &str, key: Option<&str>, body: Option<&JsValue>) -> O
 
 /// This tab's id: random, made once per tab and kept in `sessionStorage` ([`TAB_STORAGE_KEY`]), so
 /// the host can hand a batch's remaining steps over to the next page loaded in the same tab. Sent as
-/// `tab=` on every heartbeat and poll; empty where storage is blocked.
+/// `tab=` on every heartbeat and poll; empty where storage is blocked. A frame's adds its place
+/// among the tab's frames ([`frame_path`]), as the sensor's `tabId` does.
 pub(crate) fn tab_id() -> String {
     if let Ok(Some(id)) = crate::js::session_get(TAB_STORAGE_KEY) {
         if !id.is_empty() {
-            return id;
+            return id + &frame_path();
         }
     }
     let mut id = String::from("t");
@@ -102,7 +103,30 @@ pub(crate) fn tab_id() -> String {
         push_number(&mut id, (js_sys::Math::random() * 1e9) as u32);
     }
     match crate::js::session_set(TAB_STORAGE_KEY, &id) {
-        Ok(()) => id,
+        Ok(()) => id + &frame_path(),
         Err(_) => String::new(),
+    }
+}
+
+/// Where this page is among its tab's frames (`/0/1`; empty for the tab's page): a same-origin
+/// frame shares the tab's `sessionStorage`, and must not take the tab page's handover.
+fn frame_path() -> String {
+    let mut path = String::new();
+    let mut w = crate::js::global();
+    loop {
+        let parent = get(&w, "parent");
+        // The top window is its own parent; a cross-origin parent still answers `frames`.
+        if !parent.is_object() || parent == w {
+            return path;
+        }
+        let frames = get(&parent, "frames");
+        let n = get(&frames, "length").as_f64().unwrap_or(0.0) as u32;
+        let i = (0..n)
+            .find(|&i| js_sys::Reflect::get(&frames, &JsValue::from(i)).is_ok_and(|f| f == w))
+            .unwrap_or(n);
+        let mut at = String::from("/");
+        push_number(&mut at, i);
+        path.insert_str(0, &at);
+        w = parent;
     }
 }

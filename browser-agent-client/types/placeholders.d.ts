@@ -59,6 +59,7 @@ declare const __HEARTBEAT_INTERVAL_MS__: number;
 declare const __START_TIMEOUT_MS__: number;
 declare const __FLUSH_INTERVAL_MS__: number;
 declare const __POLL_WAIT_MS__: number;
+declare const __HANDOVER_WAIT_MS__: number;
 /** Query parameters. */
 declare const __P_KEY__: string;
 declare const __P_CLIENT__: string;

@@ -25,6 +25,11 @@ pub const SNAPSHOT_VIEW: &[&str] = &["ref", "offset", "limit", "filter", "viewpo
 /// Smallest snapshot budget a host may set (a smaller one would cut every page to its head).
 pub const SNAPSHOT_BUDGET_MIN: u32 = 500;
 
+/// How long a batch whose page navigated waits for the next page of its tab to take the rest (never
+/// beyond the batch's own timeout), in milliseconds: a navigation to a JSON route, another origin or
+/// a download starts no client. The page that handed it over is not polled for again meanwhile.
+pub const HANDOVER_WAIT_MS: u64 = 10_000;
+
 /// Longest hold of a command long-poll (`GET {prefix}/commands?wait=`), in milliseconds: the host
 /// caps `wait` to it and the page client asks for exactly this.
 pub const POLL_WAIT_MS: u64 = 25_000;

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use browser_agent_core::protocol::HEARTBEAT_INTERVAL_MS;
 use browser_agent_core::BrowserAgent;
 use browser_tests::{
-    agent, any_port, client_id, eval, exec, scratch, wait_for, within, Browser, Framework, Server, PAGE_KEY, PREFIX,
+    agent, any_port, client_id, eval, exec, run_raw, scratch, wait_for, within, Browser, Framework, Server, PAGE_KEY,
+    PREFIX,
 };
 use fantoccini::wd::WindowHandle;
 use serde_json::json;
@@ -228,6 +229,97 @@ async fn seventy_pages_of_one_origin_all_get_batches() {
         eprintln!("many_tabs: {} pages answered in {:?}", FRAMES + 1, t0.elapsed());
     };
     within("seventy pages", Duration::from_secs(300), body).await;
+    browser.close().await;
+}
+
+/// A page that left its tab while another led the poll went into the back/forward cache with its
+/// Web Lock request still queued; when the leader left, the lock went to that frozen page, which
+/// never polls nor lets go: no page of the origin took a batch again until the cache dropped it
+/// (10 min). Found by agent round 10 (a list tab hidden behind the invoice tab it opened). Pages
+/// withdraw their request as they leave now, and the live page of the other tab takes the poll.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_in_the_back_forward_cache_never_takes_the_poll() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::launch(&scratch()).await;
+    let server = Server::start(agent(), any_port());
+    let c = &browser.client;
+    let body = async {
+        // Tab A's page leads the poll.
+        c.goto(&server.url("/plain.html?a=1")).await.expect("load");
+        let a1 = client_id(c, &server).await;
+        let tab_a = c.window().await.expect("handle");
+        // Tab B: three pages in turn, each queued for the lock behind A's; the first two leave
+        // into the back/forward cache.
+        let tab_b = c.new_window(true).await.expect("new tab");
+        c.switch_to_window(tab_b.handle.clone()).await.expect("switch");
+        let mut b = String::new();
+        for i in 1..=3 {
+            c.goto(&server.url(&format!("/plain.html?b={i}"))).await.expect("load");
+            b = client_id(c, &server).await;
+        }
+        // The leader leaves: the lock must reach a live page, not one in the cache.
+        c.switch_to_window(tab_a).await.expect("switch");
+        c.goto(&server.url("/plain.html?a=2")).await.expect("load");
+        let a2 = client_id(c, &server).await;
+        assert_ne!(a1, a2);
+        for (id, want) in [(&b, "?b=3"), (&a2, "?a=2")] {
+            let (status, v) = run_raw(
+                &server,
+                json!({"client": id, "timeoutMs": 8000, "steps": [{"command": "evaluate", "script": "location.search"}]}),
+            )
+            .await;
+            assert_eq!((status, &v["steps"][0]["result"]), (200, &json!(want)), "{v}");
+        }
+    };
+    within("a page in the back/forward cache", Duration::from_secs(120), body).await;
+    browser.close().await;
+}
+
+/// A batch the leader relays to a page in another tab, which navigates: its rest runs on the tab's
+/// next page. The leader polled on at once with the leaving page still covered, and the host gave
+/// that page back the rest it had just handed over: the batch failed after 3 s ("sent no
+/// results"), or answered from the old page, every second time (agent round 10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayed_batch_that_navigates_goes_on_in_the_next_page() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let browser = Browser::launch(&scratch()).await;
+    let server = Server::start(agent(), any_port());
+    let c = &browser.client;
+    let body = async {
+        // Tab A's page leads the poll, hidden behind tab B.
+        c.goto(&server.url("/plain.html?a=1")).await.expect("load");
+        client_id(c, &server).await;
+        let tab_b = c.new_window(true).await.expect("new tab");
+        c.switch_to_window(tab_b.handle.clone()).await.expect("switch");
+        c.goto(&server.url("/plain.html?b=0")).await.expect("load");
+        let mut page = client_id(c, &server).await;
+        // (Plain pages: from a page with a same-origin frame of its own, the leaving page still
+        // takes its rest back about half the time; docs/limits.md.)
+        for i in 1..=6 {
+            let path = "/plain.html";
+            let (status, v) = run_raw(
+                &server,
+                json!({"client": page, "timeoutMs": 15000, "steps": [
+                    {"command": "navigate", "url": format!("{path}?b={i}")},
+                    {"command": "evaluate", "script": "location.pathname + location.search"},
+                ]}),
+            )
+            .await;
+            assert_eq!(status, 200, "navigation {i}: {v}");
+            assert_eq!(
+                v["steps"][1]["result"],
+                json!(format!("{path}?b={i}")),
+                "navigation {i}: {v}"
+            );
+            assert_ne!(
+                v["clientId"],
+                json!(page),
+                "navigation {i}: answered by the next page: {v}"
+            );
+            page = v["clientId"].as_str().expect("client").to_owned();
+        }
+    };
+    within("a relayed batch that navigates", Duration::from_secs(180), body).await;
     browser.close().await;
 }
 

@@ -53,9 +53,9 @@ pub(crate) const LEFT_PAGE_GRACE: Duration = Duration::from_secs(30);
 /// How long a batch whose page said it left while running it (the `gone` beacon) waits for that
 /// page's results or handover, which the page sends in the same `pagehide` and may arrive just after.
 pub(crate) const GONE_GRACE: Duration = Duration::from_secs(3);
-/// How long a handed-over batch waits for the next page of its tab to take it (never beyond the
-/// batch's own timeout): a navigation to a JSON route, another origin or a download starts no client.
-pub(crate) const HANDOVER_WAIT: Duration = Duration::from_secs(10);
+/// How long a handed-over batch waits for the next page of its tab to take it
+/// ([`HANDOVER_WAIT_MS`](crate::protocol::HANDOVER_WAIT_MS)).
+pub(crate) const HANDOVER_WAIT: Duration = Duration::from_millis(crate::protocol::HANDOVER_WAIT_MS);
 
 /// A batch of steps for a page.
 ///
