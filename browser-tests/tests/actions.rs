@@ -1319,12 +1319,16 @@ async fn navigation_hands_over_case(c: &Client, server: &Server) {
         &id,
         json!([
             {"command": "fill", "label": "Note", "text": "hello"},
-            {"command": "click", "text": "Send it"},
+            {"command": "click", "text": "Send it", "waitNetwork": true},
             {"command": "evaluate", "script": "location.pathname + ' ' + document.body.textContent.trim()"},
         ]),
     )
     .await;
     assert_eq!(v["steps"][2]["result"], "/fixtures/sized fixture body", "{v}");
+    // The form's request is the navigation's, no fetch or XHR: not "it started no requests".
+    let clicked = v["steps"][1]["result"].as_str().unwrap();
+    let to = format!("navigating to {}", server.url("/fixtures/sized"));
+    assert!(clicked.ends_with(&to), "{v}");
     assert!(v["error"].is_null(), "{v}");
 }
 

@@ -168,6 +168,12 @@ pub(crate) fn navigating() -> bool {
     NAVIGATING.with(|n| n.borrow().is_some())
 }
 
+/// Whether the running step is leaving the page: a navigation started (not yet said in a result)
+/// or one its result says, which the rest of the batch is handed over for.
+pub(crate) fn leaving() -> bool {
+    navigating() || with_batch(|b| b.nav.is_some()).unwrap_or(false)
+}
+
 /// A command finished: when it started a cross-document navigation, its result says where to and
 /// the rest of the batch will be handed over.
 pub(crate) fn step_outcome(out: Outcome) -> Outcome {

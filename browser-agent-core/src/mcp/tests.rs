@@ -1006,7 +1006,7 @@ fn a_navigation_that_ended_elsewhere_says_where() {
     let steps = |v: Value| -> Vec<crate::protocol::StepResult> { serde_json::from_value(v).unwrap() };
     let posted = steps(json!([
         {"index": 0, "command": "fill", "result": "filled \"ana\""},
-        {"index": 1, "command": "click", "result": "clicked; navigating to http://127.0.0.1:3000/login"},
+        {"index": 1, "command": "click", "result": "clicked; navigating to http://127.0.0.1:3000/login; it started no requests"},
         {"index": 2, "command": "snapshot", "result": "heading \"Invoices\""},
     ]));
     let now_at = "http://127.0.0.1:3000/invoices";

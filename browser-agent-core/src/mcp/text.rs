@@ -347,7 +347,11 @@ pub(crate) fn arrived_elsewhere(steps: &[StepResult], now_at: &str) -> Option<St
     const LOOKS: [&str; 3] = ["snapshot", "wait", "screenshot"];
     let last = steps.iter().rposition(|s| !LOOKS.contains(&s.command.as_str()))?;
     let result = steps[last].result_str()?;
-    let named = result[result.rfind(NAVIGATING)? + NAVIGATING.len()..].trim();
+    let named = result[result.rfind(NAVIGATING)? + NAVIGATING.len()..]
+        .split("; ")
+        .next()
+        .unwrap_or_default()
+        .trim();
     let page = |u: &str| u.split('#').next().unwrap_or_default().to_owned();
     if named.is_empty() || page(named) == page(now_at) {
         return None;

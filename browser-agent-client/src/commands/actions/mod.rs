@@ -58,8 +58,9 @@ pub(crate) async fn run(command: &str, step: &JsValue) -> Outcome {
     let before = network.then(|| (idle::inflight(), crate::js::now_ms()));
     let outcome = act(command, step).await;
     match (outcome, before) {
-        // A page that navigates away is not waited for: its requests end with it.
-        (Ok(v), Some((inflight, t0))) if !batch::navigating() => network_done(v, inflight, t0).await,
+        // A page that navigates away is not waited for: its requests end with it (and the
+        // navigation's own request is no fetch or XHR: "it started no requests" would be false).
+        (Ok(v), Some((inflight, t0))) if !batch::leaving() => network_done(v, inflight, t0).await,
         (outcome, _) => outcome,
     }
 }
