@@ -827,8 +827,9 @@
             type = type || (typeof body == 'string' ? 'text/plain;charset=UTF-8' : body && body.type);
             if (type) entry.reqType = str(type);
             if (size >= 0) entry.reqSize = size;
-            // What an agent's batch sent, shown on its line (the rest: the `network` step).
-            if (agent.__F_BUSY__ && typeof body == 'string') entry.reqBody = body.slice(0, 300);
+            // What an agent's batch sent, or a failed request (a frame's, a person's), shown on its
+            // line (the rest: the `network` step).
+            if ((agent.__F_BUSY__ || !entry.ok) && typeof body == 'string') entry.reqBody = body.slice(0, 300);
         } catch (ignored) {}
     }
 

@@ -196,6 +196,16 @@ async fn network_bodies_sizes_and_sockets() {
         assert!(text.contains("item=lamp&password=[redacted]"), "{text}");
         assert!(text.contains(r#""error":"out of stock""#), "{text}");
 
+        // A failed request the page sent on its own, after the batch (a person's click, a payment
+        // frame's form): what it sent is on its entry too, beside the answer.
+        let xhr_seq = xhr["seq"].as_u64().unwrap();
+        run(&server, &id, json!([{"command": "evaluate", "script": "setTimeout(() => order(), 300); return 1"}])).await;
+        let own = entry(&server, &id, "the page's own failed order", |e| {
+            e["url"] == "/api/order" && e["via"] == "fetch" && e["seq"].as_u64() > Some(xhr_seq)
+        })
+        .await;
+        assert_eq!(own["reqBody"], r#"{"item":"lamp","qty":2,"password":"[redacted]"}"#, "{own}");
+
         // WebSockets: open, the messages both ways, a close the server chose; a refused socket.
         let url = format!("ws://{ws}/chat");
         let closed = run(&server, &id, json!([{"command": "evaluate", "script": format!("return chat({url:?})")}])).await;
