@@ -1034,3 +1034,32 @@ fn a_navigation_that_ended_elsewhere_says_where() {
         Some("now at http://127.0.0.1:3000/invoices (redirected from http://127.0.0.1:4000/sso)")
     );
 }
+
+#[test]
+fn a_step_failing_after_one_opened_a_page_says_where_the_steps_ran() {
+    let steps: Vec<crate::protocol::StepResult> = serde_json::from_value(json!([
+        {"index": 0, "command": "click", "result": "clicked; opened page 9a89783238633b4c: http://127.0.0.1:3000/invoices/7 (popup of 57dfbd07b8d06d4a)"},
+        {"index": 1, "command": "wait", "error": "Timed out after 5000 ms waiting for \"INV-7\" to appear"},
+    ]))
+    .unwrap();
+    let result = crate::BatchResult {
+        event: "browser-completed",
+        client_id: "57dfbd07b8d06d4a".into(),
+        steps,
+        snapshot: String::new(),
+        logs: vec![],
+        duration: 5,
+        error: Some("Timed out".into()),
+        dialogs: vec![],
+        full_snapshot: String::new(),
+    };
+    let text = super::text::batch(&result);
+    assert!(
+        text.contains("\n(step 1 opened page 9a89783238633b4c; the steps after it ran here, on 57dfbd07b8d06d4a: send them to the new page with \"client\": \"9a89783238633b4c\")\n"),
+        "{text}"
+    );
+    // Nothing failed: nothing to say.
+    let mut ok = result;
+    ok.steps.truncate(1);
+    assert!(!super::text::batch(&ok).contains("send them to the new page"));
+}

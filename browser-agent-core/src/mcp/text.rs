@@ -331,6 +331,9 @@ pub(crate) fn batch(result: &BatchResult) -> String {
     for s in &result.steps {
         step(&mut out, s);
     }
+    if let Some(hint) = opened_then_failed(&result.steps, &result.client_id) {
+        let _ = writeln!(out, "{hint}");
+    }
     // Each native dialog answered, on its own line (its log entry is left out of `logs:` below).
     for d in &result.dialogs {
         let _ = writeln!(out, "dialog: {}", d.text);
@@ -363,6 +366,21 @@ pub(crate) fn arrived_elsewhere(steps: &[StepResult], now_at: &str) -> Option<St
         _ => named,
     };
     Some(format!("now at {now_at} (redirected from {from})"))
+}
+
+/// When a step opened a page (a link with `target=_blank`, `window.open`) and a later step of the
+/// batch failed: that the later steps ran on this page, not the new one, and how to reach it.
+fn opened_then_failed(steps: &[StepResult], here: &str) -> Option<String> {
+    const OPENED: &str = "; opened page ";
+    let failed = steps.iter().position(|s| s.error.is_some())?;
+    let (n, id) = steps[..failed].iter().enumerate().rev().find_map(|(i, s)| {
+        let r = s.result_str()?;
+        let id = r[r.find(OPENED)? + OPENED.len()..].split(':').next()?;
+        Some((i + 1, id))
+    })?;
+    Some(format!(
+        "(step {n} opened page {id}; the steps after it ran here, on {here}: send them to the new page with \"client\": \"{id}\")"
+    ))
 }
 
 /// What a batch changed and logged: `changes:` (or `page: (no changes)`) and `logs:`, as
