@@ -743,8 +743,8 @@ async function pollLoop(generation, delay) {
 // While a handover waits, the leader asks every page for its tab id ([TAB]; see handoverWaits).
 // A page runs a relayed batch uncovered, as the leader runs its own before it polls again: a covered
 // page whose tab the host knows would otherwise take back the rest it just handed over, and unload
-// with it (it says DONE when the batch ended there).
-// Messages: [HELLO, id], [BYE, id], [WHO], [RUN, id, batch], [TAB], [DONE, id].
+// with it (it says DONE, naming the batch, when the batch ended there).
+// Messages: [HELLO, id], [BYE, id], [WHO], [RUN, id, batch], [TAB], [DONE, id, batch id].
 
 const HELLO = 0,
     BYE = 1,
@@ -760,7 +760,10 @@ const tabs = {
     leader: false,
     pages: new (K('Set'))(),
     heard: new (K('Set'))(),
-    busy: new (K('Set'))(),
+    // Pages running a batch the leader relayed: client id → that batch's id (a late DONE of the
+    // page's previous batch must not uncover it).
+    /** @type {{ [client: string]: string }} */
+    busy: {},
     post(kind, c, b) {
         try {
             this.channel.postMessage([kind, c, b]);
@@ -781,7 +784,7 @@ const tabs = {
         }
         this.pages = new (K('Set'))();
         this.heard = new (K('Set'))();
-        this.busy = new (K('Set'))();
+        this.busy = {};
         const generation = this.generation;
         // Withdraws the request on `stop`: a request still queued when the page enters the
         // back/forward cache would be granted there, to a frozen page that never polls nor releases.
@@ -823,7 +826,7 @@ const tabs = {
         if (kind == RUN) {
             // DONE when the batch ended here; after a handover, only once the host no longer
             // holds the rest for this tab (the page stayed: a download, a refused navigation).
-            const done = () => this.post(DONE, clientId);
+            const done = () => this.post(DONE, clientId, b && b[__FIELD_ID__]);
             if (c == clientId)
                 runBatch(b).then(
                     (here) => (here ? done() : sleep(__HANDOVER_WAIT_MS__).then(done)),
@@ -844,7 +847,8 @@ const tabs = {
         }
         if (typeof c != 'string') return;
         if (kind == BYE || kind == DONE) {
-            this.busy.delete(c);
+            if (kind == DONE && this.busy[c] != b) return;
+            delete this.busy[c];
             if (kind == BYE) this.pages.delete(c);
             else restartPolling();
         } else {
@@ -862,7 +866,7 @@ const tabs = {
         for (const c of [...this.pages]) {
             if (!this.heard.has(c)) {
                 this.pages.delete(c);
-                this.busy.delete(c);
+                delete this.busy[c];
                 changed = true;
             }
         }
@@ -872,11 +876,15 @@ const tabs = {
     },
     // The `clients=` of the leader's poll: every page it covers, but those running a batch it relayed.
     covered() {
-        return this.leader ? [...this.pages].filter((c) => !this.busy.has(c)).join(',') : '';
+        return this.leader ? [...this.pages].filter((c) => this.busy[c] == null).join(',') : '';
     },
+    // Relays a batch; and polls anew, so that no poll the host holds still covers that page (one
+    // sent before the batch came, when a page's DONE restarted the poll): the host ends an older
+    // held poll when a newer one comes.
     relay(c, batch) {
-        this.busy.add(c);
+        this.busy[c] = batch[__FIELD_ID__];
         this.post(RUN, c, batch);
+        restartPolling();
     },
 };
 

@@ -278,7 +278,8 @@ async fn a_page_in_the_back_forward_cache_never_takes_the_poll() {
 /// A batch the leader relays to a page in another tab, which navigates: its rest runs on the tab's
 /// next page. The leader polled on at once with the leaving page still covered, and the host gave
 /// that page back the rest it had just handed over: the batch failed after 3 s ("sent no
-/// results"), or answered from the old page, every second time (agent round 10).
+/// results"), or answered from the old page, every second time (agent round 10). Nor may the
+/// page's previous batch, whose DONE came late, uncover it; nor a frame of the next page take it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relayed_batch_that_navigates_goes_on_in_the_next_page() {
     let _turn = ONE_AT_A_TIME.lock().await;
@@ -293,10 +294,14 @@ async fn a_relayed_batch_that_navigates_goes_on_in_the_next_page() {
         c.switch_to_window(tab_b.handle.clone()).await.expect("switch");
         c.goto(&server.url("/plain.html?b=0")).await.expect("load");
         let mut page = client_id(c, &server).await;
-        // (Plain pages: from a page with a same-origin frame of its own, the leaving page still
-        // takes its rest back about half the time; docs/limits.md.)
+        // Every other page has a same-origin frame with a client of its own, which shares the
+        // tab's sessionStorage: it must not take the rest meant for its tab's page.
         for i in 1..=6 {
-            let path = "/plain.html";
+            let path = if i % 2 == 0 {
+                "/snapshot/iframe.html"
+            } else {
+                "/plain.html"
+            };
             let (status, v) = run_raw(
                 &server,
                 json!({"client": page, "timeoutMs": 15000, "steps": [
