@@ -1757,6 +1757,19 @@ async fn same_origin_frames_case(c: &Client, server: &Server) {
     let clicked = v["steps"][0]["result"].as_str().unwrap();
     assert!(clicked.contains("; the requests it started finished after "), "{v}");
     assert!(v["error"].is_null(), "{v}");
+    // The frame's request is in the batch's logs (the frame's own page id on it), and stored once
+    // although the frame delivers its entries too.
+    let slow = |e: &&serde_json::Value| e["type"] == "network" && e["url"] == "/api/slow";
+    let logged: Vec<&serde_json::Value> = v["logs"].as_array().unwrap().iter().filter(slow).collect();
+    assert_eq!(logged.len(), 1, "{v}");
+    let frame = logged[0]["clientId"].as_str().unwrap().to_owned();
+    assert_ne!(frame, id, "{v}");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        server.logs_of(&frame).iter().filter(slow).count(),
+        2,
+        "one entry a click"
+    );
 }
 
 async fn inert_and_modal_dialogs_case(c: &Client, server: &Server) {

@@ -11,6 +11,7 @@
 
 use super::resolve::{self, Target};
 use super::step::Outcome;
+use crate::bootstrap;
 use crate::cursor;
 use crate::js::{call, get, global, js_number, js_string, now_ms, object, set};
 use crate::net;
@@ -74,6 +75,9 @@ thread_local! {
     static NAVIGATING: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The entries recorded while a batch runs.
     static TAPPED: RefCell<Option<Array>> = const { RefCell::new(None) };
+    /// The frames tapped for the running batch: each frame's global, the tap set there, and the
+    /// frame's own tap it replaced (restored at the end).
+    static FRAME_TAPS: RefCell<Vec<(JsValue, JsValue, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` on the running batch, if any.
@@ -96,10 +100,45 @@ fn tapped() -> Array {
     TAPPED.with(|t| t.borrow().clone().unwrap_or_default())
 }
 
+/// While a batch runs, what the same-origin frames of its page record passes this page's tap too
+/// (then the frame's own, when its hands run): a payment frame's failed request is the batch's,
+/// in its answer. The frame delivers the same entries later; the host stores each
+/// `(clientId, seq)` once.
+fn tap_frames(on: bool) {
+    if !on {
+        for (agent, wrapper, theirs) in FRAME_TAPS.with(|f| f.take()) {
+            if get(&agent, bootstrap::TAP) == wrapper {
+                set(&agent, bootstrap::TAP, &theirs);
+            }
+        }
+        return;
+    }
+    let mut taps = Vec::new();
+    for w in crate::js::same_origin_windows().into_iter().skip(1) {
+        let agent = get(&w, bootstrap::GLOBAL);
+        if !agent.is_object() {
+            continue;
+        }
+        let theirs = get(&agent, bootstrap::TAP);
+        let forward = theirs.clone();
+        let wrapper = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+            tap(&e);
+            if let Some(f) = forward.dyn_ref::<js_sys::Function>() {
+                let _ = f.call1(&JsValue::UNDEFINED, &e);
+            }
+        })
+        .into_js_value();
+        set(&agent, bootstrap::TAP, &wrapper);
+        taps.push((agent, wrapper, theirs));
+    }
+    FRAME_TAPS.with(|f| *f.borrow_mut() = taps);
+}
+
 /// A batch starts; `results` is where its step results go. Returns the index of its first step
 /// (`offset` when handed over).
 pub(crate) fn start(batch: &JsValue, results: &Array) -> u32 {
     TAPPED.with(|t| *t.borrow_mut() = Some(Array::new()));
+    tap_frames(true);
     let offset = get(batch, field::OFFSET).as_f64().unwrap_or(0.0).max(0.0) as u32;
     let b = Batch {
         id: get(batch, field::ID),
@@ -136,6 +175,7 @@ pub(crate) fn time_left() -> Option<f64> {
 /// The batch ended in this page; returns the entries recorded while it ran.
 pub(crate) fn end() -> Array {
     BATCH.with(|s| s.borrow_mut().take());
+    tap_frames(false);
     cursor::batch_end();
     TAPPED.with(|t| t.borrow_mut().take()).unwrap_or_default()
 }
