@@ -36,8 +36,19 @@ pub(crate) fn resolve(steps: &mut [Value], logs: &LogBuffer, client: &str) -> Re
             }));
         };
         if entry.kind != entry_type::NETWORK && entry.kind != entry_type::WEBSOCKET {
+            // A server entry of a request (`POST /api/pay → 500 …`): the page's entry of it.
+            let page_entry = (entry.kind == entry_type::SERVER)
+                .then(|| request_of(logs, &entry))
+                .flatten()
+                .map(|(n, other)| match other {
+                    Some(c) if c != client => format!(
+                        " (the page's entry of that request is #{n}, from page load {c}: give \"client\": \"{c}\")"
+                    ),
+                    _ => format!(" (the page's entry of that request is #{n})"),
+                })
+                .unwrap_or_default();
             return Err(bad(format!(
-                "entry #{seq} is a {} entry; network answers fetch/XHR (network) and websocket entries",
+                "entry #{seq} is a {} entry; network answers fetch/XHR (network) and websocket entries{page_entry}",
                 entry.kind
             )));
         }
@@ -61,6 +72,23 @@ pub(crate) fn resolve(steps: &mut [Value], logs: &LogBuffer, client: &str) -> Re
         }
     }
     Ok(())
+}
+
+/// How far around a server entry the page's entry of the same request is looked for (entries;
+/// the page's arrives up to a flush later).
+const NEAR: u64 = 200;
+
+/// For a server entry that logs a request (`POST /api/pay → 500 …`): the nearest `network` entry
+/// of a page with the same method and path, and that page.
+fn request_of(logs: &LogBuffer, server: &crate::logs::LogEntry) -> Option<(u64, Option<String>)> {
+    let request = |text: &str| text.split(" → ").next().filter(|r| r.contains(' ')).map(str::to_owned);
+    let wanted = request(&server.text)?;
+    logs.since_seq(server.seq.saturating_sub(NEAR))
+        .into_iter()
+        .take(2 * NEAR as usize)
+        .filter(|e| e.kind == entry_type::NETWORK && request(&e.text).as_deref() == Some(wanted.as_str()))
+        .min_by_key(|e| e.seq.abs_diff(server.seq))
+        .map(|e| (e.seq, (!e.client_id.is_empty()).then(|| e.client_id.clone())))
 }
 
 #[cfg(test)]
@@ -121,6 +149,36 @@ mod tests {
         );
         let m = refused(&mut [json!({"command": "network", "seq": plain})], &logs);
         assert!(m.contains("entry #5 did not come from our page client"), "{m}");
+
+        // A server entry of a request names the page's entry of it (a frame's, here: its page).
+        let text_entry = |kind: &str, client: &str, text: &str| {
+            let mut e = LogEntry::new(kind, Level::Error, text, 1);
+            e.client_id = client.into();
+            e.client_seq = Some(3);
+            logs.push(e)
+        };
+        let frames = text_entry(
+            entry_type::NETWORK,
+            "f1",
+            "POST /api/pay → 500 Internal Server Error (4 ms)",
+        );
+        text_entry(
+            entry_type::NETWORK,
+            "c1",
+            "POST /api/other → 500 Internal Server Error (1 ms)",
+        );
+        let server = text_entry(
+            entry_type::SERVER,
+            "",
+            "POST /api/pay → 500 Internal Server Error (3 ms)",
+        );
+        let m = refused(&mut [json!({"command": "network", "seq": server})], &logs);
+        assert!(
+            m.ends_with(&format!(
+                "entry #{server} is a server entry; network answers fetch/XHR (network) and websocket entries (the page's entry of that request is #{frames}, from page load f1: give \"client\": \"f1\")"
+            )),
+            "{m}"
+        );
 
         // Evicted from the ring (it keeps 2 here).
         let small = LogBuffer::new(2, 1 << 20);
