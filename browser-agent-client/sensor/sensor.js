@@ -604,12 +604,13 @@ async function runBatch(batch) {
         };
     }
     agent.__F_BUSY__ = false;
-    // Null: handed over to the next page (the results were posted already).
+    // Null: handed over to the next page of the tab; undefined: to a tab a step opened, this page
+    // staying (the results were posted already).
     if (results != null) await postResults(results);
     // The page closed itself during a step (an OAuth popup): now that the agent has its answer.
     const close = agent.__F_CLOSE__;
     if (close) (agent.__F_CLOSE__ = 0), close();
-    return results != null;
+    return results !== null;
 }
 
 // Posts a batch's results; a few attempts when the host is briefly unreachable.

@@ -41,3 +41,13 @@ pub const UI_SELECTOR: &str = "[data-browser-agent-ui]";
 /// What a password field's value is shown as: its snapshot line's `[value="•••"]`, and the text a
 /// `type` or `fill` step into it answers (`typed "•••"`), so the action log and proofs never hold it.
 pub const SECRET_VALUE: &str = "•••";
+
+/// Starts a handover's `tab` that names the page to take the rest, not a tab: `@` and its client
+/// id. A step that opened a new tab hands the rest of its batch to the page there, where a person
+/// would be looking.
+///
+/// ```
+/// use browser_agent_protocol::HANDOVER_TO_PAGE;
+/// assert_eq!(format!("{HANDOVER_TO_PAGE}45b20932236e7476"), "@45b20932236e7476");
+/// ```
+pub const HANDOVER_TO_PAGE: &str = "@";

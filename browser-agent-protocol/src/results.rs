@@ -86,7 +86,8 @@ impl<'de> Deserialize<'de> for StepResult {
 #[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Handover {
-    /// The tab whose next page takes the rest ([`crate::field::TAB`]); empty: no handover.
+    /// The tab whose next page takes the rest ([`crate::field::TAB`]); empty: no handover. Or
+    /// [`HANDOVER_TO_PAGE`](crate::HANDOVER_TO_PAGE) and a client id: the page that takes it (a tab a step opened).
     pub tab: String,
     /// The steps not yet run ([`crate::field::REMAINING`]; missing is none; `None` when it is
     /// not an array, which makes the whole handover void).

@@ -115,6 +115,30 @@ chromium_test!(
         // It opened as a person's click opens it: without an opener.
         let v = run(&server, &new_tab, json!([{"command": "wait", "text": "no opener"}])).await;
         assert!(v["steps"][0]["error"].is_null(), "{v}");
+        // The batch goes on in the tab it opened, where a person would look next (its steps
+        // used to run on the opener: a wait for the new page's text timed out there).
+        let v = run(
+            &server,
+            &id,
+            json!([
+                {"command": "click", "text": "Open help in a new tab"},
+                {"command": "evaluate", "script": "location.pathname"},
+            ]),
+        )
+        .await;
+        let followed = opened(&v["steps"][0]["result"], &tab, &id);
+        assert_eq!(v["steps"][1]["result"], "/popups/tab.html", "{v}");
+        assert_eq!(v["clientId"], json!(followed), "answered from the new tab: {v}");
+        // The opener is still there for the next batch.
+        assert_eq!(
+            run(
+                &server,
+                &id,
+                json!([{"command": "evaluate", "script": "location.pathname"}])
+            )
+            .await["steps"][0]["result"],
+            "/popups/index.html"
+        );
 
         // A form to a new tab, through the Rust API.
         let agent: &BrowserAgent = &server.agent;

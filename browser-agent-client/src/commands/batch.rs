@@ -38,6 +38,8 @@ pub(crate) enum Nav {
     Reload,
     /// Already under way (a click on a link, a form submission).
     Started,
+    /// The step opened a new tab, whose page (this client id) takes the rest: this page stays.
+    Popup(String),
 }
 
 /// The running batch.
@@ -275,10 +277,10 @@ pub(crate) fn note(t: &Target) {
 
 /// The results so far with the handover of the steps after `next` (an index into the batch's
 /// steps), as the JSON body for `POST {prefix}/results`.
-fn handover_body(b: &Batch, results: &Array, next: u32) -> Option<String> {
+fn handover_body(b: &Batch, results: &Array, next: u32, tab: &str) -> Option<String> {
     let remaining = b.steps.slice(next, b.steps.length());
     let h = object(&[
-        (field::TAB, js_string(&net::tab_id())),
+        (field::TAB, js_string(tab)),
         (field::REMAINING, remaining.into()),
         (field::OFFSET, JsValue::from(b.offset + next)),
     ]);
@@ -309,24 +311,31 @@ fn post_keepalive(body: &str) -> Option<Promise> {
 
 /// After step `i` (0-based within this batch): when it navigates, posts the results so far with
 /// the handover, performs the navigation and waits for the page to leave (or for a same-document
-/// navigation to finish, after which this page's next poll gets the remaining steps). True when
-/// the batch was handed over (the executor posts nothing more).
-pub(crate) async fn hand_over(i: usize) -> bool {
-    let Some((nav, body)) = with_batch(|b| {
+/// navigation to finish, after which this page's next poll gets the remaining steps). `Some` when
+/// the batch was handed over (the executor posts nothing more): true when this page leaves, false
+/// when it stays (the rest went to a tab the step opened).
+pub(crate) async fn hand_over(i: usize) -> Option<bool> {
+    let (nav, body) = with_batch(|b| {
         let nav = b.nav.take()?;
         if b.handed {
             // The page already unloaded and handed the batch over from `pagehide`.
             return Some((Nav::Started, None));
         }
         b.handed = true;
-        let body = handover_body(b, &b.results, i as u32 + 1);
+        let tab = match &nav {
+            Nav::Popup(id) => cat(&[protocol::HANDOVER_TO_PAGE, id]),
+            _ => net::tab_id(),
+        };
+        let body = handover_body(b, &b.results, i as u32 + 1, &tab);
         Some((nav, body))
     })
-    .flatten() else {
-        return false;
-    };
+    .flatten()?;
     if let Some(p) = body.as_deref().and_then(post_keepalive) {
         let _ = JsFuture::from(p).await;
+    }
+    if matches!(nav, Nav::Popup(_)) {
+        end();
+        return Some(false);
     }
     let left = leave_watch();
     let loc = get(&global(), "location");
@@ -336,11 +345,11 @@ pub(crate) async fn hand_over(i: usize) -> bool {
         Nav::Back => call(&history, "back", &[]),
         Nav::Forward => call(&history, "forward", &[]),
         Nav::Reload => call(&loc, "reload", &[]),
-        Nav::Started => Ok(JsValue::UNDEFINED),
+        Nav::Started | Nav::Popup(_) => Ok(JsValue::UNDEFINED),
     };
     let _ = JsFuture::from(left).await;
     end();
-    true
+    Some(true)
 }
 
 /// A promise that resolves when the page leaves, a same-document navigation completes, or after
@@ -385,7 +394,7 @@ fn on_pagehide() {
             set(&r, field::MATCHED, &js_string(label));
         }
         results.push(&r);
-        handover_body(b, &results, b.current + 1)
+        handover_body(b, &results, b.current + 1, &net::tab_id())
     })
     .flatten();
     if let Some(body) = body {

@@ -151,9 +151,10 @@ pub(crate) async fn run(batch: &JsValue) -> JsValue {
             success = false;
             break;
         }
-        // The step navigates: the results so far went to the host with the remaining steps.
-        if batch::hand_over(index).await {
-            return JsValue::NULL;
+        // The step navigates (null), or opened a tab that goes on with the batch (undefined: this
+        // page stays): the results so far went to the host with the remaining steps.
+        if let Some(leaves) = batch::hand_over(index).await {
+            return if leaves { JsValue::NULL } else { JsValue::UNDEFINED };
         }
     }
     // The steps whose page scripts ran long say which functions took the time.

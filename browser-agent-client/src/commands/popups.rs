@@ -272,6 +272,11 @@ async fn said(seen: Vec<Seen>, more: u32) -> String {
         sleep(POLL_MS).await;
     }
     let waited = ((now_ms() - start) / 1000.0).round();
+    // The rest of the batch goes on in the first page the step opened, where a person would look
+    // next (the step's answer says which page that is).
+    if let Some(id) = ids.iter().flatten().next().filter(|_| !leaving) {
+        batch::navigate(batch::Nav::Popup(id.clone()), None);
+    }
     let mut out = String::new();
     for (i, s) in seen.iter().enumerate() {
         let url = &s.url;

@@ -366,7 +366,13 @@ impl CommandQueue {
         if state.pages.get(client).is_some_and(|p| p.running.is_some()) {
             return None;
         }
-        if let Some(handed) = tab.and_then(|t| state.handovers.remove(t)) {
+        // A rest handed to this page by name (a tab a step opened), else to its tab.
+        let to_page = format!("{}{client}", crate::protocol::HANDOVER_TO_PAGE);
+        let handed = state
+            .handovers
+            .remove(&to_page)
+            .or_else(|| tab.and_then(|t| state.handovers.remove(t)));
+        if let Some(handed) = handed {
             if let Some(w) = state.waiting.get_mut(&handed.id) {
                 w.client = client.to_owned();
                 w.resumed = Some(Instant::now());

@@ -368,8 +368,9 @@ pub(crate) fn arrived_elsewhere(steps: &[StepResult], now_at: &str) -> Option<St
     Some(format!("now at {now_at} (redirected from {from})"))
 }
 
-/// When a step opened a page (a link with `target=_blank`, `window.open`) and a later step of the
-/// batch failed: that the later steps ran on this page, not the new one, and how to reach it.
+/// When a step opened a page (a link with `target=_blank`, `window.open`), a later step of the
+/// batch failed, and the batch did not go on in that page (it does when it can): that the later
+/// steps ran on this page, and how to reach the new one.
 fn opened_then_failed(steps: &[StepResult], here: &str) -> Option<String> {
     const OPENED: &str = "; opened page ";
     let failed = steps.iter().position(|s| s.error.is_some())?;
@@ -378,6 +379,9 @@ fn opened_then_failed(steps: &[StepResult], here: &str) -> Option<String> {
         let id = r[r.find(OPENED)? + OPENED.len()..].split(':').next()?;
         Some((i + 1, id))
     })?;
+    if id == here {
+        return None;
+    }
     Some(format!(
         "(step {n} opened page {id}; the steps after it ran here, on {here}: send them to the new page with \"client\": \"{id}\")"
     ))
