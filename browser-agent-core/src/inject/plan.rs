@@ -30,13 +30,15 @@ pub trait InjectExt {
     /// ```
     /// use browser_agent_core::adapter::InjectExt;
     /// let agent = browser_agent_core::BrowserAgent::builder().enabled(true).build();
-    /// let page = |method: &str, host: &str| {
+    /// let page = |method: &str, host: &str, dest: &str| {
     ///     http::Request::builder().method(method).uri("/").header("host", host)
-    ///         .header("sec-fetch-dest", "document").body(()).unwrap()
+    ///         .header("sec-fetch-dest", dest).body(()).unwrap()
     /// };
-    /// assert!(agent.wants_injection(&page("GET", "127.0.0.1:3000")));
-    /// assert!(!agent.wants_injection(&page("GET", "evil.example")));
-    /// assert!(!agent.wants_injection(&page("POST", "localhost")));
+    /// assert!(agent.wants_injection(&page("GET", "127.0.0.1:3000", "document")));
+    /// assert!(!agent.wants_injection(&page("GET", "evil.example", "document")));
+    /// // A form's POST answered with a page is a page; a script's POST is not.
+    /// assert!(agent.wants_injection(&page("POST", "localhost", "document")));
+    /// assert!(!agent.wants_injection(&page("POST", "localhost", "empty")));
     /// ```
     fn wants_injection(&self, head: &impl RequestHead) -> bool;
 
