@@ -27,6 +27,22 @@ pub const OPENER_STORAGE_KEY: &str = "__browserAgentOpener";
 /// ```
 pub const CLOSES_ITSELF: &str = "; the page closes itself (window.close) once this batch's answer is sent";
 
+/// How a step's result says it left the page, before the URL (`clicked; navigating to URL`); the
+/// host reads the URL after it to say where a redirect ended.
+///
+/// ```
+/// assert!(format!("clicked; {}/login", browser_agent_protocol::NAVIGATING_TO).ends_with("to /login"));
+/// ```
+pub const NAVIGATING_TO: &str = "navigating to ";
+
+/// How a step's result names a page it opened, before its client id (`clicked; opened page ID: URL
+/// (popup of ID)`); the host reads the id after it.
+///
+/// ```
+/// assert_eq!(browser_agent_protocol::OPENED_PAGE, "; opened page ");
+/// ```
+pub const OPENED_PAGE: &str = "; opened page ";
+
 /// Attribute on every element the client adds to a page (the agent cursor and its ripple): never
 /// a target, never in a snapshot or a screenshot.
 pub const UI_ATTR: &str = "data-browser-agent-ui";

@@ -223,7 +223,8 @@ pub(crate) fn step_outcome(out: Outcome) -> Outcome {
         (Ok(v), Some(url)) => {
             navigate(Nav::Started, Some(url.clone()));
             let mut text = v.as_string().unwrap_or_else(|| "ok".to_owned());
-            text.push_str("; navigating to ");
+            text.push_str("; ");
+            text.push_str(protocol::NAVIGATING_TO);
             text.push_str(&url);
             Ok(js_string(&text))
         }
@@ -382,7 +383,7 @@ fn on_pagehide() {
         let results = b.results.slice(0, b.results.length());
         let step = b.steps.get(b.current);
         let text = match NAVIGATING.with(|n| n.borrow().clone()) {
-            Some(url) => cat(&["navigating to ", &url]),
+            Some(url) => cat(&[protocol::NAVIGATING_TO, &url]),
             None => "the page unloaded (navigation)".to_owned(),
         };
         let r = object(&[

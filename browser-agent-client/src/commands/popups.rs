@@ -281,7 +281,15 @@ async fn said(seen: Vec<Seen>, more: u32) -> String {
     for (i, s) in seen.iter().enumerate() {
         let url = &s.url;
         if let Some(id) = &ids[i] {
-            out.push_str(&cat(&["; opened page ", id, ": ", url, " (popup of ", &me, ")"]));
+            out.push_str(&cat(&[
+                browser_agent_protocol::OPENED_PAGE,
+                id,
+                ": ",
+                url,
+                " (popup of ",
+                &me,
+                ")",
+            ]));
             continue;
         }
         match &s.how {

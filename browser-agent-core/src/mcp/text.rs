@@ -346,7 +346,7 @@ pub(crate) fn batch(result: &BatchResult) -> String {
 /// to …`, followed by nothing but steps that only look) ended on another URL than it named, as a
 /// form's POST answered with a redirect does; else `None`. A fragment is no other page.
 pub(crate) fn arrived_elsewhere(steps: &[StepResult], now_at: &str) -> Option<String> {
-    const NAVIGATING: &str = "navigating to ";
+    use crate::protocol::NAVIGATING_TO as NAVIGATING;
     const LOOKS: [&str; 3] = ["snapshot", "wait", "screenshot"];
     let last = steps.iter().rposition(|s| !LOOKS.contains(&s.command.as_str()))?;
     let result = steps[last].result_str()?;
@@ -372,7 +372,7 @@ pub(crate) fn arrived_elsewhere(steps: &[StepResult], now_at: &str) -> Option<St
 /// batch failed, and the batch did not go on in that page (it does when it can): that the later
 /// steps ran on this page, and how to reach the new one.
 fn opened_then_failed(steps: &[StepResult], here: &str) -> Option<String> {
-    const OPENED: &str = "; opened page ";
+    use crate::protocol::OPENED_PAGE as OPENED;
     let failed = steps.iter().position(|s| s.error.is_some())?;
     let (n, id) = steps[..failed].iter().enumerate().rev().find_map(|(i, s)| {
         let r = s.result_str()?;

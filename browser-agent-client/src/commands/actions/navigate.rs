@@ -25,7 +25,7 @@ pub(super) fn navigate(step: &JsValue) -> Outcome {
     let Some(abs) = abs else {
         return Err(cat(&["Not a URL: ", &quote(&url)]));
     };
-    let out = cat(&["navigating to ", &abs]);
+    let out = cat(&[browser_agent_protocol::NAVIGATING_TO, &abs]);
     // (Unless the page asks to stay and the step's dialog policy is dismiss.)
     super::super::dialogs::leave(Nav::Go(abs.clone()), Some(abs), &out)
 }
