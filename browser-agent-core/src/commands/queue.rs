@@ -366,12 +366,14 @@ impl CommandQueue {
         if state.pages.get(client).is_some_and(|p| p.running.is_some()) {
             return None;
         }
-        // A rest handed to this page by name (a tab a step opened), else to its tab.
-        let to_page = format!("{}{client}", crate::protocol::HANDOVER_TO_PAGE);
-        let handed = state
-            .handovers
-            .remove(&to_page)
-            .or_else(|| tab.and_then(|t| state.handovers.remove(t)));
+        // A rest handed to this page by name (a tab a step opened), else to its tab. (Every poll
+        // passes here: nothing is built while no handover waits.)
+        let handed = if state.handovers.is_empty() {
+            None
+        } else {
+            let to_page = format!("{}{client}", crate::protocol::HANDOVER_TO_PAGE);
+            (state.handovers.remove(&to_page)).or_else(|| tab.and_then(|t| state.handovers.remove(t)))
+        };
         if let Some(handed) = handed {
             if let Some(w) = state.waiting.get_mut(&handed.id) {
                 w.client = client.to_owned();

@@ -38,14 +38,13 @@ pub fn request_wants_injection(head: &impl RequestHead) -> bool {
     // serves, and four hashed lookups cost more than the whole pass.
     for (name, dest) in headers {
         match name.len() {
-            14 if name == "sec-fetch-dest"
-                && !(dest.eq_ignore_ascii_case(b"document")
-                    || dest.eq_ignore_ascii_case(b"iframe")
-                    || dest.eq_ignore_ascii_case(b"frame")) =>
-            {
-                return false;
+            14 if name == "sec-fetch-dest" => {
+                let document = [&b"document"[..], b"iframe", b"frame"];
+                if !document.iter().any(|d| dest.eq_ignore_ascii_case(d)) {
+                    return false;
+                }
+                navigation = true;
             }
-            14 if name == "sec-fetch-dest" => navigation = true,
             10 if name == "hx-request" => return false,
             11 if name == "turbo-frame" => return false,
             16 if name == "x-requested-with" => return false,
